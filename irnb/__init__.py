@@ -1,0 +1,33 @@
+"""irnb: IR evaluation when relevance judgments are incomplete.
+
+The core (I/O, Experiment, measures, pools, intervals, statistics) imports numpy, pandas,
+scipy and pyarrow only; plotting and widgets live in ``irnb.plots`` and ``irnb.widgets``
+and are imported on demand.
+"""
+
+from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments
+from .io import Qrels, Run, read_qrels, read_run, read_runs, write_qrels, write_run
+from .measures import Measure, parse_measure, parse_measures
+from .metrics import Evaluation, evaluate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Experiment",
+    "Judgments",
+    "UNJUDGED",
+    "NO_DOC",
+    "Run",
+    "Qrels",
+    "read_run",
+    "read_runs",
+    "read_qrels",
+    "write_run",
+    "write_qrels",
+    "Measure",
+    "parse_measure",
+    "parse_measures",
+    "Evaluation",
+    "evaluate",
+    "__version__",
+]

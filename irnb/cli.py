@@ -1,0 +1,115 @@
+"""The ``irnb`` command.
+
+``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
+column); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
+exit status 2 and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+__all__ = ["main", "build_parser"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse's own errors: exit 2, no traceback (as argparse)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"irnb: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="irnb", description="IR evaluation with incomplete judgments")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    ev = sub.add_parser("evaluate", help="evaluate runs against qrels (trec_eval-compatible)",
+                        description="Evaluate runs like trec_eval: one line per run, measure and topic.")
+    ev.add_argument("qrels", help="qrels file (plain or .gz)")
+    ev.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
+    ev.add_argument("-m", "--measure", action="append", dest="measures", default=None,
+                    help="measure, e.g. P@10, AP, nDCG@20, map, P_10 (repeatable; default: a standard set)")
+    ev.add_argument("-q", "--per-topic", action="store_true", help="print per-topic values as well as 'all'")
+    ev.add_argument("-c", "--complete", action="store_true",
+                    help="average over every qrels topic, scoring unanswered topics as empty rankings")
+    ev.add_argument("-l", "--relevance-level", type=int, default=1, help="grade ≥ LEVEL is relevant (default 1)")
+    ev.add_argument("-M", "--max-depth", type=int, default=None, help="use only the top DEPTH documents of each run")
+    ev.add_argument("-J", "--judged-only", action="store_true",
+                    help="condensed lists: drop documents not in the qrels before ranking")
+    ev.add_argument("--keep-first", action="store_true",
+                    help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    ev.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
+                    help="trec: run<TAB>measure<TAB>topic|all<TAB>value (4 decimals); csv/json: full precision")
+    ev.set_defaults(func=_cmd_evaluate)
+
+    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
+    lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
+    lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.set_defaults(func=_cmd_lab)
+    return parser
+
+
+DEFAULT_MEASURES = ("num_ret", "num_rel", "num_rel_ret", "AP", "Rprec", "Bpref", "RR", "P@5", "P@10", "P@20",
+                    "nDCG", "nDCG@10", "Judged@10")
+
+
+def _format_value(measure, value: float, digits: int | None) -> str:
+    if measure.spec.aggregate == "sum":
+        return str(int(round(value)))
+    return f"{value:.{digits}f}" if digits is not None else repr(float(value))
+
+
+def _cmd_evaluate(args) -> int:
+    from .experiment import Experiment
+    from .measures import parse_measures
+    from .metrics import evaluate
+
+    measures = parse_measures(args.measures or DEFAULT_MEASURES)
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    ev = evaluate(experiment, measures, relevance_level=args.relevance_level, complete=args.complete,
+                  max_depth=args.max_depth, judged_only=args.judged_only)
+    frame = ev.to_frame(per_topic=args.per_topic)
+    frame = frame.sort_values(["run", "measure"], kind="stable")
+    if args.format == "trec":
+        lines = []
+        order = {m.name: i for i, m in enumerate(measures)}
+        frame = frame.assign(_m=frame["measure"].map(order), _all=frame["topic"].eq("all"))
+        frame = frame.sort_values(["run", "_all", "topic", "_m"], kind="stable")
+        by_name = {m.name: m for m in measures}
+        for run, measure, topic, value in zip(frame["run"], frame["measure"], frame["topic"], frame["value"],
+                                              strict=True):
+            lines.append(f"{run}\t{measure}\t{topic}\t{_format_value(by_name[measure], value, 4)}")
+        sys.stdout.write("\n".join(lines) + "\n")
+    elif args.format == "csv":
+        frame.to_csv(sys.stdout, index=False, float_format="%.17g")
+    else:
+        json.dump(frame.to_dict(orient="records"), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    for run, topics in experiment.ignored_topics.items():
+        print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
+              f"({', '.join(topics[:5])}{'…' if len(topics) > 5 else ''})", file=sys.stderr)
+    return 0
+
+
+def _cmd_lab(args) -> int:
+    from .lab import open_lab
+
+    return open_lab(target=args.dir, open_browser=not args.no_browser)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, TypeError, OSError) as err:
+        print(f"irnb: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
