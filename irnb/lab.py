@@ -1,0 +1,62 @@
+"""``irnb lab``: JupyterLab on a working copy of the teaching notebooks.
+
+The notebooks come from the source checkout's ``notebooks/`` folder or, in an installed
+wheel, from the package data ``irnb/_notebooks``. Copying never overwrites a notebook the
+user already has in the working folder, so their edits survive a second ``irnb lab``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+__all__ = ["notebook_source", "copy_notebooks", "open_lab", "FIRST_NOTEBOOK"]
+
+FIRST_NOTEBOOK = "00_tour.ipynb"
+
+
+def notebook_source() -> Path:
+    """Where the shipped notebooks are: the checkout's ``notebooks/`` or the package data."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package.parent / "notebooks", package / "_notebooks"):
+        if (candidate / FIRST_NOTEBOOK).is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"no teaching notebooks found next to irnb (looked in {package.parent / 'notebooks'} "
+        f"and {package / '_notebooks'})"
+    )
+
+
+def copy_notebooks(target: str | Path) -> list[Path]:
+    """Copy every shipped notebook (and data file) into ``target``; existing files are kept.
+    Returns the files copied this time."""
+    source = notebook_source()
+    target = Path(target)
+    target.mkdir(parents=True, exist_ok=True)
+    copied = []
+    for path in sorted(source.iterdir()):
+        if path.name.startswith((".", "_")) or path.is_dir():
+            continue
+        dest = target / path.name
+        if not dest.exists():
+            shutil.copy2(path, dest)
+            copied.append(dest)
+    return copied
+
+
+def open_lab(*, target: str | Path | None = None, open_browser: bool = True) -> int:
+    """Copy the notebooks to ``target`` (default ``./irnb-notebooks``) and start JupyterLab on
+    the first one. Returns JupyterLab's exit status."""
+    folder = Path(target) if target is not None else Path.cwd() / "irnb-notebooks"
+    copied = copy_notebooks(folder)
+    print(f"irnb: notebooks in {folder} ({len(copied)} copied, existing ones kept)", file=sys.stderr)
+    try:
+        import jupyterlab  # noqa: F401
+    except ImportError:
+        raise OSError("JupyterLab is not installed; install it with: pip install 'irnb[notebook]'") from None
+    command = [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={folder}", str(folder / FIRST_NOTEBOOK)]
+    if not open_browser:
+        command.insert(4, "--no-browser")
+    return subprocess.call(command)

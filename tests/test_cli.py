@@ -1,0 +1,120 @@
+"""`irnb evaluate`: output formats, flags mapped to trec_eval's, errors without tracebacks."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from irnb.cli import main
+
+QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 x 1\n2 0 y 0\n3 0 z 1\n"
+# topic 1: a(3.0) b(2.0) c(1.0) d(0.5) -> relevant at ranks 1 and 3 (R = 2)
+# topic 2: y(2.0) x(1.0)              -> relevant at rank 2 (R = 1)
+# topic 3 is not answered.
+RUN = "1 Q0 a 1 3.0 r\n1 Q0 b 2 2.0 r\n1 Q0 c 3 1.0 r\n1 Q0 d 4 0.5 r\n2 Q0 y 1 2.0 r\n2 Q0 x 2 1.0 r\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    run = tmp_path / "myrun.txt"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    return str(qrels), str(run)
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_trec_format_per_topic_and_all(files, capsys):
+    code, out, err = _run(capsys, "evaluate", *files, "-m", "map", "-m", "P_2", "-q")
+    assert code == 0
+    rows = [line.split("\t") for line in out.strip().splitlines()]
+    table = {(r[1], r[2]): r[3] for r in rows}
+    assert all(r[0] == "myrun.txt" for r in rows)
+    # AP topic 1 = (1/1 + 2/3) / 2 = 0.8333; topic 2 = (1/2) / 1 = 0.5; mean = 0.6667
+    assert table[("AP", "1")] == "0.8333"
+    assert table[("AP", "2")] == "0.5000"
+    assert table[("AP", "all")] == "0.6667"
+    # P@2: topic 1 = 1/2, topic 2 = 1/2
+    assert table[("P@2", "all")] == "0.5000"
+    assert ("AP", "3") not in table  # unanswered topic: not evaluated without -c
+
+
+def test_complete_mode_scores_unanswered_topics(files, capsys):
+    code, out, _ = _run(capsys, "evaluate", *files, "-m", "map", "-m", "num_rel", "-c", "-q")
+    table = {(r.split("\t")[1], r.split("\t")[2]): r.split("\t")[3] for r in out.strip().splitlines()}
+    # (0.8333 + 0.5 + 0) / 3 = 0.4444
+    assert table[("AP", "all")] == "0.4444"
+    assert table[("AP", "3")] == "0.0000"
+    # num_rel is summed over topics: 2 + 1 + 1 = 4
+    assert table[("NumRel", "all")] == "4"
+
+
+def test_relevance_level_and_cutoff_flags(files, capsys):
+    _, out, _ = _run(capsys, "evaluate", *files, "-m", "map", "-l", "2")
+    # level 2: only c (rank 3) is relevant in topic 1 -> AP = 1/3; topic 2 has R = 0 -> 0
+    assert out.strip().split("\t")[3] == f"{(1 / 3 + 0) / 2:.4f}"
+    _, out, _ = _run(capsys, "evaluate", *files, "-m", "num_ret", "-M", "1")
+    assert out.strip().split("\t")[3] == "2"  # one document per answered topic
+
+
+def test_judged_only_condenses(files, capsys):
+    _, out, _ = _run(capsys, "evaluate", *files, "-m", "P_3", "-J", "-q")
+    table = {r.split("\t")[2]: r.split("\t")[3] for r in out.strip().splitlines()}
+    # d is unjudged and already last; topic 1 condensed: a b c -> 2 relevant / 3
+    assert table["1"] == f"{2 / 3:.4f}"
+
+
+def test_csv_and_json_carry_full_precision(files, capsys):
+    _, out, _ = _run(capsys, "evaluate", *files, "-m", "map", "--format", "csv")
+    frame = pd.read_csv(io.StringIO(out))
+    assert list(frame.columns) == ["run", "topic", "measure", "value"]
+    assert frame.loc[frame.topic == "all", "value"].iloc[0] == pytest.approx((5 / 6 + 0.5) / 2, abs=1e-15)
+    _, out, _ = _run(capsys, "evaluate", *files, "-m", "map", "-q", "--format", "json")
+    records = json.loads(out)
+    assert {r["topic"] for r in records} == {"1", "2", "all"}
+    assert [r["value"] for r in records if r["topic"] == "1"][0] == pytest.approx(5 / 6, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["-m", "mapp"], "unknown measure 'mapp'; did you mean 'map'"),
+        (["-m", "P@0"], "cutoff must satisfy 1 ≤ cutoff, got 0"),
+    ],
+)
+def test_errors_exit_2_without_traceback(files, capsys, argv, message):
+    code, out, err = _run(capsys, "evaluate", *files, *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
+    assert out == ""
+
+
+def test_bad_run_line_names_file_and_line(tmp_path, files, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 Q0 a 1 3.0 r\n1 Q0 b 2 oops r\n")
+    code, _, err = _run(capsys, "evaluate", files[0], str(bad), "-m", "map")
+    assert code == 2
+    assert f"{bad}:2: expected a number in column 5 (score), got 'oops'" in err
+
+
+def test_entry_point_subprocess(files):
+    done = subprocess.run([sys.executable, "-m", "irnb.cli", "evaluate", *files, "-m", "RR"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    # RR: topic 1 -> 1/1, topic 2 -> 1/2; mean 0.75
+    assert done.stdout.strip() == "myrun.txt\tRR\tall\t0.7500"
+    done = subprocess.run([sys.executable, "-m", "irnb.cli", "evaluate", files[0], "/no/such/run", "-m", "RR"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "/no/such/run" in done.stderr
