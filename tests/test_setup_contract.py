@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def _readme_commands() -> dict[str, str]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```bash\n# open the lab.*?\n(.*?)\n# run every test\n(.*?)\n```", text, re.S)
+    block = re.search(r"```bash\n# open the lab[^\n]*\n(.*?)\n# run every test[^\n]*\n(.*?)\n```", text, re.S)
     assert block, "README must hold the two set-up commands in one ```bash block"
     return {"lab": block.group(1).strip(), "test": block.group(2).strip()}
 
