@@ -9,6 +9,15 @@ from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments
 from .io import Qrels, Run, read_qrels, read_run, read_runs, write_qrels, write_run
 from .measures import Measure, parse_measure, parse_measures
 from .metrics import Evaluation, evaluate
+from .pooling import Pool, budget_pool, depth_pool, leave_one_group_out, official_pool, random_subsample
+from .intervals import (
+    compare_intervals,
+    estimate_background_rate,
+    interval_table,
+    point_estimates,
+    scenarios,
+    score_intervals,
+)
 
 __version__ = "0.1.0"
 
@@ -29,5 +38,17 @@ __all__ = [
     "parse_measures",
     "Evaluation",
     "evaluate",
+    "Pool",
+    "official_pool",
+    "depth_pool",
+    "leave_one_group_out",
+    "budget_pool",
+    "random_subsample",
+    "score_intervals",
+    "point_estimates",
+    "compare_intervals",
+    "scenarios",
+    "estimate_background_rate",
+    "interval_table",
     "__version__",
 ]

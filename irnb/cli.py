@@ -42,6 +42,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="keep the first occurrence of a docno repeated within a topic (default: error)")
     ev.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
                     help="trec: run<TAB>measure<TAB>topic|all<TAB>value (4 decimals); csv/json: full precision")
+    pool = ev.add_argument_group("simulated pools and score intervals")
+    pool.add_argument("--pool-depth", type=int, default=None, metavar="D",
+                      help="evaluate against a simulated pool: the qrels restricted to the top D of the pool runs")
+    pool.add_argument("--pool-runs", nargs="+", default=None, metavar="RUN",
+                      help="runs whose top D form the pool (default: all runs given)")
+    pool.add_argument("--intervals", action="store_true",
+                      help="add lower, upper and residual columns for P@k, RBP(p) and SDCG@k")
+    pool.add_argument("--estimator", choices=("S", "B", "I", "M"), default=None,
+                      help="add a point estimate: S simplistic, B background, I interpolated, M smoothed")
+    pool.add_argument("--E", dest="background_rate", type=float, default=None, metavar="VALUE",
+                      help="background rate E: probability that an unjudged document is relevant (default 0.01)")
+    pool.add_argument("--lambda", dest="smoothing", default=None, metavar="VALUE|auto",
+                      help="smoothing λ for estimator M: a number in [0, 1] or 'auto' (λ = 1 − Δ)")
     ev.set_defaults(func=_cmd_evaluate)
 
     lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
@@ -66,11 +79,33 @@ def _cmd_evaluate(args) -> int:
     from .measures import parse_measures
     from .metrics import evaluate
 
+    _check_pool_options(args)
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
-    ev = evaluate(experiment, measures, relevance_level=args.relevance_level, complete=args.complete,
-                  max_depth=args.max_depth, judged_only=args.judged_only)
-    frame = ev.to_frame(per_topic=args.per_topic)
+    pool = None
+    if args.pool_depth is not None:
+        from .pooling import depth_pool
+
+        pool = depth_pool(experiment, depth=args.pool_depth, runs=args.pool_runs or list(experiment.run_names))
+    extra: list[str] = []
+    if args.intervals or args.estimator:
+        from .intervals import interval_table
+
+        smoothing = args.smoothing if args.smoothing in (None, "auto") else _as_number(args.smoothing, "--lambda")
+        frame = interval_table(
+            experiment, measures, pool=pool, estimator=args.estimator,
+            background_rate=0.01 if args.background_rate is None else args.background_rate,
+            smoothing="auto" if smoothing is None else smoothing,
+        )
+        if not args.per_topic:
+            frame = frame[frame["topic"] == "all"]
+        extra = (["lower", "upper", "residual"] if args.intervals else []) + (["estimate"] if args.estimator else [])
+        frame = frame[["run", "topic", "measure", "value", *extra]]
+    else:
+        ev = evaluate(experiment, measures, relevance_level=args.relevance_level, complete=args.complete,
+                      max_depth=args.max_depth, judged_only=args.judged_only,
+                      judged=None if pool is None else pool.judged)
+        frame = ev.to_frame(per_topic=args.per_topic)
     frame = frame.sort_values(["run", "measure"], kind="stable")
     if args.format == "trec":
         lines = []
@@ -78,9 +113,11 @@ def _cmd_evaluate(args) -> int:
         frame = frame.assign(_m=frame["measure"].map(order), _all=frame["topic"].eq("all"))
         frame = frame.sort_values(["run", "_all", "topic", "_m"], kind="stable")
         by_name = {m.name: m for m in measures}
-        for run, measure, topic, value in zip(frame["run"], frame["measure"], frame["topic"], frame["value"],
-                                              strict=True):
-            lines.append(f"{run}\t{measure}\t{topic}\t{_format_value(by_name[measure], value, 4)}")
+        columns = [frame[c] for c in ["run", "measure", "topic", "value", *extra]]
+        for run, measure, topic, value, *more in zip(*columns, strict=True):
+            cells = [run, measure, topic, _format_value(by_name[measure], value, 4)]
+            cells += ["-" if v != v else f"{v:.4f}" for v in more]
+            lines.append("\t".join(cells))
         sys.stdout.write("\n".join(lines) + "\n")
     elif args.format == "csv":
         frame.to_csv(sys.stdout, index=False, float_format="%.17g")
@@ -91,6 +128,29 @@ def _cmd_evaluate(args) -> int:
         print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
               f"({', '.join(topics[:5])}{'…' if len(topics) > 5 else ''})", file=sys.stderr)
     return 0
+
+
+def _as_number(text: str, option: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{option} must be a number or 'auto', got {text!r}") from None
+
+
+def _check_pool_options(args) -> None:
+    """Reject flag combinations that have no meaning, before any file is read."""
+    if args.pool_runs and args.pool_depth is None:
+        raise ValueError("--pool-runs needs --pool-depth D (the depth of the simulated pool)")
+    if (args.background_rate is not None or args.smoothing is not None) and not args.estimator:
+        raise ValueError("--E and --lambda set a point estimator's parameters; add --estimator S|B|I|M")
+    if args.smoothing is not None and args.estimator != "M":
+        raise ValueError(f"--lambda (smoothing λ) applies to estimator M only, got --estimator {args.estimator}")
+    if args.intervals or args.estimator:
+        clash = [flag for flag, on in (("-c", args.complete), ("-J", args.judged_only),
+                                       ("-M", args.max_depth is not None), ("-l", args.relevance_level != 1)) if on]
+        if clash:
+            raise ValueError(f"--intervals/--estimator cannot be combined with {', '.join(clash)}: "
+                             "intervals are defined on full rankings at relevance level 1")
 
 
 def _cmd_lab(args) -> int:

@@ -89,7 +89,7 @@ def test_csv_and_json_carry_full_precision(files, capsys):
     "argv, message",
     [
         (["-m", "mapp"], "unknown measure 'mapp'; did you mean 'map'"),
-        (["-m", "P@0"], "cutoff must satisfy 1 ≤ cutoff, got 0"),
+        (["-m", "P@0"], "measurement depth k must be an integer ≥ 1, got 0"),
     ],
 )
 def test_errors_exit_2_without_traceback(files, capsys, argv, message):
@@ -118,3 +118,42 @@ def test_entry_point_subprocess(files):
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "/no/such/run" in done.stderr
+
+
+def test_pool_depth_restricts_the_qrels(files, capsys):
+    # depth-1 pool of the one run: judged = a (topic 1) and y (topic 2); x (relevant, rank 2) drops out
+    _, out, _ = _run(capsys, "evaluate", *files, "-m", "num_rel", "-m", "P_2", "-q", "--pool-depth", "1")
+    table = {(r.split("\t")[1], r.split("\t")[2]): r.split("\t")[3] for r in out.strip().splitlines()}
+    assert table[("NumRel", "1")] == "1"  # only a remains judged relevant (c is beyond depth 1)
+    assert table[("NumRel", "2")] == "0"
+    assert table[("P@2", "2")] == "0.0000"
+
+
+def test_intervals_and_estimator_columns(files, capsys):
+    code, out, err = _run(capsys, "evaluate", *files, "-m", "P_2", "-q", "--pool-depth", "1",
+                          "--intervals", "--estimator", "M", "--E", "0.1", "--lambda", "auto")
+    assert code == 0, err
+    rows = {r.split("\t")[2]: r.split("\t")[3:] for r in out.strip().splitlines()}
+    # topic 2, depth-1 pool: y judged non-relevant, x unjudged -> B = 0, T = 1/2, Δ = 1/2
+    # X_M with λ = 1 − Δ: B(1 + Δ) + Δ²E = 0 + 0.25 · 0.1 = 0.025
+    value, lower, upper, residual, estimate = (float(v) for v in rows["2"])
+    assert (value, lower, upper, residual) == (0.0, 0.0, 0.5, 0.5)
+    assert estimate == pytest.approx(0.025, abs=5e-5)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--pool-runs", "x"], "--pool-runs needs --pool-depth D"),
+        (["--E", "0.1"], "add --estimator S|B|I|M"),
+        (["--estimator", "B", "--lambda", "0.5"], "--lambda (smoothing λ) applies to estimator M only"),
+        (["--intervals", "-c"], "cannot be combined with -c"),
+        (["--estimator", "M", "--lambda", "lots"], "--lambda must be a number or 'auto', got 'lots'"),
+        (["--pool-depth", "0"], "depth"),
+    ],
+)
+def test_invalid_pool_and_estimator_combinations(files, capsys, argv, message):
+    code, out, err = _run(capsys, "evaluate", *files, "-m", "P_2", *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err

@@ -1,0 +1,769 @@
+"""Score intervals, point estimators and scenarios for incomplete judgments (Ravana & Moffat).
+
+For a *weighted-precision* measure M — P@k, RBP(p), SDCG@k — and one topic, a run's score
+lies in an interval whatever the unjudged documents turn out to be:
+
+* lower bound B: M with every unjudged document non-relevant;
+* upper bound T: M with every unjudged document relevant;
+* residual Δ = T − B: the weight of the unjudged documents. For RBP it also holds the tail
+  beyond the run, p^n for a run of length n (Moffat & Zobel 2008), so Δ > 0 even when
+  everything is judged.
+
+A document is *judged* when its qrels entry is in the pool and has a grade ≥ 0; anything
+else in the ranking (not in the qrels, outside the pool, grade < 0) is unjudged. Ranks past
+the end of a short run hold no document: they are neither relevant nor unjudged, so for
+P@k and a run of n < k documents T = B + (unjudged in the top n)/k < 1.
+
+Point estimators, each inside [B, T] (E = ``background_rate``, λ = ``smoothing``):
+
+* X_S = B (simplistic);
+* X_B = B + E·Δ (background);
+* X_I = B / (1 − Δ), and E when Δ = 1 (interpolated: the unjudged documents are as likely
+  to be relevant as the judged ones; for P@k it is judged-relevant / judged in the top k);
+* X_M = λ·X_I + (1 − λ)·X_B (smoothed); ``smoothing="auto"`` takes λ = 1 − Δ per topic,
+  which gives X_M = B(1 + Δ) + Δ²E.
+
+Hand-checkable example (P@10): 3 relevant, 2 non-relevant, 5 unjudged in the top 10 →
+B = 0.3, T = 0.8, Δ = 0.5; X_B = 0.3 + 0.01·0.5 = 0.305; X_I = 0.3/0.5 = 0.6 (= 3/5);
+X_M(auto) = 0.5·0.6 + 0.5·0.305 = 0.4525 (= 0.3·1.5 + 0.25·0.01).
+
+AP, nDCG and bpref have no monotone bounds (a newly found relevant document can lower
+them), so :func:`scenarios` gives two named *scenarios*, not an interval: ``optimistic``
+(every unjudged retrieved document relevant, R grows by their number) and ``pessimistic``
+(every unjudged retrieved document non-relevant; for bpref they count as judged
+non-relevant, N grows).
+
+Speed: the kernels look only at the ranks whose document is in the qrels (built once per
+Experiment and cached weakly), sorted by rank, so a measurement depth k reads a prefix and
+a pool change is one gather plus two ``bincount`` calls; no pandas, no Python loop over
+runs or topics. RBP skips the ranks r with p^r ≤ 2^-64 (e.g. beyond rank 199 for p = 0.8):
+together they weigh at most 5e-20, so B and Δ change by less than that.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import weakref
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from .experiment import NO_DOC, Experiment, Judgments
+from .measures import Measure, Param, parse_measure, parse_measures
+from .metrics import _safe_div, compute, evaluate, judged_view
+from .pooling import DEPTH, Pool, _contributor_index
+
+__all__ = [
+    "INTERVAL_FAMILIES",
+    "SCENARIO_FAMILIES",
+    "ESTIMATORS",
+    "INTERVAL_PARAMS",
+    "ScoreIntervals",
+    "PointEstimates",
+    "IntervalComparison",
+    "Scenarios",
+    "BackgroundRateFit",
+    "has_interval",
+    "score_intervals",
+    "point_estimates",
+    "compare_intervals",
+    "scenarios",
+    "estimate_background_rate",
+    "interval_table",
+]
+
+#: Measure families with [B, T] intervals (weighted precision).
+INTERVAL_FAMILIES = ("P", "RBP", "SDCG")
+#: Measure families with optimistic / pessimistic scenarios instead.
+SCENARIO_FAMILIES = ("AP", "nDCG", "Bpref")
+#: Estimator letters (the paper's subscripts) and their names.
+ESTIMATORS = {"S": "simplistic", "B": "background", "I": "interpolated", "M": "smoothed"}
+
+BACKGROUND_RATE = Param("background_rate", float, 0.01, low=0.0, high=1.0, label="background_rate (E)",
+                        doc="E: probability that an unjudged document is relevant (X_B, X_M, and X_I when Δ = 1)")
+SMOOTHING = Param("smoothing", float, "auto", low=0.0, high=1.0, label="smoothing (λ)",
+                  doc="λ: weight of X_I against X_B in X_M; 'auto' (the default) means λ = 1 − Δ per topic")
+MEASUREMENT_DEPTH = Param("measurement_depth", int, 10, low=1, label="measurement_depth (k)",
+                          doc="measurement depth k: the top k documents count")
+#: Declared bounds of the interval parameters (validation and the widgets' sliders).
+INTERVAL_PARAMS: dict[str, Param] = {p.name: p for p in (BACKGROUND_RATE, SMOOTHING, MEASUREMENT_DEPTH)}
+
+_DELTA_ONE = 1e-12  # Δ within this of 1 counts as "nothing known" for X_I (absorbs rounding)
+
+
+def _rbp_negligible_from(p: float) -> int:
+    """The first rank r (0-based) with p^r ≤ 2^-64: RBP weights from r on sum to at most
+    2^-64 ≈ 5e-20, far below float64 resolution of a score in [0, 1]."""
+    return int(np.ceil(-64.0 * np.log(2.0) / np.log(p)))
+
+
+# =============================================================================== index
+@dataclass(frozen=True, eq=False)
+class _Positions:
+    """The (run, topic, rank) positions whose document is in the qrels, sorted by rank
+    (17 bytes each; P is at most S·T·D and usually far less).
+
+    ``rank_end[k]`` = number of positions with rank < k, so the top k is a prefix.
+    """
+
+    st3: np.ndarray  # (P,) intp 3 · (run · T + topic): three bins per ranking
+    q: np.ndarray  # (P,) intp qrels entry
+    grade: np.ndarray  # (P,) int8 qrels grade
+    rank_end: np.ndarray  # (D + 1,): positions [rank_end[r], rank_end[r + 1]) are at rank r
+    shape: tuple[int, int, int]
+
+
+_POSITIONS: "weakref.WeakKeyDictionary[Judgments, _Positions]" = weakref.WeakKeyDictionary()
+
+
+def _positions(judgments: Judgments) -> _Positions:
+    cached = _POSITIONS.get(judgments)
+    if cached is not None:
+        return cached
+    doc = judgments.doc
+    S, T, D = doc.shape
+    r, s, t = np.nonzero(doc.transpose(2, 0, 1) >= 0)  # rank-major order
+    q = doc[s, t, r]
+    pos = _Positions(
+        st3=(s.astype(np.intp) * T + t) * 3,
+        q=q.astype(np.intp),
+        grade=judgments.qrel_grade[q],
+        rank_end=np.searchsorted(r, np.arange(D + 1), side="left"),
+        shape=(S, T, D),
+    )
+    _POSITIONS[judgments] = pos
+    return pos
+
+
+def _pool_mask(experiment: Experiment, pool) -> np.ndarray | None:
+    if pool is None:
+        return None
+    if isinstance(pool, Pool):
+        mask = pool.judged
+    else:
+        mask = np.asarray(pool)
+        if mask.dtype != bool or mask.ndim != 1:
+            raise TypeError(f"pool must be an irnb.pooling.Pool or a 1-d boolean mask over qrels entries, got "
+                            f"{type(pool).__name__} with dtype {getattr(mask, 'dtype', None)}")
+    expected = experiment.judgments.num_judgments
+    if mask.shape[0] != expected:
+        raise ValueError(f"pool masks {mask.shape[0]} qrels entries, but the Experiment has {expected}: "
+                         "build the pool from the same Experiment")
+    return mask
+
+
+def _pool_label(pool) -> str:
+    if pool is None:
+        return "official qrels"
+    return pool.description if isinstance(pool, Pool) else f"mask of {int(np.sum(pool))} judgments"
+
+
+# =============================================================================== kernels
+def _bounds(pos: _Positions, judged_q: np.ndarray | None, length: np.ndarray, family: str,
+            k: int | None, p: float, rel_level: int) -> tuple[np.ndarray, np.ndarray]:
+    """(B, Δ) as (S, T) arrays for one weighted-precision measure.
+
+    Only positions in the top min(k, D) are touched (a prefix of the rank-sorted index).
+    """
+    S, T, D = pos.shape
+    cut = D if k is None else min(k, D)
+    n = np.minimum(length, cut if k is None else k).reshape(-1)  # documents in the top k
+    if family == "RBP":  # ranks whose weights sum to < 2^-64 change nothing in float64: skip them
+        cut = min(cut, _rbp_negligible_from(p))
+    end = int(pos.rank_end[cut])
+    grade = pos.grade[:end]
+    judged = grade >= 0
+    if judged_q is not None:
+        judged &= judged_q.take(pos.q[:end])
+    rel = judged & (grade >= rel_level)
+    # one bin per (run, topic, class): class 0 unjudged, 1 judged non-relevant, 2 relevant
+    idx = pos.st3[:end] + judged.view(np.uint8) + rel.view(np.uint8)
+    counts = np.bincount(idx, minlength=3 * S * T).reshape(S * T, 3)
+    unjudged = np.minimum(n, cut) - counts[:, 1] - counts[:, 2]  # includes documents not in the qrels
+    if family == "P":
+        lower, residual = counts[:, 2] / k, unjudged / k
+    else:
+        ranks = np.arange(D, dtype=np.float64)
+        if family == "SDCG":
+            weight = 1.0 / np.log2(ranks + 2.0)
+            norm = float(np.sum(1.0 / np.log2(np.arange(k, dtype=np.float64) + 2.0)))
+        else:  # RBP
+            weight = (1.0 - p) * p ** ranks
+            norm = 1.0
+        weights = np.repeat(weight[:cut], np.diff(pos.rank_end[: cut + 1]))  # positions are sorted by rank
+        sums = np.bincount(idx, weights=weights, minlength=3 * S * T).reshape(S * T, 3)
+        rel_w, judged_w = sums[:, 2], sums[:, 1] + sums[:, 2]
+        lower = rel_w / norm
+        if family == "SDCG":
+            prefix = np.concatenate([[0.0], np.cumsum(weight)])  # weight of the first n ranks
+            residual = np.where(unjudged == 0, 0.0, np.maximum(prefix[np.minimum(n, D)] - judged_w, 0.0) / norm)
+        else:
+            # unjudged weight in the top n plus the tail p^n: (1 − p^n − J) + p^n = 1 − J
+            residual = np.where((unjudged == 0) & (n <= cut), p ** n, np.maximum(1.0 - judged_w, 0.0))
+        residual = np.minimum(residual, np.maximum(1.0 - lower, 0.0))  # rounding: keep T ≤ 1
+    return lower.reshape(S, T), residual.reshape(S, T)
+
+
+def _estimates(lower: np.ndarray, residual: np.ndarray, background_rate: float, smoothing):
+    known = 1.0 - residual
+    simplistic = lower
+    background = lower + background_rate * residual
+    interpolated = np.full_like(lower, background_rate)
+    np.divide(lower, known, out=interpolated, where=known > _DELTA_ONE)
+    lam = known if smoothing == "auto" else smoothing
+    smoothed = lam * interpolated + (1.0 - lam) * background
+    return simplistic, background, interpolated, smoothed
+
+
+# =============================================================================== validation
+def _as_int(value):
+    return int(value) if isinstance(value, np.integer) else value
+
+
+def _check_background_rate(value, owner: str) -> float:
+    return BACKGROUND_RATE.validate(value, owner)
+
+
+def _check_smoothing(value, owner: str):
+    if isinstance(value, str) and value == "auto":
+        return "auto"
+    if isinstance(value, str) or isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{owner}: smoothing (λ) must be a number with 0 ≤ smoothing ≤ 1 or 'auto' "
+                         f"(λ = 1 − Δ), got {value!r}")
+    return SMOOTHING.validate(value, owner)
+
+
+def _estimator_key(estimator) -> str:
+    text = str(estimator)
+    for key, name in ESTIMATORS.items():
+        if text in (key, name, f"X_{key}"):
+            return key
+    allowed = ", ".join(f"{k} ({v})" for k, v in ESTIMATORS.items())
+    raise ValueError(f"estimator must be one of {allowed}, got {estimator!r}")
+
+
+def has_interval(measure: "str | Measure") -> bool:
+    """True for the measures with [B, T] intervals: P@k, binary-gain RBP(p) and SDCG@k.
+
+    >>> [has_interval(m) for m in ("P@10", "RBP(p=0.8)", "SDCG@20", "AP", "RBP(p=0.9,gain=graded)")]
+    [True, True, True, False, False]
+    """
+    m = parse_measure(measure)
+    return m.family in INTERVAL_FAMILIES and (m.family != "RBP" or m.param("gain") == "binary")
+
+
+def _interval_measure(measure, measurement_depth, owner: str) -> Measure:
+    m = parse_measure(measure)
+    if m.family not in INTERVAL_FAMILIES:
+        hint = (f"; {m.family} has no monotone bounds: use irnb.intervals.scenarios() for its optimistic and "
+                "pessimistic scenarios" if m.family in SCENARIO_FAMILIES else "")
+        raise ValueError(f"{owner}: score intervals exist for P@k, RBP(p) and SDCG@k (weighted precision), "
+                         f"got {m.name}{hint}")
+    if m.family == "RBP" and m.param("gain") != "binary":
+        raise ValueError(f"{owner}: score intervals use binary-gain RBP (unjudged → relevant = gain 1), got "
+                         f"{m.name}; use RBP(p={m.param('p'):g})")
+    if measurement_depth is not None:
+        k = MEASUREMENT_DEPTH.validate(_as_int(measurement_depth), owner)
+        m = dataclasses.replace(m, cutoff=k)
+    return m
+
+
+# =============================================================================== results
+def _mean(values: np.ndarray, evaluated: np.ndarray) -> np.ndarray:
+    return _safe_div(np.where(evaluated, values, 0.0).sum(axis=1), evaluated.sum(axis=1))
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreIntervals:
+    """Per run and topic: lower bound B, upper bound T and residual Δ of one measure.
+
+    Arrays are (S, T) in ``run_names`` × ``topics`` order; ``evaluated`` marks the topics
+    that count in a run's mean (answered topics, or all with ``complete=True``).
+    """
+
+    measure: Measure
+    run_names: tuple[str, ...]
+    topics: tuple[str, ...]
+    lower: np.ndarray = field(repr=False)
+    upper: np.ndarray = field(repr=False)
+    residual: np.ndarray = field(repr=False)
+    evaluated: np.ndarray = field(repr=False)
+    pool: str = "official qrels"
+
+    def __post_init__(self):
+        for name in ("lower", "upper", "residual", "evaluated"):
+            getattr(self, name).flags.writeable = False
+
+    @property
+    def mean_lower(self) -> np.ndarray:
+        """(S,) mean of B over the evaluated topics."""
+        return _mean(self.lower, self.evaluated)
+
+    @property
+    def mean_upper(self) -> np.ndarray:
+        return _mean(self.upper, self.evaluated)
+
+    @property
+    def mean_residual(self) -> np.ndarray:
+        return _mean(self.residual, self.evaluated)
+
+    def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> "PointEstimates":
+        """All four point estimators (see :func:`point_estimates`)."""
+        return point_estimates(self, background_rate=background_rate, smoothing=smoothing)
+
+    def estimate(self, estimator: str, *, background_rate: float = 0.01, smoothing="auto") -> np.ndarray:
+        """(S, T) values of one estimator: ``"S"``, ``"B"``, ``"I"`` or ``"M"`` (or its name)."""
+        return self.estimates(background_rate=background_rate, smoothing=smoothing).get(estimator)
+
+    def means(self) -> pd.DataFrame:
+        """Run × (lower, upper, residual) means over the evaluated topics."""
+        return pd.DataFrame({"lower": self.mean_lower, "upper": self.mean_upper, "residual": self.mean_residual},
+                            index=pd.Index(self.run_names, name="run"))
+
+    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
+        """Tidy rows ``run, topic, measure, lower, upper, residual``; topic ``"all"`` holds the
+        means over the evaluated topics."""
+        s, t = np.nonzero(self.evaluated)
+        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
+        parts = [pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
+                               "lower": self.lower[s, t], "upper": self.upper[s, t],
+                               "residual": self.residual[s, t]})]
+        if include_all:
+            parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
+                                       "lower": self.mean_lower, "upper": self.mean_upper,
+                                       "residual": self.mean_residual}))
+        return pd.concat(parts, ignore_index=True)
+
+
+@dataclass(frozen=True, eq=False)
+class PointEstimates:
+    """The four point estimators of one measure, per run and topic ((S, T) arrays)."""
+
+    measure: Measure
+    run_names: tuple[str, ...]
+    topics: tuple[str, ...]
+    simplistic: np.ndarray = field(repr=False)  # X_S
+    background: np.ndarray = field(repr=False)  # X_B
+    interpolated: np.ndarray = field(repr=False)  # X_I
+    smoothed: np.ndarray = field(repr=False)  # X_M
+    evaluated: np.ndarray = field(repr=False)
+    background_rate: float = 0.01
+    smoothing: float | str = "auto"
+
+    def __post_init__(self):
+        for name in ESTIMATORS.values():
+            getattr(self, name).flags.writeable = False
+
+    def get(self, estimator: str) -> np.ndarray:
+        """(S, T) values of ``"S"``, ``"B"``, ``"I"`` or ``"M"`` (or the estimator's name)."""
+        return getattr(self, ESTIMATORS[_estimator_key(estimator)])
+
+    def means(self) -> pd.DataFrame:
+        """Run × estimator means (columns ``X_S, X_B, X_I, X_M``) over the evaluated topics."""
+        return pd.DataFrame({f"X_{k}": _mean(getattr(self, v), self.evaluated) for k, v in ESTIMATORS.items()},
+                            index=pd.Index(self.run_names, name="run"))
+
+    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
+        """Tidy rows ``run, topic, measure, estimator, value`` (estimator letters S/B/I/M)."""
+        s, t = np.nonzero(self.evaluated)
+        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
+        parts = []
+        for key, name in ESTIMATORS.items():
+            values = getattr(self, name)
+            parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
+                                       "estimator": key, "value": values[s, t]}))
+            if include_all:
+                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
+                                           "estimator": key, "value": _mean(values, self.evaluated)}))
+        return pd.concat(parts, ignore_index=True)
+
+
+# =============================================================================== public API
+def score_intervals(experiment: Experiment, measure: "str | Measure", *, pool=None,
+                    measurement_depth: int | None = None, complete: bool = False) -> ScoreIntervals:
+    """[B, T] and Δ of a weighted-precision measure (P@k, RBP(p), SDCG@k) for every run and
+    topic, against the official qrels or a ``pool`` (:class:`irnb.pooling.Pool` or a boolean
+    mask over qrels entries).
+
+    ``measurement_depth`` (k) overrides the measure's cutoff (handy for a depth slider).
+    ``complete=True`` counts every topic in the means (unanswered ones as empty rankings,
+    trec_eval -c); by default only answered topics count.
+
+    Example (hand-checkable): ranking a (relevant), b (unjudged), c (non-relevant).
+    P@2: B = 1/2, T = 2/2, Δ = 1/2. RBP(p=0.5): B = 0.5·1 = 0.5, the unjudged b weighs
+    0.5·0.5 = 0.25 and the tail beyond 3 documents 0.5³ = 0.125, so Δ = 0.375, T = 0.875.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> run = pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["a", "c"], "grade": [1, 0]})
+    >>> exp = Experiment(run, qrels)
+    >>> iv = score_intervals(exp, "P@2")
+    >>> float(iv.lower[0, 0]), float(iv.upper[0, 0]), float(iv.residual[0, 0])
+    (0.5, 1.0, 0.5)
+    >>> iv = score_intervals(exp, "RBP(p=0.5)")
+    >>> float(iv.lower[0, 0]), float(iv.upper[0, 0]), float(iv.residual[0, 0])
+    (0.5, 0.875, 0.375)
+    """
+    m = _interval_measure(measure, measurement_depth, "score_intervals")
+    if not isinstance(complete, bool):
+        raise TypeError(f"complete must be True or False, got {complete!r}")
+    mask = _pool_mask(experiment, pool)
+    pos = _positions(experiment.judgments)
+    p = float(m.param("p")) if m.family == "RBP" else 0.0
+    lower, residual = _bounds(pos, mask, experiment.length, m.family, m.cutoff, p, m.rel)
+    evaluated = np.ones(lower.shape, dtype=bool) if complete else experiment.length > 0
+    return ScoreIntervals(measure=m, run_names=experiment.run_names, topics=experiment.topics, lower=lower,
+                          upper=lower + residual, residual=residual, evaluated=evaluated.copy(),
+                          pool=_pool_label(pool))
+
+
+def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
+    """X_S, X_B(E), X_I and X_M(E, λ) from score intervals (formulas in the module docstring).
+
+    ``background_rate`` is E in [0, 1]; ``smoothing`` is λ in [0, 1] or ``"auto"`` (λ = 1 − Δ).
+
+    Example: B = 0.3, Δ = 0.5 (P@10 with 3 relevant, 2 non-relevant, 5 unjudged), E = 0.01:
+    X_B = 0.305, X_I = 0.6, X_M(auto) = 0.3·1.5 + 0.5²·0.01 = 0.4525; with λ = 0.2,
+    X_M = 0.2·0.6 + 0.8·0.305 = 0.364.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> run = pd.DataFrame({"qid": "1", "docno": [f"d{i}" for i in range(10)], "score": range(10, 0, -1)})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": [f"d{i}" for i in range(5)], "grade": [1, 1, 1, 0, 0]})
+    >>> iv = score_intervals(Experiment(run, qrels), "P@10")
+    >>> est = point_estimates(iv)
+    >>> [round(float(est.get(x)[0, 0]), 4) for x in "SBIM"]
+    [0.3, 0.305, 0.6, 0.4525]
+    >>> round(float(point_estimates(iv, smoothing=0.2).smoothed[0, 0]), 4)
+    0.364
+    """
+    E = _check_background_rate(background_rate, "point_estimates")
+    lam = _check_smoothing(smoothing, "point_estimates")
+    xs, xb, xi, xm = _estimates(intervals.lower, intervals.residual, E, lam)
+    return PointEstimates(measure=intervals.measure, run_names=intervals.run_names, topics=intervals.topics,
+                          simplistic=xs.copy(), background=xb, interpolated=xi, smoothed=xm,
+                          evaluated=intervals.evaluated, background_rate=E, smoothing=lam)
+
+
+# =============================================================================== comparison
+@dataclass(frozen=True, eq=False)
+class IntervalComparison:
+    """Pessimistic interval comparison of every pair of runs (Ravana & Moffat).
+
+    On a topic, run i *wins* against run j only if B_i > T_j, *loses* only if T_i < B_j,
+    and otherwise the comparison is *inconclusive*. ``outcome[i, j, t]`` is +1, −1 or 0;
+    ``wins[i, j]``, ``losses[i, j]`` and ``inconclusive[i, j]`` count the topics both runs
+    are evaluated on (``compared[i, j]``).
+    """
+
+    measure: Measure
+    run_names: tuple[str, ...]
+    topics: tuple[str, ...]
+    outcome: np.ndarray = field(repr=False)  # (S, S, T) int8
+    wins: np.ndarray = field(repr=False)  # (S, S)
+    losses: np.ndarray = field(repr=False)
+    inconclusive: np.ndarray = field(repr=False)
+    compared: np.ndarray = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per unordered pair (``run_a`` before ``run_b`` in run order): wins, losses
+        and inconclusive topics of ``run_a`` against ``run_b``."""
+        i, j = np.triu_indices(len(self.run_names), k=1)
+        runs = np.asarray(self.run_names, dtype=object)
+        return pd.DataFrame({"measure": self.measure.name, "run_a": runs[i], "run_b": runs[j],
+                             "wins": self.wins[i, j], "losses": self.losses[i, j],
+                             "inconclusive": self.inconclusive[i, j], "topics": self.compared[i, j]})
+
+
+def compare_intervals(intervals: ScoreIntervals) -> IntervalComparison:
+    """Win / loss / inconclusive per topic for all pairs of runs at once (vectorised).
+
+    Example: intervals [0.5, 0.7] and [0.1, 0.4] → the first wins (0.5 > 0.4);
+    [0.5, 0.7] against [0.6, 0.9] → inconclusive (they overlap).
+
+    >>> import numpy as np
+    >>> from irnb.measures import parse_measure
+    >>> lower = np.array([[0.5], [0.1], [0.6]]); upper = np.array([[0.7], [0.4], [0.9]])
+    >>> iv = ScoreIntervals(parse_measure("P@10"), ("a", "b", "c"), ("1",), lower, upper, upper - lower,
+    ...                     np.ones((3, 1), bool))
+    >>> compare_intervals(iv).outcome[:, :, 0].tolist()
+    [[0, 1, 0], [-1, 0, -1], [0, 1, 0]]
+    """
+    B, T, ev = intervals.lower, intervals.upper, intervals.evaluated
+    both = ev[:, None, :] & ev[None, :, :]
+    win = (B[:, None, :] > T[None, :, :]) & both
+    loss = win.transpose(1, 0, 2)
+    outcome = win.astype(np.int8) - loss.astype(np.int8)
+    wins = win.sum(axis=2)
+    losses = wins.T.copy()
+    compared = both.sum(axis=2)
+    return IntervalComparison(measure=intervals.measure, run_names=intervals.run_names, topics=intervals.topics,
+                              outcome=outcome, wins=wins, losses=losses, inconclusive=compared - wins - losses,
+                              compared=compared)
+
+
+# =============================================================================== scenarios
+@dataclass(frozen=True, eq=False)
+class Scenarios:
+    """Optimistic and pessimistic *scenario* values of AP, nDCG or bpref (not bounds: the
+    true value may lie outside them), with the official value (trec_eval's rules)."""
+
+    measure: Measure
+    run_names: tuple[str, ...]
+    topics: tuple[str, ...]
+    pessimistic: np.ndarray = field(repr=False)
+    official: np.ndarray = field(repr=False)
+    optimistic: np.ndarray = field(repr=False)
+    evaluated: np.ndarray = field(repr=False)
+
+    def means(self) -> pd.DataFrame:
+        return pd.DataFrame({name: _mean(getattr(self, name), self.evaluated)
+                             for name in ("pessimistic", "official", "optimistic")},
+                            index=pd.Index(self.run_names, name="run"))
+
+    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
+        """Tidy rows ``run, topic, measure, scenario, value``."""
+        s, t = np.nonzero(self.evaluated)
+        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
+        parts = []
+        for name in ("pessimistic", "official", "optimistic"):
+            values = getattr(self, name)
+            parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
+                                       "scenario": name, "value": values[s, t]}))
+            if include_all:
+                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
+                                           "scenario": name, "value": _mean(values, self.evaluated)}))
+        return pd.concat(parts, ignore_index=True)
+
+
+def _ap_kernel(rel: np.ndarray, num_rel: np.ndarray, k: int | None) -> np.ndarray:
+    d = rel.shape[2] if k is None else min(k, rel.shape[2])
+    rel = rel[:, :, :d]
+    ranks = np.arange(1, d + 1, dtype=np.float64)
+    prec = np.where(rel, np.cumsum(rel, axis=2) / ranks, 0.0).sum(axis=2)
+    return _safe_div(prec, num_rel)
+
+
+def _ndcg_kernel(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.ndarray:
+    """gains (S, T, D); counts (S, T, G + 1) judged documents per grade (the ideal list)."""
+    D = gains.shape[2]
+    d = D if k is None else min(k, D)
+    discount = 1.0 / np.log2(np.arange(2, d + 2, dtype=np.float64))
+    dcg = np.tensordot(gains[:, :, :d], discount, axes=([2], [0]))
+    per_level = counts[:, :, :0:-1]  # grades G..1, best first
+    levels = np.arange(counts.shape[2] - 1, 0, -1, dtype=np.float64)
+    ends = np.cumsum(per_level, axis=2)
+    starts = ends - per_level
+    if k is not None:
+        ends, starts = np.minimum(ends, k), np.minimum(starts, k)
+    size = int(ends.max(initial=0))
+    cum = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(2, size + 2, dtype=np.float64)))])
+    ideal = ((cum[ends] - cum[starts]) * levels).sum(axis=2)
+    return _safe_div(dcg, ideal)
+
+
+def _bpref_kernel(rel: np.ndarray, nonrel: np.ndarray, num_rel: np.ndarray, num_nonrel: np.ndarray) -> np.ndarray:
+    R = num_rel[:, :, None].astype(np.float64)
+    denom = np.minimum(num_nonrel, num_rel)[:, :, None].astype(np.float64)
+    above = (np.cumsum(nonrel, axis=2) - nonrel).astype(np.float64)
+    frac = np.zeros(above.shape)
+    np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
+    return _safe_div(np.where(rel, 1.0 - frac, 0.0).sum(axis=2), num_rel)
+
+
+def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, complete: bool = False) -> Scenarios:
+    """Optimistic / pessimistic scenario values of AP (@k), nDCG (@k) or bpref.
+
+    * optimistic: every unjudged document the run retrieved (anywhere in its ranking) is
+      relevant with the top grade of the official qrels; R (and nDCG's ideal list) grows by
+      their number;
+    * pessimistic: they are non-relevant; R is unchanged; for bpref they also count as
+      judged non-relevant (n_r and N grow). Pessimistic bpref can still exceed the
+      official value, because a larger N raises min(N, R) in bpref's denominator.
+
+    For AP and nDCG the pessimistic scenario equals the official (trec_eval) value. Neither
+    scenario bounds the truth: finding a relevant document can lower AP, nDCG or bpref.
+
+    Example: ranking a (relevant), b (unjudged), R = 1. AP: official = 1/1 = 1;
+    optimistic R = 2, AP = (1/1 + 2/2)/2 = 1; pessimistic = 1.
+    Ranking b (unjudged), a (relevant): optimistic AP = (1 + 1)/2 = 1, official = 1/2.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> run = pd.DataFrame({"qid": "1", "docno": ["b", "a"], "score": [2.0, 1.0]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["a", "z"], "grade": [1, 0]})
+    >>> sc = scenarios(Experiment(run, qrels), "AP")
+    >>> float(sc.pessimistic[0, 0]), float(sc.official[0, 0]), float(sc.optimistic[0, 0])
+    (0.5, 0.5, 1.0)
+    """
+    m = parse_measure(measure)
+    if m.family not in SCENARIO_FAMILIES:
+        hint = "; P@k, RBP and SDCG@k have intervals: use score_intervals()" if m.family in INTERVAL_FAMILIES else ""
+        raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
+    mask = _pool_mask(experiment, pool)
+    view = judged_view(experiment, judged=mask, relevance_level=m.rel)
+    grade = view.grade
+    unjudged = (grade < 0) & (grade != NO_DOC)
+    u = unjudged.sum(axis=2)
+    rel = grade >= m.rel
+    nonrel = (grade >= 0) & ~rel
+    S, T = u.shape
+    R = np.broadcast_to(view.num_rel[None, :], (S, T))
+    N = np.broadcast_to(view.num_nonrel[None, :], (S, T))
+    if m.family == "AP":
+        pess = _ap_kernel(rel, R, m.cutoff)
+        opt = _ap_kernel(rel | unjudged, R + u, m.cutoff)
+    elif m.family == "Bpref":
+        pess = _bpref_kernel(rel, nonrel | unjudged, R, N + u)
+        opt = _bpref_kernel(rel | unjudged, nonrel, R + u, N)
+    else:  # nDCG
+        top = max(int(experiment.judgments.qrel_grade.max(initial=0)), m.rel, 1)
+        G = max(view.level_counts.shape[1] - 1, top)
+        counts = np.zeros((S, T, G + 1), dtype=np.int64)
+        counts[:, :, : view.level_counts.shape[1]] = view.level_counts[None, :, :]
+        gains = np.clip(grade, 0, None).astype(np.float64)
+        pess = _ndcg_kernel(gains, counts, m.cutoff)
+        counts[:, :, top] += u
+        opt = _ndcg_kernel(np.where(unjudged, float(top), gains), counts, m.cutoff)
+    official = compute(view, m)
+    evaluated = np.ones((S, T), dtype=bool) if complete else experiment.length > 0
+    for arr in (pess, official, opt, evaluated):
+        arr.flags.writeable = False
+    return Scenarios(measure=m, run_names=experiment.run_names, topics=experiment.topics, pessimistic=pess,
+                     official=official, optimistic=opt, evaluated=evaluated.copy())
+
+
+# =============================================================================== estimating E
+@dataclass(frozen=True, eq=False)
+class BackgroundRateFit:
+    """E estimated as in Ravana & Moffat: the fraction of judged documents that are
+    relevant, grouped by how many contributing runs have them in their top d, fitted by a
+    polynomial (cubic by default) and read at zero runs.
+
+    ``num_runs[i]``, ``judged[i]``, ``relevant[i]``, ``fraction[i]``: the groups (including
+    a group at 0 runs when judged documents exist that no contributor ranked in its top d;
+    ``in_fit`` says which groups the fit used — those at ≥ 1 run). ``rate`` is the fit at
+    zero clipped to [0, 1], ``intercept`` the unclipped value, ``overall`` the fraction
+    relevant over all judged documents.
+    """
+
+    num_runs: np.ndarray = field(repr=False)
+    judged: np.ndarray = field(repr=False)
+    relevant: np.ndarray = field(repr=False)
+    fraction: np.ndarray = field(repr=False)
+    in_fit: np.ndarray = field(repr=False)
+    coefficients: np.ndarray = field(repr=False)  # numpy.polyfit order (highest power first)
+    rate: float
+    intercept: float
+    overall: float
+    depth: int
+    degree: int
+
+    def fitted(self, num_runs) -> np.ndarray:
+        """The fitted curve at ``num_runs`` (for plotting the trend line)."""
+        return np.polyval(self.coefficients, np.asarray(num_runs, dtype=np.float64))
+
+    def to_frame(self) -> pd.DataFrame:
+        """Rows ``num_runs, judged, relevant, fraction, fitted, in_fit``."""
+        return pd.DataFrame({"num_runs": self.num_runs, "judged": self.judged, "relevant": self.relevant,
+                             "fraction": self.fraction, "fitted": self.fitted(self.num_runs),
+                             "in_fit": self.in_fit})
+
+
+def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=None, pool=None,
+                             degree: int = 3, relevance_level: int = 1) -> BackgroundRateFit:
+    """Estimate E from the data (Ravana & Moffat 2010, their Figure 1).
+
+    For every judged document (grade ≥ 0, in ``pool`` if given), count the contributing runs
+    (``runs``, default the Experiment's contributors) that rank it at depth ≤ ``depth``;
+    group documents by that count; fit ``numpy.polyfit(count, fraction relevant, degree)``
+    over the groups with count ≥ 1 (unweighted, one point per group, as the paper's trend
+    line); E = the fit at 0 runs, clipped to [0, 1]. The paper reports 0.043 on TREC-9
+    (d = 100, 59 runs) and uses E = 0.01.
+
+    Example: fractions 0.1, 0.2, 0.3, 0.4, 0.5 at 1..5 runs lie on the line 0.1·x, so a
+    cubic fit reads 0 at zero runs.
+    """
+    d = DEPTH.validate(_as_int(depth), "estimate_background_rate")
+    deg = Param("degree", int, 3, low=0).validate(_as_int(degree), "estimate_background_rate")
+    idx = _contributor_index(experiment, runs, "estimate_background_rate")
+    mask = _pool_mask(experiment, pool)
+    grades = experiment.judgments.qrel_grade
+    judged = grades >= 0
+    if mask is not None:
+        judged &= mask
+    if not judged.any():
+        raise ValueError("estimate_background_rate: no judged document (grade ≥ 0) in the qrels or pool")
+    count = (experiment.judgments.retrieved_rank[idx] <= d).sum(axis=0)
+    relevant = judged & (grades >= relevance_level)
+    n_judged = np.bincount(count[judged], minlength=idx.size + 1)
+    n_rel = np.bincount(count[relevant], minlength=idx.size + 1)
+    groups = np.flatnonzero(n_judged)
+    fraction = n_rel[groups] / n_judged[groups]
+    in_fit = groups >= 1
+    if in_fit.sum() < deg + 1:
+        raise ValueError(f"estimate_background_rate: a degree-{deg} fit needs at least {deg + 1} distinct numbers "
+                         f"of contributing runs, got {int(in_fit.sum())}; lower degree= or deepen depth=")
+    coefficients = np.polyfit(groups[in_fit].astype(np.float64), fraction[in_fit], deg)
+    intercept = float(np.polyval(coefficients, 0.0))
+    return BackgroundRateFit(num_runs=groups, judged=n_judged[groups], relevant=n_rel[groups], fraction=fraction,
+                             in_fit=in_fit, coefficients=coefficients, rate=float(np.clip(intercept, 0.0, 1.0)),
+                             intercept=intercept, overall=float(relevant.sum() / judged.sum()), depth=d, degree=deg)
+
+
+# =============================================================================== CLI table
+def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[str | Measure]", *, pool=None,
+                   estimator: str | None = None, background_rate: float = 0.01, smoothing="auto",
+                   include_all: bool = True) -> pd.DataFrame:
+    """One tidy table for ``irnb evaluate --intervals``: columns ``run, topic, measure,
+    value, lower, upper, residual, estimate``.
+
+    ``value`` is the ordinary (trec_eval) score against the official qrels or ``pool``;
+    ``lower``/``upper``/``residual`` are B, T and Δ for P@k, RBP(p) and SDCG@k and NaN for
+    other measures; ``estimate`` is the chosen estimator (``"S"``, ``"B"``, ``"I"``, ``"M"``)
+    or NaN when ``estimator`` is None. An estimator with a measure that has no interval is
+    an error. Topic ``"all"`` rows hold the means over answered topics.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> run = pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["a", "c"], "grade": [1, 0]})
+    >>> table = interval_table(Experiment(run, qrels), ["P@2"], estimator="I", include_all=False)
+    >>> table[["value", "lower", "upper", "residual", "estimate"]].values.tolist()
+    [[0.5, 0.5, 1.0, 0.5, 1.0]]
+    """
+    parsed = parse_measures(measures)
+    key = None if estimator is None else _estimator_key(estimator)
+    E = _check_background_rate(background_rate, "interval_table")
+    lam = _check_smoothing(smoothing, "interval_table")
+    without = [m.name for m in parsed if not has_interval(m)]
+    if key is not None and without:
+        raise ValueError(f"estimator {ESTIMATORS[key]} (X_{key}) needs score intervals, which exist for P@k, RBP(p) "
+                         f"(binary gain) and SDCG@k only; {', '.join(without)} has none (AP, nDCG and bpref have "
+                         "optimistic/pessimistic scenarios instead: irnb.intervals.scenarios)")
+    mask = _pool_mask(experiment, pool)
+    ev = evaluate(experiment, parsed, judged=mask)
+    runs, topics = np.asarray(experiment.run_names, dtype=object), np.asarray(experiment.topics, dtype=object)
+    s, t = np.nonzero(ev.evaluated)
+    parts = []
+    for m in parsed:
+        value = ev.values[m]
+        nan = np.full(value.shape, np.nan)
+        lower = upper = residual = estimate = nan
+        if has_interval(m):
+            iv = score_intervals(experiment, m, pool=mask)
+            lower, upper, residual = iv.lower, iv.upper, iv.residual
+            if key is not None:
+                estimate = point_estimates(iv, background_rate=E, smoothing=lam).get(key)
+        columns = {"value": value, "lower": lower, "upper": upper, "residual": residual, "estimate": estimate}
+        parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": m.name,
+                                   **{c: a[s, t] for c, a in columns.items()}}))
+        if include_all:
+            means = {c: _mean(a, ev.evaluated) if not np.isnan(a).all() else np.full(len(runs), np.nan)
+                     for c, a in columns.items()}
+            means["value"] = ev.aggregate(m)
+            parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": m.name, **means}))
+    return pd.concat(parts, ignore_index=True)

@@ -1,0 +1,373 @@
+"""Simulated pools: judged masks over an Experiment's qrels entries.
+
+A pool never re-reads or re-parses anything: it is a boolean mask ``judged[q]`` over the
+official qrels entries (``experiment.judgments``), True where the entry counts as judged.
+Every evaluation function takes it as ``judged=pool.judged``::
+
+    pool = depth_pool(experiment, depth=10)
+    evaluate(experiment, ["P@10", "AP"], judged=pool.judged)
+
+Kinds of pool (each a pure function of the Experiment's arrays and its arguments):
+
+* :func:`depth_pool` — the official qrels restricted to the documents that some contributing
+  run ranks at depth ≤ d (TREC's pooling, simulated: a document not in the official qrels
+  can never become judged).
+* :func:`leave_one_group_out` — for every group G at once, the depth-d pool built without
+  G's runs (Büttcher et al. 2007): a (G, Q) mask array.
+* :func:`budget_pool` — a judgment budget: the first N qrels entries ordered by the best
+  (smallest) rank at which a contributing run retrieved them, ties in a seeded random order
+  (Ravana & Moffat 2010's simulation of shallow judging). Entries no contributing run
+  retrieved come last, in the same seeded random order.
+* :func:`random_subsample` — a uniform random (unbiased) subset of each topic's qrels
+  (5%–100%, seeded).
+
+Rules:
+
+* "Retrieved at depth ≤ d" uses trec_eval's ranking order (``retrieved_rank`` is 1-based).
+* Contributors default to ``experiment.contributors`` (every run unless the Experiment was
+  built with ``contributors=``); ``runs=`` names another subset.
+* A qrels entry with a negative grade ("pooled but not judged") stays in the mask when its
+  document is pooled; the measures decide what a negative grade means.
+* Parameters are validated against the declared bounds in :data:`POOL_PARAMS` (the widgets
+  build their sliders from the same declarations).
+
+Example (hand-checkable): run ``a`` ranks x, y, z; run ``b`` ranks y, w; the qrels judge
+w, x, y, z. The depth-1 pool of both runs judges x (a's top) and y (b's top):
+
+>>> import pandas as pd
+>>> from irnb import Experiment
+>>> runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2, "qid": "1",
+...                      "docno": ["x", "y", "z", "y", "w"], "score": [3, 2, 1, 2, 1]})
+>>> qrels = pd.DataFrame({"qid": "1", "docno": ["w", "x", "y", "z"], "grade": [1, 0, 1, 1]})
+>>> exp = Experiment(runs, qrels)
+>>> depth_pool(exp, depth=1).frame(exp)["docno"].tolist()
+['x', 'y']
+>>> depth_pool(exp, depth=1, runs=["b"]).frame(exp)["docno"].tolist()
+['y']
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+import numpy as np
+import pandas as pd
+
+from .experiment import Experiment
+from .io import write_qrels
+from .measures import Param
+
+__all__ = [
+    "Pool",
+    "GroupPools",
+    "POOL_PARAMS",
+    "depth_pool",
+    "leave_one_group_out",
+    "budget_pool",
+    "judgment_order",
+    "random_subsample",
+    "official_pool",
+]
+
+DEPTH = Param("depth", int, 100, low=1,
+              doc="pool depth d: a document is judged if a contributing run ranks it at depth ≤ d")
+JUDGMENTS = Param("judgments", int, 1000, low=1,
+                  doc="judgment budget N: the first N qrels entries in pooling order are judged")
+FRACTION = Param("fraction", float, 0.5, low=0.05, high=1.0,
+                 doc="fraction of each topic's qrels kept by uniform random subsampling")
+
+#: Declared bounds of the pool parameters (for validation and for the widgets' sliders).
+POOL_PARAMS: dict[str, Param] = {p.name: p for p in (DEPTH, JUDGMENTS, FRACTION)}
+
+
+@dataclass(frozen=True, eq=False)
+class Pool:
+    """A judged mask over the qrels entries of an Experiment.
+
+    ``judged[q]`` is True when qrels entry ``q`` (``experiment.judgments`` order: topic, then
+    docno) counts as judged; ``description`` says how the pool was made; ``depth`` and
+    ``contributors`` (run names) are set for depth pools and budgets, else None.
+    """
+
+    judged: np.ndarray = field(repr=False)
+    description: str
+    depth: int | None = None
+    contributors: tuple[str, ...] | None = None
+
+    def __post_init__(self):
+        mask = np.asarray(self.judged)
+        if mask.dtype != bool or mask.ndim != 1:
+            raise TypeError(f"Pool.judged must be a 1-d boolean mask over qrels entries, got "
+                            f"dtype {mask.dtype} with shape {mask.shape}")
+        if mask is self.judged and mask.flags.writeable:
+            mask = mask.copy()
+        mask.flags.writeable = False
+        object.__setattr__(self, "judged", mask)
+
+    @property
+    def num_judged(self) -> int:
+        """Number of qrels entries in the pool."""
+        return int(self.judged.sum())
+
+    def _check(self, experiment: Experiment) -> None:
+        expected = experiment.judgments.num_judgments
+        if self.judged.shape[0] != expected:
+            raise ValueError(f"pool {self.description!r} masks {self.judged.shape[0]} qrels entries, but the "
+                             f"Experiment has {expected}: a pool belongs to the Experiment it was built from")
+
+    def per_topic(self, experiment: Experiment) -> np.ndarray:
+        """(T,) number of judged entries per topic (experiment.topics order)."""
+        self._check(experiment)
+        return np.bincount(experiment.judgments.qrel_topic[self.judged], minlength=len(experiment.topics))
+
+    def frame(self, experiment: Experiment) -> pd.DataFrame:
+        """The judged entries as a DataFrame ``topic, docno, grade`` (qrels order)."""
+        self._check(experiment)
+        return experiment.judgments.frame(experiment.topics, self.judged)
+
+    def write(self, experiment: Experiment, path: str | os.PathLike) -> None:
+        """Write the judged entries as a TREC qrels file (``qid 0 docno grade``)."""
+        frame = self.frame(experiment)
+        if frame.empty:
+            raise ValueError(f"pool {self.description!r} judges no document; a qrels file needs at least one")
+        write_qrels(frame, path)
+
+
+@dataclass(frozen=True, eq=False)
+class GroupPools:
+    """Leave-one-group-out pools for every group at once.
+
+    ``judged[g, q]`` is the depth-d pool built from the contributing runs *not* in group
+    ``groups[g]``; ``pools[name]`` gives one of them as a :class:`Pool`.
+    """
+
+    judged: np.ndarray = field(repr=False)  # (G, Q) bool
+    groups: tuple[str, ...]
+    depth: int
+    contributors: tuple[str, ...]
+    run_names: tuple[str, ...] = field(repr=False)
+    run_groups: tuple[str, ...] = field(repr=False)  # group of each run, run_names order
+
+    def __post_init__(self):
+        self.judged.flags.writeable = False
+
+    def __len__(self) -> int:
+        return len(self.groups)
+
+    def __iter__(self) -> Iterator[Pool]:
+        return (self[g] for g in self.groups)
+
+    def index(self, group: str) -> int:
+        """Row of ``group`` in ``judged``; an unknown name raises with a did-you-mean."""
+        if group not in self.groups:
+            import difflib
+
+            close = difflib.get_close_matches(str(group), self.groups, n=3)
+            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise ValueError(f"unknown group {group!r}{hint}")
+        return self.groups.index(group)
+
+    def __getitem__(self, group: str) -> Pool:
+        g = self.index(group)
+        contributing = set(self.contributors)
+        kept = tuple(r for r, grp in zip(self.run_names, self.run_groups, strict=True)
+                     if r in contributing and grp != group)
+        return Pool(self.judged[g], f"depth-{self.depth} pool without group {group}", self.depth, kept)
+
+
+# ----------------------------------------------------------------------------- helpers
+def _as_int(value):
+    return int(value) if isinstance(value, np.integer) else value
+
+
+def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str) -> np.ndarray:
+    if runs is None:
+        idx = np.flatnonzero(experiment.contributors)
+        if idx.size == 0:
+            raise ValueError(f"{owner}: the Experiment has no contributing runs; pass runs=[...]")
+        return idx
+    names = [runs] if isinstance(runs, str) else list(runs)
+    if not names:
+        raise ValueError(f"{owner}: runs must name at least one run, got an empty list")
+    return np.unique(experiment.run_index(names))
+
+
+def _names(experiment: Experiment, idx: np.ndarray) -> tuple[str, ...]:
+    return tuple(experiment.run_names[i] for i in idx)
+
+
+def _rng(seed, owner: str) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{owner}: seed must be an integer or a numpy Generator (pools are reproducible), "
+                        f"got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
+def _best_rank(experiment: Experiment, idx: np.ndarray) -> np.ndarray:
+    """(Q,) the best 1-based rank at which any run in ``idx`` retrieved each qrels entry."""
+    return experiment.judgments.retrieved_rank[idx].min(axis=0)
+
+
+def _runs_label(experiment: Experiment, idx: np.ndarray) -> str:
+    if idx.size == len(experiment.run_names):
+        return "all runs"
+    if np.array_equal(np.flatnonzero(experiment.contributors), idx):
+        return f"{idx.size} contributing runs"
+    return f"{idx.size} runs"
+
+
+# ----------------------------------------------------------------------------- pools
+def official_pool(experiment: Experiment) -> Pool:
+    """Every official qrels entry judged (the pool that ``judged=None`` means)."""
+    return Pool(np.ones(experiment.judgments.num_judgments, dtype=bool), "official qrels")
+
+
+def depth_pool(experiment: Experiment, *, depth: int, runs: str | Iterable[str] | None = None) -> Pool:
+    """The depth-d pool of ``runs`` (default: the Experiment's contributors): the official
+    qrels entries that some of those runs rank at depth ≤ d.
+
+    ``depth`` is the pool depth d (an integer ≥ 1). Pools are nested: a deeper pool judges
+    every entry a shallower one does.
+
+    Example: run a ranks x, y, z and run b ranks y, w; qrels judge w, x, y, z. At d = 1,
+    x (a@1) and y (b@1) are judged; at d = 2, w (b@2) joins them; z (a@3) needs d = 3.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2, "qid": "1",
+    ...                      "docno": ["x", "y", "z", "y", "w"], "score": [3, 2, 1, 2, 1]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["w", "x", "y", "z"], "grade": [1, 0, 1, 1]})
+    >>> exp = Experiment(runs, qrels)
+    >>> [depth_pool(exp, depth=d).num_judged for d in (1, 2, 3)]
+    [2, 3, 4]
+    """
+    depth = DEPTH.validate(_as_int(depth), "depth_pool")
+    idx = _contributor_index(experiment, runs, "depth_pool")
+    judged = _best_rank(experiment, idx) <= depth
+    return Pool(judged, f"depth-{depth} pool of {_runs_label(experiment, idx)}", depth, _names(experiment, idx))
+
+
+def leave_one_group_out(experiment: Experiment, *, depth: int,
+                        runs: str | Iterable[str] | None = None, keep_unpooled: bool = False) -> GroupPools:
+    """For every group G of the Experiment at once: the depth-d pool of the contributing
+    runs outside G (Büttcher et al. 2007: the documents only G contributed become unjudged).
+
+    Returns :class:`GroupPools` whose ``judged`` is a (G, Q) mask; a group with no
+    contributing run gets the full depth-d pool. Vectorised: each entry is counted once per
+    group that pooled it; leaving G out keeps it if some other group pooled it too.
+    ``keep_unpooled=True`` starts from the official qrels instead of the depth-d pool:
+    entries that no contributing run ranks at depth ≤ d (judged for other reasons) stay
+    judged in every leave-out pool, and only G's unique contributions are removed.
+
+    Example: groups A = {a} and B = {b}; a ranks x, y and b ranks y, w (all judged).
+    At d = 1 the full pool is {x, y}; without A it is {y}; without B it is {x}.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> runs = pd.DataFrame({"run": ["a", "a", "b", "b"], "qid": "1",
+    ...                      "docno": ["x", "y", "y", "w"], "score": [2, 1, 2, 1]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["w", "x", "y"], "grade": [1, 1, 0]})
+    >>> exp = Experiment(runs, qrels, groups={"a": "A", "b": "B"})
+    >>> logo = leave_one_group_out(exp, depth=1)
+    >>> logo["A"].frame(exp)["docno"].tolist(), logo["B"].frame(exp)["docno"].tolist()
+    (['y'], ['x'])
+    """
+    depth = DEPTH.validate(_as_int(depth), "leave_one_group_out")
+    idx = _contributor_index(experiment, runs, "leave_one_group_out")
+    group_names = tuple(dict.fromkeys(experiment.groups))
+    code = {g: i for i, g in enumerate(group_names)}
+    run_group = np.array([code[g] for g in experiment.groups], dtype=np.int64)
+    pooled_by_run = experiment.judgments.retrieved_rank[idx] <= depth  # (C, Q)
+    G, Q = len(group_names), experiment.judgments.num_judgments
+    pooled_by_group = np.zeros((G, Q), dtype=bool)
+    # OR-reduce the contributors' masks per group: sort contributors by group, reduceat.
+    order = np.argsort(run_group[idx], kind="stable")
+    grp_sorted = run_group[idx][order]
+    starts = np.flatnonzero(np.r_[True, grp_sorted[1:] != grp_sorted[:-1]])
+    pooled_by_group[grp_sorted[starts]] = np.logical_or.reduceat(pooled_by_run[order], starts, axis=0)
+    count = pooled_by_group.sum(axis=0, dtype=np.int32)  # groups that pooled each entry
+    judged = (count[None, :] - pooled_by_group) > 0
+    if not isinstance(keep_unpooled, bool):
+        raise TypeError(f"leave_one_group_out: keep_unpooled must be True or False, got {keep_unpooled!r}")
+    if keep_unpooled:
+        judged |= (count == 0)[None, :]
+    return GroupPools(judged=judged, groups=group_names, depth=depth, contributors=_names(experiment, idx),
+                      run_names=tuple(experiment.run_names), run_groups=tuple(experiment.groups))
+
+
+def judgment_order(experiment: Experiment, *, runs: str | Iterable[str] | None = None, seed) -> np.ndarray:
+    """The order in which a judgment budget judges the qrels entries (Ravana & Moffat 2010):
+    by the best rank at which a contributing run retrieved each entry, ties (and entries no
+    contributing run retrieved, which come last) in a random order fixed by ``seed``.
+
+    Returns a permutation of ``range(Q)``; ``budget_pool(judgments=N)`` judges its first N.
+    """
+    idx = _contributor_index(experiment, runs, "judgment_order")
+    rng = _rng(seed, "judgment_order")
+    best = _best_rank(experiment, idx).astype(np.int64)
+    tie_break = rng.permutation(best.size)
+    return np.lexsort((tie_break, best))
+
+
+def budget_pool(experiment: Experiment, *, judgments: int, runs: str | Iterable[str] | None = None,
+                seed) -> Pool:
+    """A judgment budget: the first ``judgments`` (N) qrels entries in pooling order
+    (:func:`judgment_order`), over all topics together, as in Ravana & Moffat's simulation.
+
+    Budgets with the same seed are nested: N + 1 judges what N judged and one more.
+
+    Example: run a ranks x, y, z; qrels judge x, y, z. With a budget of 2, x (rank 1) and
+    y (rank 2) are judged, whatever the seed.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> run = pd.DataFrame({"qid": "1", "docno": ["x", "y", "z"], "score": [3, 2, 1]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["x", "y", "z"], "grade": [1, 0, 1]})
+    >>> exp = Experiment(run, qrels)
+    >>> budget_pool(exp, judgments=2, seed=7).frame(exp)["docno"].tolist()
+    ['x', 'y']
+    """
+    n = JUDGMENTS.validate(_as_int(judgments), "budget_pool")
+    total = experiment.judgments.num_judgments
+    if n > total:
+        raise ValueError(f"budget_pool: judgments must be an integer with 1 ≤ judgments ≤ {total} (the number "
+                         f"of qrels entries), got {n}")
+    idx = _contributor_index(experiment, runs, "budget_pool")
+    order = judgment_order(experiment, runs=_names(experiment, idx), seed=seed)
+    judged = np.zeros(total, dtype=bool)
+    judged[order[:n]] = True
+    return Pool(judged, f"first {n} judgments in pooling order of {_runs_label(experiment, idx)}", None,
+                _names(experiment, idx))
+
+
+def random_subsample(experiment: Experiment, *, fraction: float, seed) -> Pool:
+    """A uniform random subset of the qrels, drawn per topic (Büttcher et al. 2007's
+    unbiased incomplete judgments): each topic keeps ``max(1, round(fraction · n_t))`` of its
+    n_t entries, chosen uniformly at random with ``seed``. ``fraction`` is in [0.05, 1].
+
+    Example: a topic with 10 entries keeps 5 at fraction 0.5; one with 3 keeps
+    round(1.5) = 2 (round half to even); fraction 1 keeps everything.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> run = pd.DataFrame({"qid": "1", "docno": ["d0"], "score": [1.0]})
+    >>> qrels = pd.DataFrame({"qid": ["1"] * 10 + ["2"] * 3, "docno": [f"d{i}" for i in range(13)], "grade": 1})
+    >>> random_subsample(Experiment(run, qrels), fraction=0.5, seed=1).num_judged
+    7
+    """
+    fraction = FRACTION.validate(fraction, "random_subsample")
+    rng = _rng(seed, "random_subsample")
+    topic = experiment.judgments.qrel_topic.astype(np.int64)
+    Q, T = topic.size, len(experiment.topics)
+    per_topic = np.bincount(topic, minlength=T)
+    keep = np.where(per_topic > 0, np.maximum(1, np.round(fraction * per_topic)), 0).astype(np.int64)
+    order = np.lexsort((rng.random(Q), topic))  # entries of each topic in a random order
+    position = np.empty(Q, dtype=np.int64)
+    starts = experiment.judgments.topic_start[:-1]
+    position[order] = np.arange(Q) - np.repeat(starts, per_topic)
+    judged = position < keep[topic]
+    return Pool(judged, f"random {fraction:g} of each topic's qrels")
