@@ -4,24 +4,33 @@ Each measure family is declared once (name, parameters with types, bounds and de
 one-line description, its source) and parsed from text in either spelling:
 
 * ir_measures: ``P@10``, ``AP``, ``AP@100``, ``nDCG@20``, ``RR``, ``R@100``, ``Rprec``,
-  ``Bpref``, ``infAP``, ``RBP(p=0.8)``, ``Judged@10``, ``P(rel=2)@10``;
+  ``Bpref``, ``infAP``, ``RBP(p=0.8)``, ``Judged@10``, ``P(rel=2)@10``, ``IPrec@0.1``,
+  ``SetF(beta=1)``, and the condensed-list forms ``P@20(j)``, ``AP(j)``, ``nDCG@20(j)``;
 * trec_eval: ``P_10`` (or ``P.10``), ``map``, ``map_cut_100``, ``ndcg``, ``ndcg_cut_20``,
   ``recip_rank``, ``recall_100``, ``Rprec``, ``bpref``, ``infAP``, ``num_ret``, ``unj_10``,
-  ``success_5``, ``rbp``.
+  ``success_5``, ``rbp``, ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``11pt_avg`` …
+  A trec_eval name means what trec_eval computes: ``rbp`` is graded RBP with p = 0.9 and
+  ``rbp_resid`` trec_eval's residual rule (see the RBP families).
+
+Canonical names (``str(measure)``) list every numeric parameter and the choice parameters
+that differ from their default, in declared order, so that ``parse_measure(str(m)) == m``:
+``RBP(p=0.8)``, ``RBP(p=0.9,gain=graded)``, ``P(rel=2)@10``, ``P@20(j)``.
 
 Unknown names get a did-you-mean. Names are never matched by substring.
 
 >>> parse_measure("ndcg_cut_20")
 Measure('nDCG@20')
 >>> parse_measure("RBP(p=0.8)").params
-(('p', 0.8),)
+(('p', 0.8), ('gain', 'binary'))
+>>> str(parse_measure("rbp"))
+'RBP(p=0.9,gain=graded)'
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 __all__ = ["Param", "Family", "Measure", "FAMILIES", "parse_measure", "parse_measures", "family_names"]
@@ -29,8 +38,12 @@ __all__ = ["Param", "Family", "Measure", "FAMILIES", "parse_measure", "parse_mea
 
 @dataclass(frozen=True)
 class Param:
-    """A declared parameter: type, bounds (inclusive unless stated), default, description.
-    Widgets build their controls from the same declaration."""
+    """A declared parameter: type, bounds (inclusive unless ``*_open``), default, description.
+
+    ``type`` is ``int``, ``float`` or ``str``; a ``str`` parameter lists its ``choices``.
+    ``default=None`` makes the parameter required. Widgets build their controls from the
+    same declaration.
+    """
 
     name: str
     type: type
@@ -40,34 +53,75 @@ class Param:
     low_open: bool = False
     high_open: bool = False
     doc: str = ""
+    choices: tuple[str, ...] | None = None
+    label: str | None = None  # how errors name it (default: the name)
+
+    def describe(self) -> str:
+        """The allowed values in words: ``a number with 0 < p < 1``, ``an integer ≥ 1``."""
+        if self.type is str:
+            return "one of " + ", ".join(map(repr, self.choices or ()))
+        kind = "an integer" if self.type is int else "a number"
+        if self.low is not None and self.high is not None:
+            lo, hi = ("<" if self.low_open else "≤"), ("<" if self.high_open else "≤")
+            return f"{kind} with {self.low:g} {lo} {self.name} {hi} {self.high:g}"
+        if self.low is not None:
+            return f"{kind} {'>' if self.low_open else '≥'} {self.low:g}"
+        if self.high is not None:
+            return f"{kind} {'<' if self.high_open else '≤'} {self.high:g}"
+        return kind
 
     def validate(self, value: Any, owner: str) -> Any:
+        """``value`` converted to the declared type, or a ValueError naming the parameter,
+        what is allowed and what was passed."""
+        bad = ValueError(f"{owner}: {self.label or self.name} must be {self.describe()}, got {value!r}")
+        if self.type is str:
+            if not isinstance(value, str) or value not in (self.choices or ()):
+                raise bad
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise bad
         if self.type is int:
-            if isinstance(value, bool) or not isinstance(value, (int,)) and not (
-                isinstance(value, float) and value.is_integer()
-            ):
-                raise ValueError(f"{owner}: {self.name} must be an integer, got {value!r}")
+            if isinstance(value, float) and not value.is_integer():
+                raise bad
             value = int(value)
-        elif self.type is float:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"{owner}: {self.name} must be a number, got {value!r}")
+        else:
             value = float(value)
-        bad_low = self.low is not None and (value <= self.low if self.low_open else value < self.low)
-        bad_high = self.high is not None and (value >= self.high if self.high_open else value > self.high)
-        if bad_low or bad_high:
-            lo = "" if self.low is None else f"{self.low} {'<' if self.low_open else '≤'} "
-            hi = "" if self.high is None else f" {'<' if self.high_open else '≤'} {self.high}"
-            raise ValueError(f"{owner}: {self.name} must satisfy {lo}{self.name}{hi}, got {value!r}")
+            if value != value:  # NaN
+                raise bad
+        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+            raise bad
+        if self.high is not None and (value >= self.high if self.high_open else value > self.high):
+            raise bad
         return value
 
+    def convert(self, raw: str, owner: str) -> Any:
+        """Parse the text of a value (``"0.8"``, ``"10"``, ``"graded"``) and validate it."""
+        raw = raw.strip()
+        if self.type is str:
+            return self.validate(raw, owner)
+        try:
+            number = int(raw) if re.fullmatch(r"[+-]?\d+", raw) else float(raw)
+        except ValueError:
+            raise ValueError(f"{owner}: {self.label or self.name} must be {self.describe()}, got {raw!r}") from None
+        return self.validate(number, owner)
 
-CUTOFF = Param("cutoff", int, None, low=1, doc="measurement depth k: only the top k documents count")
+
+CUTOFF = Param("cutoff", int, None, low=1, doc="measurement depth k: only the top k documents count",
+               label="measurement depth k")
 REL = Param("rel", int, 1, low=1, doc="relevance level: a grade ≥ rel is relevant (trec_eval -l)")
 
 
 @dataclass(frozen=True)
 class Family:
-    """A measure family: how it is named, what it takes, how it aggregates over topics."""
+    """A measure family: how it is named, what it takes, how it aggregates over topics.
+
+    ``trec_name`` is trec_eval's name without a suffix (``map``), ``trec_cut_name`` the name
+    of its cutoff variant (``map_cut``); ``trec_suffix`` says which parameter a numeric
+    trec_eval suffix sets (``cutoff`` for ``P_10``, ``recall`` for
+    ``iprec_at_recall_0.10``); ``trec_defaults`` are the parameters trec_eval uses when its
+    name is given without any. ``at_param`` names a parameter written after ``@`` instead of
+    a cutoff (``IPrec@0.1``). ``unit_range``: every per-topic value lies in [0, 1].
+    """
 
     name: str  # canonical (ir_measures-like) spelling
     description: str
@@ -75,29 +129,40 @@ class Family:
     cutoff: str = "none"  # "none" | "optional" | "required"
     params: tuple[Param, ...] = ()
     aggregate: str = "mean"  # "mean" | "sum" | "gmean"
-    trec_name: str | None = None  # trec_eval base name (without cutoff), if any
-    trec_cut_name: str | None = None  # trec_eval name of the cutoff variant (e.g. map_cut)
+    trec_name: str | None = None
+    trec_cut_name: str | None = None
+    trec_suffix: str = "cutoff"
+    trec_defaults: tuple[tuple[str, Any], ...] = ()
     aliases: tuple[str, ...] = ()
     uses_rel: bool = True  # does the relevance level matter
     higher_is_better: bool = True
+    unit_range: bool = True
+    at_param: str | None = None
 
     def param(self, name: str) -> Param:
         for p in self.params:
             if p.name == name:
                 return p
-        raise KeyError(name)
+        raise KeyError(f"{self.name} has no parameter {name!r}; parameters: {[p.name for p in self.params]}")
 
+
+_P = Param("p", float, 0.8, low=0.0, high=1.0, low_open=True, high_open=True,
+           doc="persistence p: probability of moving on to the next document")
+_P_TREC = (("p", 0.9),)  # trec_eval m_rbp.c / m_rbp_resid.c: p = 0.9 unless given
 
 _FAMILIES: tuple[Family, ...] = (
-    Family("num_q", "number of topics evaluated", "trec_eval", aggregate="sum", trec_name="num_q", uses_rel=False),
-    Family("NumRet", "documents retrieved", "trec_eval num_ret", cutoff="optional", aggregate="sum",
-           trec_name="num_ret", uses_rel=False),
+    # ------------------------------------------------------------------ counts
+    Family("num_q", "number of topics evaluated", "trec_eval num_q", aggregate="sum", trec_name="num_q",
+           aliases=("NumQ",), uses_rel=False, unit_range=False),
+    Family("NumRet", "documents retrieved (in the top k)", "trec_eval num_ret", cutoff="optional", aggregate="sum",
+           trec_name="num_ret", uses_rel=False, unit_range=False),
     Family("NumRel", "relevant documents in the qrels (R)", "trec_eval num_rel", aggregate="sum",
-           trec_name="num_rel"),
-    Family("NumRelRet", "relevant documents retrieved", "trec_eval num_rel_ret", cutoff="optional",
-           aggregate="sum", trec_name="num_rel_ret"),
+           trec_name="num_rel", unit_range=False),
+    Family("NumRelRet", "relevant documents retrieved (in the top k)", "trec_eval num_rel_ret", cutoff="optional",
+           aggregate="sum", trec_name="num_rel_ret", unit_range=False),
     Family("NumNonRelJudgedRet", "judged non-relevant documents retrieved", "trec_eval num_nonrel_judged_ret",
-           aggregate="sum", trec_name="num_nonrel_judged_ret"),
+           aggregate="sum", trec_name="num_nonrel_judged_ret", unit_range=False),
+    # ------------------------------------------------------------------ ranked measures
     Family("P", "precision: relevant in the top k divided by k", "trec_eval P", cutoff="required",
            trec_name="P", aliases=("Precision",)),
     Family("AP", "average precision: mean of precision at each relevant document's rank, over R",
@@ -106,7 +171,7 @@ _FAMILIES: tuple[Family, ...] = (
     Family("GMAP", "geometric mean over topics of AP (AP floored at 1e-5)", "trec_eval gm_map",
            aggregate="gmean", trec_name="gm_map"),
     Family("nDCG", "normalised discounted cumulative gain, graded gains, log2(rank+1) discount",
-           "trec_eval ndcg / ndcg_cut (Järvelin & Kekäläinen)", cutoff="optional", trec_name="ndcg",
+           "trec_eval ndcg / ndcg_cut (Järvelin & Kekäläinen 2002)", cutoff="optional", trec_name="ndcg",
            trec_cut_name="ndcg_cut", aliases=("NDCG",)),
     Family("Rprec", "precision at rank R", "trec_eval Rprec", trec_name="Rprec", aliases=("RPrec", "R-prec")),
     Family("RR", "reciprocal rank of the first relevant document", "trec_eval recip_rank", cutoff="optional",
@@ -115,12 +180,50 @@ _FAMILIES: tuple[Family, ...] = (
            trec_name="recall", aliases=("Recall",)),
     Family("Success", "1 if a relevant document is in the top k", "trec_eval success", cutoff="required",
            trec_name="success"),
+    Family("IPrec", "interpolated precision at a recall level: max precision at or after the rank where "
+           "floor(recall·R + 0.9) relevant documents are retrieved", "trec_eval iprec_at_recall",
+           params=(Param("recall", float, None, low=0.0, high=1.0, doc="recall level"),),
+           trec_name="iprec_at_recall", trec_suffix="recall", at_param="recall"),
+    Family("ElevenPointAP", "11-point interpolated average precision: mean of IPrec at recall 0, 0.1, …, 1",
+           "trec_eval 11pt_avg", trec_name="11pt_avg"),
+    Family("RprecMult", "precision at rank floor(mult·R + 0.9) (a run shorter than that counts as non-relevant)",
+           "trec_eval Rprec_mult", params=(Param("mult", float, None, low=0.0, low_open=True,
+                                                 doc="multiple of R"),),
+           trec_name="Rprec_mult", trec_suffix="mult"),
+    Family("RelP", "relative precision: relevant in the top k divided by min(k, R)", "trec_eval relative_P",
+           cutoff="required", trec_name="relative_P"),
     Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))", "Buckley & Voorhees 2004; trec_eval bpref",
            trec_name="bpref"),
+    Family("GMBpref", "geometric mean over topics of bpref (floored at 1e-5)", "trec_eval gm_bpref",
+           aggregate="gmean", trec_name="gm_bpref"),
     Family("infAP", "inferred AP (Yilmaz & Aslam 2006), trec_eval m_infap.c", "trec_eval infAP",
            trec_name="infAP"),
-    Family("Unj", "fraction of the top k not in the qrels (trec_eval unj_k)", "trec_eval unj", cutoff="required",
-           trec_name="unj", uses_rel=False, higher_is_better=False),
+    Family("nDCGRel", "nDCG averaged over the relevant (positive-gain) documents of the qrels; an unretrieved "
+           "one counts the nDCG at the end of the run", "trec_eval ndcg_rel", trec_name="ndcg_rel"),
+    Family("RnDCG", "nDCG averaged at the R-level points (where the ideal gain changes) and at the run's end",
+           "trec_eval Rndcg", trec_name="Rndcg"),
+    Family("G", "normalised gain G: Σ gain_i / log2(2 + ideal cost_i − gain so far_i) over Σ ideal gains",
+           "trec_eval G (Buckley, experimental)", trec_name="G"),
+    Family("BinG", "binary G: (1/R) Σ over retrieved relevant of 1 / log2(2 + non-relevant above)",
+           "trec_eval binG (Buckley, experimental)", trec_name="binG"),
+    # ------------------------------------------------------------------ set measures
+    Family("SetP", "set precision: relevant retrieved / retrieved", "trec_eval set_P", trec_name="set_P"),
+    Family("SetR", "set recall: relevant retrieved / R", "trec_eval set_recall", trec_name="set_recall"),
+    Family("SetF", "set F_β: (1 + β²)·P·R / (β²·P + R) over the retrieved set (trec_eval's x is β²)",
+           "trec_eval set_F (van Rijsbergen)", trec_name="set_F",
+           params=(Param("beta", float, 1.0, low=0.0, doc="β: recall is β² times as important as precision"),)),
+    Family("SetAP", "set AP: relevant retrieved² / (retrieved · R)", "trec_eval set_map", trec_name="set_map"),
+    Family("SetRelP", "set relative precision: relevant retrieved / min(retrieved, R)", "trec_eval set_relative_P",
+           trec_name="set_relative_P"),
+    Family("Utility", "set utility a·(relevant retrieved) + b·(non-relevant retrieved) + c·(relevant not retrieved);"
+           " trec_eval's 4th coefficient (needs the collection size) is not supported", "trec_eval utility",
+           trec_name="utility", unit_range=False,
+           params=(Param("a", float, 1.0, doc="worth of a relevant retrieved document"),
+                   Param("b", float, -1.0, doc="worth of a non-relevant retrieved document"),
+                   Param("c", float, 0.0, doc="worth of a relevant document not retrieved"))),
+    # ------------------------------------------------------------------ judgment coverage
+    Family("Unj", "fraction of the top k not judged (not in the qrels, or a negative grade), over k",
+           "trec_eval unj", cutoff="required", trec_name="unj", uses_rel=False, higher_is_better=False),
     Family("Judged", "Assessment Precision A_p@k: judged documents in the top k / min(k, run length)",
            "Baillie et al. 2007 (A_p@k); ir_measures Judged@k", cutoff="required", uses_rel=False),
     Family("MAA", "Average Assessment: mean of A_p at the ranks of judged documents (MAA over topics)",
@@ -129,17 +232,23 @@ _FAMILIES: tuple[Family, ...] = (
            "Baillie et al. 2008 (recall of assessment)", cutoff="optional", uses_rel=False),
     Family("RankEff", "(1/R) Σ over retrieved relevant r of (1 − n_r/N); n_r judged non-relevant above r",
            "Ahlgren & Grönqvist 2006, as used by Büttcher et al. 2007"),
-    Family("RBP", "rank-biased precision (1−p) Σ_i p^(i−1) g_i (Moffat & Zobel 2008); the residual is reported apart",
+    # ------------------------------------------------------------------ weighted precision
+    Family("RBP", "rank-biased precision (1−p) Σ_i p^(i−1) g_i; g_i = 1 if relevant (gain=binary) or the grade "
+           "over the topic's top grade (gain=graded, trec_eval's rbp); the residual is reported apart",
            "Moffat & Zobel 2008; trec_eval rbp", cutoff="optional", trec_name="rbp",
-           params=(Param("p", float, 0.8, low=0.0, high=1.0, low_open=True, high_open=True,
-                         doc="persistence p: probability of moving on to the next document"),)),
-    Family("RBPResidual", "RBP residual: the weight of unjudged documents and of the tail beyond the run",
-           "Moffat & Zobel 2008", cutoff="optional", trec_name="rbp_resid", uses_rel=False,
-           higher_is_better=False,
-           params=(Param("p", float, 0.8, low=0.0, high=1.0, low_open=True, high_open=True,
-                         doc="persistence p"),)),
+           trec_defaults=_P_TREC + (("gain", "graded"),),
+           params=(_P, Param("gain", str, "binary", choices=("binary", "graded"),
+                             doc="binary: 1 for grade ≥ rel; graded: grade / top grade of the topic's qrels"))),
+    Family("RBPResidual", "RBP residual: (1−p) Σ over unjudged i of p^(i−1) + p^n (tail beyond a run of n); "
+           "tail=if_unjudged is trec_eval's rbp_resid (0 when no retrieved document is unjudged)",
+           "Moffat & Zobel 2008; trec_eval rbp_resid", cutoff="optional", trec_name="rbp_resid", uses_rel=False,
+           higher_is_better=False, trec_defaults=_P_TREC + (("tail", "if_unjudged"),),
+           params=(_P, Param("tail", str, "always", choices=("always", "if_unjudged"),
+                             doc="always: the tail p^n always counts; if_unjudged: only when some retrieved "
+                                 "document is unjudged (trec_eval)"))),
     Family("SDCG", "scaled DCG@k: binary-gain DCG@k over the DCG@k of an all-relevant ranking",
            "Ravana & Moffat 2010", cutoff="required"),
+    # ------------------------------------------------------------------ condensed lists
     Family("Pj", "condensed-list precision P@k(j): unjudged documents removed before ranking",
            "Sakai 2007; trec_eval -J", cutoff="required"),
     Family("APj", "condensed-list AP (AP'): unjudged documents removed before ranking", "Sakai 2007",
@@ -149,24 +258,61 @@ _FAMILIES: tuple[Family, ...] = (
 )
 
 FAMILIES: dict[str, Family] = {f.name: f for f in _FAMILIES}
-
-# trec_eval defaults: rbp uses p = 0.5 in trec_eval 10 when no parameter is given.
-_TREC_DEFAULT_PARAMS = {"rbp": (("p", 0.5),), "rbp_resid": (("p", 0.5),)}
+_CONDENSED = {"Pj": "P", "APj": "AP", "nDCGj": "nDCG"}  # family → the measure on the condensed list
 
 
 def family_names() -> list[str]:
     return list(FAMILIES)
 
 
+def _fmt(value: Any) -> str:
+    """Shortest text that parses back to the same value: 0.8 → '0.8', 1.0 → '1'."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Measure:
-    """A fully specified measure: family, cutoff (k) and parameters."""
+    """A fully specified measure: family, cutoff (k), parameters and relevance level.
+
+    Parameters are stored canonically: every declared parameter, in declared order, with
+    its default filled in, so ``Measure("RBP") == Measure("RBP", params=(("p", 0.8),))``.
+    """
 
     family: str
     cutoff: int | None = None
     params: tuple[tuple[str, Any], ...] = ()
     rel: int = 1
-    _name: str | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        if self.family not in FAMILIES:
+            raise ValueError(f"unknown measure family {self.family!r}{_did_you_mean(self.family)}")
+        spec = FAMILIES[self.family]
+        owner = f"measure {self.family}"
+        given = dict(self.params)
+        unknown = [k for k in given if k not in {p.name for p in spec.params}]
+        if unknown:
+            allowed = ", ".join(p.name for p in spec.params) or "none"
+            raise ValueError(f"{owner}: unknown parameter {unknown[0]!r} (allowed: {allowed})")
+        values = []
+        for p in spec.params:
+            value = given.get(p.name, p.default)
+            if value is None:
+                raise ValueError(f"{owner}: needs {p.name}, {p.describe()}"
+                                 + (f", e.g. {spec.name}@0.5" if spec.at_param == p.name else ""))
+            values.append((p.name, p.validate(value, owner)))
+        object.__setattr__(self, "params", tuple(values))
+        if self.cutoff is not None:
+            if spec.cutoff == "none":
+                raise ValueError(f"{owner} takes no cutoff (@k), got {self.cutoff!r}")
+            object.__setattr__(self, "cutoff", CUTOFF.validate(self.cutoff, owner))
+        elif spec.cutoff == "required":
+            raise ValueError(f"{owner} needs a measurement depth k, an integer ≥ 1, e.g. {spec.name}@10")
+        rel = REL.validate(self.rel, owner)
+        if rel != 1 and not spec.uses_rel:
+            raise ValueError(f"{owner} does not depend on the relevance level; drop rel=")
+        object.__setattr__(self, "rel", rel)
 
     @property
     def spec(self) -> Family:
@@ -180,12 +326,23 @@ class Measure:
 
     @property
     def name(self) -> str:
-        """The canonical name: ``P@10``, ``AP``, ``nDCG@20``, ``RBP(p=0.8)``, ``P(rel=2)@10``."""
-        inner = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.params]
+        """The canonical name: ``P@10``, ``AP``, ``nDCG@20``, ``RBP(p=0.8)``, ``P(rel=2)@10``,
+        ``IPrec@0.1``, ``P@20(j)``."""
+        spec = self.spec
+        inner = []
+        for p, (key, value) in zip(spec.params, self.params, strict=True):
+            if key == spec.at_param or (p.type is str and value == p.default):
+                continue
+            inner.append(f"{key}={_fmt(value)}")
         if self.rel != 1:
             inner.append(f"rel={self.rel}")
-        text = self.family + (f"({','.join(inner)})" if inner else "")
-        return text + (f"@{self.cutoff}" if self.cutoff is not None else "")
+        base = _CONDENSED.get(self.family, self.family)
+        text = base + (f"({','.join(inner)})" if inner else "")
+        if spec.at_param is not None:
+            text += f"@{_fmt(self.param(spec.at_param))}"
+        elif self.cutoff is not None:
+            text += f"@{self.cutoff}"
+        return text + ("(j)" if self.family in _CONDENSED else "")
 
     def __str__(self) -> str:
         return self.name
@@ -194,64 +351,98 @@ class Measure:
         return f"Measure({self.name!r})"
 
 
+# ====================================================================== parsing
+_TREC_NAMES: dict[str, tuple[str, bool]] = {}  # trec name → (family, is the cutoff variant)
+for _f in _FAMILIES:
+    if _f.trec_name:
+        _TREC_NAMES[_f.trec_name] = (_f.name, False)
+    if _f.trec_cut_name:
+        _TREC_NAMES[_f.trec_cut_name] = (_f.name, True)
+_TREC_BY_LENGTH = sorted(_TREC_NAMES, key=len, reverse=True)
+_ALIASES = {a: f.name for f in _FAMILIES for a in f.aliases}
+
+_IRM = re.compile(r"^(?P<fam>[A-Za-z][A-Za-z0-9_\-]*?)(?:\((?P<args>[^)]*)\))?(?:@(?P<cut>[^@()]+))?$")
+_CONDENSED_RE = re.compile(r"^(?P<fam>P|AP|nDCG)(?:\((?P<args>[^)]*)\))?(?:@(?P<cut>[^@()]+))?\(j\)$")
+_NUMBER = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
+
+
 def _did_you_mean(text: str) -> str:
-    names = list(FAMILIES) + [a for f in _FAMILIES for a in f.aliases] + list(_TREC_NAMES)
+    if text in _TREC_NAMES:  # a trec_eval name written with @k or (…): suggest the family
+        return f"; did you mean {_TREC_NAMES[text][0]!r}? (trec_eval names take no @ or parameters)"
+    names = [f for f in FAMILIES if f not in _CONDENSED] + list(_ALIASES) + list(_TREC_NAMES)
     close = difflib.get_close_matches(text, names, n=3, cutoff=0.5)
     close += [n for n in names if n.lower() == text.lower() and n not in close]
     return f"; did you mean {', '.join(map(repr, close[:3]))}?" if close else ""
 
 
-_TREC_NAMES: dict[str, tuple[str, bool]] = {}  # trec name → (family, takes cutoff)
-for _f in _FAMILIES:
-    if _f.trec_name:
-        _TREC_NAMES[_f.trec_name] = (_f.name, _f.cutoff == "required")
-    if _f.trec_cut_name:
-        _TREC_NAMES[_f.trec_cut_name] = (_f.name, True)
-_ALIASES = {a: f.name for f in _FAMILIES for a in f.aliases}
-_ALIASES.update({"Judged": "Judged", "P(j)": "Pj"})
-
-_IRM = re.compile(r"^(?P<fam>[A-Za-z_\-]+?)(?:\((?P<args>[^)]*)\))?(?:@(?P<cut>[^@]+))?$")
-_PJ = re.compile(r"^P@(?P<cut>\d+)\(j\)$")
-
-
 def _parse_args(args: str, owner: str) -> dict[str, str]:
-    out = {}
+    out: dict[str, str] = {}
     for part in filter(None, (a.strip() for a in args.split(","))):
         if "=" not in part:
             raise ValueError(f"{owner}: expected parameters as name=value, got {part!r}")
         key, value = (s.strip() for s in part.split("=", 1))
+        if key in out:
+            raise ValueError(f"{owner}: parameter {key!r} given twice")
         out[key] = value
     return out
 
 
-def _convert(param: Param, raw: str, owner: str) -> Any:
-    try:
-        value = param.type(float(raw)) if param.type is int and re.fullmatch(r"\d+(\.0*)?", raw) else param.type(raw)
-    except ValueError:
-        raise ValueError(f"{owner}: {param.name} must be {param.type.__name__}, got {raw!r}") from None
-    return param.validate(value, owner)
-
-
-def _build(family: Family, cutoff: Any, params: dict[str, Any], text: str) -> Measure:
+def _build(family: Family, cutoff: str | None, params: dict[str, Any], text: str) -> Measure:
+    """A Measure from parsed text pieces; errors name the measure text, the parameter and
+    what is allowed."""
     owner = f"measure {text!r}"
+    params = dict(params)
     rel = 1
     if "rel" in params:
         if not family.uses_rel:
             raise ValueError(f"{owner}: {family.name} does not depend on the relevance level; drop rel=")
-        rel = _convert(REL, str(params.pop("rel")), owner)
+        rel = REL.convert(str(params.pop("rel")), owner)
     known = {p.name: p for p in family.params}
     for key in params:
         if key not in known:
-            allowed = ", ".join(known) or "none"
+            allowed = ", ".join(["rel"] * family.uses_rel + list(known)) or "none"
             raise ValueError(f"{owner}: unknown parameter {key!r} for {family.name} (allowed: {allowed})")
-    values = tuple((k, _convert(known[k], str(v), owner)) for k, v in params.items())
+    values = {k: (v if not isinstance(v, str) else known[k].convert(v, owner)) for k, v in params.items()}
+    for key, value in values.items():
+        values[key] = known[key].validate(value, owner)
+    if cutoff is not None and family.at_param is not None:
+        if family.at_param in values:
+            raise ValueError(f"{owner}: {family.at_param} given twice (after @ and as a parameter)")
+        values[family.at_param] = known[family.at_param].convert(cutoff, owner)
+        cutoff = None
+    cut: int | None = None
     if cutoff is not None:
         if family.cutoff == "none":
             raise ValueError(f"{owner}: {family.name} takes no cutoff (@k)")
-        cutoff = _convert(CUTOFF, str(cutoff), owner)
+        cut = CUTOFF.convert(cutoff, owner)
     elif family.cutoff == "required":
-        raise ValueError(f"{owner}: {family.name} needs a measurement depth, e.g. {family.name}@10")
-    return Measure(family.name, cutoff, values, rel)
+        raise ValueError(f"{owner}: {family.name} needs a measurement depth k, an integer ≥ 1, "
+                         f"e.g. {family.name}@10")
+    for p in family.params:
+        if p.default is None and p.name not in values:
+            example = f"{family.name}@0.5" if family.at_param == p.name else f"{family.name}({p.name}=…)"
+            raise ValueError(f"{owner}: {family.name} needs {p.name}, {p.describe()}, e.g. {example}")
+    return Measure(family.name, cut, tuple(values.items()), rel)
+
+
+def _parse_trec(raw: str) -> Measure | None:
+    """trec_eval spelling: ``name``, ``name_k`` or ``name.k`` (k may be a decimal for the
+    families whose suffix is a recall level or a multiple of R)."""
+    if raw in _TREC_NAMES:
+        family = FAMILIES[_TREC_NAMES[raw][0]]
+        return _build(family, None, dict(family.trec_defaults), raw)
+    for base in _TREC_BY_LENGTH:
+        if len(raw) > len(base) + 1 and raw.startswith(base) and raw[len(base)] in "_.":
+            tail = raw[len(base) + 1:]
+            if not _NUMBER.match(tail):
+                continue
+            family = FAMILIES[_TREC_NAMES[base][0]]
+            params: dict[str, Any] = dict(family.trec_defaults)
+            if family.trec_suffix == "cutoff":
+                return _build(family, tail, params, raw)
+            params[family.trec_suffix] = family.param(family.trec_suffix).convert(tail, f"measure {raw!r}")
+            return _build(family, None, params, raw)
+    return None
 
 
 def parse_measure(text: "str | Measure") -> Measure:
@@ -259,6 +450,8 @@ def parse_measure(text: "str | Measure") -> Measure:
 
     >>> [str(parse_measure(t)) for t in ["P_10", "map", "map_cut_100", "recip_rank", "Judged@10"]]
     ['P@10', 'AP', 'AP@100', 'RR', 'Judged@10']
+    >>> [str(parse_measure(t)) for t in ["iprec_at_recall_0.10", "Rprec_mult_0.20", "P@20(j)"]]
+    ['IPrec@0.1', 'RprecMult(mult=0.2)', 'P@20(j)']
     """
     if isinstance(text, Measure):
         return text
@@ -267,28 +460,21 @@ def parse_measure(text: "str | Measure") -> Measure:
     raw = text.strip()
     if not raw:
         raise ValueError("measure name is empty; expected e.g. 'P@10' or 'map'")
-    m = _PJ.match(raw)
+    m = _CONDENSED_RE.match(raw)
     if m:
-        return _build(FAMILIES["Pj"], m.group("cut"), {}, raw)
-    # trec_eval spelling: name, name_k, name.k
-    for sep in ("_", "."):
-        if sep in raw:
-            base, _, tail = raw.rpartition(sep)
-            if base in _TREC_NAMES and re.fullmatch(r"\d+", tail):
-                fam, _ = _TREC_NAMES[base]
-                params = dict(_TREC_DEFAULT_PARAMS.get(base, ()))
-                return _build(FAMILIES[fam], tail, params, raw)
-    if raw in _TREC_NAMES and raw not in FAMILIES:
-        fam, _ = _TREC_NAMES[raw]
-        return _build(FAMILIES[fam], None, dict(_TREC_DEFAULT_PARAMS.get(raw, ())), raw)
+        family = FAMILIES[{v: k for k, v in _CONDENSED.items()}[m.group("fam")]]
+        return _build(family, m.group("cut"), _parse_args(m.group("args") or "", f"measure {raw!r}"), raw)
+    trec = _parse_trec(raw)
+    if trec is not None:
+        return trec
     m = _IRM.match(raw)
     if m:
-        fam = m.group("fam")
-        fam = _ALIASES.get(fam, fam)
+        fam = _ALIASES.get(m.group("fam"), m.group("fam"))
         if fam in FAMILIES:
             args = _parse_args(m.group("args") or "", f"measure {raw!r}")
             return _build(FAMILIES[fam], m.group("cut"), args, raw)
-    raise ValueError(f"unknown measure {raw!r}{_did_you_mean(m.group('fam') if m else raw)}")
+    guess = m.group("fam") if m else re.split(r"[@(]", raw)[0]
+    raise ValueError(f"unknown measure {raw!r}{_did_you_mean(guess)}")
 
 
 def parse_measures(texts: "str | Measure | Iterable[str | Measure]") -> list[Measure]:

@@ -4,8 +4,13 @@ Every kernel takes a :class:`Judged` view — the (S, T, D) grade array plus per
 statistics — and returns an (S, T) float64 array. No I/O, no pandas, no Python loop over
 runs or topics in a kernel.
 
-Rules (trec_eval's unless stated; each has a test):
+Rules (trec_eval's unless stated; each has a test in ``tests/test_metrics.py``, and every
+number trec_eval 10 prints in its own test suite is reproduced in
+``tests/test_reference_trec_eval.py``):
 
+* Ranking: score descending, ties by docno descending (string order), as trec_eval; the
+  rank column is ignored (done by :mod:`irnb.io`). rbp_eval breaks ties differently, so RBP
+  on tied scores can differ from rbp_eval's (it agrees on runs without ties).
 * relevant ⇔ grade ≥ ``relevance_level`` (default 1); judged ⇔ in the qrels with grade ≥ 0.
   Negative grades ("pooled but not judged") are non-relevant for P, AP, nDCG, RR, recall
   and unjudged for bpref, infAP, unj, Judged@k, condensed lists and interval bounds.
@@ -14,8 +19,18 @@ Rules (trec_eval's unless stated; each has a test):
 * P@k divides by k even when the run is shorter than k.
 * nDCG uses the grade as gain (negative grades gain 0) and the discount log2(rank + 1); the
   ideal ranking orders the qrels' grades; nDCG@k cuts both at k.
+* Gains (nDCG, nDCGRel, RnDCG, G, graded RBP) are the grades and ignore the relevance
+  level, as trec_eval's default gains do. Graded RBP (trec_eval ``rbp``) divides by the
+  topic's top judged grade when that exceeds 1.
+* trec_eval's interpolated precision (``iprec_at_recall``, ``11pt_avg``) finds the c-th
+  relevant document with c = round(x·R) (trec_eval 10; ≤ 9 used floor(x·R + 0.9));
+  ``Rprec_mult`` still uses floor(x·R + 0.9).
 * A topic the run did not answer is skipped in the mean (trec_eval), or scored as an empty
-  ranking when ``complete=True`` (trec_eval ``-c``).
+  ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
+  of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
+* Not implemented from trec_eval's all_trec set: ``runid`` and ``relstring`` (not numbers),
+  measure parameters given on the trec_eval command line that change gains or recall
+  points (``ndcg.1=3,…``, ``11pt_avg.0.25,…``), and utility's 4th coefficient.
 """
 
 from __future__ import annotations
@@ -101,6 +116,23 @@ class Judged:
     def num_judged(self) -> np.ndarray:
         return self.level_counts.sum(axis=1)
 
+    @cached_property
+    def num_positive(self) -> np.ndarray:
+        """Judged documents with a grade > 0 per topic, whatever the relevance level."""
+        return self.level_counts[:, 1:].sum(axis=1)
+
+    @cached_property
+    def top_grade(self) -> np.ndarray:
+        """The highest judged grade per topic (0 when nothing is judged), shape (T,)."""
+        present = self.level_counts > 0
+        top = self.level_counts.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)
+        return np.where(present.any(axis=1), top, 0)
+
+    @cached_property
+    def gain(self) -> np.ndarray:
+        """(S, T, D) float gains: the grade, 0 for negative grades, unjudged and no document."""
+        return np.clip(self.grade, 0, None).astype(np.float64)
+
     def ideal_gains(self, k: int) -> np.ndarray:
         """(T, k) gains of the ideal ranking (grades sorted descending, zeros after)."""
         counts = self.level_counts[:, :0:-1]  # grades G..1
@@ -166,6 +198,7 @@ def condense(view: Judged) -> Judged:
 
 # =================================================================== kernels
 def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den, and 0 where den ≤ 0 (a measure that divides by R is 0 when R = 0)."""
     num = np.asarray(num, dtype=np.float64)
     den = np.broadcast_to(np.asarray(den, dtype=np.float64), num.shape)
     out = np.zeros(num.shape, dtype=np.float64)
@@ -175,6 +208,21 @@ def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 def _cut(view: Judged, k: int | None) -> int:
     return view.depth if k is None else min(k, view.depth)
+
+
+def _at_topic(view: Judged, cum: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """(S, T) count in the top k[t] from a cumulative array; k is per topic (T,), k ≤ 0 → 0."""
+    kk = np.minimum(np.asarray(k, dtype=np.int64), view.depth)
+    if view.depth == 0:
+        return np.zeros(cum.shape[:2], dtype=np.int64)
+    idx = np.broadcast_to(np.maximum(kk - 1, 0)[None, :, None], cum.shape[:2] + (1,))
+    found = np.take_along_axis(cum, idx, axis=2)[:, :, 0].astype(np.int64)
+    return np.where(kk[None, :] > 0, found, 0)
+
+
+def _discount(d: int) -> np.ndarray:
+    """1 / log2(rank + 1) for ranks 1..d."""
+    return 1.0 / np.log2(np.arange(2, d + 2, dtype=np.float64))
 
 
 def _precision(view: Judged, k: int) -> np.ndarray:
@@ -189,14 +237,13 @@ def _average_precision(view: Judged, k: int | None) -> np.ndarray:
 
 
 def _dcg(gains: np.ndarray, d: int) -> np.ndarray:
-    discount = 1.0 / np.log2(np.arange(2, d + 2, dtype=np.float64))
+    discount = _discount(d)
     return gains @ discount if gains.ndim == 2 else np.tensordot(gains, discount, axes=([2], [0]))
 
 
 def _ndcg(view: Judged, k: int | None) -> np.ndarray:
     d = _cut(view, k)
-    gains = np.clip(view.grade[:, :, :d], 0, None).astype(np.float64)
-    dcg = _dcg(gains, d)
+    dcg = _dcg(view.gain[:, :, :d], d)
     ideal_depth = int(view.num_judged.max(initial=0)) if k is None else k
     ideal = _dcg(view.ideal_gains(ideal_depth), ideal_depth)
     return _safe_div(dcg, ideal[None, :])
@@ -204,13 +251,7 @@ def _ndcg(view: Judged, k: int | None) -> np.ndarray:
 
 def _rprec(view: Judged) -> np.ndarray:
     R = view.num_rel
-    if view.depth == 0:
-        return np.zeros(view.grade.shape[:2])
-    idx = np.clip(np.minimum(R, view.depth) - 1, 0, None)
-    found = np.take_along_axis(view.cum_rel, np.broadcast_to(idx[None, :, None], view.cum_rel.shape[:2] + (1,)),
-                               axis=2)[:, :, 0]
-    found = np.where(R[None, :] > 0, found, 0)
-    return _safe_div(found, R[None, :])
+    return _safe_div(_at_topic(view, view.cum_rel, R), R[None, :])
 
 
 def _reciprocal_rank(view: Judged, k: int | None) -> np.ndarray:
@@ -228,29 +269,73 @@ def _success(view: Judged, k: int) -> np.ndarray:
     return (view.at(view.cum_rel, k) > 0).astype(np.float64)
 
 
-def _nonrel_above(view: Judged) -> np.ndarray:
-    """Judged non-relevant documents ranked above each position."""
-    return view.cum_nonrel - view.nonrel
+def _relative_precision(view: Judged, k: int) -> np.ndarray:
+    """trec_eval relative_P: relevant in the top k / min(k, R); 0 when R = 0."""
+    return _safe_div(view.at(view.cum_rel, k), np.minimum(k, view.num_rel)[None, :])
+
+
+def _lround(x: np.ndarray) -> np.ndarray:
+    """C's lround for x ≥ 0: the nearest integer, halves away from zero (no x + 0.5 float
+    rounding)."""
+    low = np.floor(x)
+    return np.where(x - low >= 0.5, low + 1, low).astype(np.int64)
+
+
+# trec_eval's literal recall levels (np.linspace would give 0.30000000000000004)
+ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray:
+    """trec_eval 10 iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
+    documents (halves away from zero, C's lround; trec_eval ≤ 9 used floor(x·R + 0.9)), at
+    least 1; the value is the best precision at or below the rank of the c-th relevant
+    document, down to the end of the run; 0 when fewer than c relevant documents are
+    retrieved."""
+    D = view.depth
+    ranks = np.arange(1, D + 1, dtype=np.float64)
+    in_run = ranks[None, None, :] <= view.length[:, :, None]
+    prec = np.where(in_run, view.cum_rel / ranks, 0.0)
+    best_below = np.maximum.accumulate(prec[:, :, ::-1], axis=2)[:, :, ::-1]
+    rel_ret = view.at(view.cum_rel, None)
+    R = view.num_rel.astype(np.float64)
+    out = np.zeros((len(levels),) + prec.shape[:2])
+    for i, x in enumerate(levels):  # a loop over recall levels, not over runs or topics
+        c = np.maximum(_lround(x * R), 1)
+        pos = (view.cum_rel < c[None, :, None]).sum(axis=2)  # 0-based rank of the c-th relevant
+        value = np.take_along_axis(best_below, np.minimum(pos, max(D - 1, 0))[:, :, None], axis=2)[:, :, 0]
+        out[i] = np.where(c[None, :] <= rel_ret, value, 0.0)
+    return out
+
+
+def _rprec_mult(view: Judged, mult: float) -> np.ndarray:
+    """trec_eval Rprec_mult: precision at c = floor(mult·R + 0.9) (missing ranks count as
+    non-relevant); 0 when c = 0."""
+    c = np.floor(mult * view.num_rel.astype(np.float64) + 0.9).astype(np.int64)
+    return _safe_div(_at_topic(view, view.cum_rel, c), c[None, :])
+
+
+def _nonrel_above_relevant(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions (s, t) of the retrieved relevant documents and the judged non-relevant
+    documents ranked above each (n_r)."""
+    s, t, r = np.nonzero(view.rel)
+    return s, t, view.cum_nonrel[s, t, r].astype(np.float64)  # a relevant document is not non-relevant
 
 
 def _bpref(view: Judged) -> np.ndarray:
-    R = view.num_rel[None, :, None].astype(np.float64)
-    N = view.num_nonrel[None, :, None].astype(np.float64)
-    n_above = _nonrel_above(view).astype(np.float64)
-    denom = np.minimum(N, R)
-    frac = np.zeros(n_above.shape)
-    np.divide(np.minimum(n_above, R), denom, out=frac, where=denom > 0)
-    terms = np.where(view.rel, 1.0 - frac, 0.0)
-    return _safe_div(terms.sum(axis=2), view.num_rel[None, :])
+    """(1/R) Σ over retrieved relevant r of (1 − min(n_r, R) / min(N, R)); the term is 1
+    when n_r = 0 (so N = 0 gives 1); R = 0 → 0."""
+    s, t, n = _nonrel_above_relevant(view)
+    R = view.num_rel[t].astype(np.float64)
+    cap = np.minimum(view.num_nonrel[t], view.num_rel[t]).astype(np.float64)
+    terms = 1.0 - _safe_div(np.minimum(n, R), cap)
+    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
 
 
 def _rank_eff(view: Judged) -> np.ndarray:
-    N = view.num_nonrel[None, :, None].astype(np.float64)
-    n_above = _nonrel_above(view).astype(np.float64)
-    frac = np.zeros(n_above.shape)
-    np.divide(n_above, N, out=frac, where=N > 0)
-    terms = np.where(view.rel, 1.0 - frac, 0.0)
-    return _safe_div(terms.sum(axis=2), view.num_rel[None, :])
+    """(1/R) Σ over retrieved relevant r of (1 − n_r / N); N = 0 → terms of 1."""
+    s, t, n = _nonrel_above_relevant(view)
+    terms = 1.0 - _safe_div(n, view.num_nonrel[t])
+    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
 
 
 def _infap(view: Judged) -> np.ndarray:
@@ -260,22 +345,120 @@ def _infap(view: Judged) -> np.ndarray:
     rel/nonrel the judged ones, ε = 1e-5; averaged over R."""
     eps = 1e-5
     pooled = (view.grade >= 0) | ((view.grade < 0) & (view.grade > NO_DOC))  # in qrels at all
-    rel, nonrel = view.rel, view.nonrel
-    rel_above = (view.cum_rel - rel).astype(np.float64)
-    nonrel_above = (view.cum_nonrel - nonrel).astype(np.float64)
-    pooled_above = (np.cumsum(pooled, axis=2) - pooled).astype(np.float64)
-    k = np.arange(1, view.depth + 1, dtype=np.float64)[None, None, :]
+    s, t, r = np.nonzero(view.rel)  # only relevant positions contribute
+    k = (r + 1).astype(np.float64)
+    rel_above = view.cum_rel[s, t, r] - 1.0
+    nonrel_above = view.cum_nonrel[s, t, r].astype(np.float64)  # a relevant document is not non-relevant
+    pooled_above = np.cumsum(pooled, axis=2, dtype=np.int32)[s, t, r] - 1.0
     frac = (rel_above + eps) / (rel_above + nonrel_above + 2 * eps)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        above = np.where(k > 1, ((k - 1) / k) * (pooled_above / np.maximum(k - 1, 1)) * frac, 0.0)
-    terms = np.where(rel, 1.0 / k + above, 0.0)
-    return _safe_div(terms.sum(axis=2), view.num_rel[None, :])
+    above = np.where(k > 1, ((k - 1) / k) * (pooled_above / np.maximum(k - 1, 1)) * frac, 0.0)
+    return _safe_div(_sum_per_topic(view, s, t, 1.0 / k + above), view.num_rel[None, :])
+
+
+def _sum_per_topic(view: Judged, s: np.ndarray, t: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """(S, T) sums of ``values`` given at sparse positions (s, t, ·): kernels whose terms
+    exist only at relevant documents compute them there, not over the whole array."""
+    S, T = view.grade.shape[:2]
+    return np.bincount(s * T + t, weights=values, minlength=S * T).reshape(S, T)
+
+
+def _ideal_dcg_cumulative(view: Judged) -> tuple[np.ndarray, np.ndarray]:
+    """(T, P) cumulative ideal DCG over the P = max positive-grade count, and the topic's
+    total ideal DCG (T,)."""
+    npos = view.num_positive
+    P = max(int(npos.max(initial=0)), 1)
+    idcg = np.cumsum(view.ideal_gains(P) * _discount(P)[None, :], axis=1)
+    total = np.take_along_axis(idcg, np.maximum(npos - 1, 0)[:, None], axis=1)[:, 0]
+    return idcg, np.where(npos > 0, total, 0.0)
+
+
+def _ndcg_rel(view: Judged) -> np.ndarray:
+    """trec_eval ndcg_rel: nDCG averaged over the qrels' positive-grade documents. A retrieved
+    one at rank i contributes DCG@i / IDCG@min(i, npos); each unretrieved one the final
+    DCG / IDCG. Gains are the grades (the relevance level is not used)."""
+    D = view.depth
+    dcg = np.cumsum(view.gain * _discount(D), axis=2)
+    idcg, idcg_total = _ideal_dcg_cumulative(view)
+    npos = view.num_positive
+    s, t, r = np.nonzero(view.gain > 0)
+    ideal_at = idcg[t, np.minimum(np.minimum(r, np.maximum(npos[t] - 1, 0)), idcg.shape[1] - 1)]
+    terms = _sum_per_topic(view, s, t, dcg[s, t, r] / ideal_at)
+    found = _sum_per_topic(view, s, t, np.ones(s.size))
+    total = terms + (npos[None, :] - found) * _safe_div(dcg[:, :, -1], idcg_total[None, :])
+    return np.where(total > 0, _safe_div(total, npos[None, :]), 0.0)
+
+
+def _rndcg(view: Judged) -> np.ndarray:
+    """trec_eval Rndcg: nDCG averaged at the R-level points b (the ranks where the ideal
+    gain changes: cumulative counts of the positive grades, highest first), each nDCG@b with
+    the run cut at min(b, run length); plus nDCG at the run's end when the run is longer
+    than npos + 1. 0 when R = 0."""
+    counts = view.level_counts[:, :0:-1]  # (T, G) grades G..1
+    S, T, D = view.grade.shape
+    if counts.shape[1] == 0 or D == 0:
+        return np.zeros((S, T))
+    bounds = np.cumsum(counts, axis=1)
+    present = counts > 0
+    dcg = np.cumsum(view.gain * _discount(D), axis=2)
+    idcg, idcg_total = _ideal_dcg_cumulative(view)
+    cut = np.minimum(bounds[None, :, :], view.length[:, :, None])  # (S, T, G)
+    dcg_at = np.where(cut > 0, np.take_along_axis(dcg, np.clip(cut - 1, 0, D - 1), axis=2), 0.0)
+    idcg_at = np.take_along_axis(idcg, np.clip(bounds - 1, 0, idcg.shape[1] - 1), axis=1)
+    terms = np.where(present[None], _safe_div(dcg_at, idcg_at[None, :, :]), 0.0).sum(axis=2)
+    npos = view.num_positive
+    tail = view.length > (npos + 1)[None, :]
+    terms = terms + np.where(tail, _safe_div(dcg[:, :, -1], idcg_total[None, :]), 0.0)
+    points = present.sum(axis=1)[None, :] + tail
+    return np.where(view.num_rel[None, :] > 0, _safe_div(terms, points), 0.0)
+
+
+def _gain_g(view: Judged) -> np.ndarray:
+    """trec_eval G: Σ_i g_i / log2(2 + cost_i − gained_i) over Σ of the qrels' gains, with
+    gained_i the run's gain up to rank i and cost_i = Σ_{j ≤ i} max(ideal gain_j, 1)."""
+    D = view.depth
+    gained = np.cumsum(view.gain, axis=2)
+    cost = np.cumsum(np.maximum(view.ideal_gains(D), 1.0), axis=1)  # (T, D)
+    s, t, r = np.nonzero(view.gain)
+    terms = view.gain[s, t, r] / np.log2(2.0 + cost[t, r] - gained[s, t, r])
+    levels = np.arange(view.level_counts.shape[1], dtype=np.float64)
+    ideal_sum = (view.level_counts * levels[None, :]).sum(axis=1)
+    return _safe_div(_sum_per_topic(view, s, t, terms), ideal_sum[None, :])
+
+
+def _bin_g(view: Judged) -> np.ndarray:
+    """trec_eval binG: (1/R) Σ over retrieved relevant of 1 / log2(2 + documents above it
+    that are not relevant)."""
+    s, t, r = np.nonzero(view.rel)
+    not_rel_above = r - (view.cum_rel[s, t, r] - 1)
+    terms = 1.0 / np.log2(2.0 + not_rel_above)
+    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
+
+
+def _set_counts(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(retrieved, relevant retrieved, R) as float arrays broadcastable to (S, T)."""
+    return (view.length.astype(np.float64), view.at(view.cum_rel, None).astype(np.float64),
+            view.num_rel[None, :].astype(np.float64))
+
+
+def _set_f(view: Judged, beta: float) -> np.ndarray:
+    n, rr, R = _set_counts(view)
+    P, Rc, x = _safe_div(rr, n), _safe_div(rr, R), beta * beta
+    return _safe_div((x + 1.0) * P * Rc, x * P + Rc)
+
+
+def _utility(view: Judged, a: float, b: float, c: float) -> np.ndarray:
+    n, rr, R = _set_counts(view)
+    return a * rr + b * (n - rr) + c * (R - rr)
+
+
+def _not_judged(view: Judged) -> np.ndarray:
+    """Retrieved documents that are not judged: not in the qrels, or a negative grade."""
+    return (view.grade < 0) & (view.grade != NO_DOC)
 
 
 def _unjudged(view: Judged, k: int) -> np.ndarray:
     d = _cut(view, k)
-    not_judged = (view.grade[:, :, :d] < 0) & (view.grade[:, :, :d] != NO_DOC)
-    return not_judged.sum(axis=2) / k
+    return _not_judged(view)[:, :, :d].sum(axis=2) / k
 
 
 def _judged_at(view: Judged, k: int) -> np.ndarray:
@@ -298,85 +481,108 @@ def _rbp_weights(p: float, d: int) -> np.ndarray:
     return (1.0 - p) * p ** np.arange(d, dtype=np.float64)
 
 
-def _rbp(view: Judged, p: float, k: int | None) -> np.ndarray:
-    """Binary RBP: gain 1 for a relevant document."""
+def _rbp(view: Judged, p: float, k: int | None, gain: str = "binary") -> np.ndarray:
+    """Rank-biased precision (Moffat & Zobel 2008): (1 − p) Σ_i p^(i−1) g_i over the top
+    min(k, run length) documents, in irnb's ranking order — score descending, ties broken
+    by docno descending (trec_eval's rule; rbp_eval breaks ties otherwise, so only runs
+    without tied scores are comparable with it).
+
+    Binary gain: g = 1 for grade ≥ the relevance level. Graded gain (trec_eval's ``rbp``,
+    rbp_eval's scaled gains): grade / the topic's top judged grade when that is above 1,
+    so gains lie in [0, 1]; negative grades and unjudged documents gain 0.
+
+    Example, p = 0.5, relevant at ranks 1, 3 and 6: 0.5 · (1 + 0.5² + 0.5⁵) = 0.6406.
+    """
     d = _cut(view, k)
-    return view.rel[:, :, :d].astype(np.float64) @ _rbp_weights(p, d)
+    if gain == "graded":
+        gains = view.gain[:, :, :d] / np.maximum(view.top_grade, 1)[None, :, None]
+    else:
+        gains = view.rel[:, :, :d].astype(np.float64)
+    return gains @ _rbp_weights(p, d)
 
 
-def _rbp_residual(view: Judged, p: float, k: int | None) -> np.ndarray:
-    """Weight of unjudged documents in the evaluated prefix plus the tail p^n beyond it."""
+def _rbp_residual(view: Judged, p: float, k: int | None, tail: str = "always") -> np.ndarray:
+    """Weight of unjudged documents in the evaluated prefix plus the tail p^n beyond it
+    (n = min(k, run length)). ``tail="if_unjudged"`` is trec_eval's rbp_resid: 0 when no
+    evaluated document is unjudged."""
     d = _cut(view, k)
     n = np.minimum(view.length, d)
-    unjudged = (view.grade[:, :, :d] < 0) & (view.grade[:, :, :d] != NO_DOC)
-    return unjudged.astype(np.float64) @ _rbp_weights(p, d) + p ** n.astype(np.float64)
+    unjudged = _not_judged(view)[:, :, :d]
+    residual = unjudged.astype(np.float64) @ _rbp_weights(p, d) + p ** n.astype(np.float64)
+    if tail == "if_unjudged":
+        residual = np.where(unjudged.any(axis=2), residual, 0.0)
+    return residual
 
 
 def _sdcg(view: Judged, k: int) -> np.ndarray:
     d = _cut(view, k)
     dcg = _dcg(view.rel[:, :, :d].astype(np.float64), d)
-    full = (1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))).sum()
-    return dcg / full
+    return dcg / _discount(k).sum()
 
 
 def _num_ret(view: Judged, k: int | None) -> np.ndarray:
-    return np.minimum(view.length, _cut(view, k) if k is not None else view.depth).astype(np.float64)
+    return np.minimum(view.length, _cut(view, k)).astype(np.float64)
+
+
+def _per_topic(view: Judged, values: np.ndarray) -> np.ndarray:
+    S, T = view.grade.shape[:2]
+    return np.broadcast_to(np.asarray(values, dtype=np.float64)[None, :], (S, T)).copy()
+
+
+_KERNELS = {
+    "num_q": lambda v, m: np.ones(v.grade.shape[:2]),
+    "NumRet": lambda v, m: _num_ret(v, m.cutoff),
+    "NumRel": lambda v, m: _per_topic(v, v.num_rel),
+    "NumRelRet": lambda v, m: v.at(v.cum_rel, m.cutoff).astype(np.float64),
+    "NumNonRelJudgedRet": lambda v, m: v.at(v.cum_nonrel, None).astype(np.float64),
+    "P": lambda v, m: _precision(v, m.cutoff),
+    "AP": lambda v, m: _average_precision(v, m.cutoff),
+    "GMAP": lambda v, m: _average_precision(v, None),
+    "nDCG": lambda v, m: _ndcg(v, m.cutoff),
+    "Rprec": lambda v, m: _rprec(v),
+    "RR": lambda v, m: _reciprocal_rank(v, m.cutoff),
+    "R": lambda v, m: _recall(v, m.cutoff),
+    "Success": lambda v, m: _success(v, m.cutoff),
+    "IPrec": lambda v, m: _interpolated_precision(v, [m.param("recall")])[0],
+    "ElevenPointAP": lambda v, m: _interpolated_precision(v, ELEVEN_POINTS).mean(axis=0),
+    "RprecMult": lambda v, m: _rprec_mult(v, m.param("mult")),
+    "RelP": lambda v, m: _relative_precision(v, m.cutoff),
+    "Bpref": lambda v, m: _bpref(v),
+    "GMBpref": lambda v, m: _bpref(v),
+    "infAP": lambda v, m: _infap(v),
+    "nDCGRel": lambda v, m: _ndcg_rel(v),
+    "RnDCG": lambda v, m: _rndcg(v),
+    "G": lambda v, m: _gain_g(v),
+    "BinG": lambda v, m: _bin_g(v),
+    "SetP": lambda v, m: _safe_div(*_set_counts(v)[1::-1]),
+    "SetR": lambda v, m: _safe_div(*_set_counts(v)[1:]),
+    "SetF": lambda v, m: _set_f(v, m.param("beta")),
+    "SetAP": lambda v, m: (lambda n, rr, R: _safe_div(rr * rr, n * R))(*_set_counts(v)),
+    "SetRelP": lambda v, m: (lambda n, rr, R: _safe_div(rr, np.minimum(n, R)))(*_set_counts(v)),
+    "Utility": lambda v, m: _utility(v, m.param("a"), m.param("b"), m.param("c")),
+    "Unj": lambda v, m: _unjudged(v, m.cutoff),
+    "Judged": lambda v, m: _judged_at(v, m.cutoff),
+    "MAA": lambda v, m: _average_assessment(v, m.cutoff),
+    "RecallAssessment": lambda v, m: _recall_assessment(v, m.cutoff),
+    "RankEff": lambda v, m: _rank_eff(v),
+    "RBP": lambda v, m: _rbp(v, m.param("p"), m.cutoff, m.param("gain")),
+    "RBPResidual": lambda v, m: _rbp_residual(v, m.param("p"), m.cutoff, m.param("tail")),
+    "SDCG": lambda v, m: _sdcg(v, m.cutoff),
+}
+_CONDENSED_BASE = {"Pj": "P", "APj": "AP", "nDCGj": "nDCG"}
 
 
 def compute(view: Judged, measure: Measure) -> np.ndarray:
     """The (S, T) per-topic values of one measure on a view."""
     if measure.rel != view.relevance_level:
         view = Judged(view.grade, view.level_counts, view.length, measure.rel)
-    fam, k = measure.family, measure.cutoff
-    S, T = view.grade.shape[:2]
-    if fam == "num_q":
-        return np.ones((S, T))
-    if fam == "NumRet":
-        return _num_ret(view, k)
-    if fam == "NumRel":
-        return np.broadcast_to(view.num_rel[None, :].astype(np.float64), (S, T)).copy()
-    if fam == "NumRelRet":
-        return view.at(view.cum_rel, k).astype(np.float64)
-    if fam == "NumNonRelJudgedRet":
-        return view.at(view.cum_nonrel, None).astype(np.float64)
-    if fam == "P":
-        return _precision(view, k)
-    if fam in ("AP", "GMAP"):
-        return _average_precision(view, k)
-    if fam == "nDCG":
-        return _ndcg(view, k)
-    if fam == "Rprec":
-        return _rprec(view)
-    if fam == "RR":
-        return _reciprocal_rank(view, k)
-    if fam == "R":
-        return _recall(view, k)
-    if fam == "Success":
-        return _success(view, k)
-    if fam == "Bpref":
-        return _bpref(view)
-    if fam == "infAP":
-        return _infap(view)
-    if fam == "Unj":
-        return _unjudged(view, k)
-    if fam == "Judged":
-        return _judged_at(view, k)
-    if fam == "MAA":
-        return _average_assessment(view, k)
-    if fam == "RecallAssessment":
-        return _recall_assessment(view, k)
-    if fam == "RankEff":
-        return _rank_eff(view)
-    if fam == "RBP":
-        return _rbp(view, measure.param("p"), k)
-    if fam == "RBPResidual":
-        return _rbp_residual(view, measure.param("p"), k)
-    if fam == "SDCG":
-        return _sdcg(view, k)
-    if fam in ("Pj", "APj", "nDCGj"):
-        base = {"Pj": "P", "APj": "AP", "nDCGj": "nDCG"}[fam]
-        return compute(condense(view), Measure(base, k, measure.params, measure.rel))
-    raise ValueError(f"no kernel for measure {measure.name!r}")  # pragma: no cover - registry guards
+    if measure.family in _CONDENSED_BASE:
+        base = Measure(_CONDENSED_BASE[measure.family], measure.cutoff, measure.params, measure.rel)
+        return compute(condense(view), base)
+    kernel = _KERNELS.get(measure.family)
+    if kernel is None:  # pragma: no cover - a test checks every family has a kernel
+        raise ValueError(f"no kernel for measure {measure.name!r}")
+    return np.asarray(kernel(view, measure), dtype=np.float64)
 
 
 # =================================================================== results
@@ -476,7 +682,7 @@ def evaluate(
         view = condense(view)
     values = {}
     for m in parsed:
-        if m.rel == 1 and relevance_level != 1:
+        if m.rel == 1 and relevance_level != 1 and m.spec.uses_rel:
             m_eval = Measure(m.family, m.cutoff, m.params, relevance_level)
         else:
             m_eval = m

@@ -1,0 +1,239 @@
+"""The measure parser: both spellings, canonical names that round-trip, errors that teach."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irnb.measures import FAMILIES, Measure, Param, family_names, parse_measure, parse_measures
+
+# every spelling named in the issue → its canonical name
+SPELLINGS = {
+    # ir_measures
+    "P@10": "P@10",
+    "AP": "AP",
+    "AP@100": "AP@100",
+    "nDCG@20": "nDCG@20",
+    "RR": "RR",
+    "R@100": "R@100",
+    "Rprec": "Rprec",
+    "Bpref": "Bpref",
+    "infAP": "infAP",
+    "RBP(p=0.8)": "RBP(p=0.8)",
+    "Judged@10": "Judged@10",
+    "P(rel=2)@10": "P(rel=2)@10",
+    "P@20(j)": "P@20(j)",
+    # trec_eval
+    "P_10": "P@10",
+    "P.10": "P@10",
+    "map": "AP",
+    "map_cut_100": "AP@100",
+    "ndcg_cut_20": "nDCG@20",
+    "recip_rank": "RR",
+    "recall_100": "R@100",
+    "bpref": "Bpref",
+    "success_5": "Success@5",
+    "unj_10": "Unj@10",
+    "num_ret": "NumRet",
+    # more trec_eval names (all_trec)
+    "ndcg": "nDCG",
+    "gm_map": "GMAP",
+    "num_q": "num_q",
+    "num_rel": "NumRel",
+    "num_rel_ret": "NumRelRet",
+    "num_nonrel_judged_ret": "NumNonRelJudgedRet",
+    "iprec_at_recall_0.10": "IPrec@0.1",
+    "iprec_at_recall_1.00": "IPrec@1",
+    "11pt_avg": "ElevenPointAP",
+    "Rprec_mult_0.20": "RprecMult(mult=0.2)",
+    "relative_P_5": "RelP@5",
+    "set_P": "SetP",
+    "set_recall": "SetR",
+    "set_F": "SetF(beta=1)",
+    "set_map": "SetAP",
+    "set_relative_P": "SetRelP",
+    "utility": "Utility(a=1,b=-1,c=0)",
+    "gm_bpref": "GMBpref",
+    "ndcg_rel": "nDCGRel",
+    "Rndcg": "RnDCG",
+    "binG": "BinG",
+    "G": "G",
+    "rbp": "RBP(p=0.9,gain=graded)",
+    "rbp_resid": "RBPResidual(p=0.9,tail=if_unjudged)",
+    # aliases and other forms
+    "MAP": "AP",
+    "NDCG@5": "nDCG@5",
+    "MRR": "RR",
+    "NumQ": "num_q",
+    "RBP": "RBP(p=0.8)",
+    "RBP(p=0.8,gain=binary)": "RBP(p=0.8)",
+    "RBP(gain=graded,p=0.5)@10": "RBP(p=0.5,gain=graded)@10",
+    "IPrec@0.5": "IPrec@0.5",
+    "IPrec(recall=0.5)": "IPrec@0.5",
+    "AP(j)": "AP(j)",
+    "nDCG@10(j)": "nDCG@10(j)",
+    "P(rel=2)@5(j)": "P(rel=2)@5(j)",
+    " P@10 ": "P@10",
+}
+
+
+@pytest.mark.parametrize("text", list(SPELLINGS))
+def test_spellings(text):
+    measure = parse_measure(text)
+    assert measure.name == SPELLINGS[text]
+    assert str(measure) == SPELLINGS[text]
+    assert parse_measure(measure.name) == measure
+
+
+def test_parsed_fields():
+    m = parse_measure("P(rel=2)@10")
+    assert (m.family, m.cutoff, m.rel) == ("P", 10, 2)
+    assert parse_measure("RBP(p=0.8)").param("p") == 0.8
+    assert parse_measure("rbp").params == (("p", 0.9), ("gain", "graded"))  # trec_eval's p = 0.9
+    assert parse_measure("P@20(j)").family == "Pj"
+    assert parse_measure("iprec_at_recall_0.10").param("recall") == 0.1
+    assert parse_measure("map_cut_100") == parse_measure("AP@100")
+    assert parse_measure("P.10") == parse_measure("P_10") == Measure("P", 10)
+
+
+def test_canonical_params_fill_defaults_and_order():
+    """Parameters are stored in declared order with defaults filled in, so equal
+    measures compare equal however they were written."""
+    assert Measure("RBP") == parse_measure("RBP(p=0.8)") == parse_measure("RBP(gain=binary,p=0.8)")
+    assert Measure("RBP", params=(("p", 0.8),)).params == (("p", 0.8), ("gain", "binary"))
+    assert Measure("RBP") != parse_measure("RBP(p=0.9)")
+    assert hash(Measure("RBP")) == hash(parse_measure("RBP"))
+
+
+def _example(family) -> Measure:
+    params = tuple((p.name, 0.5 if p.type is float else (p.choices[-1] if p.choices else 2))
+                   for p in family.params)
+    cutoff = 7 if family.cutoff in ("required", "optional") else None
+    rel = 2 if family.uses_rel else 1
+    return Measure(family.name, cutoff, params, rel)
+
+
+@pytest.mark.parametrize("family", family_names())
+def test_every_family_round_trips(family):
+    spec = FAMILIES[family]
+    for measure in (_example(spec), Measure(family, 3 if spec.cutoff == "required" else None,
+                                            tuple((p.name, 0.25) for p in spec.params if p.default is None))):
+        assert parse_measure(str(measure)) == measure
+        assert parse_measure(measure) is measure
+
+
+@pytest.mark.parametrize("family", family_names())
+def test_every_family_is_declared_fully(family):
+    spec = FAMILIES[family]
+    assert spec.description and spec.source
+    assert spec.cutoff in ("none", "optional", "required")
+    assert spec.aggregate in ("mean", "sum", "gmean")
+    for p in spec.params:
+        assert isinstance(p, Param) and p.doc
+        assert p.type in (int, float, str)
+        assert (p.choices is not None) == (p.type is str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(n for n, f in FAMILIES.items() if any(p.type is float for p in f.params))),
+       st.floats(min_value=0.0, max_value=1.0, allow_nan=False, exclude_min=True, exclude_max=True),
+       st.integers(1, 10_000))
+def test_round_trip_keeps_float_parameters_exactly(family, x, k):
+    spec = FAMILIES[family]
+    params = tuple((p.name, x) for p in spec.params if p.type is float)
+    cutoff = k if spec.cutoff != "none" else None
+    measure = Measure(family, cutoff, params)
+    again = parse_measure(str(measure))
+    assert again == measure
+    assert [v for _, v in again.params if isinstance(v, float)] == [x] * len(params)
+
+
+def test_unknown_names_get_did_you_mean():
+    with pytest.raises(ValueError, match=r"unknown measure 'nDGC@10'; did you mean 'nDCG'"):
+        parse_measure("nDGC@10")
+    with pytest.raises(ValueError, match=r"unknown measure 'Bperf'; did you mean 'Bpref'"):
+        parse_measure("Bperf")
+    with pytest.raises(ValueError, match=r"unknown measure 'recip_rnak'; did you mean 'recip_rank'"):
+        parse_measure("recip_rnak")
+    with pytest.raises(ValueError, match=r"unknown measure 'ap'.*did you mean.*'AP'"):
+        parse_measure("ap")
+    with pytest.raises(ValueError, match=r"^unknown measure 'zzzz'$"):  # nothing close: no hint
+        parse_measure("zzzz")
+
+
+def test_trec_names_are_never_matched_by_substring():
+    """ranx's "rbp" in name turns rbp@0.8 into rbp@0; here it is an error with a hint."""
+    with pytest.raises(ValueError, match=r"unknown measure 'rbp@0.8'; did you mean 'RBP'\?"):
+        parse_measure("rbp@0.8")
+    with pytest.raises(ValueError, match=r"unknown measure 'xmap'"):
+        parse_measure("xmap")
+    with pytest.raises(ValueError, match=r"unknown measure 'P_10x'"):
+        parse_measure("P_10x")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("RBP(p=1.5)", r"measure 'RBP\(p=1.5\)': p must be a number with 0 < p < 1, got 1.5"),
+    ("RBP(p=0)", r"p must be a number with 0 < p < 1, got 0"),
+    ("RBP(p=high)", r"p must be a number with 0 < p < 1, got 'high'"),
+    ("P@0", r"measure 'P@0': measurement depth k must be an integer ≥ 1, got 0"),
+    ("P@-3", r"measurement depth k must be an integer ≥ 1, got -3"),
+    ("P@2.5", r"measurement depth k must be an integer ≥ 1, got 2.5"),
+    ("P_0", r"measure 'P_0': measurement depth k must be an integer ≥ 1, got 0"),
+    ("P(rel=0)@10", r"rel must be an integer ≥ 1, got 0"),
+    ("IPrec@1.5", r"recall must be a number with 0 ≤ recall ≤ 1, got 1.5"),
+    ("Rprec_mult_0", r"mult must be a number > 0, got 0"),
+    ("SetF(beta=-1)", r"beta must be a number ≥ 0, got -1"),
+    ("RBP(gain=fancy)", r"gain must be one of 'binary', 'graded', got 'fancy'"),
+    ("RBPResidual(tail=never)", r"tail must be one of 'always', 'if_unjudged', got 'never'"),
+])
+def test_out_of_bounds_parameters(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_measure(text)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("P", r"measure 'P': P needs a measurement depth k, an integer ≥ 1, e.g. P@10"),
+    ("Bpref@10", r"measure 'Bpref@10': Bpref takes no cutoff \(@k\)"),
+    ("RBP(q=0.5)", r"unknown parameter 'q' for RBP \(allowed: rel, p, gain\)"),
+    ("Bpref(p=1)", r"unknown parameter 'p' for Bpref \(allowed: rel\)"),
+    ("Judged(rel=2)@10", r"Judged does not depend on the relevance level; drop rel="),
+    ("RBP(p=0.5,p=0.6)", r"parameter 'p' given twice"),
+    ("RBP(0.5)", r"expected parameters as name=value, got '0.5'"),
+    ("IPrec", r"IPrec needs recall, a number with 0 ≤ recall ≤ 1, e.g. IPrec@0.5"),
+    ("iprec_at_recall", r"IPrec needs recall"),
+    ("", r"measure name is empty"),
+])
+def test_malformed_names(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_measure(text)
+
+
+def test_direct_construction_is_validated():
+    with pytest.raises(ValueError, match=r"unknown measure family 'nDGC'; did you mean 'nDCG'"):
+        Measure("nDGC", 10)
+    with pytest.raises(ValueError, match=r"measure P needs a measurement depth k"):
+        Measure("P")
+    with pytest.raises(ValueError, match=r"measure RBP: p must be a number with 0 < p < 1, got 2"):
+        Measure("RBP", params=(("p", 2),))
+    with pytest.raises(ValueError, match=r"measure Bpref takes no cutoff"):
+        Measure("Bpref", 5)
+    with pytest.raises(TypeError, match="a measure name must be a string, got int"):
+        parse_measure(10)
+
+
+def test_parse_measures_keeps_order_and_drops_duplicates():
+    got = parse_measures(["map", "P_10", "AP", "P@10", "RBP", "RBP(p=0.8)"])
+    assert [m.name for m in got] == ["AP", "P@10", "RBP(p=0.8)"]
+    assert [m.name for m in parse_measures("ndcg_cut_5")] == ["nDCG@5"]
+    with pytest.raises(ValueError, match="expected at least one measure, got none"):
+        parse_measures([])
+
+
+def test_declared_bounds_are_what_widgets_read():
+    p = FAMILIES["RBP"].param("p")
+    assert (p.low, p.high, p.low_open, p.high_open, p.default) == (0.0, 1.0, True, True, 0.8)
+    assert FAMILIES["RBP"].param("gain").choices == ("binary", "graded")
+    with pytest.raises(KeyError, match="RBP has no parameter 'k'"):
+        FAMILIES["RBP"].param("k")
+    assert p.describe() == "a number with 0 < p < 1"
