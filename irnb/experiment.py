@@ -3,33 +3,58 @@
 Every later computation (measures at any depth, pools, intervals, tests) is numpy over
 these arrays; nothing is re-parsed.
 
-Arrays (S runs, T topics, D = the deepest ranking, or ``max_depth``):
+Arrays (S runs, T topics, D = the deepest ranking on a qrels topic, or ``max_depth``):
 
 * ``judgments.doc[s, t, r]`` (int32): index into the qrels of the document that run ``s``
   ranks at position ``r`` (0-based) for topic ``t``; ``NOT_IN_QRELS`` (-1) when the qrels
   do not list it, ``NO_DOCUMENT`` (-2) when the run is shorter than ``r + 1``.
 * ``judgments.grade`` (int8, ``grade_array()``): the document's grade, ``UNJUDGED``
   (-128) or ``NO_DOC`` (-127) for the two cases above.
-* ``length[s, t]``: documents the run retrieved for the topic (after ``max_depth``).
+* ``length[s, t]``: documents the run retrieved for the topic (after ``max_depth``); 0 for
+  a qrels topic the run did not answer.
 * ``judgments.qrel_topic[q]``, ``qrel_grade[q]``, ``qrel_docno[q]``: the qrels, sorted by
-  topic then docno, including judged documents no run retrieved.
+  topic then docno, including judged documents no run retrieved; ``topic_start[t]`` is the
+  first entry of topic t (``topic_start[T]`` = Q).
+* ``judgments.retrieved_rank[s, q]``: the 1-based rank at which run s retrieved entry q.
 
-Topics are the qrels' topics in string order (trec_eval's). Run topics absent from the
-qrels are not evaluated (trec_eval); they are counted in ``ignored_topics``.
+Every array is read-only.
+
+Rules:
+
+* Topics are the official qrels' topics in string order (trec_eval's). A run topic absent
+  from the qrels is not evaluated (trec_eval); it is listed in ``ignored_topics[run]``. A
+  qrels topic that a run did not answer has ``length`` 0; measures skip it unless asked
+  for ``complete=True`` (trec_eval ``-c``). A run that answers none of the qrels topics is
+  an error (usually a sign of the wrong qrels file).
+* Runs may have different lengths; the depth D is the longest ranking (on qrels topics),
+  cut at ``max_depth`` (trec_eval ``-M``) when given; shorter rankings are padded with
+  ``NO_DOCUMENT``.
+* Rankings are in trec_eval order (see :mod:`irnb.io`); a :class:`~irnb.io.Run` built by
+  hand is put in that order first.
+* Grades are integers in [-126, 127] (stored as int8); negative grades are kept as they are
+  ("pooled but not judged": non-relevant for most measures, unjudged for bpref and the like).
+* ``truth``, optional complete qrels (e.g. the simulator's ground truth), is laid over the
+  same rankings and the same topics: its topics outside the official qrels are dropped, and
+  an official topic missing from it has no truth judgments.
+* ``groups`` maps every run name to a group (default: each run its own group); ``contributors``
+  names the runs that contributed to the pool (default: all). Unknown run names in either
+  are errors with a did-you-mean.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .io import Qrels, Run, read_qrels, read_runs
+from .io import DUPLICATE_POLICIES, Qrels, Run, _topic_codes, _trec_order, read_qrels, read_runs
 
 __all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT"]
 
@@ -40,9 +65,23 @@ NO_DOCUMENT = -2  # doc-index sentinel
 MIN_GRADE, MAX_GRADE = -126, 127
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+def _few(names: Sequence[str], n: int = 5) -> str:
+    return f"{list(names[:n])}{'…' if len(names) > n else ''}"
+
+
+def _did_you_mean(name: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
+    return f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+
+
 @dataclass(frozen=True, eq=False)
 class Judgments:
-    """One set of qrels laid over the Experiment's rankings."""
+    """One set of qrels laid over the Experiment's rankings (all arrays read-only)."""
 
     doc: np.ndarray = field(repr=False)  # (S, T, D) int32
     qrel_topic: np.ndarray = field(repr=False)  # (Q,) int32, topic index
@@ -50,15 +89,34 @@ class Judgments:
     qrel_docno: pa.Array = field(repr=False)  # (Q,) strings
     topic_start: np.ndarray = field(repr=False)  # (T + 1,) offsets into the qrels
 
+    def __post_init__(self):
+        for array in (self.doc, self.qrel_topic, self.qrel_grade, self.topic_start):
+            array.flags.writeable = False
+
     @property
     def num_judgments(self) -> int:
         return int(self.qrel_grade.shape[0])
 
     def grade_array(self, judged: np.ndarray | None = None) -> np.ndarray:
         """Grades at every (run, topic, rank); ``judged`` is an optional boolean mask over the
-        qrels entries (a pool): entries outside it read as UNJUDGED."""
+        qrels entries (a pool): entries outside it read as UNJUDGED.
+
+        >>> j = Judgments(doc=np.array([[[1, -1, 0, -2]]], np.int32), qrel_topic=np.zeros(2, np.int32),
+        ...               qrel_grade=np.array([0, 2], np.int8), qrel_docno=pa.array(["a", "b"]),
+        ...               topic_start=np.array([0, 2]))
+        >>> j.grade_array().tolist()          # b (grade 2), not in qrels, a (0), no document
+        [[[2, -128, 0, -127]]]
+        >>> j.grade_array(np.array([True, False])).tolist()   # b left out of the pool
+        [[[-128, -128, 0, -127]]]
+        """
         if judged is None:
             return self._full_grade
+        judged = np.asarray(judged)
+        if judged.dtype != bool or judged.shape != (self.num_judgments,):
+            raise ValueError(
+                f"judged must be a boolean mask over the {self.num_judgments} qrels entries, "
+                f"got dtype {judged.dtype} and shape {judged.shape}"
+            )
         table = np.concatenate([np.where(judged, self.qrel_grade, UNJUDGED).astype(np.int8),
                                 np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
         # doc = -2 → table[-2] = NO_DOC, doc = -1 → table[-1] = UNJUDGED
@@ -67,9 +125,7 @@ class Judgments:
     @cached_property
     def _full_grade(self) -> np.ndarray:
         table = np.concatenate([self.qrel_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-        grade = table[self.doc]
-        grade.flags.writeable = False
-        return grade
+        return _read_only(table[self.doc])
 
     @cached_property
     def retrieved_rank(self) -> np.ndarray:
@@ -78,10 +134,10 @@ class Judgments:
         S, T, D = self.doc.shape
         dtype = np.int16 if D < np.iinfo(np.int16).max else np.int32
         out = np.full((S, self.num_judgments), np.iinfo(dtype).max, dtype=dtype)
-        s_idx, _, r_idx = np.nonzero(self.doc >= 0)
-        out[s_idx, self.doc[self.doc >= 0]] = (r_idx + 1).astype(dtype)
-        out.flags.writeable = False
-        return out
+        found = self.doc >= 0
+        s_idx, _, r_idx = np.nonzero(found)
+        out[s_idx, self.doc[found]] = (r_idx + 1).astype(dtype)
+        return _read_only(out)
 
     def frame(self, topics: Sequence[str], judged: np.ndarray | None = None) -> pd.DataFrame:
         """The qrels (optionally only the entries in ``judged``) as ``topic, docno, grade``."""
@@ -102,67 +158,110 @@ def _encode_qrels(qrels: Qrels, topics: pa.Array) -> tuple[np.ndarray, np.ndarra
     keep = topic_idx >= 0
     grades = table["grade"].to_numpy()[keep]
     if grades.size and (grades.min() < MIN_GRADE or grades.max() > MAX_GRADE):
-        bad = grades[(grades < MIN_GRADE) | (grades > MAX_GRADE)][0]
-        raise ValueError(f"{qrels.source}: grade {bad} is outside the supported range [{MIN_GRADE}, {MAX_GRADE}]")
+        row = int(np.flatnonzero(keep)[np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))[0]])
+        raise ValueError(
+            f"{qrels.source or 'qrels'}: topic {table['topic'][row].as_py()!r}, docno "
+            f"{table['docno'][row].as_py()!r}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}], "
+            f"got {table['grade'][row].as_py()}"
+        )
     docno = table["docno"].filter(pa.array(keep)).combine_chunks()
     topic_idx = topic_idx[keep].astype(np.int32)
-    order = np.lexsort((np.arange(topic_idx.size), topic_idx))  # already topic-sorted; stable
+    order = np.argsort(topic_idx, kind="stable")  # qrels are topic-sorted already; stable keeps docno order
     topic_idx, grades = topic_idx[order], grades[order]
     docno = docno.take(pa.array(order))
     starts = np.searchsorted(topic_idx, np.arange(len(topics) + 1)).astype(np.int64)
     return topic_idx, grades.astype(np.int8), docno, starts
 
 
-class _DocnoIndex:
-    """Maps (topic index, docno) to the qrels entry, looking docnos up only among judged ones."""
+class _Lines(NamedTuple):
+    """Every evaluated run line of every run, concatenated (no Python loop over lines)."""
 
-    def __init__(self, topic_idx: np.ndarray, docno: pa.Array):
-        self.vocab = pc.unique(docno)
-        ids = pc.index_in(docno, value_set=self.vocab).to_numpy().astype(np.int64)
-        self.width = max(len(self.vocab), 1)
-        keys = topic_idx.astype(np.int64) * self.width + ids
-        self.order = np.argsort(keys, kind="stable")
-        self.keys = keys[self.order]
+    run: np.ndarray  # run index
+    topic: np.ndarray  # Experiment topic index
+    rank: np.ndarray  # 0-based rank within (run, topic)
+    docno: pa.ChunkedArray
 
-    def lookup(self, topic_idx: np.ndarray, docno: pa.Array) -> np.ndarray:
-        ids = pc.index_in(docno, value_set=self.vocab)
-        found = ids.is_valid().to_numpy(zero_copy_only=False)
-        ids = ids.fill_null(0).to_numpy().astype(np.int64)
-        keys = topic_idx.astype(np.int64) * self.width + ids
-        pos = np.searchsorted(self.keys, keys)
-        pos = np.minimum(pos, max(self.keys.size - 1, 0))
-        hit = found & (self.keys.size > 0) & (self.keys[pos] == keys) if self.keys.size else np.zeros(len(keys), bool)
-        out = np.full(len(keys), NOT_IN_QRELS, dtype=np.int32)
-        out[hit] = self.order[pos[hit]]
+
+def _lookup(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
+    """The qrels entry of every (topic, docno), or NOT_IN_QRELS. Docnos are hashed only
+    against the judged ones (one hash table for all runs); a docno judged for one topic
+    only (the usual case) finds its entry by indexing, others by binary search."""
+    out = np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
+    if qrel_topic.size == 0 or topic.size == 0:
         return out
+    vocab = pc.unique(qrel_docno)
+    V, Q = len(vocab), qrel_topic.size
+    qrel_id = pc.index_in(qrel_docno, value_set=vocab).to_numpy().astype(np.int64)
+    entries_per_id = np.bincount(qrel_id, minlength=V)
+    some_entry = np.empty(V, dtype=np.int64)
+    some_entry[qrel_id] = np.arange(Q)
+    ids = pc.index_in(docno, value_set=vocab)
+    ids = ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids
+    found = np.flatnonzero(ids.is_valid().to_numpy(zero_copy_only=False))
+    found_id = ids.take(pa.array(found)).to_numpy().astype(np.int64)
+    found_topic = topic[found]
+    single = entries_per_id[found_id] == 1
+    entry = some_entry[found_id[single]]
+    hit = qrel_topic[entry] == found_topic[single]
+    out[found[single][hit]] = entry[hit]
+    several = ~single
+    if several.any():
+        qrel_key = qrel_topic.astype(np.int64) * V + qrel_id
+        order = np.argsort(qrel_key, kind="stable")
+        sorted_key = qrel_key[order]
+        key = found_topic[several].astype(np.int64) * V + found_id[several]
+        pos = np.minimum(np.searchsorted(sorted_key, key), Q - 1)
+        hit = sorted_key[pos] == key
+        out[found[several][hit]] = order[pos[hit]]
+    return out
 
 
-def _topic_positions(run: Run, topics: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
-    """For each run line: the Experiment topic index (-1 if not a qrels topic), the 0-based
-    rank and the docno."""
-    enc = pc.dictionary_encode(run.table["topic"]).combine_chunks()
-    local = enc.indices.to_numpy().astype(np.int64)
-    n = local.size
-    starts = np.flatnonzero(np.r_[True, local[1:] != local[:-1]])
-    group_start = np.repeat(starts, np.diff(np.r_[starts, n]))
-    rank = np.arange(n) - group_start
-    mapped = pc.index_in(enc.dictionary, value_set=topics).fill_null(-1).to_numpy().astype(np.int64)
-    return mapped[local], rank, run.table["docno"].combine_chunks()
+def _run_map(runs, on_duplicate: str) -> dict[str, Run]:
+    if isinstance(runs, Run):
+        return {runs.name: runs}
+    if isinstance(runs, Mapping) and runs and all(isinstance(r, Run) for r in runs.values()):
+        return {str(k): r for k, r in runs.items()}
+    if isinstance(runs, (list, tuple)) and runs and all(isinstance(r, Run) for r in runs):
+        run_map: dict[str, Run] = {}
+        for r in runs:
+            if r.name in run_map:
+                raise ValueError(f"two runs are named {r.name!r}; expected unique run names")
+            run_map[r.name] = r
+        return run_map
+    return read_runs(runs, on_duplicate=on_duplicate)
+
+
+def _in_trec_order(name: str, run: Run) -> Run:
+    """The run with its table in trec_eval order (the same object when it already is)."""
+    table = run.table
+    missing = [c for c in ("topic", "docno", "score") if c not in table.column_names]
+    if missing:
+        raise ValueError(f"run {name!r}: expected table columns topic, docno, score; missing {missing}")
+    for column in ("topic", "docno"):
+        if not pa.types.is_string(table.schema.field(column).type):
+            table = table.set_column(table.schema.get_field_index(column), column, pc.cast(table[column], pa.string()))
+    if not pa.types.is_float64(table.schema.field("score").type):
+        table = table.set_column(table.schema.get_field_index("score"), "score", pc.cast(table["score"], pa.float64()))
+    ordered = _trec_order(table)
+    return run if ordered is run.table else dataclasses.replace(run, table=ordered)
 
 
 class Experiment:
-    """Runs and qrels as dense arrays (see the module docstring).
+    """Runs and qrels as dense arrays (see the module docstring for the rules).
 
     Parameters
     ----------
-    runs : mapping name → Run, a list of Runs, or anything ``read_runs`` accepts.
+    runs : mapping name → Run, a Run, a list of Runs, or anything ``read_runs`` accepts
+        (paths, directories, archives, DataFrames).
     qrels : Qrels or anything ``read_qrels`` accepts: the official judgments.
-    groups : optional mapping run name → group (default: each run its own group).
-    contributors : optional collection of run names that contributed to the pool
-        (default: every run).
+    groups : optional mapping run name → group (default: each run its own group); every
+        run needs a group and every name must be a run.
+    contributors : optional run names that contributed to the pool (default: every run),
+        or a boolean mask over the runs.
     truth : optional deeper/complete qrels (e.g. the simulator's ground truth).
     max_depth : optional run cutoff (trec_eval ``-M``): only the first ``max_depth``
         documents of each ranking are kept.
+    on_duplicate : ``"error"`` or ``"keep_first"``, for files read here (see :mod:`irnb.io`).
 
     >>> import pandas as pd
     >>> qrels = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "c"], "grade": [1, 0]})
@@ -178,100 +277,124 @@ class Experiment:
         qrels,
         *,
         groups: Mapping[str, str] | None = None,
-        contributors: Iterable[str] | None = None,
+        contributors: Iterable[str] | np.ndarray | None = None,
         truth=None,
         max_depth: int | None = None,
         on_duplicate: str = "error",
     ):
-        if isinstance(runs, Mapping) and all(isinstance(r, Run) for r in runs.values()):
-            run_map = dict(runs)
-        elif isinstance(runs, Run):
-            run_map = {runs.name: runs}
-        elif isinstance(runs, (list, tuple)) and runs and all(isinstance(r, Run) for r in runs):
-            run_map = {}
-            for r in runs:
-                if r.name in run_map:
-                    raise ValueError(f"two runs are named {r.name!r}; expected unique run names")
-                run_map[r.name] = r
-        else:
-            run_map = read_runs(runs, on_duplicate=on_duplicate)
+        if on_duplicate not in DUPLICATE_POLICIES:
+            raise ValueError(f"on_duplicate must be one of {DUPLICATE_POLICIES}, got {on_duplicate!r}")
+        if max_depth is not None and (
+            isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)) or max_depth < 1
+        ):
+            raise ValueError(f"max_depth (run cutoff, trec_eval -M) must be an integer ≥ 1, got {max_depth!r}")
+        run_map = _run_map(runs, on_duplicate)
         if not run_map:
             raise ValueError("expected at least one run, got none")
+        run_map = {name: _in_trec_order(name, run) for name, run in run_map.items()}
         if not isinstance(qrels, Qrels):
             qrels = read_qrels(qrels, on_duplicate=on_duplicate)
-        if max_depth is not None and (not isinstance(max_depth, (int, np.integer)) or max_depth < 1):
-            raise ValueError(f"max_depth (run cutoff, trec_eval -M) must be an integer ≥ 1, got {max_depth!r}")
 
         self.runs: dict[str, Run] = run_map
         self.run_names: tuple[str, ...] = tuple(run_map)
+        self.groups: tuple[str, ...] = self._groups(groups)  # validated before the arrays are built
+        self.contributors = _read_only(self._contributors(contributors))
         self.qrels = qrels
         topic_list = sorted(set(qrels.topics))
         self.topics: tuple[str, ...] = tuple(topic_list)
         topics_pa = pa.array(topic_list, pa.string())
-        self.max_depth = max_depth
+        self.max_depth = None if max_depth is None else int(max_depth)
 
-        positions = {name: _topic_positions(run, topics_pa) for name, run in run_map.items()}
-        ignored: dict[str, list[str]] = {}
-        for name, (tidx, _, _) in positions.items():
-            answered = set(np.unique(tidx[tidx >= 0]).tolist())
-            if not answered:
-                run_topics = run_map[name].topics
-                raise ValueError(
-                    f"{run_map[name].source}: run {name!r} shares no topic with the qrels "
-                    f"({qrels.source or 'qrels'}): run topics {run_topics[:5]}{'…' if len(run_topics) > 5 else ''}, "
-                    f"qrels topics {topic_list[:5]}{'…' if len(topic_list) > 5 else ''}"
-                )
-            dropped = sorted(set(run_map[name].topics) - set(topic_list))
-            if dropped:
-                ignored[name] = dropped
-        self.ignored_topics: dict[str, list[str]] = ignored
-
-        deepest = max(int(rank.max()) + 1 for _, rank, _ in positions.values())
-        depth = min(deepest, max_depth) if max_depth is not None else deepest
-        self.depth = depth
+        lines, self.ignored_topics = self._lines(topics_pa, self.max_depth)
         S, T = len(run_map), len(topic_list)
-
-        self.judgments = self._lay_out(qrels, topics_pa, positions, S, T, depth)
+        self.depth = int(lines.rank.max()) + 1
+        self.judgments = self._lay_out(qrels, topics_pa, lines, S, T, self.depth)
         self.truth: Judgments | None = None
         if truth is not None:
             truth_qrels = truth if isinstance(truth, Qrels) else read_qrels(truth, on_duplicate=on_duplicate)
-            self.truth = self._lay_out(truth_qrels, topics_pa, positions, S, T, depth)
+            self.truth = self._lay_out(truth_qrels, topics_pa, lines, S, T, self.depth)
 
-        length = (self.judgments.doc != NO_DOCUMENT).sum(axis=2).astype(np.int32)
-        self.length = length
-        self.length.flags.writeable = False
-
-        group_map = dict(groups) if groups is not None else {n: n for n in self.run_names}
-        missing = [n for n in self.run_names if n not in group_map]
-        if missing:
-            raise ValueError(f"groups: expected a group for every run, missing {missing[:5]}")
-        self.groups: tuple[str, ...] = tuple(str(group_map[n]) for n in self.run_names)
-        if contributors is None:
-            self.contributors = np.ones(S, dtype=bool)
-        else:
-            contributors = list(contributors)
-            unknown = sorted(set(contributors) - set(self.run_names))
-            if unknown:
-                raise ValueError(
-                    f"contributors: unknown run names {unknown[:5]}; expected names among {list(self.run_names)[:5]}…"
-                )
-            self.contributors = np.isin(np.array(self.run_names, dtype=object), contributors)
-        self.contributors.flags.writeable = False
+        length = np.bincount(lines.run * T + lines.topic, minlength=S * T).reshape(S, T).astype(np.int32)
+        self.length = _read_only(length)
 
     # ------------------------------------------------------------------ construction
+    def _lines(self, topics_pa: pa.Array, max_depth: int | None) -> tuple[_Lines, dict[str, list[str]]]:
+        """Evaluated lines of every run (a loop over runs, numpy within each)."""
+        runs, topics, ranks, docnos = [], [], [], []
+        ignored: dict[str, list[str]] = {}
+        for s, (name, run) in enumerate(self.runs.items()):
+            codes, dictionary = _topic_codes(run.table["topic"])
+            mapped = pc.index_in(dictionary, value_set=topics_pa).fill_null(-1).to_numpy().astype(np.int64)
+            n = codes.size
+            starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if n else np.zeros(0, np.int64)
+            rank = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
+            topic = mapped[codes]
+            keep = topic >= 0
+            if max_depth is not None:
+                keep &= rank < max_depth
+            if not keep.any():
+                run_topics = sorted(dictionary.to_pylist())
+                raise ValueError(
+                    f"{run.source or name}: run {name!r} shares no topic with the qrels "
+                    f"({self.qrels.source or 'qrels'}): run topics {_few(run_topics)}, "
+                    f"qrels topics {_few(self.topics)}"
+                )
+            dropped = sorted(t for t, m in zip(dictionary.to_pylist(), mapped.tolist(), strict=True) if m < 0)
+            if dropped:
+                ignored[name] = dropped
+            runs.append(np.full(int(keep.sum()), s, dtype=np.int64))
+            topics.append(topic[keep])
+            ranks.append(rank[keep])
+            docnos.append(run.table["docno"].filter(pa.array(keep)))
+        chunks = [chunk for column in docnos for chunk in column.chunks]
+        lines = _Lines(np.concatenate(runs), np.concatenate(topics), np.concatenate(ranks),
+                       pa.chunked_array(chunks, type=pa.string()))
+        return lines, ignored
+
     @staticmethod
-    def _lay_out(qrels: Qrels, topics_pa, positions, S: int, T: int, depth: int) -> Judgments:
+    def _lay_out(qrels: Qrels, topics_pa: pa.Array, lines: _Lines, S: int, T: int, depth: int) -> Judgments:
         qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
-        index = _DocnoIndex(qrel_topic, qrel_docno)
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
-        for s, (tidx, rank, docno) in enumerate(positions.values()):
-            keep = (tidx >= 0) & (rank < depth)
-            doc[s, tidx[keep], rank[keep]] = index.lookup(tidx[keep], docno.filter(pa.array(keep)))
-        doc.flags.writeable = False
-        qrel_topic.flags.writeable = False
-        qrel_grade.flags.writeable = False
+        doc[lines.run, lines.topic, lines.rank] = _lookup(qrel_topic, qrel_docno, lines.topic, lines.docno)
         return Judgments(doc=doc, qrel_topic=qrel_topic, qrel_grade=qrel_grade, qrel_docno=qrel_docno,
                          topic_start=starts)
+
+    def _groups(self, groups) -> tuple[str, ...]:
+        if groups is None:
+            return self.run_names
+        if not isinstance(groups, Mapping):
+            raise TypeError(f"groups must be a mapping run name → group, got {type(groups).__name__}")
+        for name in groups:
+            if name not in self.runs:
+                raise ValueError(
+                    f"groups: unknown run {name!r}{_did_you_mean(name, self.run_names)} "
+                    f"(expected names of the {len(self.run_names)} runs)"
+                )
+        missing = [n for n in self.run_names if n not in groups]
+        if missing:
+            raise ValueError(
+                f"groups: expected a group for every run, missing {missing[:5]}{'…' if len(missing) > 5 else ''}"
+            )
+        return tuple(str(groups[n]) for n in self.run_names)
+
+    def _contributors(self, contributors) -> np.ndarray:
+        S = len(self.run_names)
+        if contributors is None:
+            return np.ones(S, dtype=bool)
+        if isinstance(contributors, str):
+            contributors = [contributors]
+        contributors = list(contributors)
+        if contributors and all(isinstance(c, (bool, np.bool_)) for c in contributors):
+            if len(contributors) != S:
+                raise ValueError(f"contributors: a boolean mask needs one value per run ({S}), got {len(contributors)}")
+            return np.asarray(contributors, dtype=bool)
+        for name in contributors:
+            if name not in self.runs:
+                raise ValueError(
+                    f"contributors: unknown run {name!r}{_did_you_mean(name, self.run_names)} "
+                    f"(expected names of the {S} runs)"
+                )
+        return np.isin(np.array(self.run_names, dtype=object), np.array(contributors, dtype=object))
 
     # ------------------------------------------------------------------ views
     @property
@@ -301,10 +424,6 @@ class Experiment:
         out = []
         for n in names:
             if n not in lookup:
-                import difflib
-
-                close = difflib.get_close_matches(n, self.run_names, n=3)
-                hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-                raise ValueError(f"unknown run {n!r}{hint}")
+                raise ValueError(f"unknown run {n!r}{_did_you_mean(n, self.run_names)}")
             out.append(lookup[n])
         return np.asarray(out, dtype=np.int64)

@@ -1,35 +1,63 @@
 """Read and write TREC runs and qrels.
 
-Sources: a path to a plain or gzip-compressed file, a directory of run files, a
-``.tar``/``.tar.gz``/``.tar.xz`` archive (every regular member is a run), or a pandas
-DataFrame. Inputs are never modified.
+Sources: a path to a plain, gzip-, bzip2- or xz-compressed file, a directory of run files,
+a ``.tar``/``.tar.gz``/``.tar.xz``/``.tar.bz2`` archive (every regular member is a run), or
+a pandas DataFrame. Inputs are never modified: files are only read, DataFrames are copied.
 
-Rules (trec_eval's, unless stated):
+Rules (trec_eval's, unless marked *irnb*):
 
-* A run line is ``qid Q0 docno rank score tag``. Column 2 may be any token (``Q0``,
-  ``0``); the rank column is ignored; ranking is by score descending, ties broken by docno
-  descending (byte order), exactly as trec_eval sorts. Text after the sixth column is
-  ignored, as trec_eval ignores it (``results.trunc`` in its test suite relies on it).
-* A qrels line is ``qid iteration docno grade``; the iteration column is ignored; the grade
-  must be an integer (negative grades mean "pooled but not judged").
-* Blank lines and lines whose first character is ``#`` are skipped (trec_eval ≥ 10).
-* Errors name ``file:line`` and what was expected: fewer than the required columns, a
-  score that is not a finite number, a grade that is not an integer, a docno repeated
-  within a topic (an error by default; ``on_duplicate="keep_first"`` keeps the first
-  occurrence in file order), an empty file.
+* A run line is ``qid Q0 docno rank score tag``. Column 2 may be any token (``Q0``, ``0``);
+  the rank column is ignored. Text after the sixth column is ignored, as trec_eval ignores
+  it (``results.trunc`` in its test suite relies on it).
+* Ranking: by score descending, ties broken by docno descending (byte order), exactly as
+  trec_eval sorts. Scores are *compared* as 32-bit floats because trec_eval stores them in a
+  C ``float``: two scores that differ only after about the 7th significant digit tie and are
+  ordered by docno. ``Run.table["score"]`` keeps the exact 64-bit value read from the file.
+* A qrels line is exactly ``qid iteration docno grade`` (trec_eval rejects a fifth column as
+  a malformed line; so does irnb). The iteration column is ignored, whatever it holds
+  (TREC-COVID writes ``0.5`` there). The grade must be an integer (``-1``, ``+2`` and ``007``
+  are integers; ``1.0`` and ``0x1`` are not); negative grades mean "pooled but not judged".
+* Fields are separated by any run of ASCII whitespace (space, tab, ``\\v``, ``\\f``, ``\\r``),
+  C's ``isspace`` as in trec_eval. Lines end with ``\\n`` or ``\\r\\n`` (Windows); a lone
+  ``\\r`` is whitespace inside a line (as in trec_eval).
+* Lines whose first non-blank character is ``#`` are comments and blank lines are skipped
+  in both runs and qrels (trec_eval ≥ 10 skips comments in both and blank lines in runs;
+  *irnb* also skips blank lines in qrels). A ``#`` later on a line is ordinary text
+  (docnos such as ``msmarco_v2.1_doc_00_880019750#4_1633802806``).
+* *irnb*: a UTF-8 byte-order mark at the start of a file is dropped (trec_eval would make
+  it part of the first topic id, so that topic would silently match nothing). Text must
+  be UTF-8; a UTF-16 file is rejected with a message saying so.
+* A docno repeated within a topic is an error (trec_eval: "duplicate docs"), in runs and in
+  qrels. ``on_duplicate="keep_first"`` keeps the first occurrence in file order (row order
+  for DataFrames) and drops the others, whatever their scores or grades.
+* Errors are ``ValueError`` naming ``file:line`` (``archive::member:line`` inside an
+  archive, ``DataFrame 'name': row LABEL`` with the row's index label for frames) and
+  saying what was expected: fewer than the required columns, a score that is not a finite
+  number, a grade that is not an integer, a repeated docno, an empty file (no data lines).
+  A DataFrame's topic and docno values must be non-empty and free of whitespace (so that
+  the run can be written as TREC text).
+
+Parsing has two paths that give identical tables (a property test checks it): a fast one
+(pyarrow's CSV reader) for files with one kind of separator (all single spaces or all
+single tabs) and no comments, blank lines or trailing columns, and an exact line-by-line
+one for everything else and for every error. A file is always tried on the fast path
+first; any surprise sends it to the line-by-line path, which reports the line.
 """
 
 from __future__ import annotations
 
+import bz2
+import dataclasses
 import gzip
 import io as _io
 import lzma
 import math
 import os
+import re
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Union
+from typing import Iterable, Iterator, Mapping, Union
 
 import numpy as np
 import pandas as pd
@@ -65,14 +93,19 @@ _QRELS_ALIASES = {
     "grade": ("grade", "relevance", "rel", "label", "judgment"),
 }
 
+_BOM = b"\xef\xbb\xbf"
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
 
 @dataclass(frozen=True)
 class Run:
     """One ranked run: per topic, documents in trec_eval order.
 
     ``table`` has the columns ``topic`` (string), ``docno`` (string), ``score`` (float64),
-    sorted by topic, then score descending, then docno descending; ``rank`` is implied by
-    the position within the topic (1-based).
+    sorted by topic (string order), then score descending (compared as float32, see the
+    module docstring), then docno descending; ``rank`` is implied by the position within
+    the topic (1-based).
     """
 
     name: str
@@ -90,7 +123,7 @@ class Run:
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, rank, score`` (rank 1-based, trec_eval order)."""
-        frame = self.table.to_pandas()
+        frame = self.table.select(["topic", "docno", "score"]).to_pandas()
         frame.insert(2, "rank", frame.groupby("topic", sort=False).cumcount().to_numpy() + 1)
         return frame
 
@@ -113,35 +146,41 @@ class Qrels:
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, grade``."""
-        return self.table.to_pandas()
+        return self.table.select(["topic", "docno", "grade"]).to_pandas()
 
 
 # --------------------------------------------------------------------------- reading bytes
 
 
+def _decompress(data: bytes) -> bytes:
+    if data[:2] == b"\x1f\x8b":
+        return gzip.decompress(data)
+    if data[:6] == b"\xfd7zXZ\x00":
+        return lzma.decompress(data)
+    if data[:3] == b"BZh" and data[4:10] == b"\x31\x41\x59\x26\x53\x59":
+        return bz2.decompress(data)
+    return data
+
+
 def _read_bytes(path: Path) -> bytes:
     with open(path, "rb") as handle:
-        head = handle.read(6)
-        handle.seek(0)
-        if head[:2] == b"\x1f\x8b":
-            return gzip.decompress(handle.read())
-        if head == b"\xfd7zXZ\x00":
-            return lzma.decompress(handle.read())
-        return handle.read()
+        return _decompress(handle.read())
 
 
 def _is_archive(path: Path) -> bool:
     name = path.name.lower()
-    return path.is_file() and name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2"))
+    return path.is_file() and name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2"))
 
 
 def _hidden(name: str) -> bool:
-    base = name.rsplit("/", 1)[-1]
-    return base.startswith(".") or base.startswith("._")
+    return name.rsplit("/", 1)[-1].startswith(".")
 
 
-def _iter_sources(path: Path) -> Iterable[tuple[str, str, bytes]]:
-    """Yield (name, label-for-errors, bytes) for every run file under ``path``."""
+def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
+    """Yield (relative name, label for errors, bytes) for every run file under ``path``.
+
+    Archives are read as a stream, member by member in archive order (a compressed tar
+    cannot seek backwards cheaply); callers order the results by name."""
     if path.is_dir():
         files = sorted(p for p in path.rglob("*") if p.is_file() and not _hidden(p.name))
         if not files:
@@ -149,165 +188,332 @@ def _iter_sources(path: Path) -> Iterable[tuple[str, str, bytes]]:
         for file in files:
             yield file.relative_to(path).as_posix(), str(file), _read_bytes(file)
     elif _is_archive(path):
-        with tarfile.open(path) as archive:
-            members = [m for m in archive.getmembers() if m.isfile() and not _hidden(m.name)]
-            if not members:
-                raise ValueError(f"{path}: archive holds no run files")
-            for member in sorted(members, key=lambda m: m.name):
+        found = False
+        with tarfile.open(path, mode="r|*") as archive:
+            for member in archive:
+                if not member.isfile() or _hidden(member.name):
+                    continue
                 handle = archive.extractfile(member)
-                data = handle.read() if handle is not None else b""
-                if data[:2] == b"\x1f\x8b":
-                    data = gzip.decompress(data)
+                data = _decompress(handle.read()) if handle is not None else b""
                 name = member.name[2:] if member.name.startswith("./") else member.name
+                found = True
                 yield name, f"{path}::{name}", data
+        if not found:
+            raise ValueError(f"{path}: archive holds no run files")
     elif path.is_file():
         yield path.name, str(path), _read_bytes(path)
     else:
         raise ValueError(f"{path}: no such file or directory")
 
 
-# --------------------------------------------------------------------------- parsing
+# --------------------------------------------------------------------------- text clean-up
 
 
-def _needs_slow_path(data: bytes) -> bool:
-    return (
-        data.startswith((b"#", b"\n", b"\r"))
-        or b"\n#" in data
-        or b"\n\n" in data
-        or b"\r" in data
-        or b"\n\r" in data
-    )
+def _clean(data: bytes, label: str) -> bytes:
+    """Drop a UTF-8 BOM and turn CRLF line ends into LF; line numbers are unchanged."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise ValueError(f"{label}:1: expected UTF-8 text, got a UTF-16 byte-order mark; save the file as UTF-8")
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    return data
 
 
-def _fast_columns(data: bytes, names: list[str], types: dict) -> pa.Table | None:
-    """Arrow's multi-threaded CSV reader, for the common well-formed file; None if the file
-    needs the exact line-by-line parser (mixed whitespace, comments, errors)."""
-    if _needs_slow_path(data):
+def _show(token: bytes) -> str:
+    return repr(token.decode("utf-8", errors="replace"))
+
+
+def _show_value(value) -> str:
+    """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
+    ``np.float64(nan)``)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+# --------------------------------------------------------------------------- fast path
+
+
+def _offsets(array: pa.Array) -> np.ndarray:
+    """The value offsets of a (non-chunked) string/binary array, as int64."""
+    large = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
+    raw = np.frombuffer(array.buffers()[1], dtype=np.int64 if large else np.int32)
+    return raw[array.offset: array.offset + len(array) + 1].astype(np.int64, copy=False)
+
+
+def _has_empty(column: pa.ChunkedArray) -> bool:
+    return any(bool((np.diff(_offsets(chunk)) == 0).any()) for chunk in column.chunks if len(chunk))
+
+
+_FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
+_NON_INTEGER = r"[^0-9-]|.-"  # anything but an optional leading minus and digits
+
+
+def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
+    """pyarrow's CSV reader, for files whose every line is exactly ``len(columns)`` fields
+    separated by single spaces (or single tabs), without comments or blank lines. Returns
+    None whenever the file needs the exact line-by-line parser (which also reports errors).
+
+    ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
+    must be non-empty), ``float`` (finite float64), ``int`` (decimal integer, int64).
+    """
+    if not data:
         return None
-    first = data[: data.find(b"\n")] if b"\n" in data else data
-    delimiter = "\t" if b"\t" in first else " "
-    if delimiter == " " and (b"\t" in data or b"  " in data or data.startswith(b" ") or b"\n " in data):
-        return None
-    if delimiter == "\t" and (b" " in data):
+    end = data.find(b"\n")
+    delimiter = b"\t" if b"\t" in (data if end < 0 else data[:end]) else b" "
+    other = b" " if delimiter == b"\t" else b"\t"
+    # Any other whitespace would split differently in the exact parser.
+    if other in data or b"\r" in data or b"\x0b" in data or b"\x0c" in data:
         return None
     try:
         table = pacsv.read_csv(
             _io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=names),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, double_quote=False),
+            read_options=pacsv.ReadOptions(column_names=list(columns)),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
+                newlines_in_values=False, ignore_empty_lines=False,
+            ),
             convert_options=pacsv.ConvertOptions(
-                column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False
+                column_types={name: _FAST_TYPES[kind] for name, kind in columns.items()},
+                strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=True,
             ),
         )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    except pa.ArrowException:
         return None
-    for name, typ in types.items():
-        if table[name].null_count:
-            return None
-        if pa.types.is_string(typ) and pc.any(pc.equal(pc.utf8_length(table[name]), 0)).as_py():
-            return None
+    first = next(iter(columns))
+    # Empty fields come from doubled, leading or trailing separators, or blank lines.
+    if any(kind in ("string", "binary", "int") and _has_empty(table[name]) for name, kind in columns.items()):
+        return None
+    if pc.any(pc.starts_with(table[first], "#")).as_py():  # a comment line with the right field count
+        return None
+    for name, kind in columns.items():
+        column = table[name]
+        if kind == "float":
+            if column.null_count or pc.any(pc.invert(pc.is_finite(column))).as_py():
+                return None
+        elif kind == "int":
+            if pc.any(pc.match_substring_regex(column, _NON_INTEGER)).as_py():
+                return None  # '+1' and friends: the exact parser accepts them
+            try:
+                column = pc.cast(column, pa.int64())
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                return None
+            table = table.set_column(table.schema.get_field_index(name), name, column)
     return table
 
 
-def _lines(data: bytes, label: str) -> Iterable[tuple[int, list[str]]]:
+# --------------------------------------------------------------------------- exact path
+
+
+def _data_lines(data: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """(1-based line number, fields) of every line that is neither blank nor a comment."""
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        parts = line.split()
+        if parts and not parts[0].startswith(b"#"):
+            yield number, parts
+
+
+def _utf8_array(tokens: list[bytes], numbers: list[int], label: str, what: str) -> pa.Array:
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise ValueError(f"{label}:{line}: expected UTF-8 text, got byte {data[err.start]:#04x}") from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        yield number, stripped.split()
+        return pa.array(tokens, pa.binary()).cast(pa.string())
+    except pa.ArrowInvalid:
+        for token, number in zip(tokens, numbers, strict=True):
+            try:
+                token.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ValueError(
+                    f"{label}:{number}: expected UTF-8 text in the {what}, got byte {token[err.start]:#04x}"
+                ) from None
+        raise
 
 
-def _parse_run_slow(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
-    topics: list[str] = []
-    docnos: list[str] = []
+def _parse_score(token: bytes, label: str, number: int) -> float:
+    try:
+        if b"_" in token:  # Python's float() accepts 1_000; trec_eval's atof does not
+            raise ValueError
+        score = float(token)
+    except ValueError:
+        raise ValueError(
+            f"{label}:{number}: expected a number in column 5 (score), got {_show(token)}"
+        ) from None
+    if not math.isfinite(score):
+        raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {_show(token)}")
+    return score
+
+
+def _parse_run_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray, str]:
+    topics: list[bytes] = []
+    docnos: list[bytes] = []
     scores: list[float] = []
-    tags: list[str] = []
     numbers: list[int] = []
-    for number, parts in _lines(data, label):
+    tag = b""
+    for number, parts in _data_lines(data):
         if len(parts) < 6:
             raise ValueError(
-                f"{label}:{number}: expected 6 columns ({RUN_COLUMNS}), got {len(parts)}: {' '.join(parts)!r}"
+                f"{label}:{number}: expected 6 columns ({RUN_COLUMNS}), got {len(parts)}: "
+                f"{_show(b' '.join(parts))}"
             )
-        try:
-            score = float(parts[4])
-        except ValueError:
-            raise ValueError(f"{label}:{number}: expected a number in column 5 (score), got {parts[4]!r}") from None
-        if not math.isfinite(score):
-            raise ValueError(f"{label}:{number}: expected a finite score in column 5, got {parts[4]!r}")
+        scores.append(_parse_score(parts[4], label, number))
         topics.append(parts[0])
         docnos.append(parts[2])
-        scores.append(score)
-        tags.append(parts[5])
+        numbers.append(number)
+        if not tag:
+            tag = parts[5]
+    table = pa.table(
+        {
+            "topic": _utf8_array(topics, numbers, label, "qid (column 1)"),
+            "docno": _utf8_array(docnos, numbers, label, "docno (column 3)"),
+            "score": pa.array(scores, pa.float64()),
+        }
+    )
+    return table, np.asarray(numbers, dtype=np.int64), tag.decode("utf-8", errors="replace")
+
+
+def _parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
+    topics: list[bytes] = []
+    docnos: list[bytes] = []
+    grades: list[int] = []
+    numbers: list[int] = []
+    for number, parts in _data_lines(data):
+        if len(parts) != 4:
+            raise ValueError(
+                f"{label}:{number}: expected 4 columns ({QRELS_COLUMNS}), got {len(parts)}: "
+                f"{_show(b' '.join(parts))}"
+            )
+        token = parts[3]
+        grade = int(token) if _INTEGER.fullmatch(token) else None
+        if grade is None or not _INT64_MIN <= grade <= _INT64_MAX:
+            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {_show(token)}")
+        topics.append(parts[0])
+        docnos.append(parts[2])
+        grades.append(grade)
         numbers.append(number)
     table = pa.table(
         {
-            "topic": pa.array(topics, pa.string()),
-            "docno": pa.array(docnos, pa.string()),
-            "score": pa.array(scores, pa.float64()),
-            "tag": pa.array(tags, pa.string()),
+            "topic": _utf8_array(topics, numbers, label, "qid (column 1)"),
+            "docno": _utf8_array(docnos, numbers, label, "docno (column 3)"),
+            "grade": pa.array(grades, pa.int64()),
         }
     )
     return table, np.asarray(numbers, dtype=np.int64)
 
 
-def _parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None]:
-    table = _fast_columns(
-        data,
-        ["topic", "q0", "docno", "rank", "score", "tag"],
-        {"topic": pa.string(), "q0": pa.string(), "docno": pa.string(), "rank": pa.string(),
-         "score": pa.float64(), "tag": pa.string()},
-    )
-    if table is not None and pc.all(pc.is_finite(table["score"])).as_py() is not False:
-        return table.select(["topic", "docno", "score", "tag"]), None
-    return _parse_run_slow(data, label)
+_RUN_FAST = {"topic": "string", "q0": "binary", "docno": "string", "rank": "binary", "score": "float", "tag": "binary"}
+_QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "grade": "int"}
 
 
-def _line_of(numbers: np.ndarray | None, row: int) -> int:
-    return int(numbers[row]) if numbers is not None else row + 1
+def _parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None, str]:
+    """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag."""
+    data = _clean(data, label)
+    table = _fast_table(data, _RUN_FAST)
+    if table is not None:
+        tag = table["tag"][0].as_py().decode("utf-8", errors="replace")
+        return table.select(["topic", "docno", "score"]), None, tag
+    return _parse_run_exact(data, label)
+
+
+def _parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None]:
+    data = _clean(data, label)
+    table = _fast_table(data, _QRELS_FAST)
+    if table is not None:
+        return table.select(["topic", "docno", "grade"]), None
+    return _parse_qrels_exact(data, label)
+
+
+# --------------------------------------------------------------------------- duplicates
+
+
+_LOW_BYTES = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _string_hash(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """A 64-bit hash of every string, vectorised over 8-byte words (no Python loop over
+    rows). Collisions are possible; callers confirm equality on the strings themselves."""
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    offsets = _offsets(array)
+    lengths = np.diff(offsets)
+    base = int(offsets[0]) if offsets.size else 0
+    size = (int(offsets[-1]) - base) if offsets.size else 0
+    values = np.frombuffer(array.buffers()[2], dtype=np.uint8) if size else np.zeros(0, np.uint8)
+    padded = np.zeros(size + 8, dtype=np.uint8)
+    padded[:size] = values[base: base + size]
+    words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
+    starts = offsets[:-1] - base
+    out = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    for j in range(0, int(lengths.max(initial=0)), 8):
+        word = words[np.minimum(starts + j, size)] & _LOW_BYTES[np.clip(lengths - j, 0, 8)]
+        out ^= word
+        out *= np.uint64(0xFF51AFD7ED558CCD)
+        out ^= out >> np.uint64(33)
+    return out
+
+
+def _topic_codes(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Integer code of every row's topic (first-appearance order) and the distinct topics."""
+    if isinstance(topic, pa.ChunkedArray):
+        topic = topic.combine_chunks()
+    encoded = pc.dictionary_encode(topic)
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+
+
+def _repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row."""
+    key = _string_hash(table["docno"]) ^ (topic_codes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F))
+    later = pd.Series(key, copy=False).duplicated(keep="first").to_numpy()
+    if not later.any():
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    candidates = np.flatnonzero(np.isin(key, key[later]))  # exact check on the few candidates
+    topics = table["topic"].take(pa.array(candidates)).to_pylist()
+    docnos = table["docno"].take(pa.array(candidates)).to_pylist()
+    first_seen: dict[tuple[str, str], int] = {}
+    rows, firsts = [], []
+    for row, pair in zip(candidates.tolist(), zip(topics, docnos, strict=True), strict=True):
+        if pair in first_seen:
+            rows.append(row)
+            firsts.append(first_seen[pair])
+        else:
+            first_seen[pair] = row
+    return np.asarray(rows, dtype=np.int64), np.asarray(firsts, dtype=np.int64)
+
+
+def _position(numbers: np.ndarray | None, row: int, unit: str) -> str:
+    """Line number (``numbers[row]``, or row + 1 when every row is a line) or, for
+    DataFrames, the row's index label (``numbers`` holds the labels)."""
+    if numbers is None:
+        return str(row + 1) if unit == "line" else str(row)
+    value = numbers[row]
+    value = value.item() if isinstance(value, np.generic) else value
+    return str(value) if unit == "line" else repr(value)
 
 
 def _where(label: str, numbers: np.ndarray | None, row: int, unit: str) -> str:
-    """``file:line`` for files, ``DataFrame 'x': row N`` (0-based, as pandas) for frames."""
+    """``file:line`` for files, ``DataFrame 'x': row LABEL`` (the index label) for frames."""
     if unit == "row":
-        return f"{label}: row {row}"
-    return f"{label}:{_line_of(numbers, row)}"
+        return f"{label}: row {_position(numbers, row, unit)}"
+    return f"{label}:{_position(numbers, row, unit)}"
 
 
 def _drop_duplicates(
-    table: pa.Table,
-    numbers: np.ndarray | None,
-    label: str,
-    on_duplicate: str,
-    what: str,
-    unit: str = "line",
-) -> tuple[pa.Table, np.ndarray | None]:
-    """Detect a docno repeated within a topic; error or keep the first in file order."""
-    topic_codes = pc.dictionary_encode(table["topic"]).combine_chunks().indices.to_numpy()
-    doc_codes = pc.dictionary_encode(table["docno"]).combine_chunks().indices.to_numpy()
-    key = topic_codes.astype(np.int64) * (int(doc_codes.max(initial=0)) + 1) + doc_codes
-    order = np.argsort(key, kind="stable")
-    repeated = np.flatnonzero(key[order][1:] == key[order][:-1]) + 1
-    if repeated.size == 0:
-        return table, numbers
+    table: pa.Table, topic_codes: np.ndarray, numbers: np.ndarray | None, label: str,
+    on_duplicate: str, what: str, unit: str,
+) -> tuple[pa.Table, np.ndarray]:
+    """Detect a docno repeated within a topic; error, or keep the first in file order."""
+    rows, firsts = _repeated_rows(table, topic_codes)
+    if rows.size == 0:
+        return table, topic_codes
     if on_duplicate == "error":
-        row, first = int(order[repeated[0]]), int(order[repeated[0] - 1])
+        row, first = int(rows.min()), int(firsts[np.argmin(rows)])
         topic = table["topic"][row].as_py()
         docno = table["docno"][row].as_py()
-        first_at = f"row {first}" if unit == "row" else f"line {_line_of(numbers, first)}"
+        first_at = f"{'row' if unit == 'row' else 'line'} {_position(numbers, first, unit)}"
         raise ValueError(
             f"{_where(label, numbers, row, unit)}: docno {docno!r} repeated for topic {topic!r} "
-            f"(first at {first_at}); expected each docno once per topic "
-            f"({what}); pass on_duplicate='keep_first' to keep the first occurrence"
+            f"(first at {first_at}); expected each docno once per topic in a {what}; "
+            f"pass on_duplicate='keep_first' to keep the first occurrence"
         )
     keep = np.ones(table.num_rows, dtype=bool)
-    keep[order[repeated]] = False
-    table = table.filter(pa.array(keep))
-    return table, (numbers[keep] if numbers is not None else None)
+    keep[rows] = False
+    return table.filter(pa.array(keep)), topic_codes[keep]
 
 
 def _check_policy(on_duplicate: str) -> None:
@@ -315,20 +521,67 @@ def _check_policy(on_duplicate: str) -> None:
         raise ValueError(f"on_duplicate must be one of {DUPLICATE_POLICIES}, got {on_duplicate!r}")
 
 
-def _sorted_run(table: pa.Table) -> pa.Table:
-    order = pc.sort_indices(
-        table, sort_keys=[("topic", "ascending"), ("score", "descending"), ("docno", "descending")]
-    )
-    return table.select(["topic", "docno", "score"]).take(order)
+# --------------------------------------------------------------------------- trec_eval order
+
+
+def _descending_key(topic_rank: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """uint64 sort key: topic rank ascending, then float32(score) descending, as one integer
+    (float32 bits mapped to an order-preserving uint32; -0.0 and 0.0 tie, as in C)."""
+    with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
+        s32 = score.astype(np.float32)
+    s32[s32 == 0] = 0.0
+    bits = s32.view(np.uint32)
+    ascending = np.where(bits & np.uint32(0x80000000), ~bits, bits | np.uint32(0x80000000))
+    return (topic_rank.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(np.uint64)
+
+
+def _trec_order(table: pa.Table) -> pa.Table:
+    """``table`` (topic, docno, score, in any order) in trec_eval order: topic ascending,
+    float32(score) descending, docno descending.
+
+    One stable numeric argsort (linear on the usual input, written topic by topic in
+    score order), then a string sort of only the rows whose (topic, score) ties; the table
+    is returned as is (the same object) when it is already in order."""
+    if table.column_names != ["topic", "docno", "score"]:
+        table = table.select(["topic", "docno", "score"])
+    n = table.num_rows
+    if n == 0:
+        return table
+    codes, dictionary = _topic_codes(table["topic"])
+    rank_of_code = np.empty(len(dictionary), dtype=np.int64)
+    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary))
+    key = _descending_key(rank_of_code[codes], table["score"].to_numpy())
+    order = np.argsort(key, kind="stable")
+    ordered_key = key[order]
+    tie = ordered_key[1:] == ordered_key[:-1]
+    if tie.any():
+        slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
+        rows = order[slots]
+        tied = pa.table({"key": pa.array(ordered_key[slots]), "docno": table["docno"].take(pa.array(rows))})
+        within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", "descending")]).to_numpy()
+        order[slots] = rows[within]
+    if (order == np.arange(n)).all():
+        return table
+    return table.take(pa.array(order))
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def _run_from_table(
+    table: pa.Table, numbers: np.ndarray | None, name: str, tag: str, label: str, on_duplicate: str,
+    unit: str = "line",
+) -> Run:
+    codes, _ = _topic_codes(table["topic"])
+    table, _ = _drop_duplicates(table, codes, numbers, label, on_duplicate, "run", unit)
+    return Run(name=name, table=_trec_order(table), tag=tag, source=label)
 
 
 def _run_from_bytes(data: bytes, name: str, label: str, on_duplicate: str) -> Run:
-    table, numbers = _parse_run_bytes(data, label)
+    table, numbers, tag = _parse_run_bytes(data, label)
     if table.num_rows == 0:
         raise ValueError(f"{label}: empty run: expected lines of '{RUN_COLUMNS}', found none")
-    table, numbers = _drop_duplicates(table, numbers, label, on_duplicate, "run")
-    tag = table["tag"][0].as_py()
-    return Run(name=name, table=_sorted_run(table), tag=tag, source=label)
+    return _run_from_table(table, numbers, name, tag, label, on_duplicate)
 
 
 def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
@@ -341,40 +594,69 @@ def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
     )
 
 
+def _label(frame: pd.DataFrame, row: int) -> str:
+    """The index label of positional row ``row`` (what ``frame.loc`` takes)."""
+    return _position(frame.index.to_numpy(), row, "row")
+
+
+def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
+    """A topic or docno column as strings; each must be non-empty text without whitespace
+    (so that it can be written as a TREC line)."""
+    values = frame[column]
+    missing = np.flatnonzero(values.isna().to_numpy())
+    if missing.size:
+        row = int(missing[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected a value in column {column!r}, "
+            f"got {_show_value(values.iloc[row])}"
+        )
+    array = pa.array(values.astype(str).to_numpy(dtype=object), pa.string())
+    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, r"\s"))
+    bad = bad.to_numpy(zero_copy_only=False)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
+            f"got {array[row].as_py()!r}"
+        )
+    return array
+
+
 def _run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
     label = f"DataFrame {name!r}"
     if len(frame) == 0:
         raise ValueError(f"{label}: empty run: expected at least one row")
     cols = {role: _column(frame, _RUN_ALIASES, role, label) for role in _RUN_ALIASES}
-    scores = pd.to_numeric(frame[cols["score"]], errors="coerce").to_numpy(dtype=np.float64, copy=True)
+    raw = frame[cols["score"]]
+    scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64, copy=True)
     bad = np.flatnonzero(~np.isfinite(scores))
     if bad.size:
         row = int(bad[0])
         raise ValueError(
-            f"{label}: row {row}: expected a finite number in column {cols['score']!r}, "
-            f"got {frame[cols['score']].iloc[row]!r}"
+            f"{label}: row {_label(frame, row)}: expected a finite number in column {cols['score']!r}, "
+            f"got {_show_value(raw.iloc[row])}"
         )
     table = pa.table(
         {
-            "topic": pa.array(frame[cols["topic"]].astype(str).to_numpy(), pa.string()),
-            "docno": pa.array(frame[cols["docno"]].astype(str).to_numpy(), pa.string()),
+            "topic": _id_column(frame, cols["topic"], label),
+            "docno": _id_column(frame, cols["docno"], label),
             "score": pa.array(scores, pa.float64()),
         }
     )
-    table, _ = _drop_duplicates(table, None, label, on_duplicate, "run", unit="row")
     tag = str(frame["tag"].iloc[0]) if "tag" in frame.columns else name
-    return Run(name=name, table=_sorted_run(table), tag=tag, source=label)
+    return _run_from_table(table, frame.index.to_numpy(), name, tag, label, on_duplicate, unit="row")
 
 
 # --------------------------------------------------------------------------- public readers
 
 
 def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "error") -> Run:
-    """Read one run from a file (plain or gzip) or a DataFrame.
+    """Read one run from a file (plain or compressed) or a DataFrame.
 
     A DataFrame needs columns for topic (``topic``/``qid``/``query_id``), docno
     (``docno``/``doc_id``) and ``score``; it is copied, never modified. The run's name is
-    ``name``, else the file's name.
+    ``name``, else the file's name. ``on_duplicate`` is ``"error"`` (default) or
+    ``"keep_first"`` (keep the first line of a docno repeated within a topic).
 
     >>> import pandas as pd
     >>> run = read_run(pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, 1.0]}), name="r")
@@ -396,9 +678,11 @@ def read_runs(
 ) -> dict[str, Run]:
     """Read runs from files, directories, tar archives or DataFrames; return ``{name: Run}``.
 
-    Names are file names (paths inside a directory or archive when two files share a
-    name). A DataFrame with a ``run`` column yields one run per distinct value; a mapping
-    ``{name: source}`` names its runs explicitly. Two runs with the same name are an error.
+    Names are file names (paths inside a directory or archive when two files there share
+    a name); the runs of a directory or archive come in name order. A DataFrame with a
+    ``run`` column yields one run per distinct value; a mapping ``{name: source}`` names
+    its runs explicitly. Two runs with the same name are an error. ``on_duplicate`` as in
+    :func:`read_run`.
     """
     _check_policy(on_duplicate)
     if isinstance(sources, Mapping):
@@ -416,11 +700,16 @@ def read_runs(
             else:
                 found.append(_run_from_frame(source, given or "run", on_duplicate))
             continue
-        entries = list(_iter_sources(Path(source)))
-        base_names = [e[0].rsplit("/", 1)[-1] for e in entries]
-        for (rel, label, data), base in zip(entries, base_names, strict=True):
-            run_name = given if (given and len(entries) == 1) else (base if base_names.count(base) == 1 else rel)
-            found.append(_run_from_bytes(data, run_name, label, on_duplicate))
+        parsed = [(rel, _run_from_bytes(data, rel, label, on_duplicate))
+                  for rel, label, data in _iter_sources(Path(source))]
+        parsed.sort(key=lambda item: item[0])
+        base_names = [rel.rsplit("/", 1)[-1] for rel, _ in parsed]
+        for (rel, run), base in zip(parsed, base_names, strict=True):
+            if given and len(parsed) == 1:
+                run_name = given
+            else:
+                run_name = base if base_names.count(base) == 1 else rel
+            found.append(dataclasses.replace(run, name=run_name))
     runs: dict[str, Run] = {}
     for run in found:
         if run.name in runs:
@@ -432,46 +721,21 @@ def read_runs(
     return runs
 
 
-def _parse_qrels_slow(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
-    topics: list[str] = []
-    docnos: list[str] = []
-    grades: list[int] = []
-    numbers: list[int] = []
-    for number, parts in _lines(data, label):
-        if len(parts) != 4:
-            raise ValueError(
-                f"{label}:{number}: expected 4 columns ({QRELS_COLUMNS}), got {len(parts)}: {' '.join(parts)!r}"
-            )
-        try:
-            grade = int(parts[3])
-        except ValueError:
-            raise ValueError(
-                f"{label}:{number}: expected an integer grade in column 4, got {parts[3]!r}"
-            ) from None
-        topics.append(parts[0])
-        docnos.append(parts[2])
-        grades.append(grade)
-        numbers.append(number)
-    table = pa.table(
-        {
-            "topic": pa.array(topics, pa.string()),
-            "docno": pa.array(docnos, pa.string()),
-            "grade": pa.array(grades, pa.int64()),
-        }
-    )
-    return table, np.asarray(numbers, dtype=np.int64)
-
-
-def _qrels_from_table(table: pa.Table, numbers, label: str, on_duplicate: str, unit: str = "line") -> Qrels:
+def _qrels_from_table(
+    table: pa.Table, numbers: np.ndarray | None, label: str, on_duplicate: str, unit: str = "line"
+) -> Qrels:
     if table.num_rows == 0:
         raise ValueError(f"{label}: empty qrels: expected lines of '{QRELS_COLUMNS}', found none")
-    table, _ = _drop_duplicates(table, numbers, label, on_duplicate, "qrels", unit)
+    codes, _ = _topic_codes(table["topic"])
+    table, _ = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit)
     order = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")])
     return Qrels(table=table.select(["topic", "docno", "grade"]).take(order), source=label)
 
 
 def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
-    """Read qrels (``qid iteration docno grade``) from a file (plain or gzip) or a DataFrame.
+    """Read qrels (``qid iteration docno grade``) from a file (plain or compressed) or a
+    DataFrame (columns ``topic``/``qid``/``query_id``, ``docno``/``doc_id``,
+    ``grade``/``relevance``/``rel``/``label``). ``on_duplicate`` as in :func:`read_run`.
 
     >>> import pandas as pd
     >>> q = read_qrels(pd.DataFrame({"query_id": [1, 1], "doc_id": ["a", "b"], "relevance": [2, 0]}))
@@ -486,54 +750,89 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
         cols = {role: _column(source, _QRELS_ALIASES, role, label) for role in _QRELS_ALIASES}
         raw = source[cols["grade"]]
         numeric = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
-        bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)))
+        bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)) | (np.abs(numeric) > 2**53))
         if bad.size:
             row = int(bad[0])
-            raise ValueError(f"{label}: row {row}: expected an integer grade, got {raw.iloc[row]!r}")
+            raise ValueError(
+                f"{label}: row {_label(source, row)}: expected an integer grade in column {cols['grade']!r}, "
+                f"got {_show_value(raw.iloc[row])}"
+            )
         table = pa.table(
             {
-                "topic": pa.array(source[cols["topic"]].astype(str).to_numpy(), pa.string()),
-                "docno": pa.array(source[cols["docno"]].astype(str).to_numpy(), pa.string()),
+                "topic": _id_column(source, cols["topic"], label),
+                "docno": _id_column(source, cols["docno"], label),
                 "grade": pa.array(numeric.astype(np.int64), pa.int64()),
             }
         )
-        return _qrels_from_table(table, None, label, on_duplicate, unit="row")
+        return _qrels_from_table(table, source.index.to_numpy(), label, on_duplicate, unit="row")
     path = Path(source)
     if not path.is_file():
         raise ValueError(f"{path}: no such qrels file")
-    data = _read_bytes(path)
-    table = _fast_columns(
-        data,
-        ["topic", "iteration", "docno", "grade"],
-        {"topic": pa.string(), "iteration": pa.string(), "docno": pa.string(), "grade": pa.int64()},
-    )
-    numbers = None
-    if table is None:
-        table, numbers = _parse_qrels_slow(data, str(path))
+    table, numbers = _parse_qrels_bytes(_read_bytes(path), str(path))
     return _qrels_from_table(table, numbers, str(path), on_duplicate)
 
 
 # --------------------------------------------------------------------------- writing
 
 
-def _format_score(value: float) -> str:
-    return repr(float(value))
+def _open_for_writing(path: str | os.PathLike):
+    if str(path).lower().endswith(".gz"):
+        return gzip.open(path, "wb")
+    return open(path, "wb")
+
+
+def _lines_buffer(columns: list[pa.Array]) -> memoryview:
+    """The bytes of ``' '.join(columns) + '\\n'`` for every row, built without a Python
+    loop over rows (the joined strings lie back to back in one Arrow buffer)."""
+    last = pc.binary_join_element_wise(columns[-1], "\n", "")
+    joined = pc.binary_join_element_wise(*columns[:-1], last, " ")
+    if isinstance(joined, pa.ChunkedArray):
+        joined = joined.combine_chunks()
+    offsets = _offsets(joined)
+    data = joined.buffers()[2]
+    return memoryview(data)[int(offsets[0]): int(offsets[-1])] if data is not None else memoryview(b"")
+
+
+def _check_token(value: str, what: str) -> None:
+    if not value or re.search(r"\s", value):
+        raise ValueError(f"{what} must be a non-empty token without whitespace, got {value!r}")
 
 
 def write_run(run: Run, path: str | os.PathLike, *, tag: str | None = None) -> None:
-    """Write a run as ``qid Q0 docno rank score tag`` in trec_eval order (rank from 1)."""
-    frame = run.to_frame()
+    """Write a run as ``qid Q0 docno rank score tag`` in trec_eval order (rank from 1).
+
+    Scores are written in the shortest form that reads back as the same 64-bit float, so
+    ``read_run(path)`` gives back the same table. A path ending in ``.gz`` is gzip-compressed.
+    """
     label = tag or run.tag or run.name
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        for topic, docno, rank, score in zip(
-            frame["topic"], frame["docno"], frame["rank"], frame["score"], strict=True
-        ):
-            out.write(f"{topic} Q0 {docno} {rank} {_format_score(score)} {label}\n")
+    _check_token(label, "tag")
+    table = _trec_order(run.table)
+    n = table.num_rows
+    codes, _ = _topic_codes(table["topic"])
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if n else np.zeros(0, np.int64)
+    rank = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
+    columns = [
+        table["topic"].combine_chunks(),
+        pa.array(np.full(n, "Q0", dtype=object), pa.string()),
+        table["docno"].combine_chunks(),
+        pc.cast(pa.array(rank, pa.int64()), pa.string()),
+        pc.cast(table["score"].combine_chunks(), pa.string()),
+        pa.array(np.full(n, label, dtype=object), pa.string()),
+    ]
+    with _open_for_writing(path) as out:
+        out.write(_lines_buffer(columns))
 
 
 def write_qrels(qrels: Qrels | pd.DataFrame, path: str | os.PathLike) -> None:
-    """Write qrels as ``qid 0 docno grade``."""
-    frame = qrels.to_frame() if isinstance(qrels, Qrels) else read_qrels(qrels).to_frame()
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        for topic, docno, grade in zip(frame["topic"], frame["docno"], frame["grade"], strict=True):
-            out.write(f"{topic} 0 {docno} {int(grade)}\n")
+    """Write qrels as ``qid 0 docno grade`` (topic then docno order). A DataFrame is read
+    with :func:`read_qrels` first (and so checked). A path ending in ``.gz`` is gzip-compressed."""
+    table = (qrels if isinstance(qrels, Qrels) else read_qrels(qrels)).table
+    n = table.num_rows
+    columns = [
+        table["topic"].combine_chunks(),
+        pa.array(np.full(n, "0", dtype=object), pa.string()),
+        table["docno"].combine_chunks(),
+        pc.cast(table["grade"].combine_chunks(), pa.string()),
+    ]
+    with _open_for_writing(path) as out:
+        out.write(_lines_buffer(columns))
