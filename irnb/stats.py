@@ -1,0 +1,760 @@
+"""Paired significance tests over topics for every pair of runs at once; p-values only.
+
+Each test takes an (S, T) score matrix — runs × topics, e.g. ``evaluate(...).values[m]`` —
+or an :class:`~irnb.metrics.Evaluation` and a measure, and tests all S(S−1)/2 pairs
+``(a, b)``, a before b in run order, in one vectorised pass (no Python loop over pairs).
+It returns a :class:`PairwiseTests`: p-values, the test statistic, and effect sizes (mean
+difference a − b and Cohen's d_z), as a tidy frame (:meth:`PairwiseTests.to_frame`) or a
+run × run matrix (:meth:`PairwiseTests.matrix`). No significance level is applied here:
+``alpha`` belongs to :mod:`irnb.decision`.
+
+Tests (all two-sided) and the scipy call each one reproduces, p-values equal to 1e-12:
+
+=================  =========================================================================
+``t``              paired t-test: ``scipy.stats.ttest_rel(a, b)``
+``wilcoxon``       signed-rank test: ``scipy.stats.wilcoxon(a, b, zero_method=...,
+                   correction=..., method=...)``, defaults ``"wilcox"``, ``False``,
+                   ``"auto"`` as scipy. With ``method="auto"`` the choice per pair is
+                   scipy's: more than 50 topics → normal approximation; else no ties and
+                   no zero differences → exact distribution; else ≤ 13 topics → exact
+                   enumeration of all 2^n sign flips (scipy's permutation test); else the
+                   normal approximation (tie-corrected variance). The method used for each
+                   pair is reported (``method`` column).
+``sign``           sign test: ``scipy.stats.binomtest(k, n, 0.5)``, k = topics where a
+                   scores higher, n = topics where the two differ (ties dropped).
+``randomization``  paired randomization (sign-flip) test on the mean difference, seeded:
+                   p = (b + 1)/(B + 1) for b of B random flips at least as extreme, never 0.
+``anova``          one-way ANOVA over runs (``scipy.stats.f_oneway``), then every pair
+                   compared with the ANOVA's pooled error (MSE, N − S degrees of freedom)
+                   and Bonferroni-corrected for the S(S−1)/2 comparisons — Baillie et al.'s
+                   procedure (MATLAB ``multcompare``/SPSS "Bonferroni" post hoc). The
+                   omnibus F test is kept in ``omnibus``; :mod:`irnb.decision` counts a
+                   pair as different only when both are significant.
+``tukey``          Tukey HSD (Tukey–Kramer for unequal groups): ``scipy.stats.tukey_hsd``.
+                   Slow for many runs (scipy's studentized range, ~5 ms per pair).
+=================  =========================================================================
+
+Topics (written policy). A topic counts for a run when the run was evaluated on it: for an
+``Evaluation``, its ``evaluated`` mask (topics the run answered, trec_eval style, or every
+qrels topic when evaluated with ``complete=True``); for an array or DataFrame, the cells
+that are not NaN. ``topics="pairwise"`` (default): each pair uses the topics evaluated for
+both of its runs; ANOVA and Tukey use each run's own evaluated topics. ``topics="common"``:
+only topics evaluated for every run are used, by every test.
+
+Degenerate pairs (policy; the only departures from scipy, which returns NaN here):
+
+* every difference is zero (identical scores): p = 1 and statistic 0, in every test;
+* no common topic: every value NaN ("not testable");
+* t-test with one topic and a non-zero difference: NaN (no variance; scipy agrees);
+* a constant non-zero difference: t = ±inf, p = 0 (scipy agrees).
+
+Effect sizes are always paired, over the pair's topics: ``mean_diff`` = mean(a − b),
+``d_z`` = mean(a − b) / sd(a − b) (ddof 1; 0 when all differences are 0, ±inf when the
+difference is constant, NaN with fewer than 2 topics).
+
+Hand example: differences a − b = 0.1, 0.2, 0.3 on three topics: mean 0.2, sd 0.1,
+t = 0.2 / (0.1/√3) = 3.4641 with 2 degrees of freedom, p = 0.0742; d_z = 0.2/0.1 = 2.
+
+>>> res = t_test([[0.5, 0.6, 0.7], [0.4, 0.4, 0.4]], run_names=["a", "b"])
+>>> round(float(res.statistic[0]), 4), round(float(res.p_value[0]), 4), round(float(res.d_z[0]), 4)
+(3.4641, 0.0742, 2.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import special
+from scipy import stats as _sps
+
+__all__ = [
+    "TESTS",
+    "TOPIC_RULES",
+    "PairwiseTests",
+    "Omnibus",
+    "pairwise_test",
+    "t_test",
+    "wilcoxon_test",
+    "sign_test",
+    "randomization_test",
+    "anova_bonferroni",
+    "tukey_hsd",
+    "bonferroni",
+    "holm",
+    "score_matrix",
+]
+
+TESTS = ("t", "wilcoxon", "sign", "randomization", "anova", "tukey")
+TOPIC_RULES = ("pairwise", "common")
+ADJUSTMENTS = ("bonferroni", "holm")
+WILCOXON_ZERO_METHODS = ("wilcox", "pratt", "zsplit")
+WILCOXON_METHODS = ("auto", "exact", "asymptotic")
+PERMUTATION_MAX_TOPICS = 13  # scipy: 2**13 sign flips are enumerated exactly (< 9999 resamples)
+EXACT_MAX_TOPICS = 50  # scipy wilcoxon(method="auto"): the exact distribution up to 50 topics
+
+
+# =================================================================== results
+@dataclass(frozen=True)
+class Omnibus:
+    """An omnibus test over all runs (one-way ANOVA): F, its degrees of freedom and p."""
+
+    statistic: float
+    df_between: int
+    df_within: int
+    p_value: float
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseTests:
+    """One test applied to every pair of runs; arrays have one entry per pair.
+
+    Pair ``i`` compares ``run_names[run_a[i]]`` (a) with ``run_names[run_b[i]]`` (b),
+    ``run_a[i] < run_b[i]``, in ``np.triu_indices`` order. ``mean_diff`` is a − b;
+    ``direction`` is +1 when the test statistic says a scores higher, −1 when b does,
+    0 when neither. ``method`` names how each p-value was obtained.
+
+    ``statistic`` per test: ``t`` the paired t; ``wilcoxon`` scipy's min(R+, R−);
+    ``sign`` k/n; ``randomization`` the mean difference; ``anova`` the pair's t on the
+    ANOVA's pooled error; ``tukey`` the studentized range q (signed a − b).
+    """
+
+    test: str
+    measure: str | None
+    run_names: tuple[str, ...]
+    run_a: np.ndarray = field(repr=False)
+    run_b: np.ndarray = field(repr=False)
+    n_topics: np.ndarray = field(repr=False)
+    mean_a: np.ndarray = field(repr=False)
+    mean_b: np.ndarray = field(repr=False)
+    mean_diff: np.ndarray = field(repr=False)
+    d_z: np.ndarray = field(repr=False)
+    statistic: np.ndarray = field(repr=False)
+    p_value: np.ndarray = field(repr=False)
+    direction: np.ndarray = field(repr=False)
+    method: np.ndarray = field(repr=False)
+    adjustment: str = "none"
+    omnibus: Omnibus | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def __len__(self) -> int:
+        return int(self.p_value.shape[0])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per pair: ``run_a, run_b, measure, test, n_topics, mean_a, mean_b,
+        mean_diff, d_z, statistic, p_value, direction, method, adjustment``."""
+        names = np.asarray(self.run_names, dtype=object)
+        return pd.DataFrame({
+            "run_a": names[self.run_a], "run_b": names[self.run_b],
+            "measure": self.measure, "test": self.test,
+            "n_topics": self.n_topics, "mean_a": self.mean_a, "mean_b": self.mean_b,
+            "mean_diff": self.mean_diff, "d_z": self.d_z, "statistic": self.statistic,
+            "p_value": self.p_value, "direction": self.direction, "method": self.method,
+            "adjustment": self.adjustment,
+        })
+
+    def matrix(self, value: str = "p_value") -> pd.DataFrame:
+        """A run × run table of ``value``, row run versus column run; the diagonal is NaN.
+
+        Symmetric values (``p_value``, ``n_topics``) are mirrored; signed ones
+        (``mean_diff``, ``d_z``, ``statistic``, ``direction``) change sign, so the cell
+        (row, column) always reads "row − column".
+        """
+        signed = ("mean_diff", "d_z", "statistic", "direction")
+        symmetric = ("p_value", "n_topics")
+        if value not in signed + symmetric:
+            raise ValueError(f"matrix value must be one of {signed + symmetric}, got {value!r}")
+        vals = np.asarray(getattr(self, value), dtype=np.float64)
+        S = len(self.run_names)
+        out = np.full((S, S), np.nan)
+        out[self.run_a, self.run_b] = vals
+        if self.test == "wilcoxon" and value == "statistic":
+            out[self.run_b, self.run_a] = vals  # min(R+, R−) has no sign
+        else:
+            out[self.run_b, self.run_a] = -vals if value in signed else vals
+        index = pd.Index(self.run_names, name="run")
+        return pd.DataFrame(out, index=index, columns=pd.Index(self.run_names, name="versus"))
+
+    def adjust(self, method: str) -> "PairwiseTests":
+        """The same tests with p-values corrected over all pairs (``"bonferroni"`` or
+        ``"holm"``). Correcting an already corrected result is refused."""
+        if method not in ADJUSTMENTS:
+            raise ValueError(f"adjustment method must be one of {ADJUSTMENTS}, got {method!r}")
+        if self.adjustment != "none":
+            raise ValueError(f"these p-values are already corrected ({self.adjustment}); adjust the raw result")
+        p = bonferroni(self.p_value) if method == "bonferroni" else holm(self.p_value)
+        p.flags.writeable = False
+        return replace(self, p_value=p, adjustment=method)
+
+
+# =================================================================== corrections
+def bonferroni(p_values, *, m: int | None = None) -> np.ndarray:
+    """Bonferroni correction: min(1, m·p), m = the number of (non-NaN) p-values.
+
+    >>> bonferroni([0.01, 0.04, 0.03, 0.005]).tolist()
+    [0.04, 0.16, 0.12, 0.02]
+    """
+    p = _p_array(p_values)
+    finite = ~np.isnan(p)
+    if m is None:
+        m = int(finite.sum())
+    elif isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < finite.sum():
+        raise ValueError(f"m (number of comparisons) must be an integer ≥ {int(finite.sum())} "
+                         f"(the number of p-values), got {m!r}")
+    return np.minimum(1.0, p * m)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down correction: sort p ascending, p_(i) ↦ max over j ≤ i of
+    min(1, (m − j + 1)·p_(j)); NaNs are ignored and stay NaN.
+
+    p = 0.01, 0.04, 0.03, 0.005 (m = 4): sorted 0.005·4 = 0.02, 0.01·3 = 0.03,
+    0.03·2 = 0.06, 0.04·1 = 0.04 → running max 0.06.
+
+    >>> [round(x, 10) for x in holm([0.01, 0.04, 0.03, 0.005]).tolist()]
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    p = _p_array(p_values)
+    flat = p.ravel()
+    out = np.full(flat.shape, np.nan)
+    idx = np.flatnonzero(~np.isnan(flat))
+    m = idx.size
+    if m:
+        order = idx[np.argsort(flat[idx], kind="stable")]
+        scaled = np.minimum(1.0, flat[order] * (m - np.arange(m)))
+        out[order] = np.maximum.accumulate(scaled)
+    return out.reshape(p.shape)
+
+
+def _p_array(p_values) -> np.ndarray:
+    p = np.array(p_values, dtype=np.float64, copy=True)
+    bad = ~np.isnan(p) & ((p < 0) | (p > 1))
+    if bad.any():
+        raise ValueError(f"p-values must lie in [0, 1], got {float(p[bad][0])!r}")
+    return p
+
+
+# =================================================================== input
+@dataclass(frozen=True, eq=False)
+class _Scores:
+    values: np.ndarray  # (S, T) float64; NaN = not evaluated
+    run_names: tuple[str, ...]
+    topics: tuple[str, ...]
+    measure: str | None
+
+
+def score_matrix(scores, measure=None, *, run_names: Sequence[str] | None = None,
+                 topics: str = "pairwise") -> pd.DataFrame:
+    """The run × topic matrix the tests use, NaN where a run was not evaluated (and, with
+    ``topics="common"``, only the topics evaluated for every run)."""
+    sc = _scores(scores, measure, run_names, topics)
+    return pd.DataFrame(sc.values, index=pd.Index(sc.run_names, name="run"),
+                        columns=pd.Index(sc.topics, name="topic"))
+
+
+def _scores(scores, measure, run_names, topics) -> _Scores:
+    from .metrics import Evaluation  # local: metrics imports nothing from here
+
+    if topics not in TOPIC_RULES:
+        raise ValueError(f"topics must be one of {TOPIC_RULES}, got {topics!r}")
+    if isinstance(scores, Evaluation):
+        if run_names is not None:
+            raise TypeError("run_names: an Evaluation names its runs; pass run_names only with an array")
+        if measure is None:
+            if len(scores.measures) != 1:
+                raise ValueError(f"measure: the Evaluation holds {len(scores.measures)} measures "
+                                 f"({', '.join(m.name for m in scores.measures)}); name one")
+            measure = scores.measures[0]
+        try:
+            values = np.where(scores.evaluated, scores[measure], np.nan)
+        except KeyError as err:  # Evaluation's own message names what was evaluated
+            raise ValueError(f"measure: {err.args[0]}") from None
+        names, topic_names = tuple(scores.run_names), tuple(scores.topics)
+        from .measures import parse_measure
+
+        label = parse_measure(measure).name
+    elif isinstance(scores, pd.DataFrame):
+        if run_names is not None:
+            raise TypeError("run_names: a DataFrame names its runs by its index; pass run_names only with an array")
+        values = scores.to_numpy(dtype=np.float64, na_value=np.nan)
+        names = tuple(str(x) for x in scores.index)
+        topic_names = tuple(str(x) for x in scores.columns)
+        label = None if measure is None else str(measure)
+    else:
+        try:
+            values = np.array(scores, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError("scores must be an (S, T) array of numbers (runs × topics), a DataFrame, "
+                            f"or an Evaluation; got {type(scores).__name__}") from None
+        if values.ndim != 2:
+            raise ValueError(f"scores must be 2-D (runs × topics), got shape {values.shape}")
+        if run_names is None:
+            names = tuple(f"s{i + 1}" for i in range(values.shape[0]))
+        else:
+            names = tuple(str(x) for x in run_names)
+            if len(names) != values.shape[0]:
+                raise ValueError(f"run_names: expected {values.shape[0]} names (one per row of scores), "
+                                 f"got {len(names)}")
+        topic_names = tuple(str(t) for t in range(values.shape[1]))
+        label = None if measure is None else str(measure)
+    if values.ndim != 2 or values.shape[0] < 2 or values.shape[1] < 1:
+        raise ValueError(f"scores: expected at least 2 runs and 1 topic, got shape {values.shape}")
+    if np.isinf(values).any():
+        raise ValueError("scores must be finite numbers (NaN marks a topic not evaluated), got inf")
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"run names must be unique, got {dup[:5]} more than once")
+    if topics == "common":
+        keep = ~np.isnan(values).any(axis=0)
+        if not keep.any():
+            raise ValueError("topics='common': no topic is evaluated for every run; use topics='pairwise'")
+        values = values[:, keep]
+        topic_names = tuple(np.asarray(topic_names, dtype=object)[keep])
+    values = np.ascontiguousarray(values)
+    return _Scores(values, names, topic_names, label)
+
+
+# =================================================================== paired summaries
+@dataclass(frozen=True, eq=False)
+class _Pairs:
+    """Differences D[p, t] = a − b for every pair (NaN: topic not shared) and summaries."""
+
+    a: np.ndarray
+    b: np.ndarray
+    diff: np.ndarray  # (P, T)
+    has_nan: bool
+    n: np.ndarray  # (P,) topics used
+    mean_a: np.ndarray
+    mean_b: np.ndarray
+    mean: np.ndarray  # mean difference
+    sd: np.ndarray  # sd of differences (ddof 1); exactly 0 when the difference is constant
+    all_zero: np.ndarray  # every difference is 0 (and n ≥ 1)
+    d_z: np.ndarray
+
+
+def _pairs(sc: _Scores) -> _Pairs:
+    V = sc.values
+    a, b = np.triu_indices(V.shape[0], 1)
+    D = V[a] - V[b]
+    has_nan = bool(np.isnan(V).any())
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if has_nan:
+            valid = ~np.isnan(D)
+            n = valid.sum(axis=1)
+            mean = np.where(valid, D, 0.0).sum(axis=1) / n
+            mean_a = np.where(valid, V[a], 0.0).sum(axis=1) / n
+            mean_b = np.where(valid, V[b], 0.0).sum(axis=1) / n
+            dev = np.where(valid, D - mean[:, None], 0.0)
+            lo, hi = np.nanmin(np.where(valid, D, np.inf), axis=1), np.nanmax(np.where(valid, D, -np.inf), axis=1)
+        else:
+            n = np.full(D.shape[0], D.shape[1])
+            mean = D.mean(axis=1)
+            mean_a, mean_b = V[a].mean(axis=1), V[b].mean(axis=1)
+            dev = D - mean[:, None]
+            lo, hi = D.min(axis=1), D.max(axis=1)
+        constant = (lo == hi) & (n > 0)
+        var = (dev * dev).sum(axis=1) / n * (n / (n - 1.0))  # scipy's _var(ddof=1) order of operations
+        var = np.where(constant, 0.0, var)
+        sd = np.sqrt(var)
+        all_zero = constant & (hi == 0)
+        d_z = np.where(all_zero, 0.0, mean / sd)
+    d_z = np.where(n < 2, np.nan, d_z)
+    return _Pairs(a, b, D, has_nan, n, mean_a, mean_b, mean, sd, all_zero, d_z)
+
+
+def _result(test, sc: _Scores, pr: _Pairs, statistic, p, direction, method, *, omnibus=None, options=(),
+            mean_a=None, mean_b=None, mean_diff=None) -> PairwiseTests:
+    p = np.asarray(p, dtype=np.float64)
+    statistic = np.asarray(statistic, dtype=np.float64)
+    none = pr.n == 0
+    p = np.where(none, np.nan, p)
+    statistic = np.where(none, np.nan, statistic)
+    direction = np.where(none, 0, np.sign(np.nan_to_num(direction))).astype(np.int8)
+    arrays = dict(run_a=pr.a, run_b=pr.b, n_topics=pr.n, mean_a=pr.mean_a if mean_a is None else mean_a,
+                  mean_b=pr.mean_b if mean_b is None else mean_b,
+                  mean_diff=pr.mean if mean_diff is None else mean_diff, d_z=pr.d_z, statistic=statistic,
+                  p_value=p, direction=direction,
+                  method=np.broadcast_to(np.asarray(method, dtype=object), p.shape).copy())
+    for arr in arrays.values():
+        arr.flags.writeable = False
+    return PairwiseTests(test=test, measure=sc.measure, run_names=sc.run_names, omnibus=omnibus,
+                         options=tuple(options), **arrays)
+
+
+# =================================================================== t-test
+def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
+           topics: str = "pairwise") -> PairwiseTests:
+    """Paired t-test for every pair of runs: t = mean(d) / (sd(d)/√n), n − 1 degrees of
+    freedom, two-sided; equals ``scipy.stats.ttest_rel(a, b)``.
+
+    d = 0.1, 0.2, 0.3: t = 0.2 / (0.1/√3) = 3.4641, p = 2·P(T₂ > 3.4641) = 0.0742.
+
+    >>> r = t_test([[0.5, 0.6, 0.7], [0.4, 0.4, 0.4]])
+    >>> round(float(r.p_value[0]), 4)
+    0.0742
+    """
+    sc = _scores(scores, measure, run_names, topics)
+    pr = _pairs(sc)
+    t, p = _t_kernel(pr)
+    return _result("t", sc, pr, t, p, pr.mean, "t")
+
+
+def _t_kernel(pr: _Pairs) -> tuple[np.ndarray, np.ndarray]:
+    n = pr.n.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = pr.mean / (pr.sd / np.sqrt(n))
+        p = 2.0 * special.stdtr(n - 1.0, -np.abs(t))
+    t = np.where(pr.all_zero, 0.0, np.where(n < 2, np.nan, t))
+    p = np.where(pr.all_zero, 1.0, np.where(n < 2, np.nan, p))
+    return t, p
+
+
+# =================================================================== Wilcoxon
+def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = "pairwise",
+                  zero_method: str = "wilcox", correction: bool = False, method: str = "auto") -> PairwiseTests:
+    """Wilcoxon signed-rank test for every pair; equals ``scipy.stats.wilcoxon(a, b,
+    zero_method=zero_method, correction=correction, method=method)`` (scipy's defaults).
+
+    Zero differences: ``"wilcox"`` drops them, ``"pratt"`` ranks them then drops their
+    ranks, ``"zsplit"`` splits their ranks between R+ and R−. Tied |d| get average ranks.
+    ``method="auto"`` picks per pair as scipy does (module docstring); ``statistic`` is
+    scipy's min(R+, R−); ``direction`` is the sign of R+ − R−.
+
+    d = 0.1, 0.2, 0.3 (no ties, no zeros → exact): R+ = 1 + 2 + 3 = 6, R− = 0; of the
+    2³ = 8 equally likely sign patterns one has R+ = 6 and one R+ = 0, so p = 2·1/8 = 0.25.
+
+    >>> r = wilcoxon_test([[0.5, 0.6, 0.7], [0.4, 0.4, 0.4]])
+    >>> float(r.statistic[0]), float(r.p_value[0]), r.method[0]
+    (0.0, 0.25, 'exact')
+    """
+    if zero_method not in WILCOXON_ZERO_METHODS:
+        raise ValueError(f"zero_method must be one of {WILCOXON_ZERO_METHODS}, got {zero_method!r}")
+    if method not in WILCOXON_METHODS:
+        raise ValueError(f"method must be one of {WILCOXON_METHODS}, got {method!r}")
+    if not isinstance(correction, (bool, np.bool_)):
+        raise TypeError(f"correction must be True or False, got {correction!r}")
+    sc = _scores(scores, measure, run_names, topics)
+    pr = _pairs(sc)
+    stat, p, direction, used = _wilcoxon_kernel(pr, zero_method, bool(correction), method)
+    options = (("zero_method", zero_method), ("correction", bool(correction)), ("method", method))
+    return _result("wilcoxon", sc, pr, stat, p, direction, used, options=options)
+
+
+@lru_cache(maxsize=None)
+def _wilcoxon_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """P(R+ ≤ k) and P(R+ ≥ k) for k = 0 … n(n+1)/2 + 1 under H0 (no ties), n topics."""
+    pmf = np.ones(1)
+    for k in range(1, n + 1):  # the distribution of R+ built rank by rank (scipy's recurrence)
+        prev = pmf
+        pmf = np.zeros(k * (k + 1) // 2 + 1)
+        pmf[: prev.size] = prev * 0.5
+        pmf[-prev.size:] += prev * 0.5
+    cdf = np.concatenate([np.cumsum(pmf), [1.0]])
+    sf = np.concatenate([np.cumsum(pmf[::-1])[::-1], [0.0]])
+    cdf.flags.writeable = False
+    sf.flags.writeable = False
+    return cdf, sf
+
+
+def _wilcoxon_exact_p(r_plus: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Two-sided exact p: 2·min(P(R+ ≥ ⌊r⌋), P(R+ ≤ ⌈r⌉)), as scipy (which rounds a
+    non-integral statistic conservatively), clipped at 1."""
+    p = np.empty(r_plus.shape)
+    for n in np.unique(count):  # one table per distinct topic count (usually a single one)
+        sel = count == n
+        cdf_t, sf_t = _wilcoxon_tables(int(n))
+        mn = n * (n + 1) / 4.0
+        lo = np.floor(r_plus[sel]).astype(np.int64)
+        hi = np.ceil(r_plus[sel]).astype(np.int64)
+        top = cdf_t.size - 1
+        sf = np.where(lo <= mn, sf_t[np.clip(lo, 0, top)], 1.0 - cdf_t[np.clip(lo - 1, 0, top)])
+        cdf = np.where(hi <= mn, cdf_t[np.clip(hi, 0, top)], 1.0 - sf_t[np.clip(hi + 1, 0, top)])
+        p[sel] = np.clip(2.0 * np.minimum(sf, cdf), 0.0, 1.0)
+    return p
+
+
+def _wilcoxon_kernel(pr: _Pairs, zero_method: str, correction: bool, method: str):
+    D = pr.diff
+    P, T = D.shape
+    n_total = pr.n
+    zero = D == 0
+    n_zero = zero.sum(axis=1)
+    dropped = np.isnan(D) | zero if zero_method == "wilcox" else np.isnan(D)
+    # +inf marks a dropped element (topic not shared, or a zero under "wilcox"): it sorts last,
+    # and numpy sorts finite floats several times faster than floats with NaN
+    A = np.where(dropped, np.inf, np.abs(D))
+    count = T - dropped.sum(axis=1)
+    order = np.argsort(A, axis=1)  # the order within ties is irrelevant
+    Y = np.take_along_axis(A, order, axis=1)
+    Ds = np.take_along_axis(D, order, axis=1)
+    valid_sorted = Y < np.inf
+    positive, negative = Ds > 0, Ds < 0  # NaN compares False
+    zero_sorted = valid_sorted & (Ds == 0)
+    idx = np.arange(T)
+    first = np.concatenate([np.ones((P, 1), bool), Y[:, 1:] != Y[:, :-1]], axis=1)
+    last = np.concatenate([Y[:, :-1] != Y[:, 1:], np.ones((P, 1), bool)], axis=1)
+    start = np.maximum.accumulate(np.where(first, idx, 0), axis=1)  # first position of the tie group
+    end = np.minimum.accumulate(np.where(last, idx, T - 1)[:, ::-1], axis=1)[:, ::-1]  # its last
+    rank = np.where(valid_sorted, (start + end) / 2.0 + 1.0, 0.0)  # average rank of each sorted element
+    size = (end - start + 1).astype(np.float64)  # its tie group's size
+    r_plus = (rank * positive).sum(axis=1)
+    r_minus = (rank * negative).sum(axis=1)
+    has_ties = (valid_sorted & (size > 1)).any(axis=1)
+    tie_terms = np.where(valid_sorted, size * size - 1.0, 0.0)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
+    if zero_method == "zsplit":
+        r_zero = (rank * zero_sorted).sum(axis=1) / 2.0
+        r_plus, r_minus = r_plus + r_zero, r_minus + r_zero
+    cnt = count.astype(np.float64)
+    mn = cnt * (cnt + 1.0) * 0.25
+    se = cnt * (cnt + 1.0) * (2.0 * cnt + 1.0)
+    if zero_method == "pratt":
+        nz = n_zero.astype(np.float64)
+        mn = mn - nz * (nz + 1.0) * 0.25
+        se = se - nz * (nz + 1.0) * (2.0 * nz + 1.0)
+        tie_terms = np.where(zero_sorted, 0.0, tie_terms)  # zeros do not enter the tie correction
+    tie_correct = tie_terms.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt((se - tie_correct / 2.0) / 24.0)
+        z = (r_plus - mn) / se
+
+    if method == "auto":
+        used = np.where(n_total > EXACT_MAX_TOPICS, "asymptotic",
+                        np.where(~(has_ties | (n_zero > 0)), "exact",
+                                 np.where(n_total <= PERMUTATION_MAX_TOPICS, "permutation", "asymptotic")))
+    else:
+        used = np.full(P, method)
+    used = used.astype(object)
+    p = np.full(P, np.nan)
+
+    asym = used == "asymptotic"
+    if asym.any():
+        za = z[asym]
+        if correction:
+            za = za - np.sign(za) * 0.5 / se[asym]
+        with np.errstate(invalid="ignore"):
+            p[asym] = 2.0 * special.ndtr(-np.abs(za))
+    exact = used == "exact"
+    if exact.any():
+        p[exact] = _wilcoxon_exact_p(r_plus[exact], count[exact])
+    perm = used == "permutation"
+    if perm.any():
+        p[perm] = _signflip_exact_p(rank[perm], positive[perm] | negative[perm], zero_sorted[perm], r_plus[perm],
+                                    zero_method)
+
+    statistic = np.minimum(r_plus, r_minus)
+    p = np.where(pr.all_zero, 1.0, p)
+    statistic = np.where(pr.all_zero, 0.0, statistic)
+    return statistic, p, r_plus - r_minus, used
+
+
+def _signflip_exact_p(rank: np.ndarray, nonzero: np.ndarray, zero: np.ndarray, r_plus: np.ndarray,
+                      zero_method: str) -> np.ndarray:
+    """scipy's permutation test for ≤ 13 topics: R+ over all 2^n sign flips (n ≤ 13), p =
+    2·min(#(R+* ≤ r), #(R+* ≥ r)) / 2^n with scipy's relative tolerance, clipped at 1.
+
+    Only non-zero differences carry rank into R+, and they occupy the first 13 sorted
+    positions, so enumerating those positions gives the same proportions exactly."""
+    m = min(PERMUTATION_MAX_TOPICS, rank.shape[1])
+    weight = np.where(nonzero[:, :m], rank[:, :m], 0.0)
+    bits = ((np.arange(2 ** m)[:, None] >> np.arange(m)[None, :]) & 1).astype(np.float64)
+    null = weight @ bits.T  # (P, 2^m): R+ of every sign pattern
+    if zero_method == "zsplit":
+        zero_half = np.where(zero[:, :m], rank[:, :m], 0.0).sum(axis=1) / 2.0
+        null = null + zero_half[:, None]
+    gamma = np.abs(np.finfo(np.float64).eps * 100 * r_plus)[:, None]
+    obs = r_plus[:, None]
+    less = (null <= obs + gamma).sum(axis=1) / float(2 ** m)
+    greater = (null >= obs - gamma).sum(axis=1) / float(2 ** m)
+    return np.clip(2.0 * np.minimum(less, greater), 0.0, 1.0)
+
+
+# =================================================================== sign test
+def sign_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
+              topics: str = "pairwise") -> PairwiseTests:
+    """Sign test for every pair: k = topics where a > b out of n = topics where a ≠ b,
+    two-sided binomial p with probability ½; equals ``scipy.stats.binomtest(k, n)``.
+    ``statistic`` is k/n (scipy's); ties (zero differences) are dropped.
+
+    a > b on 5 of 6 differing topics: p = 2·(C(6,0) + C(6,1))/2⁶ = 2·7/64 = 0.21875.
+
+    >>> r = sign_test([[1, 1, 1, 1, 1, 0, 0.5], [0, 0, 0, 0, 0, 1, 0.5]])
+    >>> float(r.p_value[0])
+    0.21875
+    """
+    sc = _scores(scores, measure, run_names, topics)
+    pr = _pairs(sc)
+    D = pr.diff
+    k_plus = (D > 0).sum(axis=1)
+    k_minus = (D < 0).sum(axis=1)
+    n = k_plus + k_minus
+    k_min = np.minimum(k_plus, k_minus)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # scipy's two-sided rule for p = ½ reduces to P(X ≤ k_min) + P(X ≥ n − k_min)
+        p = _sps.binom.cdf(k_min, n, 0.5) + _sps.binom.sf(n - k_min - 1, n, 0.5)
+        stat = k_plus / n
+    p = np.where(k_plus == k_minus, 1.0, np.minimum(1.0, p))
+    stat = np.where(n == 0, 0.0, stat)
+    return _result("sign", sc, pr, stat, p, k_plus - k_minus, "binomial")
+
+
+# =================================================================== randomization
+def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = "pairwise",
+                       n_resamples: int = 9999, seed: "int | np.random.Generator" = 0) -> PairwiseTests:
+    """Paired randomization (sign-flip) test on the mean difference, two-sided.
+
+    Under H0 each topic's difference is as likely to be + as −. B = ``n_resamples`` random
+    sign patterns (one set, drawn from ``seed``, shared by all pairs) give B null mean
+    differences; b counts those with |mean| ≥ |observed mean| (within 1e-10 of the pair's
+    Σ|d|, so rounding cannot hide a tie); p = (b + 1)/(B + 1), never 0. Same seed, same
+    p-values. Topics a pair does not share contribute nothing. ``statistic`` is the mean
+    difference a − b.
+
+    All differences equal to 0.1 on 3 topics: only the all-+ and all-− patterns reach
+    |mean| = 0.1, a quarter of the patterns, so p ≈ 0.25.
+
+    >>> r = randomization_test([[0.5, 0.5, 0.5], [0.4, 0.4, 0.4]], n_resamples=20000, seed=1)
+    >>> abs(float(r.p_value[0]) - 0.25) < 0.02
+    True
+    """
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be an integer ≥ 1, got {n_resamples!r}")
+    if isinstance(seed, np.random.Generator):
+        rng = seed
+    elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        rng = np.random.default_rng(int(seed))
+    else:
+        raise TypeError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
+    sc = _scores(scores, measure, run_names, topics)
+    pr = _pairs(sc)
+    D = np.where(np.isnan(pr.diff), 0.0, pr.diff)
+    T = D.shape[1]
+    signs = rng.integers(0, 2, size=(int(n_resamples), T), dtype=np.int8).astype(np.float64) * 2.0 - 1.0
+    observed = np.abs(D.sum(axis=1))
+    tol = 1e-10 * np.abs(D).sum(axis=1)
+    b = np.zeros(D.shape[0], dtype=np.int64)
+    chunk = max(1, 4_000_000 // max(int(n_resamples), 1))
+    for lo in range(0, D.shape[0], chunk):  # bounded memory: chunk × B null sums at a time
+        null = np.abs(D[lo:lo + chunk] @ signs.T)
+        b[lo:lo + chunk] = (null >= (observed - tol)[lo:lo + chunk, None]).sum(axis=1)
+    p = (b + 1.0) / (n_resamples + 1.0)
+    options = (("n_resamples", int(n_resamples)), ("seed", seed if isinstance(seed, int) else "Generator"))
+    return _result("randomization", sc, pr, pr.mean, p, pr.mean, "randomization", options=options)
+
+
+# =================================================================== ANOVA and Tukey
+def _groups(sc: _Scores):
+    """Per-run group sizes, means, within-group sum of squares, and the pooled error."""
+    V = sc.values
+    valid = ~np.isnan(V)
+    n = valid.sum(axis=1).astype(np.float64)
+    if (n < 1).any():
+        empty = [sc.run_names[i] for i in np.flatnonzero(n < 1)]
+        raise ValueError(f"runs {empty[:5]} have no evaluated topic; ANOVA needs at least one score per run")
+    X = np.where(valid, V, 0.0)
+    means = X.sum(axis=1) / n
+    ss_within = (np.where(valid, V - means[:, None], 0.0) ** 2).sum(axis=1)
+    N, S = n.sum(), V.shape[0]
+    df_within = N - S
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mse = ss_within.sum() / df_within
+    return n, means, ss_within, N, S, df_within, mse, valid
+
+
+def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = None,
+                     topics: str = "pairwise") -> PairwiseTests:
+    """One-way ANOVA over runs, then Bonferroni-corrected pairwise comparisons.
+
+    Omnibus: F = [SSB/(S − 1)] / [SSW/(N − S)] (``scipy.stats.f_oneway``), in ``omnibus``.
+    Pairs: t = (ȳ_a − ȳ_b) / √(MSE·(1/n_a + 1/n_b)) with MSE = SSW/(N − S), two-sided p on
+    N − S degrees of freedom, times m = S(S − 1)/2, capped at 1. Runs are groups (topics
+    are not paired), as in Baillie et al.'s procedure. ``mean_a``/``mean_b`` are the group
+    means; ``d_z`` stays the paired effect size.
+
+    Runs a = (1, 2, 3), b = (2, 3, 4), c = (3, 4, 5): group means 2, 3, 4, MSE = 6/6 = 1;
+    a vs c: t = 2/√(2/3) = 2.4495 on 6 df, p = 0.0498, ×3 pairs = 0.1495.
+    F = (6/2)/(6/6) = 3.
+
+    >>> r = anova_bonferroni([[1, 2, 3], [2, 3, 4], [3, 4, 5]], run_names="abc")
+    >>> r.omnibus.statistic, round(float(r.p_value[1]), 4)
+    (3.0, 0.1495)
+    """
+    sc = _scores(scores, measure, run_names, topics)
+    pr = _pairs(sc)
+    n, means, ss_within, N, S, df_within, mse, valid = _groups(sc)
+    grand = (means * n).sum() / N
+    ss_between = (n * (means - grand) ** 2).sum()
+    ssw = ss_within.sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        F = (ss_between / (S - 1)) / (ssw / df_within)
+        p_f = special.fdtrc(S - 1, df_within, F)
+    if ss_between == 0:  # every run has the same mean: nothing to detect (scipy: NaN when SSW = 0 too)
+        F, p_f = 0.0, 1.0
+    omnibus = Omnibus(float(F), int(S - 1), int(df_within), float(p_f))
+    a, b = pr.a, pr.b
+    diff = means[a] - means[b]
+    m = a.size
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = diff / np.sqrt(mse * (1.0 / n[a] + 1.0 / n[b]))
+        p = np.minimum(1.0, m * 2.0 * special.stdtr(df_within, -np.abs(t)))
+    t = np.where(diff == 0, 0.0, t)
+    p = np.where(diff == 0, 1.0, p)
+    if df_within < 1:
+        t, p = np.full(m, np.nan), np.full(m, np.nan)
+    return _result("anova", sc, pr, t, p, diff, "anova+bonferroni", omnibus=omnibus,
+                   mean_a=means[a], mean_b=means[b], mean_diff=diff)
+
+
+def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
+              topics: str = "pairwise") -> PairwiseTests:
+    """Tukey's HSD for every pair (Tukey–Kramer with unequal group sizes); equals
+    ``scipy.stats.tukey_hsd(*runs)``. ``statistic`` is the studentized range
+    q = (ȳ_a − ȳ_b) / √(MSE/2·(1/n_a + 1/n_b)); p = P(Q_{S, N−S} ≥ |q|).
+
+    Runs (1, 2, 3), (2, 3, 4), (3, 4, 5): MSE = 1, a vs c: q = 2/√(1/3) = 3.4641.
+
+    >>> r = tukey_hsd([[1, 2, 3], [2, 3, 4], [3, 4, 5]], run_names="abc")
+    >>> round(float(r.statistic[1]), 4)
+    -3.4641
+    """
+    sc = _scores(scores, measure, run_names, topics)
+    pr = _pairs(sc)
+    n, means, ss_within, N, S, df_within, mse, valid = _groups(sc)
+    a, b = pr.a, pr.b
+    diff = means[a] - means[b]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = diff / np.sqrt((1.0 / n[a] + 1.0 / n[b]) * mse / 2.0)
+    q = np.where(diff == 0, 0.0, q)
+    p = np.ones(a.size)
+    need = diff != 0
+    if need.any():
+        p[need] = _sps.studentized_range.sf(np.abs(q[need]), S, df_within)
+    if df_within < 1:
+        q, p = np.full(a.size, np.nan), np.full(a.size, np.nan)
+    return _result("tukey", sc, pr, q, p, diff, "tukey-hsd", mean_a=means[a], mean_b=means[b], mean_diff=diff)
+
+
+# =================================================================== dispatcher
+_FUNCTIONS = {"t": t_test, "wilcoxon": wilcoxon_test, "sign": sign_test, "randomization": randomization_test,
+              "anova": anova_bonferroni, "tukey": tukey_hsd}
+_OPTIONS = {"t": (), "wilcoxon": ("zero_method", "correction", "method"), "sign": (),
+            "randomization": ("n_resamples", "seed"), "anova": (), "tukey": ()}
+
+
+def pairwise_test(scores, measure=None, *, test: str = "t", run_names: Sequence[str] | None = None,
+                  topics: str = "pairwise", **options) -> PairwiseTests:
+    """Run the named test (one of :data:`TESTS`) on every pair; ``options`` are that
+    test's own keywords (e.g. ``seed`` for ``"randomization"``)."""
+    if test not in _FUNCTIONS:
+        import difflib
+
+        close = difflib.get_close_matches(str(test), TESTS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}{hint}")
+    unknown = sorted(set(options) - set(_OPTIONS[test]))
+    if unknown:
+        allowed = ", ".join(_OPTIONS[test]) or "none"
+        raise TypeError(f"test {test!r} takes no option {', '.join(map(repr, unknown))} (allowed: {allowed})")
+    return _FUNCTIONS[test](scores, measure, run_names=run_names, topics=topics, **options)
