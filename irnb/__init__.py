@@ -10,6 +10,8 @@ from .io import Qrels, Run, read_qrels, read_run, read_runs, write_qrels, write_
 from .measures import Measure, parse_measure, parse_measures
 from .metrics import Evaluation, evaluate
 from .pooling import Pool, budget_pool, depth_pool, leave_one_group_out, official_pool, random_subsample
+from .decision import case_proportions, compare_table, depth_curves
+from .stats import pairwise_test
 from .intervals import (
     compare_intervals,
     estimate_background_rate,
@@ -50,5 +52,9 @@ __all__ = [
     "scenarios",
     "estimate_background_rate",
     "interval_table",
+    "pairwise_test",
+    "compare_table",
+    "case_proportions",
+    "depth_curves",
     "__version__",
 ]

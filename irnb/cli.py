@@ -57,6 +57,23 @@ def build_parser() -> argparse.ArgumentParser:
                       help="smoothing λ for estimator M: a number in [0, 1] or 'auto' (λ = 1 − Δ)")
     ev.set_defaults(func=_cmd_evaluate)
 
+    cmp_ = sub.add_parser("compare", help="all-pairs significance tests and the decision matrix",
+                          description="Test every pair of runs on a measure and on its assessment measure "
+                                      "(Judged@k, or MAA for AP) and classify each pair into the decision "
+                                      "matrix's cases 1-4 (Baillie et al.).")
+    cmp_.add_argument("qrels", help="qrels file (plain or .gz)")
+    cmp_.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
+    cmp_.add_argument("-m", "--measure", required=True, help="measure at depth k, e.g. P@10, P@100, AP")
+    cmp_.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization", "anova"), default="t",
+                      help="paired test over topics (anova: one-way ANOVA + Bonferroni, as in the paper)")
+    cmp_.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    cmp_.add_argument("--seed", type=int, default=0, help="seed for the randomization test")
+    cmp_.add_argument("--keep-first", action="store_true",
+                      help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    cmp_.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
+                      help="trec: tab-separated, 4 decimals; csv/json: full precision")
+    cmp_.set_defaults(func=_cmd_compare)
+
     lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -153,6 +170,36 @@ def _check_pool_options(args) -> None:
                              "intervals are defined on full rankings at relevance level 1")
 
 
+COMPARE_COLUMNS = ["run_a", "run_b", "measure", "assessment", "mean_diff", "p_measure", "assessment_diff",
+                   "p_assessment", "case", "strength", "better", "more_assessed"]
+
+
+def _cmd_compare(args) -> int:
+    from .decision import compare_table
+    from .experiment import Experiment
+
+    if not 0 < args.alpha < 1:
+        raise ValueError(f"--alpha must satisfy 0 < alpha < 1, got {args.alpha}")
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    if len(experiment.run_names) < 2:
+        raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")
+    options = {"seed": args.seed} if args.test == "randomization" else {}
+    table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha, **options)
+    table = table[COMPARE_COLUMNS]
+    if args.format == "trec":
+        sys.stdout.write("\t".join(COMPARE_COLUMNS) + "\n")
+        for row in table.itertuples(index=False):
+            cells = [f"{v:.4f}" if isinstance(v, float) else ("-" if v is None else str(v)) for v in row]
+            sys.stdout.write("\t".join(cells) + "\n")
+    elif args.format == "csv":
+        table.to_csv(sys.stdout, index=False, float_format="%.17g")
+    else:
+        records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
+        json.dump(records, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    return 0
+
+
 def _cmd_lab(args) -> int:
     from .lab import open_lab
 
@@ -164,6 +211,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, TypeError, OSError) as err:
         print(f"irnb: error: {err}", file=sys.stderr)
         return 2

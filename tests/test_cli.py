@@ -157,3 +157,47 @@ def test_invalid_pool_and_estimator_combinations(files, capsys, argv, message):
     assert code == 2
     assert message in err
     assert "Traceback" not in err
+
+
+@pytest.fixture
+def two_runs(tmp_path):
+    """Three topics; run `good` puts the relevant document first everywhere, `poor` last,
+    `twin` equals `good`. All documents are judged."""
+    qrels, good, poor, twin = [], [], [], []
+    for t in range(1, 7):
+        qrels += [f"{t} 0 r{t} 1", f"{t} 0 n{t} 0"]
+        good += [f"{t} Q0 r{t} 1 2.0 good", f"{t} Q0 n{t} 2 1.0 good"]
+        poor += [f"{t} Q0 n{t} 1 2.0 poor", f"{t} Q0 r{t} 2 1.0 poor"]
+        twin += [f"{t} Q0 r{t} 1 2.0 twin", f"{t} Q0 n{t} 2 1.0 twin"]
+    paths = []
+    for name, lines in (("qrels", qrels), ("good", good), ("poor", poor), ("twin", twin)):
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n")
+        paths.append(str(path))
+    return paths
+
+
+def test_compare_prints_every_pair_with_case(two_runs, capsys):
+    code, out, err = _run(capsys, "compare", *two_runs, "-m", "P@1")
+    assert code == 0, err
+    header, *rows = [line.split("\t") for line in out.strip().splitlines()]
+    assert header[:2] == ["run_a", "run_b"] and "case" in header
+    cells = {(r[0], r[1]): dict(zip(header, r, strict=True)) for r in rows}
+    assert set(cells) == {("good", "poor"), ("good", "twin"), ("poor", "twin")}
+    # good vs twin: identical scores and assessment -> case 1 (strong), p = 1
+    assert cells[("good", "twin")]["case"] == "1" and cells[("good", "twin")]["p_measure"] == "1.0000"
+    # good vs poor: P@1 = 1 vs 0 on every topic -> different; assessment equal (all judged) -> case 3
+    assert cells[("good", "poor")]["case"] == "3"
+    assert cells[("good", "poor")]["better"] == "good"
+    assert cells[("good", "poor")]["mean_diff"] == "1.0000"
+
+
+def test_compare_json_and_bad_alpha(two_runs, capsys):
+    code, out, _ = _run(capsys, "compare", *two_runs, "-m", "P@1", "--test", "sign", "--format", "json")
+    records = json.loads(out)
+    pair = next(r for r in records if (r["run_a"], r["run_b"]) == ("good", "poor"))
+    # sign test, 6 of 6 topics favour `good`: p = 2 · 0.5^6 = 0.03125
+    assert pair["p_measure"] == pytest.approx(0.03125, abs=1e-12)
+    assert pair["more_assessed"] is None
+    code, _, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--alpha", "1.5")
+    assert code == 2 and "--alpha must satisfy 0 < alpha < 1, got 1.5" in err
