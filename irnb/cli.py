@@ -74,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="trec: tab-separated, 4 decimals; csv/json: full precision")
     cmp_.set_defaults(func=_cmd_compare)
 
+    sim = sub.add_parser("simulate", help="write the simulated TREC-like collection (runs, qrels, truth)",
+                         description="Write a seeded simulated TREC-like test collection with complete truth.")
+    _configure_simulate(sim)
+    sim.set_defaults(func=_cmd_simulate)
+
     lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -168,6 +173,18 @@ def _check_pool_options(args) -> None:
         if clash:
             raise ValueError(f"--intervals/--estimator cannot be combined with {', '.join(clash)}: "
                              "intervals are defined on full rankings at relevance level 1")
+
+
+def _configure_simulate(parser) -> None:
+    from .datasets.files import configure_simulate_parser
+
+    configure_simulate_parser(parser)
+
+
+def _cmd_simulate(args) -> int:
+    from .datasets.files import run_simulate
+
+    return run_simulate(args)
 
 
 COMPARE_COLUMNS = ["run_a", "run_b", "measure", "assessment", "mean_diff", "p_measure", "assessment_diff",

@@ -201,3 +201,28 @@ def test_compare_json_and_bad_alpha(two_runs, capsys):
     assert pair["more_assessed"] is None
     code, _, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--alpha", "1.5")
     assert code == 2 and "--alpha must satisfy 0 < alpha < 1, got 1.5" in err
+
+
+def test_simulate_writes_a_collection_that_evaluates(tmp_path, capsys):
+    out = tmp_path / "sim"
+    code, text, err = _run(capsys, "simulate", "--seed", "3", "--out", str(out), "--num-topics", "5",
+                           "--num-runs", "6", "--num-groups", "3", "--novel-runs", "1",
+                           "--keyword-runs", "1")
+    assert code == 0, err
+    assert (out / "qrels.txt").is_file() and (out / "qrels.truth.txt").is_file()
+    from irnb.datasets import simulate
+
+    expected = simulate(3, num_topics=5, num_runs=6, num_groups=3, novel_runs=1, keyword_runs=1)
+    assert f"{len(expected.runs)} runs" in text
+    runs = sorted(p for p in (out / "runs").iterdir())
+    assert [p.name for p in runs] == sorted(expected.runs)
+    code, text, err = _run(capsys, "evaluate", str(out / "qrels.truth.txt"), str(runs[0]), "-m", "AP", "--format", "csv")
+    truth = irnb_evaluate_truth(expected, runs[0].name)
+    assert float(text.strip().splitlines()[-1].split(",")[-1]) == pytest.approx(truth, abs=1e-12)
+
+
+def irnb_evaluate_truth(collection, run_name):
+    from irnb import evaluate
+
+    ev = evaluate(collection.experiment, ["AP"], truth=True)
+    return float(ev.aggregate("AP")[collection.experiment.run_names.index(run_name)])

@@ -1,0 +1,68 @@
+"""Print the calibration table: the simulated default collection side by side with
+TREC-COVID round 1 and CLEF eHealth 2016 (task 2).
+
+    python benchmarks/calibration.py [--seed 0] [--data ../shared/data] [--markdown]
+
+``ok``: the default lies within the real range widened by 25% of its midpoint (rows that
+depend on the pool's depth are compared on a simulation with TREC-COVID's design instead:
+``design ok``). See irnb/datasets/calibration.py for the definitions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from irnb.datasets.calibration import TOLERANCE, TREC_COVID_DESIGN, calibration_table
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def _fmt(value) -> str:
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "NO"
+    return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and clef-ehealth-2016-irtask2/")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = parser.parse_args(argv)
+    if not Path(args.data).is_dir():
+        print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    table = calibration_table(args.data, seed=args.seed)
+    cols = ["simulated", "TREC-COVID", "CLEF 2016", "low", "high", "ok",
+            "simulated (TREC-COVID design)", "design low", "design high", "design ok"]
+    heads = ["statistic", f"simulated (seed {args.seed})", "TREC-COVID r1", "CLEF 2016", "low", "high", "ok",
+             "sim. TREC-COVID design", "low", "high", "ok"]
+    lines = [[name] + [_fmt(row[c]) for c in cols] for name, row in table.iterrows()]
+    if args.markdown:
+        print("| " + " | ".join(heads) + " |")
+        print("|" + "---|" * len(heads))
+        for line in lines:
+            print("| " + " | ".join(line) + " |")
+    else:
+        widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(heads)]
+        print("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)))
+        for line in lines:
+            print("  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)))
+    print(f"\nrange = [min − {TOLERANCE:.0%}·mid, max + {TOLERANCE:.0%}·mid] of the real values; "
+          f"TREC-COVID design = simulate(seed, **{TREC_COVID_DESIGN}); {time.perf_counter() - start:.1f} s")
+    failed = [n for n, r in table.iterrows() if r["ok"] is False or r["design ok"] is False]
+    if failed:
+        print(f"outside the range: {failed}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

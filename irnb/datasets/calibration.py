@@ -1,0 +1,224 @@
+"""Statistics that describe how a test collection "looks", for calibrating the simulator
+against real collections.
+
+``collection_statistics(experiment)`` returns one number per statistic (a pandas Series),
+computed the same way for a real Experiment and for a simulated one:
+
+* ``judged@10 contributing`` … ``judged@100 non-contributing``: mean Judged@k (Assessment
+  Precision A_p@k) over the runs that did / did not contribute to the pool (NaN when there
+  are none);
+* ``overlap@100``: mean over topics and over all pairs of runs of |top100(a) ∩ top100(b)| / 100;
+  ``overlap@100 across groups`` the same over pairs of runs from different groups. With
+  c_d = the number of runs that rank document d in their top k, the mean pairwise
+  intersection is Σ_d C(c_d, 2) / C(S, 2): 3 runs, one document in all three tops and one in
+  two → (3 + 1) / 3 = 1.33 shared documents per pair;
+* ``relevant if in top-100 of 0%–10% of runs`` etc.: of the judged documents that a given share of
+  the runs rank in their top 100, the fraction relevant (the quantity Ravana & Moffat read at
+  "zero runs" to estimate the background rate E);
+* ``MAP max−min``, ``MAP IQR``, ``MAP max``: the spread of AP (official qrels) over runs;
+* ``R mean``, ``R CV``: relevant documents per topic (official qrels) and their coefficient
+  of variation (standard deviation / mean, population form).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..experiment import Experiment
+from ..metrics import evaluate
+
+__all__ = ["collection_statistics", "pairwise_overlap", "POOL_SHARE_BINS", "load_trec_covid_round1",
+           "load_clef_ehealth_2016_task2", "calibration_table", "allowed_range", "TOLERANCE",
+           "TREC_COVID_DESIGN", "POOL_DEPENDENT", "DESIGN_ROWS"]
+
+# Bins of "share of runs that rank a judged document in their top 100" (right-closed).
+POOL_SHARE_BINS = ((0.0, 0.10), (0.10, 0.25), (0.25, 0.50), (0.50, 1.0))
+
+
+def _top_k_codes(experiment: Experiment, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every run's top k per topic: (run index, topic index, document code), one row
+    per retrieved document; codes are unique per (topic, docno)."""
+    topics = pa.array(list(experiment.topics), pa.string())
+    run_idx, topic_idx, docnos = [], [], []
+    for s, run in enumerate(experiment.runs.values()):
+        table = run.table
+        enc = pc.dictionary_encode(table["topic"]).combine_chunks()
+        local = enc.indices.to_numpy().astype(np.int64)
+        starts = np.flatnonzero(np.r_[True, local[1:] != local[:-1]])
+        rank = np.arange(local.size) - np.repeat(starts, np.diff(np.r_[starts, local.size]))
+        mapped = pc.index_in(enc.dictionary, value_set=topics).fill_null(-1).to_numpy().astype(np.int64)[local]
+        keep = (rank < k) & (mapped >= 0)
+        run_idx.append(np.full(int(keep.sum()), s, dtype=np.int64))
+        topic_idx.append(mapped[keep])
+        docnos.append(table["docno"].combine_chunks().filter(pa.array(keep)))
+    all_docnos = pa.concat_arrays(docnos) if docnos else pa.array([], pa.string())
+    doc_code = pc.dictionary_encode(all_docnos).indices.to_numpy().astype(np.int64)
+    t = np.concatenate(topic_idx)
+    width = int(doc_code.max(initial=0)) + 1
+    return np.concatenate(run_idx), t, t * width + doc_code
+
+
+def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups: bool = False) -> float:
+    """Mean over topics and run pairs of |top_depth(a) ∩ top_depth(b)| / depth.
+
+    ``across_groups=True`` counts only pairs of runs from different groups.
+    """
+    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
+        raise ValueError(f"depth must be an integer ≥ 1, got {depth!r}")
+    S, T = len(experiment.run_names), len(experiment.topics)
+    run, topic, code = _top_k_codes(experiment, depth)
+    _, doc = np.unique(code, return_inverse=True)
+    doc_topic = np.zeros(int(doc.max(initial=-1)) + 1, dtype=np.int64)
+    doc_topic[doc] = topic
+    count = np.bincount(doc, minlength=doc_topic.size).astype(np.float64)  # c_d
+    shared = np.bincount(doc_topic, weights=count * (count - 1) / 2, minlength=T)  # per topic
+    pairs = S * (S - 1) / 2
+    if across_groups:
+        group_codes = np.unique(np.asarray(experiment.groups), return_inverse=True)[1]
+        G = int(group_codes.max(initial=-1)) + 1
+        per_group = np.bincount(doc * G + group_codes[run], minlength=doc_topic.size * G).astype(np.float64)
+        within = (per_group * (per_group - 1) / 2).reshape(-1, G).sum(axis=1)
+        shared = shared - np.bincount(doc_topic, weights=within, minlength=T)
+        sizes = np.bincount(group_codes, minlength=G).astype(np.float64)
+        pairs = pairs - float((sizes * (sizes - 1) / 2).sum())
+    if pairs <= 0:
+        return float("nan")
+    return float(np.mean(shared / pairs / depth))
+
+
+def collection_statistics(experiment: Experiment, *, pool_share_depth: int = 100) -> pd.Series:
+    """The calibration statistics of one collection (see the module docstring)."""
+    ev = evaluate(experiment, ["Judged@10", "Judged@100", "AP"])
+    means = ev.means()
+    contrib = np.asarray(experiment.contributors, dtype=bool)
+    out: dict[str, float] = {}
+    for k in (10, 100):
+        col = means[f"Judged@{k}"].to_numpy()
+        out[f"judged@{k} contributing"] = float(col[contrib].mean()) if contrib.any() else float("nan")
+        out[f"judged@{k} non-contributing"] = float(col[~contrib].mean()) if (~contrib).any() else float("nan")
+    out["overlap@100"] = pairwise_overlap(experiment, depth=100)
+    out["overlap@100 across groups"] = pairwise_overlap(experiment, depth=100, across_groups=True)
+
+    judgments = experiment.judgments
+    judged = judgments.qrel_grade >= 0
+    retrieved = (judgments.retrieved_rank <= pool_share_depth).sum(axis=0)
+    share = retrieved / len(experiment.run_names)
+    relevant = judgments.qrel_grade >= 1
+    for low, high in POOL_SHARE_BINS:
+        in_bin = judged & (share > low) & (share <= high)
+        label = f"relevant if in top-{pool_share_depth} of {low:.0%}–{high:.0%} of runs"
+        out[label] = float(relevant[in_bin].mean()) if in_bin.any() else float("nan")
+
+    ap = means["AP"].to_numpy()
+    out["MAP max"] = float(ap.max())
+    out["MAP max−min"] = float(ap.max() - ap.min())
+    q25, q75 = np.quantile(ap, [0.25, 0.75])
+    out["MAP IQR"] = float(q75 - q25)
+
+    R = np.bincount(judgments.qrel_topic[relevant & judged], minlength=len(experiment.topics)).astype(np.float64)
+    out["R mean"] = float(R.mean())
+    out["R CV"] = float(R.std() / R.mean()) if R.mean() > 0 else float("nan")
+    return pd.Series(out, name="statistic")
+
+
+# --------------------------------------------------------------------------- real collections
+def load_trec_covid_round1(folder) -> Experiment:
+    """TREC-COVID round 1 from a folder holding ``runs-round1.tar.xz``, ``qrels-rnd1.txt``
+    and ``leaderboard-round1.csv``: groups = teams, contributors = the leaderboard's
+    "contributed judgments" column (one pooled run per team; pool depth 7)."""
+    from pathlib import Path
+
+    from ..io import read_qrels, read_runs
+
+    folder = Path(folder)
+    board = pd.read_csv(folder / "leaderboard-round1.csv").set_index("run")
+    runs = read_runs(folder / "runs-round1.tar.xz", on_duplicate="keep_first")
+    missing = sorted(set(runs) - set(board.index))
+    if missing:
+        raise ValueError(f"{folder / 'leaderboard-round1.csv'}: no row for runs {missing[:5]}")
+    contributors = [n for n in runs if str(board.loc[n, "contributed judgments"]).strip().lower() == "yes"]
+    groups = {n: str(board.loc[n, "team"]) for n in runs}
+    return Experiment(runs, read_qrels(folder / "qrels-rnd1.txt"), groups=groups, contributors=contributors)
+
+
+def load_clef_ehealth_2016_task2(folder) -> Experiment:
+    """CLEF eHealth 2016 IR task 2 from a folder holding ``runs-irtask2.tar.xz`` and
+    ``task2.qrels``: group = file-name prefix before ``_EN_``. No run of this task is a
+    full contributor (every run has an unjudged document within its top 7 for some topic),
+    so all runs are marked non-contributing."""
+    from pathlib import Path
+
+    from ..io import read_qrels, read_runs
+
+    folder = Path(folder)
+    runs = read_runs(folder / "runs-irtask2.tar.xz", on_duplicate="keep_first")
+    groups = {n: n.split("_EN_")[0] for n in runs}
+    return Experiment(runs, read_qrels(folder / "task2.qrels"), groups=groups, contributors=[])
+
+
+# --------------------------------------------------------------------------- the calibration table
+TOLERANCE = 0.25  # a range [lo, hi] of real values is widened by 25% of its midpoint on each side
+TREC_COVID_DESIGN = {"num_topics": 30, "num_runs": 143, "num_groups": 56, "pool_depth": 7,
+                     "pooled_runs_per_group": 1, "novel_runs": 14, "keyword_runs": 29}
+# Statistics that depend on how the pool was built (depth, number of pooled runs): the default
+# (depth-100 pool) is not comparable with TREC-COVID's depth-7 pool; they are compared on a
+# collection simulated with TREC-COVID's design instead.
+POOL_DEPENDENT = ("judged@10 contributing", "judged@100 contributing", "judged@100 non-contributing", "R mean")
+# Statistics compared between the TREC-COVID-design simulation and TREC-COVID.
+DESIGN_ROWS = ("judged@10 contributing", "judged@10 non-contributing", "judged@100 contributing",
+               "judged@100 non-contributing", "R mean") + tuple(
+    f"relevant if in top-100 of {lo:.0%}–{hi:.0%} of runs" for lo, hi in POOL_SHARE_BINS)
+
+
+def allowed_range(values, *, tolerance: float = TOLERANCE) -> tuple[float, float]:
+    """[min − tol·mid, max + tol·mid] over the finite ``values`` (mid = (min + max) / 2).
+
+    >>> allowed_range([0.12, 0.188])    # mid 0.154, widened by 0.0385 on each side
+    (0.0815, 0.2265)
+    """
+    finite = [float(v) for v in values if np.isfinite(v)]
+    if not finite:
+        return float("nan"), float("nan")
+    lo, hi = min(finite), max(finite)
+    pad = tolerance * abs(lo + hi) / 2
+    return round(lo - pad, 10), round(hi + pad, 10)
+
+
+def calibration_table(data_dir, *, seed: int = 0, tolerance: float = TOLERANCE) -> pd.DataFrame:
+    """Simulated versus real statistics, one row per statistic.
+
+    ``data_dir`` holds ``trec-covid-round1/`` and ``clef-ehealth-2016-irtask2/`` (the
+    project's ``../shared/data``). Columns: ``simulated`` (``simulate(seed)``),
+    ``simulated (TREC-COVID design)`` (``simulate(seed, **TREC_COVID_DESIGN)``), ``TREC-COVID``,
+    ``CLEF 2016``; ``low``/``high``/``ok``: the default against the widened range of both
+    real collections (not checked, NaN/None, for POOL_DEPENDENT rows); ``design low``/
+    ``design high``/``design ok``: the TREC-COVID-design simulation against TREC-COVID alone
+    (DESIGN_ROWS only).
+    """
+    from pathlib import Path
+
+    from .collection import simulate
+
+    data_dir = Path(data_dir)
+    covid = collection_statistics(load_trec_covid_round1(data_dir / "trec-covid-round1"))
+    clef = collection_statistics(load_clef_ehealth_2016_task2(data_dir / "clef-ehealth-2016-irtask2"))
+    sim = collection_statistics(simulate(seed).experiment)
+    design = collection_statistics(simulate(seed, **TREC_COVID_DESIGN).experiment)
+    rows = []
+    for name in sim.index:
+        row = {"statistic": name, "simulated": sim[name], "simulated (TREC-COVID design)": design[name],
+               "TREC-COVID": covid[name], "CLEF 2016": clef[name]}
+        lo = hi = ok = None
+        if name not in POOL_DEPENDENT:
+            lo, hi = allowed_range([covid[name], clef[name]], tolerance=tolerance)
+            ok = bool(lo <= sim[name] <= hi)
+        dlo = dhi = dok = None
+        if name in DESIGN_ROWS:
+            dlo, dhi = allowed_range([covid[name]], tolerance=tolerance)
+            dok = bool(dlo <= design[name] <= dhi)
+        row.update({"low": lo, "high": hi, "ok": ok, "design low": dlo, "design high": dhi, "design ok": dok})
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("statistic")

@@ -1,0 +1,311 @@
+"""The generative model behind the simulated collection (arrays only; no strings, no I/O).
+
+Per topic t, ``docs_per_topic`` documents each belong to one *family*:
+
+========  =====================  ==================================================
+family    name                   what it is
+========  =====================  ==================================================
+0         background             off-topic; no run prefers it except by noise
+1         near                   on the topic's subject but not relevant
+2         near-title             not relevant, but contains the title words
+3         relevant-main          relevant; visible to every approach
+4         relevant-title         relevant and contains the title words (title bias)
+5         relevant-novel         relevant, but described with words other than the
+                                 title's; visible mainly through the "facet" feature
+========  =====================  ==================================================
+
+A document has four latent *features* — content match, title match, facet match and a
+query-independent prior — each its family's mean (``FEATURE_MEANS``, plus a grade-2 bonus on
+the family's main feature) plus normal noise (σ per family: ``FEATURE_NOISE``) shared by
+every run. Main and title relevant documents are also about one of ``NUM_ASPECTS`` aspects
+of the topic; each run's query formulation matches some aspects (``aspect_cover``, mostly
+shared within a group). A run scores every document of a topic with
+
+    raw = q_s · (w_s · f_d + b · cover_s[aspect_d]) + √ρ · η_{g(s),d} + √(1−ρ) · ξ_{s,d}
+
+where ``w_s`` is its approach's weight vector (``APPROACH_WEIGHTS``: popular, keyword, novel,
+each jittered per group and per run), b = ``ASPECT_BOOST``, ``q_s`` its quality
+(signal-to-noise), η a noise shared by the runs of group g (ρ = ``GROUP_NOISE_SHARE``) and ξ
+its own noise; it returns the ``run_depth`` best. Structure then emerges instead of being
+painted on: popular runs agree with each other through the shared features and so overlap;
+keyword runs rank the title families (relevant or not) high; novel runs find the
+relevant-novel family that others rank low; runs that match different aspects find
+different relevant documents; better runs (larger q) find more relevant documents.
+
+The constants were chosen (``benchmarks/calibration.py``) so that the default collection
+lies within the range of TREC-COVID round 1 and CLEF eHealth 2016 on run overlap, the
+spread of MAP and the relevance of pooled documents, and so that a collection simulated
+with TREC-COVID's design (143 runs from 56 groups, one pooled run per group, pool depth 7)
+matches TREC-COVID's Judged@10/@100 and relevant documents per topic.
+
+Randomness: every component draws from its own ``np.random.Generator(PCG64)`` seeded by
+``SeedSequence([seed, component, index])``; a topic's documents, for instance, do not
+depend on how many topics or runs there are. Scores are built from the draws with IEEE
+operations only (+, −, ×, ÷, √, rounding; no BLAS, no exp/log/pow — the per-topic numbers
+of relevant documents use exp but are rounded to integers), so every machine
+computes the same bits from the same draws (numpy guarantees the PCG64 streams of
+``random``, ``integers`` and ``normal`` within a major version).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["FAMILY_NAMES", "FEATURE_MEANS", "APPROACH_WEIGHTS", "KINDS", "Latents", "Design",
+           "draw_latents", "draw_design", "rank_documents"]
+
+FAMILY_NAMES = ("background", "near", "near-title", "relevant-main", "relevant-title", "relevant-novel")
+BACKGROUND, NEAR, NEAR_TITLE, REL_MAIN, REL_TITLE, REL_NOVEL = range(6)
+
+#                content title facet prior        (feature means per family)
+FEATURE_MEANS = np.array([
+    [0.0, 0.0, 0.0, 0.0],   # background
+    [1.6, 0.3, 0.6, 0.0],   # near
+    [1.2, 2.0, 0.3, 0.0],   # near-title
+    [2.3, 0.5, 0.4, 0.0],   # relevant-main
+    [1.9, 2.4, 0.2, 0.0],   # relevant-title
+    [0.6, 0.0, 3.0, 0.0],   # relevant-novel
+])
+#                content title facet prior        (σ of the document noise, shared by all runs)
+FEATURE_NOISE = np.array([
+    [0.4, 0.4, 0.4, 1.0],   # background
+    [0.6, 0.4, 0.4, 1.0],   # near: some near-topic documents look relevant to every run
+    [0.6, 0.4, 0.4, 1.0],   # near-title
+    [0.4, 0.4, 0.4, 1.0],   # relevant-main
+    [0.4, 0.4, 0.4, 1.0],   # relevant-title
+    [0.4, 0.4, 0.4, 1.0],   # relevant-novel
+])
+NUM_ASPECTS = 5  # aspects of a topic; each main/title relevant document is about one
+ASPECT_BOOST = 1.0  # content-score boost when a run's query formulation matches the aspect
+ASPECT_COVER = 0.5  # probability that a group's formulation matches an aspect …
+ASPECT_FLIP = 0.2  # … and that one of its runs differs from the group on it
+GRADE2_BONUS = 0.6  # added to the family's main feature for grade-2 documents
+MAIN_FEATURE = np.array([0, 0, 1, 0, 1, 2])
+
+KINDS = ("popular", "keyword", "novel")
+#                content title facet prior
+APPROACH_WEIGHTS = np.array([
+    [1.00, 0.35, 0.10, 0.30],  # popular: content first, some title, a shared prior
+    [0.45, 1.20, 0.00, 0.15],  # keyword: title words above all
+    [0.90, 0.15, 1.10, 0.00],  # novel (manual): content as the others, plus the facet they ignore
+])
+WEIGHT_JITTER = 0.15  # σ of group and run deviations (relative) from the approach's weights
+GROUP_NOISE_SHARE = 0.5  # ρ: share of a run's noise variance common to its group
+NEAR_PER_RELEVANT = 8.0  # near-topic non-relevant documents per relevant one …
+NEAR_BASE = 1000  # … plus this many
+NEAR_TITLE_SHARE = 0.3  # share of near-topic documents that contain the title words
+GRADE2_SHARE = 0.35  # share of relevant documents with grade 2
+QUALITY_LOW, QUALITY_HIGH, QUALITY_BEND = 0.15, 1.3, 2.0  # run quality (signal-to-noise), see _quality_curve
+MANUAL_BONUS = 0.8  # manual runs' head start when qualities are handed out
+
+# SeedSequence component keys (never reorder: they define the streams)
+_TOPIC_SIZES, _DOCS, _DESIGN, _GROUP_NOISE, _RUN_NOISE = 1, 2, 3, 4, 5
+
+
+def _rng(seed: int, *key: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, *key])))
+
+
+@dataclass(frozen=True, eq=False)
+class Latents:
+    """Per-topic document truth: ``family[t, i]``, ``grade[t, i]`` (0/1/2),
+    ``features[t, i, :]``, ``aspect[t, i]``; ``num_relevant[t]``."""
+
+    family: np.ndarray  # (T, N) int8
+    grade: np.ndarray  # (T, N) int8
+    features: np.ndarray  # (T, N, 4) float64
+    aspect: np.ndarray  # (T, N) int8: aspect of a main/title relevant document, else -1
+    num_relevant: np.ndarray  # (T,) int64
+
+
+def draw_latents(seed: int, *, num_topics: int, docs_per_topic: int, median_relevant: float,
+                 relevant_spread: float, title_share: float, novel_share: float) -> Latents:
+    """Families, grades and features of every document of every topic."""
+    T, N = num_topics, docs_per_topic
+    z = _rng(seed, _TOPIC_SIZES).standard_normal(T)
+    R = np.rint(median_relevant * np.exp(relevant_spread * z)).astype(np.int64)
+    R = np.clip(R, 1, N // 5)
+    near = np.minimum(np.rint(NEAR_PER_RELEVANT * R + NEAR_BASE).astype(np.int64), N - R)
+    family = np.empty((T, N), dtype=np.int8)
+    grade = np.zeros((T, N), dtype=np.int8)
+    features = np.empty((T, N, 4), dtype=np.float64)
+    aspect = np.empty((T, N), dtype=np.int8)
+    shares = np.array([1.0 - title_share - novel_share, title_share, novel_share])
+    for t in range(T):  # per-topic streams: topic t does not depend on num_topics
+        rng = _rng(seed, _DOCS, t)
+        position = rng.permutation(N)  # document i takes latent slot position[i]
+        u_family = rng.random(N)
+        u_grade = rng.random(N)
+        noise = rng.standard_normal((N, 4))
+        u_aspect = rng.random(N)
+        rel_family = REL_MAIN + np.searchsorted(np.cumsum(shares)[:-1], u_family, side="right")
+        nonrel_family = np.where(u_family < NEAR_TITLE_SHARE, NEAR_TITLE, NEAR)
+        fam = np.where(position < R[t], rel_family,
+                       np.where(position < R[t] + near[t], nonrel_family, BACKGROUND)).astype(np.int8)
+        g = np.where(fam >= REL_MAIN, np.where(u_grade < GRADE2_SHARE, 2, 1), 0).astype(np.int8)
+        means = FEATURE_MEANS[fam].copy()
+        means[np.arange(N), MAIN_FEATURE[fam]] += GRADE2_BONUS * (g == 2)
+        family[t], grade[t], features[t] = fam, g, means + FEATURE_NOISE[fam] * noise
+        aspect[t] = np.where((fam == REL_MAIN) | (fam == REL_TITLE), (u_aspect * NUM_ASPECTS).astype(np.int8), -1)
+    for arr in (family, grade, features, aspect, R):
+        arr.flags.writeable = False
+    return Latents(family=family, grade=grade, features=features, aspect=aspect, num_relevant=R)
+
+
+@dataclass(frozen=True, eq=False)
+class Design:
+    """Who submitted what: per run (in output order) its group index, approach (index into
+    KINDS), manual flag, contributor flag, quality and weight vector."""
+
+    group: np.ndarray  # (S,) int64
+    kind: np.ndarray  # (S,) int64
+    manual: np.ndarray  # (S,) bool
+    contributor: np.ndarray  # (S,) bool
+    quality: np.ndarray  # (S,) float64
+    weights: np.ndarray  # (S, 4) float64
+    aspect_cover: np.ndarray  # (S, NUM_ASPECTS) 0/1: the run's query formulation matches the aspect
+    score_scale: np.ndarray  # (S,) > 0: output score = scale · raw + offset
+    score_offset: np.ndarray  # (S,)
+    index_in_group: np.ndarray  # (S,) 1-based run number within its kind (manual/automatic)
+
+
+def _quality_curve(n: int) -> np.ndarray:
+    """n increasing qualities: QUALITY_LOW + (QUALITY_HIGH − QUALITY_LOW) · f(p) at the evenly
+    spaced ranks p = (i + ½)/n, with the concave f(p) = (1 + a)·p / (p + a), a = QUALITY_BEND
+    (close to p^0.75 for a = 2: f(½) = 0.6). Most runs sit in the upper half and a tail of
+    weak runs trails, as in TREC-COVID round 1's MAP distribution. Only +, ×, ÷: the same
+    bits on every machine."""
+    p = (np.arange(n) + 0.5) / n
+    a = QUALITY_BEND
+    return QUALITY_LOW + (QUALITY_HIGH - QUALITY_LOW) * ((1.0 + a) * p / (p + a))
+
+
+def draw_design(seed: int, *, num_runs: int, num_groups: int, novel_runs: int, keyword_runs: int,
+                pooled_runs_per_group: int) -> Design:
+    """Group sizes, approaches, manual and contributing runs, run quality."""
+    rng = _rng(seed, _DESIGN)
+    S, G = num_runs, num_groups
+    sizes = 1 + rng.multinomial(S - G, rng.dirichlet(np.full(G, 1.5)))
+    group = np.repeat(np.arange(G), sizes)
+    kind = np.zeros(S, dtype=np.int64)
+    # keyword approaches belong to whole groups (a group's style), filled in a random order
+    filled = 0
+    for g in rng.permutation(G):
+        if filled >= keyword_runs:
+            break
+        members = np.flatnonzero(group == g)[: keyword_runs - filled]
+        kind[members] = 1
+        filled += members.size
+    # novel (manual) runs: spread over groups (one per group before any group gets two),
+    # preferring groups that also submit automatic runs, otherwise in a random order
+    cand = np.flatnonzero(kind == 0)[rng.permutation(int((kind == 0).sum()))]
+    rank_in_group = np.zeros(cand.size, dtype=np.int64)
+    seen = np.zeros(G, dtype=np.int64)
+    for i, s in enumerate(cand):
+        rank_in_group[i] = seen[group[s]]
+        seen[group[s]] += 1
+    lonely = sizes[group[cand]] == 1
+    chosen = cand[np.lexsort((np.arange(cand.size), lonely, rank_in_group))[:novel_runs]]
+    kind[chosen] = 2
+    manual = kind == 2
+    # quality: group effect + run effect + a manual bonus decide the order; a fixed
+    # heavy-tailed shape gives a clear top and bottom and a crowded middle
+    latent = 0.9 * rng.standard_normal(G)[group] + 0.5 * rng.standard_normal(S) + MANUAL_BONUS * manual
+    quality = np.empty(S)
+    quality[np.argsort(latent, kind="stable")] = _quality_curve(S)
+    # multiplicative jitter 1 + σ·(z_group + z_run), kept in [0.5, 1.5] (no exp: see the module docstring)
+    jitter = np.clip(1.0 + WEIGHT_JITTER * (rng.standard_normal((G, 4))[group] + rng.standard_normal((S, 4))),
+                     0.5, 1.5)
+    weights = APPROACH_WEIGHTS[kind] * jitter
+    cover = (rng.random((G, NUM_ASPECTS))[group] < ASPECT_COVER) ^ (rng.random((S, NUM_ASPECTS)) < ASPECT_FLIP)
+    scale = rng.uniform(0.5, 12.0, S)
+    offset = scale * np.where(rng.random(S) < 0.5, 0.0, rng.uniform(5.0, 15.0, S))
+    # output order: by group; within a group manual runs first, then automatic
+    order = np.lexsort((np.arange(S), ~manual, group))
+    group, kind, manual = group[order], kind[order], manual[order]
+    quality, weights, scale, offset = quality[order], weights[order], scale[order], offset[order]
+    cover = cover[order].astype(np.float64)
+    index_in_group = np.zeros(S, dtype=np.int64)
+    contributor = np.zeros(S, dtype=bool)
+    for g in range(G):
+        members = np.flatnonzero(group == g)
+        contributor[members[:pooled_runs_per_group]] = True  # manual runs first, as TREC groups chose
+        for flag in (True, False):
+            same = members[manual[members] == flag]
+            index_in_group[same] = np.arange(1, same.size + 1)
+    out = Design(group=group, kind=kind, manual=manual, contributor=contributor, quality=quality,
+                 weights=weights, aspect_cover=cover, score_scale=scale, score_offset=offset, index_in_group=index_in_group)
+    for arr in vars(out).values():
+        arr.flags.writeable = False
+    return out
+
+
+def trec_order_key(micro: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """uint64 keys whose descending order is trec_eval's: the printed score read back and
+    compared as float32 (as trec_eval stores it), then docno (= document index) descending.
+
+    >>> k = trec_order_key(np.array([1_000_000, 1_000_000, 2_500_000]), np.array([3, 7, 0]))
+    >>> np.argsort(~k).tolist()     # largest key first: 2.5, then the tie 1.0 by docno descending
+    [2, 1, 0]
+    """
+    s32 = (np.asarray(micro, dtype=np.int64) / 1e6).astype(np.float32)
+    s32[s32 == 0] = 0.0  # -0.0 and 0.0 tie
+    bits = s32.view(np.uint32)
+    ascending = np.where(bits & np.uint32(0x80000000), ~bits, bits | np.uint32(0x80000000))
+    return (ascending.astype(np.uint64) << np.uint64(32)) | np.asarray(doc).astype(np.uint64)
+
+
+def _descending(key: np.ndarray) -> np.ndarray:
+    """argsort of uint64 keys, largest first, along the last axis."""
+    return np.argsort(~key, axis=-1)
+
+
+def rank_documents(seed: int, latents: Latents, design: Design, *, run_depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every run's ranking: ``doc[s, t, r]`` (document index within topic t) and
+    ``score[s, t, r]`` in micro-units (int64: the printed score × 10⁶), in trec_eval order
+    (:func:`trec_order_key`: float32 score descending, then docno descending)."""
+    T, N, _ = latents.features.shape
+    S, D = design.group.size, run_depth
+    G = int(design.group.max()) + 1
+    rho = GROUP_NOISE_SHARE
+    doc = np.empty((S, T, D), dtype=np.int32)
+    score = np.empty((S, T, D), dtype=np.int64)
+    group_noise: dict[int, np.ndarray] = {}
+    for g in range(G):
+        group_noise[g] = _rng(seed, _GROUP_NOISE, g).standard_normal((T, N))
+    rows = np.arange(T)[:, None]
+    margin = min(N - D, 64)  # candidates beyond D, so that rounding cannot change the top D
+    doc_index = np.broadcast_to(np.arange(N), (T, N))
+    for s in range(S):  # one vectorised (T, N) draw per run
+        boost = np.append(ASPECT_BOOST * design.aspect_cover[s], 0.0)  # aspect -1 → no boost
+        f, w = latents.features, design.weights[s]
+        # elementwise, not a matrix product: BLAS may fuse multiply-adds differently per CPU
+        match = f[:, :, 0] * w[0] + f[:, :, 1] * w[1] + f[:, :, 2] * w[2] + f[:, :, 3] * w[3]
+        raw = design.quality[s] * (match + boost[latents.aspect])
+        raw += np.sqrt(rho) * group_noise[int(design.group[s])]
+        raw += np.sqrt(1.0 - rho) * _rng(seed, _RUN_NOISE, s).standard_normal((T, N))
+        printed = design.score_scale[s] * raw + design.score_offset[s]
+        if D + margin < N:
+            cand = np.argpartition(-printed, D + margin - 1, axis=1)[:, : D + margin]
+        else:
+            cand = doc_index
+        micro = np.rint(printed[rows, cand] * 1e6).astype(np.int64)
+        key = trec_order_key(micro, cand)
+        order = _descending(key)[:, :D]
+        picked = cand[rows, order]
+        top_micro = micro[rows, order]
+        if D + margin < N:
+            # exactness guard: argpartition put the lowest candidate last and every document
+            # left out scores at most as high; it must compare strictly below the D-th
+            boundary = key[:, -1] >> np.uint64(32)
+            if np.any(boundary >= key[rows, order][:, -1] >> np.uint64(32)):  # pragma: no cover
+                all_micro = np.rint(printed * 1e6).astype(np.int64)
+                picked = _descending(trec_order_key(all_micro, doc_index))[:, :D]
+                top_micro = all_micro[rows, picked]
+        doc[s] = picked
+        score[s] = top_micro
+    doc.flags.writeable = False
+    score.flags.writeable = False
+    return doc, score

@@ -1,0 +1,83 @@
+"""Declared parameters of the simulator: type, bounds, default, meaning.
+
+The same declarations validate ``simulate(...)`` keywords, build the ``irnb simulate``
+options and can build widget sliders. Bounds that depend on another parameter (a pool
+cannot be deeper than the runs) are checked in :func:`validate_params` with an error that
+names both parameters.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ..measures import Param
+
+__all__ = ["SIMULATION_PARAMS", "validate_params", "defaults"]
+
+_P = [
+    Param("num_topics", int, 50, low=1, high=500, doc="topics (queries)"),
+    Param("num_runs", int, 40, low=2, high=400, doc="runs (ranked lists per topic), all groups together"),
+    Param("num_groups", int, 12, low=1, high=200, doc="participating groups; each group submits ≥ 1 run"),
+    Param("run_depth", int, 1000, low=10, high=10_000, doc="documents each run retrieves per topic"),
+    Param("docs_per_topic", int, 5000, low=100, high=100_000,
+          doc="documents per topic that a run can retrieve (the topic's slice of the corpus)"),
+    Param("pool_depth", int, 100, low=1, high=10_000,
+          doc="pool depth d: the top d documents of every contributing run are judged"),
+    Param("pooled_runs_per_group", int, 1, low=1, high=400,
+          doc="contributing runs per group (the group's manual runs first, then its first runs)"),
+    Param("median_relevant", float, 120.0, low=1.0, high=10_000.0,
+          doc="median over topics of the true number of relevant documents"),
+    Param("relevant_spread", float, 0.8, low=0.0, high=3.0,
+          doc="log-scale spread (σ of a log-normal) of relevant documents per topic"),
+    Param("novel_runs", int, 4, low=0, high=400,
+          doc="manual 'novel' runs that weight a facet of relevance the other runs ignore"),
+    Param("keyword_runs", int, 8, low=0, high=400,
+          doc="keyword-like runs that favour documents matching the title words"),
+    Param("title_share", float, 0.3, low=0.0, high=0.9,
+          doc="share of relevant documents in the title-matching family"),
+    Param("novel_share", float, 0.2, low=0.0, high=0.9,
+          doc="share of relevant documents in the family only novel runs see well"),
+]
+
+SIMULATION_PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in _P})
+
+
+def defaults() -> dict[str, Any]:
+    """``{name: default}`` for every simulation parameter."""
+    return {name: p.default for name, p in SIMULATION_PARAMS.items()}
+
+
+def validate_params(values: Mapping[str, Any], *, owner: str = "simulate") -> dict[str, Any]:
+    """Check every parameter against its declared bounds, then the bounds between them;
+    return the converted values.
+
+    >>> validate_params({**defaults(), "pool_depth": 2000})["pool_depth"]
+    Traceback (most recent call last):
+    ...
+    ValueError: simulate: pool_depth (2000) must be ≤ run_depth (1000): a pool cannot be deeper than the runs
+    """
+    out = {name: SIMULATION_PARAMS[name].validate(values[name], owner) for name in SIMULATION_PARAMS}
+
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise ValueError(f"{owner}: {message}")
+
+    need(out["num_groups"] <= out["num_runs"],
+         f"num_groups ({out['num_groups']}) must be ≤ num_runs ({out['num_runs']}): every group submits a run")
+    need(out["run_depth"] <= out["docs_per_topic"],
+         f"run_depth ({out['run_depth']}) must be ≤ docs_per_topic ({out['docs_per_topic']}): "
+         "a run cannot retrieve more documents than the topic has")
+    need(out["pool_depth"] <= out["run_depth"],
+         f"pool_depth ({out['pool_depth']}) must be ≤ run_depth ({out['run_depth']}): "
+         "a pool cannot be deeper than the runs")
+    need(out["novel_runs"] + out["keyword_runs"] < out["num_runs"],
+         f"novel_runs + keyword_runs ({out['novel_runs']} + {out['keyword_runs']}) must be < num_runs "
+         f"({out['num_runs']}): at least one run must be 'popular'")
+    need(out["title_share"] + out["novel_share"] <= 0.9,
+         f"title_share + novel_share ({out['title_share']} + {out['novel_share']}) must be ≤ 0.9: "
+         "the rest of the relevant documents form the mainstream family")
+    need(out["median_relevant"] <= out["docs_per_topic"] / 10,
+         f"median_relevant ({out['median_relevant']}) must be ≤ docs_per_topic / 10 "
+         f"({out['docs_per_topic'] / 10:g}): relevant documents are a small part of a topic's documents")
+    return out

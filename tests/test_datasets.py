@@ -1,0 +1,439 @@
+"""The embedded default: irnb.datasets (simulator, files, text, errors, calibration)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irnb import Experiment, evaluate, read_qrels, read_runs
+from irnb.datasets import (
+    SIMULATION_PARAMS,
+    Collection,
+    default,
+    estimator_error,
+    main_simulate,
+    simulate,
+    write_collection,
+)
+from irnb.datasets import model
+from irnb.datasets.calibration import (
+    DESIGN_ROWS,
+    POOL_DEPENDENT,
+    TREC_COVID_DESIGN,
+    allowed_range,
+    calibration_table,
+    pairwise_overlap,
+)
+from irnb.datasets.text import COMPONENTS, topic_words
+
+SMALL = dict(num_topics=4, num_runs=8, num_groups=3, docs_per_topic=600, run_depth=100, pool_depth=10,
+             median_relevant=25, novel_runs=1, keyword_runs=2)
+
+
+@pytest.fixture(scope="module")
+def small() -> Collection:
+    return simulate(7, **SMALL)
+
+
+@pytest.fixture(scope="module")
+def coll() -> Collection:
+    return default()
+
+
+def _sha(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _top_sets(c: Collection, k: int) -> np.ndarray:
+    """inc[s, t, i]: document i of topic t is in run s's top k."""
+    S, T, _ = c.ranking.shape
+    N = c.family.shape[1]
+    inc = np.zeros((S, T, N), dtype=bool)
+    inc[np.arange(S)[:, None, None], np.arange(T)[None, :, None], c.ranking[:, :, :k]] = True
+    return inc
+
+
+# =============================================================== determinism and files
+def test_same_seed_gives_byte_identical_files(tmp_path):
+    first = write_collection(simulate(0), tmp_path / "a")
+    second = write_collection(simulate(0), tmp_path / "b")
+    hashes = _sha(first)
+    assert hashes == _sha(second)
+    assert len(hashes) == 40 + 5  # 40 run files, qrels, truth, runs.tsv, topics.tsv, params.json
+    assert (first / "qrels.truth.txt").read_bytes().count(b"\n") == 50 * 5000
+
+
+def test_default_is_cached_and_equals_seed_zero(coll):
+    assert default() is coll
+    fresh = simulate(0)
+    assert np.array_equal(fresh.ranking, coll.ranking) and np.array_equal(fresh.scores, coll.scores)
+    assert fresh.qrels.table.equals(coll.qrels.table) and fresh.truth.table.equals(coll.truth.table)
+
+
+def test_other_seed_differs(small):
+    other = simulate(8, **SMALL)
+    assert not np.array_equal(other.ranking, small.ranking)
+    assert not other.truth.table.equals(small.truth.table)
+
+
+def test_written_files_read_back_to_the_same_evaluation(small, tmp_path):
+    out = write_collection(small, tmp_path / "c")
+    runs = read_runs(out / "runs")
+    info = pd.read_csv(out / "runs.tsv", sep="\t")
+    exp = Experiment(runs, read_qrels(out / "qrels.txt"), truth=read_qrels(out / "qrels.truth.txt"),
+                     groups=dict(zip(info["run"], info["group"], strict=True)),
+                     contributors=info.loc[info["contributor"] == 1, "run"].tolist())
+    mine = small.experiment
+    names = list(mine.run_names)
+    order = [exp.run_names.index(n) for n in names]
+    for truth in (False, True):
+        a = evaluate(mine, ["AP", "P@10", "Bpref"], truth=truth)
+        b = evaluate(exp, ["AP", "P@10", "Bpref"], truth=truth)
+        for m in ("AP", "P@10", "Bpref"):
+            assert np.array_equal(a[m], b[m][order])
+    first = (out / "runs" / names[0]).read_text().splitlines()[0].split()
+    assert first[1] == "Q0" and first[3] == "1" and len(first[4].split(".")[1]) == 6 and first[5] == names[0]
+    assert json.loads((out / "params.json").read_text())["seed"] == 7
+
+
+def test_fast_experiment_equals_the_public_constructor(small):
+    info = small.run_info
+    public = Experiment(dict(small.runs), small.qrels, truth=small.truth,
+                        groups=dict(zip(info["run"], info["group"], strict=True)),
+                        contributors=info.loc[info["contributor"], "run"].tolist())
+    fast = small.experiment
+    assert set(vars(public)) == set(vars(fast))
+    for name in ("run_names", "topics", "depth", "max_depth", "ignored_topics", "groups"):
+        assert getattr(public, name) == getattr(fast, name), name
+    assert np.array_equal(public.length, fast.length)
+    assert np.array_equal(public.contributors, fast.contributors)
+    for which in ("judgments", "truth"):
+        a, b = getattr(public, which), getattr(fast, which)
+        for field in ("doc", "qrel_topic", "qrel_grade", "topic_start"):
+            assert np.array_equal(getattr(a, field), getattr(b, field)), (which, field)
+        assert a.qrel_docno.equals(b.qrel_docno)
+
+
+def test_write_refuses_to_overwrite(small, tmp_path):
+    write_collection(small, tmp_path)
+    with pytest.raises(ValueError, match=r"qrels.txt exists .*overwrite=True"):
+        write_collection(small, tmp_path)
+    write_collection(small, tmp_path, overwrite=True)
+    with pytest.raises(TypeError, match="expected a Collection"):
+        write_collection(small.experiment, tmp_path / "x")
+
+
+def test_main_simulate_writes_and_reports_errors(tmp_path, capsys):
+    argv = ["--seed", "3", "--out", str(tmp_path / "o"), "--num-topics", "2", "--num-runs", "4", "--num-groups",
+            "2", "--docs-per-topic", "400", "--run-depth", "50", "--pool-depth", "5", "--median-relevant", "10",
+            "--novel-runs", "1", "--keyword-runs", "1"]
+    assert main_simulate(argv) == 0
+    assert "4 runs" in capsys.readouterr().out
+    assert len(list((tmp_path / "o" / "runs").iterdir())) == 4
+    assert main_simulate(argv) == 2  # files exist
+    assert "--force" in capsys.readouterr().err
+    assert main_simulate(argv[:4] + ["--pool-depth", "0"]) == 2
+    assert "pool_depth must be an integer" in capsys.readouterr().err
+
+
+# =============================================================== sizes and parameters
+def test_default_sizes(coll):
+    info = coll.run_info
+    assert len(coll.topics) == 50 and len(coll.runs) == 40 and info["group"].nunique() == 12
+    assert coll.ranking.shape == (40, 50, 1000)
+    assert all(run.num_lines == 50 * 1000 for run in coll.runs.values())
+    assert coll.truth.num_judgments == 50 * 5000
+    sizes = info.groupby("group").size()
+    assert sizes.max() >= 2 and sizes.min() >= 1  # some groups submit several runs
+    assert int(info["manual"].sum()) == 4 and (info.loc[info["manual"], "kind"] == "novel").all()
+    assert info["kind"].value_counts().to_dict() == {"popular": 28, "keyword": 8, "novel": 4}
+    # one pooled run per group, manual runs first
+    assert info.groupby("group")["contributor"].sum().eq(1).all()
+    for _, runs in info.groupby("group"):
+        if runs["manual"].any():
+            assert runs.loc[runs["contributor"], "manual"].all()
+    assert list(info.columns) == ["run", "group", "manual", "contributor", "kind", "quality"]
+
+
+def test_official_qrels_are_the_depth_d_pool_judged_with_the_truth(small):
+    info = small.run_info
+    d = small.params["pool_depth"]
+    contrib = info["contributor"].to_numpy()
+    T, N = small.family.shape
+    expected = np.zeros((T, N), dtype=bool)
+    for s in np.flatnonzero(contrib):
+        for t in range(T):
+            expected[t, small.ranking[s, t, :d]] = True
+    assert np.array_equal(small.pooled, expected)
+    qrels = small.qrels.to_frame().merge(small.truth.to_frame(), on=["topic", "docno"], suffixes=("", "_true"))
+    assert len(qrels) == small.qrels.num_judgments == expected.sum()
+    assert (qrels["grade"] == qrels["grade_true"]).all()
+    judged = evaluate(small.experiment, [f"Judged@{d}"]).values
+    value = next(iter(judged.values()))
+    assert np.all(value[contrib] == 1.0)
+    assert value[~contrib].min() < 1.0
+
+
+def test_custom_sizes(small):
+    assert small.ranking.shape == (8, 4, 100)
+    assert small.truth.num_judgments == 4 * 600
+    assert small.topics["topic"].tolist() == ["101", "102", "103", "104"]
+    assert small.run_info["group"].nunique() == 3
+    assert small.documents.texts(["D104-00599"])[0]
+
+
+def test_topic_documents_do_not_depend_on_the_number_of_topics():
+    a = simulate(5, **{**SMALL, "num_topics": 2})
+    b = simulate(5, **{**SMALL, "num_topics": 5})
+    assert np.array_equal(a.family, b.family[:2])
+    assert a.truth.to_frame().equals(b.truth.to_frame().iloc[: 2 * 600].reset_index(drop=True))
+
+
+def test_scores_are_six_decimal_values_in_trec_eval_order(small):
+    for s, run in enumerate(small.runs.values()):
+        scores = run.table["score"].to_numpy()
+        assert np.array_equal(scores, small.scores[s].ravel() / 1e6)
+        s32 = scores.reshape(4, 100).astype(np.float32)
+        assert np.all(np.diff(s32, axis=1) <= 0)  # float32 scores descending within each topic
+        docs = small.ranking[s]
+        tie = np.diff(s32, axis=1) == 0
+        assert np.all(np.diff(docs, axis=1)[tie] < 0)  # ties: docno descending
+
+
+# =============================================================== structure
+def test_popular_runs_overlap_more_than_novel_runs(coll):
+    kind = coll.run_info["kind"].to_numpy()
+    group = coll.run_info["group"].to_numpy()
+    inc = _top_sets(coll, 100).astype(np.float32)
+    T = inc.shape[1]
+    overlap = np.einsum("atn,btn->ab", inc, inc) / (100 * T)
+    other_group = group[:, None] != group[None, :]
+    pop = kind == "popular"
+    pop_pop = overlap[np.outer(pop, pop) & other_group].mean()
+    novel_pop = overlap[np.outer(kind == "novel", pop) & other_group].mean()
+    assert pop_pop > novel_pop + 0.005
+
+
+def test_novel_runs_find_relevant_documents_nobody_else_ranks_high(coll):
+    kind = coll.run_info["kind"].to_numpy()
+    inc = _top_sets(coll, 100)
+    relevant = coll.family >= model.REL_MAIN
+    unique = []
+    for s in range(inc.shape[0]):
+        others = np.delete(inc, s, axis=0).any(axis=0)
+        unique.append((inc[s] & relevant & ~others).sum() / inc.shape[1])
+    unique = np.array(unique)
+    assert unique[kind == "novel"].mean() > 3 * unique[kind == "popular"].mean()
+    fam = coll.family[np.arange(50)[None, :, None], coll.ranking[:, :, :100]]
+    novel_share = (fam == model.REL_NOVEL).mean(axis=(1, 2))
+    assert novel_share[kind == "novel"].min() > novel_share[kind != "novel"].max()
+
+
+def test_keyword_runs_favour_the_title_family(coll):
+    kind = coll.run_info["kind"].to_numpy()
+    fam = coll.family[np.arange(50)[None, :, None], coll.ranking[:, :, :100]]
+    title_rel = (fam == model.REL_TITLE).sum(axis=(1, 2))
+    main_rel = (fam == model.REL_MAIN).sum(axis=(1, 2))
+    ratio = title_rel / np.maximum(main_rel, 1)
+    assert ratio[kind == "keyword"].min() > ratio[kind == "popular"].max()
+
+
+def test_system_ranking_has_a_clear_top_and_bottom(coll):
+    ap = evaluate(coll.experiment, ["AP"], truth=True).aggregate("AP")
+    q25, median, q75 = np.quantile(ap, [0.25, 0.5, 0.75])
+    iqr = q75 - q25
+    assert ap.max() - median > iqr and median - ap.min() > iqr
+    assert ap.max() > 3 * ap.min()
+    # quality drives effectiveness: rank correlation over all runs
+    rho = pd.Series(ap).corr(coll.run_info["quality"], method="spearman")
+    assert rho > 0.6
+
+
+def test_relevant_documents_per_topic_vary_widely(coll):
+    relevant = coll.topics["relevant"].to_numpy()
+    assert relevant.std() / relevant.mean() > 0.5
+    assert relevant.max() > 5 * relevant.min()
+    assert np.array_equal(relevant, (coll.family >= model.REL_MAIN).sum(axis=1))
+
+
+def test_leaving_a_group_out_ap_underestimates_and_bpref_overestimates(coll):
+    """Büttcher et al.'s headline on the simulated collection (pools computed here)."""
+    exp = coll.experiment
+    info = coll.run_info
+    group = info["group"].to_numpy()
+    contrib = info["contributor"].to_numpy()
+    rank = exp.judgments.retrieved_rank
+    full = evaluate(exp, ["AP", "Bpref"])
+    delta = {"AP": [], "Bpref": []}
+    for g in np.unique(group):
+        keep = (rank[contrib & (group != g)] <= coll.params["pool_depth"]).any(axis=0)
+        reduced = evaluate(exp, ["AP", "Bpref"], judged=keep)
+        for m in delta:
+            delta[m].extend((reduced.aggregate(m) - full.aggregate(m))[group == g])
+    assert np.mean(delta["AP"]) < 0 and np.mean(delta["Bpref"]) > 0
+
+
+# =============================================================== text
+def test_documents_mapping(small):
+    docs = small.documents
+    assert len(docs) == 4 * 600
+    assert "D101-00000" in docs and "D105-00000" not in docs and "D101-0000" not in docs
+    names = ["D103-00042", "D101-00001", "D103-00042"]
+    batch = docs.texts(names)
+    assert batch[0] == batch[2] == docs["D103-00042"]
+    assert batch[1] == docs.texts(["D101-00001"])[0]  # independent of the batch
+    again = simulate(7, **SMALL).documents
+    assert again["D103-00042"] == docs["D103-00042"]
+    assert simulate(8, **SMALL).documents["D103-00042"] != docs["D103-00042"]
+    first = next(iter(docs))
+    assert first == "D101-00000"
+    with pytest.raises(KeyError, match="unknown docno 'X1'.*D101-00000"):
+        docs["X1"]
+
+
+def test_text_reflects_relevance_and_title_bias():
+    one = simulate(7, **{**SMALL, "num_topics": 1, "docs_per_topic": 3000})
+    docs = one.documents
+    topic = 0
+    words = topic_words(7, topic)
+    fam = one.family[topic]
+    assert set(np.unique(fam).tolist()) == set(range(6))
+    docnos = np.array([f"D101-{i:05d}" for i in range(fam.size)])
+    texts = docs.texts(docnos.tolist())
+    vocab = {name: set(np.asarray(words[name]).tolist()) for name in COMPONENTS[1:]}
+    from irnb.datasets.text import vocabulary
+
+    index = {w: i for i, w in enumerate(vocabulary().to_pylist())}
+
+    def share(text: str, which: str) -> float:
+        ids = [index[w] for w in text.split()]
+        return sum(i in vocab[which] for i in ids) / len(ids)
+
+    def mean_share(family: int, which: str) -> float:
+        return float(np.mean([share(texts[i], which) for i in np.flatnonzero(fam == family)]))
+
+    assert mean_share(model.REL_MAIN, "topic") > 3 * mean_share(model.BACKGROUND, "topic")
+    assert mean_share(model.REL_TITLE, "title") > 2 * mean_share(model.REL_NOVEL, "title")
+    assert mean_share(model.REL_NOVEL, "facet") > 3 * mean_share(model.REL_MAIN, "facet")
+    assert mean_share(model.NEAR, "near") > 2 * mean_share(model.REL_MAIN, "near")  # 8 near words are topic words
+    title = one.topics["title"].iloc[0].split()
+    assert len(title) == 3 and {index[w] for w in title} == vocab["title"]
+
+
+# =============================================================== errors that teach
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_topics": 0}, r"simulate: num_topics must be an integer with 1 ≤ num_topics ≤ 500, got 0"),
+        ({"num_runs": 2.5}, r"num_runs must be an integer.*got 2.5"),
+        ({"pool_depth": 2000}, r"pool_depth \(2000\) must be ≤ run_depth \(1000\)"),
+        ({"num_groups": 50}, r"num_groups \(50\) must be ≤ num_runs \(40\)"),
+        ({"run_depth": 6000}, r"run_depth \(6000\) must be ≤ docs_per_topic \(5000\)"),
+        ({"novel_runs": 20, "keyword_runs": 20}, r"novel_runs \+ keyword_runs \(20 \+ 20\) must be < num_runs"),
+        ({"title_share": 0.5, "novel_share": 0.5}, r"title_share \+ novel_share .* must be ≤ 0.9"),
+        ({"median_relevant": 900.0}, r"median_relevant \(900.0\) must be ≤ docs_per_topic / 10"),
+    ],
+)
+def test_bad_parameters_are_named_with_what_was_allowed(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        simulate(0, **kwargs)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "0", 2 ** 63])
+def test_bad_seed(seed):
+    with pytest.raises(ValueError, match=r"seed must be an integer with 0 ≤ seed < 2\*\*63, got"):
+        simulate(seed)
+
+
+def test_keyword_only_options():
+    with pytest.raises(TypeError):
+        simulate(0, 50)  # noqa: the sizes are keyword-only
+
+
+def test_declared_parameters_match_the_signature():
+    import inspect
+
+    sig = inspect.signature(simulate)
+    for name, param in SIMULATION_PARAMS.items():
+        assert sig.parameters[name].default == param.default
+        assert sig.parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
+        assert param.low is not None and param.high is not None and param.doc
+
+
+# =============================================================== ground truth and estimator error
+def test_truth_evaluation_and_estimator_error(small):
+    exp = small.experiment
+    true = evaluate(exp, ["P@10"], truth=True)
+    values = true["P@10"]
+    exact = estimator_error(small, "P@10", values)
+    assert exact.bias == 0 and exact.rmse == 0 and exact.kendall_tau == pytest.approx(1.0)
+    shifted = estimator_error(small, "P@10", values + 0.1)
+    assert shifted.level == "topic"
+    assert shifted.bias == pytest.approx(0.1) and shifted.rmse == pytest.approx(0.1)
+    assert shifted.max_abs_error == pytest.approx(0.1)
+    per_run = estimator_error(exp, "P@10", true.aggregate("P@10") - 0.05)
+    assert per_run.level == "run" and per_run.bias == pytest.approx(-0.05) and per_run.rmse == pytest.approx(0.05)
+    assert list(per_run.per_run.columns) == ["run", "estimate", "truth", "error"]
+    # the official (pooled) P@10 underestimates the truth: unjudged documents count as non-relevant
+    pooled = estimator_error(small, "P@10", evaluate(exp, ["P@10"])["P@10"])
+    assert pooled.bias <= 0
+
+
+def test_estimator_error_teaches(small):
+    with pytest.raises(ValueError, match=r"shape \(S, T\) = \(8, 4\) or \(S,\) = \(8,\).*got \(3,\)"):
+        estimator_error(small, "AP", np.zeros(3))
+    with pytest.raises(ValueError, match="finite numbers, got nan"):
+        estimator_error(small, "AP", np.full(8, np.nan))
+    with pytest.raises(ValueError, match="has no truth"):
+        estimator_error(Experiment(dict(small.runs), small.qrels), "AP", np.zeros(8))
+    with pytest.raises(TypeError, match="expected a simulated Collection or an Experiment"):
+        estimator_error("x", "AP", np.zeros(8))
+
+
+# =============================================================== calibration against real data
+def test_allowed_range_by_hand():
+    assert allowed_range([0.2, 0.4]) == pytest.approx((0.125, 0.475))  # mid 0.3, 25% of it = 0.075
+    assert allowed_range([0.8, float("nan")]) == pytest.approx((0.6, 1.0))
+
+
+def test_pairwise_overlap_by_hand():
+    runs = pd.DataFrame({"run": ["a"] * 2 + ["b"] * 2 + ["c"] * 2, "qid": "1",
+                         "docno": ["x", "y", "x", "z", "x", "y"], "score": [2.0, 1.0] * 3})
+    exp = Experiment(runs, pd.DataFrame({"qid": ["1"], "docno": ["x"], "grade": [1]}),
+                     groups={"a": "g", "b": "g", "c": "h"})
+    # top-2 sets {x,y}, {x,z}, {x,y}: shared per pair 1, 2, 1 → mean 4/3 over depth 2
+    assert pairwise_overlap(exp, depth=2) == pytest.approx((4 / 3) / 2)
+    # across groups: pairs (a,c) = 2 and (b,c) = 1 → 1.5 / 2
+    assert pairwise_overlap(exp, depth=2, across_groups=True) == pytest.approx(0.75)
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_default_collection_is_calibrated_against_real_collections(shared_dir):
+    table = calibration_table(shared_dir / "data", seed=0)
+    covid, clef = table["TREC-COVID"], table["CLEF 2016"]
+    sim, design = table["simulated"], table["simulated (TREC-COVID design)"]
+    # the real numbers this calibration rests on (TREC-COVID: depth-7 pool of one run per team)
+    assert covid["judged@10 contributing"] == pytest.approx(0.847, abs=0.001)
+    assert covid["overlap@100"] == pytest.approx(0.120, abs=0.001)
+    assert np.isnan(clef["judged@10 contributing"])  # no CLEF 2016 task-2 run is a full contributor
+    checked = 0
+    for name in table.index:
+        if name not in POOL_DEPENDENT:
+            lo, hi = allowed_range([covid[name], clef[name]])
+            assert lo <= sim[name] <= hi, f"{name}: simulated {sim[name]:.3f} outside [{lo:.3f}, {hi:.3f}]"
+            checked += 1
+        if name in DESIGN_ROWS:
+            lo, hi = allowed_range([covid[name]])
+            assert lo <= design[name] <= hi, f"{name} (TREC-COVID design): {design[name]:.3f} outside [{lo:.3f}, {hi:.3f}]"
+            checked += 1
+    assert checked == (len(table) - len(POOL_DEPENDENT)) + len(DESIGN_ROWS)
+    # by construction: a depth-100 pool judges every contributing run's top 100
+    assert sim["judged@10 contributing"] == sim["judged@100 contributing"] == 1.0
+    assert TREC_COVID_DESIGN["pool_depth"] == 7
