@@ -1,0 +1,464 @@
+"""Relevance prediction (irnb.predict): KLD and SVM classifiers, completed qrels, expected
+measures, and the completed bias tables of Büttcher et al. (2007)."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irnb import Experiment, evaluate
+from irnb.bias import leave_one_group_out_bias
+from irnb.datasets import simulate
+from irnb.intervals import score_intervals
+from irnb.pooling import depth_pool, random_subsample
+from irnb.predict import (
+    INSTALL_HINT,
+    CompletedQrels,
+    TermCounts,
+    _neg_kld,
+    _platt,
+    _threshold,
+    complete_qrels,
+    completed_leave_one_group_out_bias,
+    completed_pool_bias,
+    contributor_subset_completion,
+    expected_precision,
+    expected_rbp,
+    leave_one_group_out_completions,
+    term_counts,
+)
+
+POOL_DEPTH = 20
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A small simulated collection: 12 topics, 16 runs in 6 groups, depth-20 pool."""
+    return simulate(seed=1, num_topics=12, num_runs=16, num_groups=6, docs_per_topic=1000, run_depth=100,
+                    pool_depth=POOL_DEPTH, median_relevant=30, novel_runs=2, keyword_runs=3)
+
+
+@pytest.fixture(scope="module")
+def small_corpus(small) -> TermCounts:
+    exp = small.experiment
+    return term_counts(small.documents, exp.judgments.qrel_docno)
+
+
+def _toy():
+    """Topic 1: a relevant (cats), b not (stocks); runs r1 and r2; u unjudged, v not in qrels."""
+    runs = pd.DataFrame({
+        "run": ["r1"] * 4 + ["r2"] * 4,
+        "qid": "1",
+        "docno": ["a", "u", "b", "v", "v", "b", "a", "u"],
+        "score": [4, 3, 2, 1, 4, 3, 2, 1],
+    })
+    qrels = pd.DataFrame({"qid": "1", "docno": ["a", "b", "u"], "grade": [1, 0, 1]})
+    texts = {"a": "cat cat purr whisker", "b": "stock market bond yield", "u": "cat purr whisker",
+             "v": "market stock yield", "w": "unused text"}
+    return Experiment(runs, qrels), texts
+
+
+# ============================================================================ term counts and texts
+def test_term_counts_tokenise_lowercase_letters_and_digits():
+    tc = term_counts({"x": "Hello, WORLD! foo-bar 42", "y": "Ünïcode\twörds", "z": ""}, ["x", "y", "z"])
+    vocab = tc.vocabulary.to_pylist()
+    row = {d: dict(zip(vocab, tc.counts.toarray()[i], strict=True)) for i, d in enumerate(["x", "y", "z"])}
+    assert {w for w, n in row["x"].items() if n} == {"hello", "world", "foo", "bar", "42"}
+    assert {w for w, n in row["y"].items() if n} == {"ünïcode", "wörds"}
+    assert sum(row["z"].values()) == 0
+    assert tc.lengths.tolist() == [5, 2, 0]
+
+
+def test_plain_and_regex_tokenisers_agree():
+    # the whitespace fast path (plain lowercase text) and the regex path give the same tokens
+    plain = term_counts({"a": " x  y\tz ", "b": "y y"}, ["a", "b"])
+    mixed = term_counts({"a": " X, y\tz!", "b": "y-y"}, ["a", "b"])
+    assert plain.vocabulary.to_pylist() == mixed.vocabulary.to_pylist() == ["x", "y", "z"]
+    assert plain.counts.toarray().tolist() == mixed.counts.toarray().tolist() == [[1, 1, 1], [0, 2, 0]]
+
+
+def test_documents_as_mapping_frame_callable_and_term_counts_agree():
+    exp, texts = _toy()
+    frame = pd.DataFrame({"docno": list(texts), "text": list(texts.values())})
+    # a TermCounts of exactly the documents read (training a, b, u and the target v): the same background
+    sources = [texts, frame, lambda names: [texts.get(n) for n in names], term_counts(texts, ["v", "u", "b", "a"])]
+    results = [complete_qrels(exp, s, depth=4, method="kld", probabilities=False).predicted for s in sources]
+    for other in results[1:]:
+        pd.testing.assert_frame_equal(results[0], other)
+
+
+def test_missing_text_names_the_docnos_and_their_count():
+    exp, texts = _toy()
+    with pytest.raises(ValueError, match=r"no text for 2 docnos: \['u', 'v'\]"):
+        complete_qrels(exp, {k: v for k, v in texts.items() if k not in ("u", "v")}, depth=4, method="kld")
+    many = {f"d{i}": None for i in range(7)}
+    with pytest.raises(ValueError, match=r"no text for 7 docnos: \['d0', 'd1', 'd2', 'd3', 'd4'\]…"):
+        term_counts(lambda names: [many[n] for n in names], list(many))
+    with pytest.raises(ValueError, match="no text for 1 docnos"):
+        complete_qrels(exp, term_counts(texts, ["a", "b", "u"]), depth=4, method="kld")
+
+
+def test_bad_documents_are_type_errors():
+    exp, _ = _toy()
+    with pytest.raises(TypeError, match="documents must be a mapping"):
+        complete_qrels(exp, 42, depth=4, method="kld")
+    with pytest.raises(ValueError, match="expected columns 'docno' and 'text'"):
+        complete_qrels(exp, pd.DataFrame({"id": ["a"], "body_text": ["x"]}), depth=4, method="kld")
+
+
+def test_tfidf_by_hand():
+    # idf: x in both documents → log(2/2) = 0; y, z in one → log 2. a = (2·0, 1·log 2, 0) → L1 (0, 1, 0)
+    tc = term_counts({"a": "x x y", "b": "x z z"}, ["a", "b"])
+    assert tc.vocabulary.to_pylist() == ["x", "y", "z"]
+    np.testing.assert_allclose(tc.tfidf().toarray(), [[0, 1, 0], [0, 0, 1]])
+    # max_features=1 keeps x (the most frequent term), whose idf is 0: empty vectors stay zero
+    assert tc.tfidf(1).nnz == 0
+
+
+# ============================================================================ KLD classifier
+def test_kld_by_hand():
+    """Corpus r = "a a" (relevant), n = "b b", u = "a b": background (0.5, 0.5), λ = 0.2.
+    M_R = 0.8·(1, 0) + 0.2·(0.5, 0.5) = (0.9, 0.1); M_u = (0.5, 0.5), M_n = (0.1, 0.9).
+    KLD(u ‖ R) = 0.5 ln(0.5/0.9) + 0.5 ln(0.5/0.1) = ln(5/3) = 0.5108;
+    KLD(n ‖ R) = 0.1 ln(1/9) + 0.9 ln 9 = 0.8 ln 9 = 1.7578; KLD(r ‖ R) = 0."""
+    tc = term_counts({"r": "a a", "n": "b b", "u": "a b"}, ["r", "n", "u"])
+    scores = _neg_kld(tc.counts, tc.lengths, tc.background, np.array([0, 1]), np.array([True, False]),
+                      np.array([0, 1, 2]), 0.2)
+    np.testing.assert_allclose(-scores, [0.0, 0.8 * math.log(9), math.log(5 / 3)], atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.05, 0.95))
+def test_kld_matches_the_dense_formula(seed, lam):
+    rng = np.random.default_rng(seed)
+    words = ["w0", "w1", "w2", "w3", "w4"]
+    texts = {f"d{i}": " ".join(rng.choice(words, size=rng.integers(0, 8))) for i in range(6)}
+    texts["d0"] = "w0 w1"  # at least one relevant document with text
+    tc = term_counts(texts, list(texts))
+    counts = tc.counts.toarray()
+    train, labels = np.array([0, 1, 2]), np.array([True, rng.random() < 0.5, False])
+    rows = np.arange(6)
+    got = -_neg_kld(tc.counts, tc.lengths, tc.background, train, labels, rows, lam)
+    bg = counts.sum(0) / counts.sum()
+    rel = counts[train[labels]].sum(0)
+    p_r = (1 - lam) * rel / rel.sum() + lam * bg
+    for i in rows:
+        length = counts[i].sum()
+        p_d = (1 - lam) * counts[i] / length + lam * bg if length else bg
+        expected = np.sum(np.where(p_d > 0, p_d * np.log(p_d / p_r), 0.0))
+        assert got[i] == pytest.approx(expected, abs=1e-10)
+
+
+# ============================================================================ threshold rule
+def test_threshold_by_hand():
+    assert _threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
+    assert _threshold(np.array([0.3, 0.2]), 0) == math.inf
+    assert _threshold(np.array([0.3, 0.2]), 2) == -math.inf
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(-100, 100), min_size=1, max_size=40, unique=True), st.data())
+def test_threshold_passes_exactly_r_training_documents(scores, data):
+    scores = np.array(scores)
+    r = data.draw(st.integers(0, scores.size))
+    assert int((scores >= _threshold(scores, r)).sum()) == r
+
+
+def test_kld_completion_by_hand():
+    """Train on a (relevant, cats) and b (not, stocks); u (cat purr whisker) is predicted
+    relevant, v (market stock yield) not; v is not in the qrels and sits at rank 4 of r1
+    and rank 1 of r2: both cells get its predicted grade 0."""
+    exp, texts = _toy()
+    pool = np.array([True, True, False])  # entries a, b, u: u left out
+    done = complete_qrels(exp, texts, depth=4, pool=pool, method="kld", probabilities=False)
+    p = done.predicted
+    assert p[["docno", "entry", "relevant", "grade"]].values.tolist() == [["u", 2, True, 1], ["v", -1, False, 0]]
+    assert done.thresholds["relevant"].tolist() == [1] and done.thresholds["judged"].tolist() == [2]
+    assert done.grade_array()[:, 0, :].tolist() == [[1, 1, 0, 0], [0, 0, 1, 1]]
+    # both runs: P@2 = (a, u) 2/2 and (v, b) 0/2
+    assert done.evaluate(["P@2"]).means()["P@2"].tolist() == [1.0, 0.0]
+    # the probabilities of the two predictions without calibration: the smoothed rate (1 + 1)/(2 + 2)
+    assert p["probability"].tolist() == [0.5, 0.5]
+    graded = complete_qrels(exp, texts, depth=4, pool=pool, method="kld", relevant_grade=2)
+    assert graded.predicted["grade"].tolist() == [2, 0]
+    with pytest.raises(ValueError, match=r"relevant_grade must be an integer with relevance_level \(1\) ≤ "):
+        complete_qrels(exp, texts, depth=4, method="kld", relevant_grade=0)
+
+
+def test_within_qrels_runs_and_depth_select_the_predicted_documents():
+    exp, texts = _toy()
+    pool = np.array([True, True, False])
+    def docs(**kw):
+        return complete_qrels(exp, texts, pool=pool, method="kld", probabilities=False, **kw).predicted["docno"].tolist()
+    assert docs(depth=4) == ["u", "v"]
+    assert docs(depth=4, within_qrels=True) == ["u"]
+    assert docs(depth=1, runs=["r2"]) == ["v"]
+    assert docs(depth=1, runs="r1") == []
+    assert docs(targets=np.array([False, False, True])) == ["u"]
+
+
+def test_parameter_errors_teach():
+    exp, texts = _toy()
+    with pytest.raises(ValueError, match="depth .* is required"):
+        complete_qrels(exp, texts, method="kld")
+    with pytest.raises(ValueError, match="either targets= .* or depth="):
+        complete_qrels(exp, texts, depth=4, targets=np.ones(3, bool), method="kld")
+    with pytest.raises(ValueError, match=r"method must be one of 'svm', 'kld', got 'bayes'"):
+        complete_qrels(exp, texts, depth=4, method="bayes")
+    with pytest.raises(ValueError, match=r"background_weight \(λ\) must be a number with 0 < background_weight < 1"):
+        complete_qrels(exp, texts, depth=4, method="kld", background_weight=1.0)
+    with pytest.raises(ValueError, match="boolean mask over the Experiment's 3 qrels entries"):
+        complete_qrels(exp, texts, depth=4, method="kld", pool=np.ones(5, bool))
+    with pytest.raises(ValueError, match="unknown run 'r3'; did you mean"):
+        complete_qrels(exp, texts, depth=4, method="kld", runs=["r3"])
+
+
+def test_single_class_topics_follow_the_written_policy():
+    exp, texts = _toy()
+    # only b (non-relevant) judged: nothing is predicted relevant, probability (0 + 1)/(1 + 2)
+    none = complete_qrels(exp, texts, depth=4, pool=np.array([False, True, False]), method="kld")
+    assert not none.predicted["relevant"].any()
+    assert none.predicted["probability"].tolist() == pytest.approx([1 / 3] * 3)
+    # only a (relevant) judged: everything is predicted relevant
+    every = complete_qrels(exp, texts, depth=4, pool=np.array([True, False, False]), method="svm")
+    assert every.predicted["relevant"].all() and np.isnan(every.predicted["score"]).all()
+
+
+# ============================================================================ SVM and optional sklearn
+def test_svm_separates_a_clear_toy_topic():
+    pytest.importorskip("sklearn")
+    exp, texts = _toy()
+    done = complete_qrels(exp, texts, depth=4, pool=np.array([True, True, False]), method="svm")
+    assert done.predicted.set_index("docno")["relevant"].to_dict() == {"u": True, "v": False}
+    u, v = done.predicted.set_index("docno")["score"]
+    assert u > 0 > v
+
+
+def test_svm_without_sklearn_says_how_to_install(monkeypatch):
+    exp, texts = _toy()
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    monkeypatch.setitem(sys.modules, "sklearn.svm", None)
+    with pytest.raises(ImportError, match=r"pip install 'irnb\[predict\]'"):
+        complete_qrels(exp, texts, depth=4, method="svm")
+    assert INSTALL_HINT == "pip install 'irnb[predict]'"
+    # KLD needs no sklearn
+    assert complete_qrels(exp, texts, depth=4, method="kld").predicted["docno"].tolist() == ["v"]
+
+
+def test_import_irnb_does_not_import_sklearn():
+    code = "import sys, irnb, irnb.predict; print('sklearn' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ============================================================================ probabilities
+def test_platt_recovers_a_logistic_model(rng):
+    scores = rng.normal(size=4000)
+    labels = rng.random(4000) < 1 / (1 + np.exp(-(2.0 * scores - 1.0)))  # A = −2, B = 1
+    a, b = _platt(scores, labels)
+    assert a == pytest.approx(-2.0, abs=0.2) and b == pytest.approx(1.0, abs=0.15)
+
+
+@pytest.mark.parametrize("method", ["kld", "svm"])
+def test_probabilities_are_calibrated_monotone_and_seeded(small, small_corpus, method):
+    if method == "svm":
+        pytest.importorskip("sklearn")
+    exp = small.experiment
+    pool = depth_pool(exp, depth=5)
+    done = complete_qrels(exp, small_corpus, depth=POOL_DEPTH, within_qrels=True, pool=pool, method=method, seed=3)
+    p = done.predicted
+    assert ((p["probability"] >= 0) & (p["probability"] <= 1)).all()
+    for _, topic in p[done.thresholds.set_index("topic").loc[p["topic"], "calibrated"].to_numpy()].groupby("topic"):
+        ordered = topic.sort_values("score")["probability"].to_numpy()
+        assert np.all(np.diff(ordered) >= -1e-12)  # a higher score never gets a lower probability
+    again = complete_qrels(exp, small_corpus, depth=POOL_DEPTH, within_qrels=True, pool=pool, method=method, seed=3)
+    pd.testing.assert_frame_equal(p, again.predicted)
+
+
+# ============================================================================ completed qrels = an Experiment
+def test_completed_qrels_evaluate_like_an_experiment_built_from_them(small, small_corpus):
+    exp = small.experiment
+    pool = depth_pool(exp, depth=10)
+    # every run, depth 20: some predicted documents are outside the official qrels
+    done = complete_qrels(exp, small.documents, depth=POOL_DEPTH, pool=pool, method="kld")
+    assert (done.predicted["entry"] < 0).any() and (done.predicted["entry"] >= 0).any()
+    rebuilt = Experiment(exp.runs, done.qrels)
+    assert rebuilt.topics == exp.topics
+    measures = ["P@10", "P@20", "AP", "nDCG@20", "Bpref", "P@20(j)", "RR", "RBP(p=0.8)", "infAP", "RankEff"]
+    fast = done.evaluate(measures).means()
+    slow = evaluate(rebuilt, measures).means()
+    pd.testing.assert_frame_equal(fast, slow, atol=1e-12)
+    frame = done.frame()
+    assert int(frame["predicted"].sum()) == len(done.predicted)
+    assert int((~frame["predicted"]).sum()) == int(pool.judged.sum())
+
+
+def test_accuracy_by_hand():
+    exp, texts = _toy()
+    done = complete_qrels(exp, texts, depth=4, pool=np.array([True, True, False]), method="kld",
+                          probabilities=False)
+    acc = done.accuracy()  # only u has an official grade: predicted relevant, truly relevant
+    assert acc[["assessed", "relevant", "predicted_relevant", "true_positive"]].values.tolist() == [[1, 1, 1, 1]]
+    assert acc[["precision", "recall", "f1"]].values.tolist() == [[1.0, 1.0, 1.0]]
+    with pytest.raises(ValueError, match="needs an Experiment built with truth="):
+        done.accuracy(truth=True)
+
+
+def test_accuracy_macro_averages_precision_recall_f1(small, small_corpus):
+    """Table 6: train on 20% of the qrels, predict the other 80%; per topic,
+    precision = TP / predicted relevant and recall = TP / relevant, checked by hand."""
+    exp = small.experiment
+    pool = random_subsample(exp, fraction=0.2, seed=7)
+    done = complete_qrels(exp, small_corpus, pool=pool, targets=~pool.judged, method="kld", probabilities=False)
+    assert len(done.predicted) == int((~pool.judged).sum())
+    acc = done.accuracy()
+    p = done.predicted
+    truth = exp.judgments.qrel_grade[p["entry"].to_numpy()] >= 1
+    for topic, row in acc.set_index("topic").iterrows():
+        sel = (p["topic"] == topic).to_numpy()
+        tp = int((truth[sel] & p["relevant"].to_numpy()[sel]).sum())
+        assert row["true_positive"] == tp
+        guessed, relevant = int(p["relevant"][sel].sum()), int(truth[sel].sum())
+        assert row["precision"] == pytest.approx(tp / guessed if guessed else math.nan, nan_ok=True)
+        assert row["recall"] == pytest.approx(tp / relevant if relevant else math.nan, nan_ok=True)
+    train = pool.judged & (exp.judgments.qrel_grade >= 0)
+    expected_r = np.bincount(exp.judgments.qrel_topic[train & (exp.judgments.qrel_grade >= 1)],
+                             minlength=len(exp.topics))
+    assert done.thresholds["relevant"].tolist() == expected_r.tolist()
+
+
+# ============================================================================ expected measures
+@pytest.mark.parametrize("method", ["kld", "svm"])
+def test_expected_measures_stay_inside_the_interval(small, small_corpus, method):
+    if method == "svm":
+        pytest.importorskip("sklearn")
+    exp = small.experiment
+    pool = depth_pool(exp, depth=5)
+    done = complete_qrels(exp, small_corpus, depth=POOL_DEPTH, within_qrels=True, pool=pool, method=method)
+    for k in (5, 10, 20):
+        iv = score_intervals(exp, f"P@{k}", pool=pool)
+        x = expected_precision(exp, done, k)
+        assert np.all(iv.lower - 1e-12 <= x) and np.all(x <= iv.upper + 1e-12)
+        assert (x > iv.lower + 1e-9).any()  # predictions add something
+    iv = score_intervals(exp, "RBP(p=0.8)", pool=pool)
+    x = expected_rbp(exp, done, 0.8)
+    assert np.all(iv.lower - 1e-12 <= x) and np.all(x <= iv.upper + 1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.floats(0.1, 0.95))
+def test_expected_measures_span_exactly_the_interval(seed, k, p):
+    exp = _SMALL_EXP()
+    rng = np.random.default_rng(seed)
+    pool = rng.random(exp.judgments.num_judgments) < 0.5
+    S, T, D = exp.shape
+    zeros, ones = np.zeros((S, T, D)), np.ones((S, T, D))
+    probs = rng.random((S, T, D))
+    iv = score_intervals(exp, f"P@{k}", pool=pool)
+    np.testing.assert_allclose(expected_precision(exp, zeros, k, pool), iv.lower, atol=1e-12)
+    np.testing.assert_allclose(expected_precision(exp, ones, k, pool), iv.upper, atol=1e-12)
+    x = expected_precision(exp, probs, k, pool)
+    assert np.all(iv.lower - 1e-12 <= x) and np.all(x <= iv.upper + 1e-12)
+    rbp = score_intervals(exp, f"RBP(p={p})", pool=pool)
+    np.testing.assert_allclose(expected_rbp(exp, zeros, p, pool), rbp.lower, atol=1e-12)
+    y = expected_rbp(exp, probs, p, pool)
+    assert np.all(rbp.lower - 1e-12 <= y) and np.all(y <= rbp.upper + 1e-12)
+
+
+_CACHE: dict = {}
+
+
+def _SMALL_EXP():
+    if "exp" not in _CACHE:
+        _CACHE["exp"] = simulate(seed=4, num_topics=3, num_runs=5, num_groups=3, docs_per_topic=300, run_depth=40,
+                                 pool_depth=10, median_relevant=10, novel_runs=1, keyword_runs=1).experiment
+    return _CACHE["exp"]
+
+
+def test_expected_measure_errors():
+    exp, _ = _toy()
+    with pytest.raises(ValueError, match=r"probabilities must lie in \[0, 1\]"):
+        expected_precision(exp, pd.DataFrame({"topic": ["1"], "docno": ["u"], "probability": [1.5]}), 2)
+    with pytest.raises(ValueError, match="needs columns topic, docno, probability"):
+        expected_precision(exp, pd.DataFrame({"topic": ["1"], "docno": ["u"]}), 2)
+    with pytest.raises(ValueError, match=r"an array of shape \(2, 1, 4\)"):
+        expected_precision(exp, np.zeros((2, 1, 3)), 2)
+    with pytest.raises(ValueError, match="depth must be an integer ≥ 1, got 0"):
+        expected_precision(exp, np.zeros((2, 1, 4)), 0)
+
+
+def test_expected_precision_with_a_document_outside_the_qrels():
+    # v (not in the qrels) at rank 4 of r1 and rank 1 of r2, probability 0.5; u judged relevant
+    exp, _ = _toy()
+    probs = pd.DataFrame({"topic": ["1"], "docno": ["v"], "probability": [0.5]})
+    assert expected_precision(exp, probs, 4).tolist() == [[(1 + 1 + 0 + 0.5) / 4], [(0.5 + 0 + 1 + 1) / 4]]
+    # background_rate fills unjudged documents without a prediction
+    assert expected_precision(exp, probs.iloc[:0], 1, background_rate=0.25).tolist() == [[1.0], [0.25]]
+
+
+# ============================================================================ the paper's Tables 7 and 8
+@pytest.mark.parametrize("method", ["kld", "svm"])
+def test_completion_reduces_the_rank_change_of_left_out_runs(small, small_corpus, method):
+    if method == "svm":
+        pytest.importorskip("sklearn")
+    exp = small.experiment
+    measures = ["P@20", "AP", "Bpref"]
+    plain = leave_one_group_out_bias(exp, depth=POOL_DEPTH, measures=measures)
+    completions = leave_one_group_out_completions(exp, small_corpus, depth=POOL_DEPTH, method=method,
+                                                  probabilities=False)
+    assert set(completions) == set(np.asarray(exp.groups)[exp.contributors])
+    done = completed_leave_one_group_out_bias(exp, completions, measures=measures)
+    np.testing.assert_array_equal(done.reference_score, plain.reference_score)
+    np.testing.assert_array_equal(done.left_out, plain.left_out)
+    before = plain.summary().loc["P@20", "mean_abs_rank_change"]
+    after = done.summary().loc["P@20", "mean_abs_rank_change"]
+    assert before > 0 and after < before
+    assert done.summary().loc["P@20", "rms_error"] < plain.summary().loc["P@20", "rms_error"]
+    # each completion predicts exactly the entries its group alone pooled
+    group = next(iter(completions))
+    c = completions[group]
+    others = [r for r, g, on in zip(exp.run_names, exp.groups, exp.contributors, strict=True) if on and g != group]
+    full = depth_pool(exp, depth=POOL_DEPTH).judged
+    removed = full & ~depth_pool(exp, depth=POOL_DEPTH, runs=others).judged
+    assert sorted(c.predicted["entry"]) == np.flatnonzero(removed).tolist()
+
+
+def test_completed_contributor_subset_moves_manual_runs_less(small, small_corpus):
+    from irnb.bias import contributor_subset_bias
+
+    exp = small.experiment
+    info = small.run_info
+    automatic = info.loc[info["contributor"] & ~info["manual"], "run"].tolist()
+    manual = info.loc[info["contributor"] & info["manual"], "run"].tolist()
+    assert manual and automatic
+    plain = contributor_subset_bias(exp, automatic, depth=POOL_DEPTH, measures=["P@20", "AP"])
+    completed = contributor_subset_completion(exp, small_corpus, automatic, depth=POOL_DEPTH, method="kld",
+                                              probabilities=False)
+    done = completed_pool_bias(exp, completed, left_out=manual, measures=["P@20", "AP"])
+    np.testing.assert_array_equal(done.left_out, plain.left_out)
+    assert (done.summary().loc["P@20", "rms_error"] < plain.summary().loc["P@20", "rms_error"])
+    assert done.summary().loc["P@20", "kendall_tau"] >= plain.summary().loc["P@20", "kendall_tau"]
+
+
+def test_completions_must_belong_to_the_experiment(small, small_corpus):
+    exp, texts = _toy()
+    other = complete_qrels(exp, texts, depth=4, method="kld")
+    with pytest.raises(ValueError, match="belong to another Experiment"):
+        completed_pool_bias(small.experiment, other)
+    assert isinstance(other, CompletedQrels) and "kld" in repr(other)
+
+
+def test_docstring_examples():
+    import doctest
+
+    from irnb import predict
+
+    result = doctest.testmod(predict)
+    assert result.attempted >= 8 and result.failed == 0
