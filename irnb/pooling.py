@@ -371,3 +371,91 @@ def random_subsample(experiment: Experiment, *, fraction: float, seed) -> Pool:
     position[order] = np.arange(Q) - np.repeat(starts, per_topic)
     judged = position < keep[topic]
     return Pool(judged, f"random {fraction:g} of each topic's qrels")
+
+
+# ----------------------------------------------------------------------------- unjudged documents
+# (added for irnb.plots / irnb.widgets: the data behind the thesis chapter's Fig. 7.1)
+def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurement_depth: int, pool=None,
+                     measure=None) -> pd.DataFrame:
+    """Per topic: the unjudged documents in the top k of two runs, how many of them the two
+    runs share, and both runs' scores (the thesis chapter's Fig. 7.1).
+
+    A document is *unjudged* when it is not in the qrels, has a negative grade, or lies
+    outside ``pool`` (a :class:`Pool` or a boolean mask over the qrels entries; default:
+    the official qrels) — the rule of ``Unj@k``, so ``unjudged_a`` = k · Unj@k of ``run_a``.
+    ``overlap`` counts the unjudged documents that are in both top-k lists (same docno).
+    ``measure`` (default ``P@k``) is evaluated against the same pool; ``score_difference``
+    is ``score_b − score_a`` (the thesis plots the new system minus the baseline).
+
+    Columns: ``topic, unjudged_a, unjudged_b, overlap, score_a, score_b, score_difference,
+    evaluated`` (both runs answered the topic); one row per topic of the Experiment.
+
+    Example (hand-checkable): run a ranks x, y, z and run b ranks y, w; the qrels judge
+    x and w. In the top 2, a has y unjudged, b has y unjudged (w is judged): 1, 1, and the
+    overlap is 1 (y). P@2: a = 1/2 (x relevant), b = 0/2, difference −0.5.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment
+    >>> runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2, "qid": "1",
+    ...                      "docno": ["x", "y", "z", "y", "w"], "score": [3, 2, 1, 2, 1]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["w", "x"], "grade": [0, 1]})
+    >>> row = unjudged_overlap(Experiment(runs, qrels), "a", "b", measurement_depth=2).iloc[0]
+    >>> [int(row[c]) for c in ("unjudged_a", "unjudged_b", "overlap")], float(row["score_difference"])
+    ([1, 1, 1], -0.5)
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .experiment import NOT_IN_QRELS
+    from .measures import CUTOFF, parse_measure
+    from .metrics import evaluate
+
+    owner = "unjudged_overlap"
+    k = CUTOFF.validate(_as_int(measurement_depth), owner)
+    idx = experiment.run_index([run_a, run_b])
+    j = experiment.judgments
+    judged_entry = j.qrel_grade >= 0
+    mask = None
+    if pool is not None:
+        mask = pool.judged if isinstance(pool, Pool) else np.asarray(pool)
+        if mask.dtype != bool or mask.shape != (j.num_judgments,):
+            raise ValueError(f"{owner}: pool must be an irnb.pooling.Pool or a boolean mask over the Experiment's "
+                             f"{j.num_judgments} qrels entries, got dtype {mask.dtype} and shape {mask.shape}")
+        judged_entry = judged_entry & mask
+    T, cut = len(experiment.topics), min(k, experiment.shape[2])
+    doc = j.doc[idx, :, :cut]  # (2, T, cut)
+    unjudged = (doc == NOT_IN_QRELS) | ((doc >= 0) & ~judged_entry[np.maximum(doc, 0)])
+    counts = unjudged.sum(axis=2)
+    qrel_docno = np.asarray(j.qrel_docno.to_numpy(zero_copy_only=False), dtype=object)
+    keys = []
+    for which, s in enumerate(idx):
+        table = experiment.runs[experiment.run_names[s]].table  # trec_eval order: topic blocks, rank order
+        codes = pc.index_in(table["topic"], value_set=pa.array(experiment.topics, pa.string()))
+        codes = codes.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        rows = np.flatnonzero(codes >= 0)
+        first = np.zeros(T, dtype=np.int64)
+        first[codes[rows[::-1]]] = rows[::-1]  # first row of each topic's block
+        t, r = np.nonzero(unjudged[which])
+        q = doc[which, t, r]
+        docno = np.empty(t.size, dtype=object)
+        inside = q >= 0
+        docno[inside] = qrel_docno[q[inside]]
+        outside = np.flatnonzero(~inside)
+        if outside.size:
+            taken = table["docno"].take(pa.array(first[t[outside]] + r[outside]))
+            docno[outside] = np.asarray(taken.to_numpy(zero_copy_only=False), dtype=object)
+        keys.append(pd.DataFrame({"t": t, "docno": docno}))
+    shared = keys[0].merge(keys[1], on=["t", "docno"], how="inner")
+    overlap = np.bincount(shared["t"].to_numpy(np.int64), minlength=T)
+    m = parse_measure(f"P@{k}" if measure is None else measure)
+    values = evaluate(experiment, m, judged=mask).values[m][idx]
+    return pd.DataFrame({
+        "topic": list(experiment.topics),
+        "unjudged_a": counts[0].astype(np.int64), "unjudged_b": counts[1].astype(np.int64),
+        "overlap": overlap.astype(np.int64),
+        "score_a": values[0], "score_b": values[1], "score_difference": values[1] - values[0],
+        "evaluated": (experiment.length[idx[0]] > 0) & (experiment.length[idx[1]] > 0),
+    })
+
+
+__all__.append("unjudged_overlap")

@@ -1,0 +1,806 @@
+"""Static plots of what the core returns.
+
+Every function takes the core's plain data (a :class:`~irnb.intervals.ScoreIntervals`, a
+decision table, a :class:`~irnb.bias.BiasResult`, a tidy DataFrame …), accepts ``ax=None``
+(a new figure is made) and returns the Axes it drew on. Nothing here computes what the core
+can: means, cases, rank changes, unjudged counts and fits come from the core; the plots
+only select, order and draw them. matplotlib is imported inside the functions, so
+``import irnb`` never loads it.
+
+The plots the widgets drive have an ``update_*`` twin that takes the same data and changes
+the artists already on the Axes in place (``set_segments``, ``set_data``, ``set_array``)
+instead of drawing a new plot; :func:`artists` returns those artists by role, e.g.
+``artists(ax)["intervals"]`` is the LineCollection of [B, T] segments.
+
+Colours are the Okabe–Ito palette (safe for the common colour-vision deficiencies); the
+decision-matrix cases also differ without colour: weak cases (2 and 4) carry an ``×``.
+Titles sit at a fixed height (no plot has tick labels on top), which spares matplotlib
+re-measuring every tick label to place them on each redraw; topic axes label at most 25
+topics.
+
+=====================================  ===========================================================
+plot                                   source
+=====================================  ===========================================================
+:func:`intervals_plot`                 per-run [B, T], a point estimate and the true score
+                                       (Ravana & Moffat)
+:func:`topic_intervals_plot`           the same per topic for one run
+:func:`case_matrix_plot`               run × run decision-matrix cases (Baillie et al.)
+:func:`case_proportions_plot`          depth × case proportions (Baillie et al., Table 1)
+:func:`bias_plot`                      rank / score change of left-out runs, AP versus bpref
+                                       (Büttcher et al.)
+:func:`tau_depth_plot`                 Kendall's τ against pool depth per measure
+:func:`unjudged_plot`                  unjudged documents per topic for two runs, their overlap,
+                                       Δ score (thesis Fig. 7.1)
+:func:`simulated_precision_plot`       original versus simulated precision (thesis Fig. 7.2)
+:func:`depth_curves_plot`              P@d and A_p@d of a pair with confidence intervals
+                                       (Baillie et al. Fig. 2 / IP&M Fig. 11)
+:func:`ranked_runs_plot`               all runs ranked by a measure with their A_p@d
+                                       (IP&M Figs 5–10, 12)
+:func:`background_rate_plot`           the E-estimation curve (Ravana & Moffat Fig. 1)
+:func:`separability_plot`              separable pairs versus judgments (Ravana & Moffat Fig. 2)
+:func:`subsampling_plot`               random-subsampling curves (Büttcher et al. Fig. 1)
+=====================================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .intervals import ESTIMATORS
+
+__all__ = [
+    "PALETTE",
+    "CASE_COLOURS",
+    "artists",
+    "intervals_plot",
+    "update_intervals_plot",
+    "topic_intervals_plot",
+    "update_topic_intervals_plot",
+    "case_matrix_plot",
+    "update_case_matrix_plot",
+    "case_proportions_plot",
+    "update_case_proportions_plot",
+    "bias_plot",
+    "update_bias_plot",
+    "tau_depth_plot",
+    "update_tau_depth_plot",
+    "unjudged_plot",
+    "update_unjudged_plot",
+    "simulated_precision_plot",
+    "update_simulated_precision_plot",
+    "depth_curves_plot",
+    "ranked_runs_plot",
+    "background_rate_plot",
+    "separability_plot",
+    "subsampling_plot",
+]
+
+#: Okabe–Ito colours (colour-blind safe), in the order series use them.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+#: Decision-matrix cases: P equal in blues, P different in oranges; strong dark, weak light (and marked ×).
+CASE_COLOURS = {1: "#0072B2", 2: "#56B4E9", 3: "#D55E00", 4: "#E69F00"}
+_MISSING = "#DDDDDD"  # diagonal / no comparison
+#: The cases in the papers' shorthand (= equal, ≠ significantly different; A of the better run).
+_CASE_SHORT = {1: "P =, A =", 2: "P =, A ≠", 3: "P ≠, A ≤ (better run)", 4: "P ≠, A > (better run)"}
+_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+_GID = "irnb:"
+_TOPIC_LABELS = 25  # topic axes label at most this many topics (every m-th one beyond)
+
+
+# =============================================================================== helpers
+def _axes(ax, figsize: tuple[float, float]):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def _tag(artist, role: str):
+    artist.set_gid(_GID + role)
+    return artist
+
+
+def _twins(ax) -> list:
+    """``ax`` and the Axes drawn over it with ``twinx`` (same position, shared x)."""
+    siblings = ax.get_shared_x_axes().get_siblings(ax)
+    box = ax.get_position().bounds
+    return [ax] + [a for a in siblings if a is not ax and a.get_position().bounds == box]
+
+
+def artists(ax) -> dict[str, Any]:
+    """The irnb artists on ``ax`` (and on an Axes twinned with it), by role.
+
+    Roles: ``intervals`` (LineCollection of [B, T]), ``estimate``, ``truth`` (Line2D);
+    ``cases`` (AxesImage), ``weak`` (Line2D of × glyphs); ``proportions`` (AxesImage);
+    ``bias:<measure>``, ``tau:<measure>``, ``current``; ``unjudged_a``, ``unjudged_b``,
+    ``overlap``, ``difference``; ``unjudged``, ``original``, ``simulated``.
+    """
+    found: dict[str, Any] = {}
+    for axes in _twins(ax):
+        for child in axes.get_children():
+            gid = child.get_gid()
+            if isinstance(gid, str) and gid.startswith(_GID):
+                found.setdefault(gid[len(_GID):], child)
+    return found
+
+
+def _role(ax, role: str, plot: str):
+    found = artists(ax)
+    if role not in found:
+        raise ValueError(f"{plot}: the Axes holds no irnb {role!r} artist; draw it first with "
+                         f"{plot.replace('update_', '')}(..., ax=ax)")
+    return found[role]
+
+
+def _legend(ax, handles: Sequence, *, loc: str = "best", **kwargs) -> None:
+    """A legend of the visible labelled handles, rebuilt only when their labels change."""
+    handles = [h for h in handles if (not hasattr(h, "get_visible") or h.get_visible())]
+    labels = [h.get_label() if hasattr(h, "get_label") else h[0].get_label() for h in handles]
+    current = ax.get_legend()
+    if current is not None and [t.get_text() for t in current.get_texts()] == labels:
+        return
+    if current is not None:
+        current.remove()
+    if handles:
+        ax.legend(handles, labels, loc=loc, fontsize="small", **kwargs)
+
+
+def _array(values, name: str, plot: str, length: int | None = None) -> np.ndarray:
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1 or (length is not None and array.shape[0] != length):
+        want = "a 1-d array" if length is None else f"{length} values"
+        raise ValueError(f"{plot}: {name} must be {want}, got shape {array.shape}")
+    return array
+
+
+def _estimator_key(estimator: str, plot: str) -> str:
+    text = str(estimator)
+    for key, name in ESTIMATORS.items():
+        if text in (key, name, f"X_{key}"):
+            return key
+    raise ValueError(f"{plot}: estimator must be one of S, B, I, M (or X_S …, or a name such as 'smoothed'), "
+                     f"got {estimator!r}")
+
+
+def _thin(positions: np.ndarray, labels: Sequence[str], most: int | None) -> tuple[np.ndarray, list[str]]:
+    """Every m-th tick when there are more than ``most`` labels (readable, and each label
+    costs a text layout on every redraw)."""
+    labels = list(labels)
+    if most is None or len(labels) <= most:
+        return positions, labels
+    step = -(-len(labels) // most)
+    return positions[::step], labels[::step]
+
+
+def _run_position(names: Sequence[str], run: str, plot: str) -> int:
+    names = list(names)
+    if run not in names:
+        import difflib
+
+        close = difflib.get_close_matches(str(run), names, n=3)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise ValueError(f"{plot}: unknown run {run!r}{hint}")
+    return names.index(run)
+
+
+# =============================================================================== intervals
+def _init_rows(ax) -> None:
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
+
+    segments = _tag(LineCollection([], colors=PALETTE[0], linewidths=3, alpha=0.55, capstyle="butt",
+                                   label="[B, T]"), "intervals")
+    ax.add_collection(segments)
+    ax.add_line(_tag(Line2D([], [], linestyle="none", marker="o", markersize=5, color=PALETTE[1],
+                            label="estimate"), "estimate"))
+    ax.add_line(_tag(Line2D([], [], linestyle="none", marker="D", markersize=5, markerfacecolor="none",
+                            markeredgecolor="black", label="true score"), "truth"))
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _set_rows(ax, labels: Sequence[str], lower: np.ndarray, upper: np.ndarray, point: np.ndarray | None,
+              truth: np.ndarray | None, *, point_label: str, plot: str, top: int | None,
+              max_labels: int | None = None) -> np.ndarray:
+    """Rows sorted by the point estimate (B when there is none), best on top; returns the
+    order used (indices into ``labels``)."""
+    segments = _role(ax, "intervals", plot)
+    estimate = _role(ax, "estimate", plot)
+    true_line = _role(ax, "truth", plot)
+    key = point if point is not None else lower
+    order = np.lexsort((np.arange(key.size), -key))  # best first, ties in input order
+    if top is not None:
+        order = order[:top]
+    n = order.size
+    y = np.arange(n, dtype=np.float64)
+    segments.set_segments(np.stack([np.column_stack([lower[order], y]), np.column_stack([upper[order], y])], axis=1)
+                          if n else [])
+    estimate.set_visible(point is not None)
+    estimate.set_data(point[order] if point is not None else [], y if point is not None else [])
+    estimate.set_label(point_label)
+    true_line.set_visible(truth is not None)
+    true_line.set_data(truth[order] if truth is not None else [], y if truth is not None else [])
+    ax.set_yticks(*_thin(y, [labels[i] for i in order], max_labels), fontsize=7 if n <= 40 else 5)
+    ax.set_ylim(n - 0.5, -0.5)
+    hi = max([1e-9] + [float(np.nanmax(a[order])) for a in (upper, point, truth) if a is not None and n])
+    ax.set_xlim(0.0, min(1.03, hi * 1.05) if hi <= 1.0 else hi * 1.05)
+    _legend(ax, [segments, estimate, true_line], loc="best")
+    return order
+
+
+def intervals_plot(intervals, *, estimates=None, estimator: str = "M", truth=None,
+                   runs: Sequence[str] | None = None, top: int | None = None, ax=None):
+    """Per-run score intervals: each run's mean [B, T] over its evaluated topics, sorted by
+    the chosen point estimate (by B without one), best at the top.
+
+    ``intervals``: :class:`~irnb.intervals.ScoreIntervals`; ``estimates``: optional
+    :class:`~irnb.intervals.PointEstimates` and ``estimator`` which of them (S, B, I, M);
+    ``truth``: optional (S,) true mean scores (e.g. ``evaluate(exp, m, truth=True).aggregate(m)``);
+    ``runs``: the run names to show (default all); ``top``: show only the best ``top``.
+    """
+    ax = _axes(ax, (7.0, 6.0))
+    _init_rows(ax)
+    return update_intervals_plot(ax, intervals, estimates=estimates, estimator=estimator, truth=truth,
+                                 runs=runs, top=top)
+
+
+def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = "M", truth=None,
+                          runs: Sequence[str] | None = None, top: int | None = None):
+    """:func:`intervals_plot` on an Axes that already holds one: artists updated in place."""
+    plot = "update_intervals_plot"
+    names = list(intervals.run_names)
+    lower, upper = intervals.mean_lower, intervals.mean_upper
+    point, label = None, "estimate"
+    if estimates is not None:
+        key = _estimator_key(estimator, plot)
+        point = estimates.means()[f"X_{key}"].to_numpy()
+        label = f"X_{key} ({ESTIMATORS[key]})"
+    true = None if truth is None else _array(truth, "truth", plot, len(names))
+    keep = np.arange(len(names)) if runs is None else np.asarray(
+        [_run_position(names, r, plot) for r in runs], dtype=np.int64)
+    _set_rows(ax, [names[i] for i in keep], lower[keep], upper[keep],
+                      None if point is None else point[keep], None if true is None else true[keep],
+                      point_label=label, plot=plot, top=top)
+    ax.set_xlabel(f"{intervals.measure.name}, mean over topics")
+    ax.set_title(f"[B, T] per run — {intervals.pool}", fontsize="medium", y=1.0)
+    return ax
+
+
+def topic_intervals_plot(intervals, run: str, *, estimates=None, estimator: str = "M", truth=None, ax=None):
+    """Per-topic [B, T] of one run, sorted by the point estimate (by B without one); only
+    the topics evaluated for the run. ``truth``: optional (S, T) true per-topic scores."""
+    ax = _axes(ax, (6.0, 7.0))
+    _init_rows(ax)
+    return update_topic_intervals_plot(ax, intervals, run, estimates=estimates, estimator=estimator, truth=truth)
+
+
+def update_topic_intervals_plot(ax, intervals, run: str, *, estimates=None, estimator: str = "M", truth=None):
+    """:func:`topic_intervals_plot` on an Axes that already holds one: artists updated in place."""
+    plot = "update_topic_intervals_plot"
+    s = _run_position(intervals.run_names, run, plot)
+    keep = np.flatnonzero(intervals.evaluated[s])
+    topics = [intervals.topics[t] for t in keep]
+    point, label = None, "estimate"
+    if estimates is not None:
+        key = _estimator_key(estimator, plot)
+        point = np.asarray(estimates.get(key))[s, keep]
+        label = f"X_{key} ({ESTIMATORS[key]})"
+    true = None
+    if truth is not None:
+        truth = np.asarray(truth, dtype=np.float64)
+        if truth.shape != intervals.lower.shape:
+            raise ValueError(f"{plot}: truth must be an (S, T) array of shape {intervals.lower.shape}, "
+                             f"got {truth.shape}")
+        true = truth[s, keep]
+    _set_rows(ax, topics, intervals.lower[s, keep], intervals.upper[s, keep], point, true,
+                      point_label=label, plot=plot, top=None, max_labels=_TOPIC_LABELS)
+    ax.set_xlabel(intervals.measure.name)
+    ax.set_ylabel("topic")
+    ax.set_title(f"[B, T] per topic — {run}", fontsize="medium", y=1.0)
+    return ax
+
+
+# =============================================================================== decision matrix
+def _case_legend(ax) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from .decision import STRENGTH
+
+    handles, labels = [], []
+    for case, text in _CASE_SHORT.items():
+        patch = Patch(facecolor=CASE_COLOURS[case], edgecolor="none")
+        if STRENGTH[case] == "weak":
+            patch = (patch, Line2D([], [], linestyle="none", marker="x", color="black", markersize=5))
+        handles.append(patch)
+        labels.append(f"{case} {STRENGTH[case]}: {text}")
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small", frameon=False)
+
+
+def case_matrix_plot(matrix: pd.DataFrame, *, order: Sequence[str] | None = None, title: str | None = None, ax=None):
+    """The decision matrix as a run × run heatmap of cases 1–4 (from
+    :func:`irnb.decision.case_matrix`); weak cases (2, 4) carry an ×, the diagonal is grey.
+
+    ``order``: the runs to show, in this order (default: the matrix's); pick the top N by
+    score for large experiments.
+    """
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib.lines import Line2D
+
+    ax = _axes(ax, (8.0, 6.5))
+    cmap = ListedColormap([CASE_COLOURS[c] for c in (1, 2, 3, 4)]).with_extremes(bad=_MISSING)
+    norm = BoundaryNorm([0.5, 1.5, 2.5, 3.5, 4.5], cmap.N)
+    _tag(ax.imshow(np.full((1, 1), np.nan), cmap=cmap, norm=norm, interpolation="nearest", aspect="equal"), "cases")
+    ax.add_line(_tag(Line2D([], [], linestyle="none", marker="x", color="black", markeredgewidth=0.8), "weak"))
+    _case_legend(ax)
+    return update_case_matrix_plot(ax, matrix, order=order, title=title)
+
+
+def update_case_matrix_plot(ax, matrix: pd.DataFrame, *, order: Sequence[str] | None = None,
+                            title: str | None = None):
+    """:func:`case_matrix_plot` on an Axes that already holds one: artists updated in place."""
+    plot = "update_case_matrix_plot"
+    image = _role(ax, "cases", plot)
+    weak = _role(ax, "weak", plot)
+    runs = list(matrix.index) if order is None else list(order)
+    missing = [r for r in runs if r not in matrix.index]
+    if missing:
+        raise ValueError(f"{plot}: order names runs the matrix lacks: {missing[:5]}")
+    values = matrix.loc[runs, runs].to_numpy(dtype=np.float64)
+    n = len(runs)
+    image.set_data(np.ma.masked_invalid(values) if n else np.ma.masked_all((1, 1)))
+    image.set_extent((-0.5, max(n, 1) - 0.5, max(n, 1) - 0.5, -0.5))
+    rows, cols = np.nonzero(np.isin(values, (2, 4)))
+    weak.set_data(cols, rows)
+    weak.set_markersize(max(2.0, min(8.0, 160.0 / max(n, 1))))
+    size = 7 if n <= 30 else 5
+    ax.set_xticks(np.arange(n), runs, rotation=90, fontsize=size)
+    ax.set_yticks(np.arange(n), runs, fontsize=size)
+    ax.set_xlim(-0.5, max(n, 1) - 0.5)
+    ax.set_ylim(max(n, 1) - 0.5, -0.5)
+    ax.set_xlabel("s₂")
+    ax.set_ylabel("s₁")
+    if title is not None:
+        ax.set_title(title, fontsize="medium", y=1.0)
+    return ax
+
+
+def _proportion_grid(table: pd.DataFrame, setting, plot: str) -> tuple[list[str], list[int], np.ndarray, str]:
+    if not isinstance(table.columns, pd.MultiIndex) or list(table.columns.names) != ["measure", "case"]:
+        raise ValueError(f"{plot}: expected the table of irnb.decision.case_proportions (columns measure × case), "
+                         f"got columns {list(table.columns)[:4]}")
+    settings = list(table.index)
+    if not settings:
+        raise ValueError(f"{plot}: the table has no setting (row)")
+    if setting is None:
+        setting = settings[0]
+    elif setting not in settings:
+        raise ValueError(f"{plot}: unknown setting {setting!r}; the table has {settings}")
+    measures = list(dict.fromkeys(table.columns.get_level_values("measure")))
+    cases = sorted(set(int(c) for c in table.columns.get_level_values("case")))
+    row = table.loc[setting]
+    grid = np.array([[float(row.get((m, c), np.nan)) for c in cases] for m in measures])
+    return measures, cases, grid, str(setting)
+
+
+def case_proportions_plot(table: pd.DataFrame, *, setting=None, ax=None):
+    """Baillie et al.'s Table 1 as a heatmap: measurement depth (P@10 … AP) × case, each
+    cell the proportion of run pairs in that case, printed in the cell. ``table`` is
+    :func:`irnb.decision.case_proportions`; ``setting`` picks its row (default the first)."""
+    ax = _axes(ax, (5.0, 4.0))
+    _tag(ax.imshow(np.zeros((1, 1)), cmap="cividis", vmin=0.0, vmax=1.0, aspect="auto",
+                   interpolation="nearest"), "proportions")
+    return update_case_proportions_plot(ax, table, setting=setting)
+
+
+def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
+    """:func:`case_proportions_plot` on an Axes that already holds one: artists updated in place."""
+    from .decision import STRENGTH
+
+    plot = "update_case_proportions_plot"
+    image = _role(ax, "proportions", plot)
+    measures, cases, grid, setting = _proportion_grid(table, setting, plot)
+    image.set_data(grid)
+    image.set_extent((-0.5, len(cases) - 0.5, len(measures) - 0.5, -0.5))
+    labels = {role: a for role, a in artists(ax).items() if role.startswith("label:")}
+    wanted = {f"label:{i}:{j}" for i in range(len(measures)) for j in range(len(cases))}
+    if set(labels) != wanted:
+        for a in labels.values():
+            a.remove()
+        labels = {f"label:{i}:{j}": _tag(ax.text(j, i, "", ha="center", va="center", fontsize="small"),
+                                         f"label:{i}:{j}") for i in range(len(measures)) for j in range(len(cases))}
+    for i in range(len(measures)):
+        for j in range(len(cases)):
+            value = grid[i, j]
+            text = labels[f"label:{i}:{j}"]
+            text.set_text("–" if np.isnan(value) else f"{value:.2f}")
+            text.set_color("black" if np.isnan(value) or value > 0.55 else "white")
+    ax.set_xticks(np.arange(len(cases)), [f"case {c}\n{STRENGTH.get(c, '')}" for c in cases], fontsize="small")
+    ax.set_yticks(np.arange(len(measures)), measures, fontsize="small")
+    ax.set_xlim(-0.5, len(cases) - 0.5)
+    ax.set_ylim(len(measures) - 0.5, -0.5)
+    ax.set_title(f"share of run pairs per case\n{setting}", fontsize="medium", y=1.0)
+    return ax
+
+
+# =============================================================================== bias
+def _measure_names(result, measures, plot: str) -> list[str]:
+    names = [m.name for m in result.measures]
+    if measures is None:
+        return names
+    from .measures import parse_measure
+
+    wanted = [parse_measure(m).name for m in ([measures] if isinstance(measures, str) else measures)]
+    missing = [m for m in wanted if m not in names]
+    if missing:
+        raise ValueError(f"{plot}: the result has no {missing}; it has {names}")
+    return wanted
+
+
+def _series_line(ax, role: str, index: int, *, marker: bool = True, linestyle: str = "none", label: str = ""):
+    """The Line2D of ``role`` on ``ax``, created on first use (colour and marker by index)."""
+    from matplotlib.lines import Line2D
+
+    found = artists(ax).get(role)
+    if found is None:
+        found = _tag(Line2D([], [], linestyle=linestyle, marker=_MARKERS[index % len(_MARKERS)] if marker else None,
+                            markersize=5, color=PALETTE[index % len(PALETTE)], label=label), role)
+        ax.add_line(found)
+    return found
+
+
+def bias_plot(result, *, measures: Sequence[str] | None = None, value: str = "rank", ax=None):
+    """Büttcher et al.'s bias picture: for every left-out run (x: its reference rank, 1 =
+    best), its rank change (``value="rank"``, + = moved up) or score change
+    (``value="score"``, reduced − reference) under each measure — AP falls for runs that
+    did not contribute, bpref rises. ``result`` is a :class:`~irnb.bias.BiasResult`;
+    ``measures`` picks some of its measures (default all)."""
+    ax = _axes(ax, (7.0, 4.5))
+    _tag(ax.axhline(0.0, color="grey", linewidth=0.8), "zero")
+    ax.grid(alpha=0.3)
+    return update_bias_plot(ax, result, measures=measures, value=value)
+
+
+def update_bias_plot(ax, result, *, measures: Sequence[str] | None = None, value: str = "rank"):
+    """:func:`bias_plot` on an Axes that already holds one: artists updated in place."""
+    plot = "update_bias_plot"
+    if value not in ("rank", "score"):
+        raise ValueError(f"{plot}: value must be 'rank' or 'score', got {value!r}")
+    _role(ax, "zero", plot)
+    names = _measure_names(result, measures, plot)
+    frame = result.to_frame()
+    frame = frame[frame["left_out"]]
+    column = "rank_change" if value == "rank" else "score_change"
+    lines = []
+    for name in [m.name for m in result.measures]:
+        line = _series_line(ax, f"bias:{name}", [m.name for m in result.measures].index(name), label=name)
+        rows = frame[frame["measure"] == name]
+        line.set_visible(name in names)
+        line.set_data(rows["reference_rank"].to_numpy(), rows[column].to_numpy())
+        if name in names:
+            lines.append(line)
+    for role, line in artists(ax).items():  # measures of an earlier result that this one lacks
+        if role.startswith("bias:") and role[5:] not in [m.name for m in result.measures]:
+            line.set_visible(False)
+    ax.relim(visible_only=True)
+    ax.autoscale_view()
+    ax.set_xlabel("reference rank of the left-out run (1 = best)")
+    ax.set_ylabel("rank change (+ = moved up)" if value == "rank" else "score change (reduced − reference)")
+    ax.set_title(f"{value} change of the left-out runs\n" + textwrap.fill(result.description, 70),
+                 fontsize="small", y=1.0)
+    _legend(ax, lines, loc="best")
+    return ax
+
+
+def tau_depth_plot(results: Mapping[int, Any], *, value: str = "kendall_tau", current: int | None = None, ax=None):
+    """Kendall's τ between the full and the reduced system rankings against pool depth d,
+    one line per measure. ``results`` maps d to the :class:`~irnb.bias.BiasResult` at
+    that depth (e.g. ``leave_one_group_out_bias(exp, depth=d)`` for several d);
+    ``value`` is ``kendall_tau``, ``tau_ap`` or ``kendall_tau_left_out``; ``current``
+    marks one depth with a vertical line."""
+    ax = _axes(ax, (6.0, 4.0))
+    _tag(ax.axvline(np.nan, color="grey", linestyle=":", linewidth=1.0), "current")
+    ax.set_xscale("log")
+    ax.grid(alpha=0.3)
+    return update_tau_depth_plot(ax, results, value=value, current=current)
+
+
+def update_tau_depth_plot(ax, results: Mapping[int, Any], *, value: str = "kendall_tau", current: int | None = None):
+    """:func:`tau_depth_plot` on an Axes that already holds one: artists updated in place."""
+    plot = "update_tau_depth_plot"
+    if value not in ("kendall_tau", "tau_ap", "kendall_tau_left_out"):
+        raise ValueError(f"{plot}: value must be 'kendall_tau', 'tau_ap' or 'kendall_tau_left_out', got {value!r}")
+    marker = _role(ax, "current", plot)
+    if not results:
+        raise ValueError(f"{plot}: results must map at least one pool depth to a BiasResult, got none")
+    depths = sorted(results)
+    names = [m.name for m in results[depths[0]].measures]
+    lines = []
+    for i, name in enumerate(names):
+        line = _series_line(ax, f"tau:{name}", i, linestyle="-", label=name)
+        ys = [float(getattr(results[d], value)[[m.name for m in results[d].measures].index(name)]) for d in depths]
+        line.set_data(np.asarray(depths, dtype=np.float64), np.asarray(ys))
+        line.set_visible(True)
+        lines.append(line)
+    for role, line in artists(ax).items():
+        if role.startswith("tau:") and role[4:] not in names:
+            line.set_visible(False)
+    marker.set_xdata([np.nan, np.nan] if current is None else [current, current])
+    ax.relim(visible_only=True)
+    ax.autoscale_view()
+    ax.set_xlabel("pool depth d")
+    ax.set_ylabel({"kendall_tau": "Kendall's τ", "tau_ap": "τ_AP",
+                   "kendall_tau_left_out": "Kendall's τ (left-out runs)"}[value])
+    ax.set_title("full versus reduced ranking", fontsize="medium", y=1.0)
+    _legend(ax, lines, loc="lower right")
+    return ax
+
+
+# =============================================================================== unjudged documents
+def _twin(ax):
+    others = _twins(ax)[1:]
+    return others[0] if others else ax.twinx()
+
+
+def unjudged_plot(table: pd.DataFrame, *, run_a: str = "run a", run_b: str = "run b", measure: str = "P@k",
+                  ax=None):
+    """The thesis chapter's Fig. 7.1: per topic (x, ordered by run b's unjudged count), the
+    unjudged documents in the top k of runs a and b and their overlap (left axis), and the
+    score difference b − a (right axis). ``table`` is
+    :func:`irnb.pooling.unjudged_overlap`; only topics both runs answered are shown."""
+    from matplotlib.lines import Line2D
+
+    ax = _axes(ax, (9.0, 4.0))
+    for role, marker, colour in (("unjudged_a", "o", PALETTE[0]), ("unjudged_b", "s", PALETTE[1]),
+                                 ("overlap", "x", "black")):
+        ax.add_line(_tag(Line2D([], [], linestyle="none", marker=marker, markersize=4, color=colour), role))
+    twin = _twin(ax)
+    _tag(twin.axhline(0.0, color=PALETTE[3], linewidth=0.6, linestyle=":"), "difference_zero")
+    twin.add_line(_tag(Line2D([], [], color=PALETTE[3], linewidth=1.2), "difference"))
+    return update_unjudged_plot(ax, table, run_a=run_a, run_b=run_b, measure=measure)
+
+
+def update_unjudged_plot(ax, table: pd.DataFrame, *, run_a: str = "run a", run_b: str = "run b",
+                         measure: str = "P@k"):
+    """:func:`unjudged_plot` on an Axes that already holds one: artists updated in place."""
+    plot = "update_unjudged_plot"
+    need = {"topic", "unjudged_a", "unjudged_b", "overlap", "score_difference", "evaluated"}
+    if not need <= set(table.columns):
+        raise ValueError(f"{plot}: expected the table of irnb.pooling.unjudged_overlap with columns {sorted(need)}, "
+                         f"got {list(table.columns)}")
+    found = artists(ax)
+    for role in ("unjudged_a", "unjudged_b", "overlap", "difference"):
+        if role not in found:
+            _role(ax, role, plot)
+    rows = table[table["evaluated"].to_numpy(bool)]
+    rows = rows.iloc[np.argsort(rows["unjudged_b"].to_numpy(), kind="stable")]
+    x = np.arange(len(rows), dtype=np.float64)
+    found["unjudged_a"].set_data(x, rows["unjudged_a"].to_numpy(np.float64))
+    found["unjudged_a"].set_label(f"unjudged — {run_a}")
+    found["unjudged_b"].set_data(x, rows["unjudged_b"].to_numpy(np.float64))
+    found["unjudged_b"].set_label(f"unjudged — {run_b}")
+    found["overlap"].set_data(x, rows["overlap"].to_numpy(np.float64))
+    found["overlap"].set_label("unjudged in both")
+    found["difference"].set_data(x, rows["score_difference"].to_numpy(np.float64))
+    found["difference"].set_label(f"Δ {measure} ({run_b} − {run_a})")
+    twin = found["difference"].axes
+    top = max(1.0, float(rows[["unjudged_a", "unjudged_b"]].to_numpy().max(initial=0)))
+    ax.set_ylim(-0.02 * top, top * 1.08)
+    spread = max(0.05, float(np.abs(rows["score_difference"].to_numpy()).max(initial=0)))
+    twin.set_ylim(-spread * 1.1, spread * 1.1)
+    ax.set_xlim(-0.5, max(len(rows), 1) - 0.5)
+    ax.set_xticks(*_thin(x, rows["topic"].tolist(), _TOPIC_LABELS), rotation=90, fontsize=6)
+    ax.set_xlabel(f"topic (ordered by unjudged documents of {run_b})")
+    ax.set_ylabel("unjudged documents in the top k")
+    twin.set_ylabel(f"Δ {measure}", color=PALETTE[3])
+    _legend(ax, [found["unjudged_a"], found["unjudged_b"], found["overlap"], found["difference"]],
+            loc="upper left")
+    return ax
+
+
+def simulated_precision_plot(topics: Sequence[str], unjudged, original, simulated, *, run: str = "",
+                             estimator: str = "I", measure: str = "P@k", ax=None):
+    """The thesis chapter's Fig. 7.2: per topic (ordered by the original score), the
+    unjudged documents in the top k (left axis), the original score (unjudged =
+    non-relevant, B = X_S; dashed) and the simulated one (solid; X_I is the thesis's
+    simulated precision: judged-relevant / judged in the top k). All arrays have one value
+    per topic: e.g. ``unjudged_overlap(...)["unjudged_b"]``, ``intervals.lower[s]`` and
+    ``estimates.interpolated[s]``."""
+    from matplotlib.lines import Line2D
+
+    ax = _axes(ax, (9.0, 4.0))
+    ax.add_line(_tag(Line2D([], [], linestyle="none", marker="o", markersize=4, color=PALETTE[5]), "unjudged"))
+    twin = _twin(ax)
+    twin.add_line(_tag(Line2D([], [], color=PALETTE[0], linestyle="--", linewidth=1.2), "original"))
+    twin.add_line(_tag(Line2D([], [], color=PALETTE[1], linewidth=1.4), "simulated"))
+    return update_simulated_precision_plot(ax, topics, unjudged, original, simulated, run=run, estimator=estimator,
+                                           measure=measure)
+
+
+def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, original, simulated, *, run: str = "",
+                                    estimator: str = "I", measure: str = "P@k"):
+    """:func:`simulated_precision_plot` on an Axes that already holds one: in place."""
+    plot = "update_simulated_precision_plot"
+    topics = list(topics)
+    unjudged = _array(unjudged, "unjudged", plot, len(topics))
+    original = _array(original, "original", plot, len(topics))
+    simulated = _array(simulated, "simulated", plot, len(topics))
+    key = _estimator_key(estimator, plot)
+    found = {role: _role(ax, role, plot) for role in ("unjudged", "original", "simulated")}
+    order = np.lexsort((np.arange(len(topics)), original))  # increasing original score
+    x = np.arange(len(topics), dtype=np.float64)
+    found["unjudged"].set_data(x, unjudged[order])
+    found["unjudged"].set_label("unjudged in the top k")
+    found["original"].set_data(x, original[order])
+    found["original"].set_label(f"original {measure} (X_S)")
+    found["simulated"].set_data(x, simulated[order])
+    found["simulated"].set_label(f"simulated {measure} (X_{key})")
+    twin = found["original"].axes
+    ax.set_ylim(-0.5, max(1.0, float(unjudged.max(initial=0))) * 1.08)
+    twin.set_ylim(0.0, 1.02)
+    ax.set_xlim(-0.5, max(len(topics), 1) - 0.5)
+    ax.set_xticks(*_thin(x, [topics[i] for i in order], _TOPIC_LABELS), rotation=90, fontsize=6)
+    ax.set_xlabel(f"topic (ordered by original {measure})")
+    ax.set_ylabel("unjudged documents in the top k")
+    twin.set_ylabel(measure)
+    ax.set_title(f"original versus simulated {measure}" + (f" — {run}" if run else ""), fontsize="medium", y=1.0)
+    _legend(ax, [found["unjudged"], found["original"], found["simulated"]], loc="upper left")
+    return ax
+
+
+# =============================================================================== static-only plots
+def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
+    """Baillie et al.'s Fig. 2 / IP&M Fig. 11: a pair's measure (solid) and assessment
+    (dashed) means across measurement depths with their confidence intervals (shaded),
+    the pair's decision-matrix case written above each depth. ``curves`` is
+    :func:`irnb.decision.depth_curves`."""
+    need = {"depth", "kind", "measure", "run", "mean", "lower", "upper", "case"}
+    if not need <= set(curves.columns):
+        raise ValueError(f"depth_curves_plot: expected the table of irnb.decision.depth_curves with columns "
+                         f"{sorted(need)}, got {list(curves.columns)}")
+    ax = _axes(ax, (6.5, 4.5))
+    runs = list(dict.fromkeys(curves["run"]))
+    for i, run in enumerate(runs):
+        for kind, style in (("measure", "-"), ("assessment", "--")):
+            rows = curves[(curves["run"] == run) & (curves["kind"] == kind)].sort_values("depth")
+            if rows.empty:
+                continue
+            family = str(rows["measure"].iloc[0]).split("@")[0]
+            x = rows["depth"].to_numpy(np.float64)
+            ax.fill_between(x, rows["lower"].to_numpy(np.float64), rows["upper"].to_numpy(np.float64),
+                            color=PALETTE[i % len(PALETTE)], alpha=0.15, linewidth=0)
+            _tag(ax.plot(x, rows["mean"].to_numpy(np.float64), linestyle=style, marker=_MARKERS[i],
+                         color=PALETTE[i % len(PALETTE)], label=f"{family}@d — {run}")[0], f"{kind}:{run}")
+    from matplotlib.transforms import blended_transform_factory
+
+    cases = curves.drop_duplicates("depth").sort_values("depth")
+    transform = blended_transform_factory(ax.transData, ax.transAxes)
+    for depth, case in zip(cases["depth"], cases["case"], strict=True):
+        ax.text(depth, 1.01, f"case {int(case)}", transform=transform, ha="center", va="bottom", fontsize="x-small")
+    ax.set_xscale("log")
+    depths = cases["depth"].to_numpy()
+    ax.set_xticks(depths, [str(int(d)) for d in depths])
+    ax.set_xlabel("measurement depth d")
+    ax.set_ylabel("mean over topics")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=None):
+    """IP&M Figs 5–10 and 12: every run ranked by ``measure`` (best first) with its
+    assessment value (e.g. A_p@d = ``Judged@d``). ``means`` is a run × measure table such
+    as ``Evaluation.means()``; ``measure`` and ``assessment`` name two of its columns."""
+    for name in (measure, assessment):
+        if name not in means.columns:
+            raise ValueError(f"ranked_runs_plot: the table has no column {name!r}; columns: {list(means.columns)}")
+    ax = _axes(ax, (8.0, 4.0))
+    score = means[measure].to_numpy(np.float64)
+    order = np.lexsort((np.arange(score.size), -score))
+    x = np.arange(1, score.size + 1, dtype=np.float64)
+    _tag(ax.plot(x, score[order], marker="o", markersize=3, linestyle="-", color=PALETTE[0], label=measure)[0],
+         "measure")
+    _tag(ax.plot(x, means[assessment].to_numpy(np.float64)[order], marker="s", markersize=3, linestyle="none",
+                 color=PALETTE[1], label=assessment)[0], "assessment")
+    ax.set_xlabel(f"runs ranked by {measure}")
+    ax.set_ylabel("mean over topics")
+    ax.set_ylim(0.0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.set_xticks(x, [str(means.index[i]) for i in order], rotation=90, fontsize=6 if x.size <= 60 else 4)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def background_rate_plot(fit, *, ax=None):
+    """Ravana & Moffat's Fig. 1: the fraction of judged documents that are relevant
+    against the number of contributing runs that pooled them (filled: points in the fit),
+    the fitted polynomial, and E read at zero runs. ``fit`` is
+    :class:`~irnb.intervals.BackgroundRateFit`."""
+    ax = _axes(ax, (6.0, 4.0))
+    x = np.asarray(fit.num_runs, dtype=np.float64)
+    frac = np.asarray(fit.fraction, dtype=np.float64)
+    in_fit = np.asarray(fit.in_fit, dtype=bool)
+    _tag(ax.plot(x[in_fit], frac[in_fit], linestyle="none", marker="o", color=PALETTE[0],
+                 label="fraction relevant")[0], "fraction")
+    _tag(ax.plot(x[~in_fit], frac[~in_fit], linestyle="none", marker="o", markerfacecolor="none",
+                 color=PALETTE[0], label="not in the fit")[0], "outside")
+    grid = np.linspace(0.0, float(x.max(initial=1.0)), 200)
+    _tag(ax.plot(grid, fit.fitted(grid), color=PALETTE[1], label=f"degree-{fit.degree} fit")[0], "fit")
+    _tag(ax.plot([0.0], [fit.rate], linestyle="none", marker="*", markersize=12, color=PALETTE[2],
+                 label=f"E = {fit.rate:.3f}")[0], "rate")
+    ax.set_xlabel(f"contributing runs with the document in their top {fit.depth}")
+    ax.set_ylabel("fraction of judged documents relevant")
+    ax.set_ylim(bottom=0.0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def separability_plot(table: pd.DataFrame, *, measure: str | None = None, run_set: str | None = None, ax=None):
+    """Ravana & Moffat's Fig. 2: the fraction of run pairs separable (t-test p < α) against
+    the number of judgments, one line per (measure, run set, estimator); colour =
+    estimator, line style = run set. ``table`` is ``BudgetTests.separability()``;
+    ``measure`` / ``run_set`` keep one of each."""
+    need = {"measure", "run_set", "estimator", "budget", "fraction"}
+    if not need <= set(table.columns):
+        raise ValueError(f"separability_plot: expected BudgetTests.separability() columns {sorted(need)}, "
+                         f"got {list(table.columns)}")
+    rows = table
+    for column, wanted in (("measure", measure), ("run_set", run_set)):
+        if wanted is not None:
+            from .measures import parse_measure
+
+            wanted = parse_measure(wanted).name if column == "measure" else wanted
+            if wanted not in set(rows[column]):
+                raise ValueError(f"separability_plot: no {column} {wanted!r}; the table has "
+                                 f"{sorted(set(rows[column]))}")
+            rows = rows[rows[column] == wanted]
+    ax = _axes(ax, (6.5, 4.5))
+    estimators = list(dict.fromkeys(rows["estimator"]))
+    measures = list(dict.fromkeys(rows["measure"]))
+    styles = {s: st for s, st in zip(dict.fromkeys(rows["run_set"]), ("-", "--", ":", "-."))}
+    for (m, s, e), part in rows.groupby(["measure", "run_set", "estimator"], sort=False):
+        part = part.sort_values("budget")
+        _tag(ax.plot(part["budget"].to_numpy(np.float64), part["fraction"].to_numpy(np.float64),
+                     color=PALETTE[estimators.index(e) % len(PALETTE)], linestyle=styles[s],
+                     marker=_MARKERS[measures.index(m) % len(_MARKERS)], markersize=4,
+                     label=f"{m}, {e}, {s}")[0], f"separability:{m}:{s}:{e}")
+    ax.set_xscale("log")
+    ax.set_xlabel("judgments")
+    ax.set_ylabel("fraction of run pairs separable")
+    ax.set_ylim(0.0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="x-small")
+    return ax
+
+
+def subsampling_plot(curves: pd.DataFrame, *, value: str = "kendall_tau", ax=None):
+    """Büttcher et al.'s Fig. 1: ``value`` (``kendall_tau``, ``tau_ap`` or ``mean_score``)
+    against the share of the qrels kept by unbiased random subsampling, one line per
+    measure (one per repeat when there are several). ``curves`` is
+    :func:`irnb.bias.subsampling_curves`."""
+    if value not in ("kendall_tau", "tau_ap", "mean_score"):
+        raise ValueError(f"subsampling_plot: value must be 'kendall_tau', 'tau_ap' or 'mean_score', got {value!r}")
+    need = {"fraction", "repeat", "measure", value}
+    if not need <= set(curves.columns):
+        raise ValueError(f"subsampling_plot: expected subsampling_curves() columns {sorted(need)}, "
+                         f"got {list(curves.columns)}")
+    ax = _axes(ax, (6.5, 4.5))
+    measures = list(dict.fromkeys(curves["measure"]))
+    for (m, r), part in curves.groupby(["measure", "repeat"], sort=False):
+        part = part.sort_values("fraction")
+        i = measures.index(m)
+        _tag(ax.plot(part["fraction"].to_numpy(np.float64), part[value].to_numpy(np.float64),
+                     color=PALETTE[i % len(PALETTE)], marker=_MARKERS[i % len(_MARKERS)], markersize=4,
+                     alpha=1.0 if r == 0 else 0.4, label=m if r == 0 else "_nolegend_")[0], f"subsampling:{m}:{r}")
+    ax.set_xlabel("share of the qrels kept (random subsample)")
+    ax.set_ylabel({"kendall_tau": "Kendall's τ with the full qrels", "tau_ap": "τ_AP with the full qrels",
+                   "mean_score": "mean score over runs"}[value])
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax

@@ -1,0 +1,702 @@
+"""Live views for JupyterLab: ipywidgets controls wired to the core and to :mod:`irnb.plots`.
+
+No maths here. A control change calls the core (``depth_pool``, ``score_intervals``,
+``point_estimates``, ``compare_table``, ``leave_one_group_out_bias``, ``unjudged_overlap``
+…) and hands the result to an ``irnb.plots.update_*`` function, which changes the plot's
+artists in place (``set_segments``, ``set_data``, ``set_array``); no figure is rebuilt.
+The figure is then redrawn: with the ipympl backend (``%matplotlib widget``) its canvas is
+the widget and ``canvas.draw_idle()`` redraws it; with any other backend the figure is
+drawn with Agg and its buffer encoded as PNG into an ``ipywidgets.Image`` — the same
+artists, only the picture re-rendered.
+
+Speed: the layout (constrained) is computed on the first draw and then frozen — axes
+positions, titles and axis labels stay put — and redone only when a tick label grows
+longer than any seen at the last layout; PNG frames are drawn with unhinted glyphs. Text is
+what a redraw spends most on (each tick label costs a FreeType layout), so topic axes label
+at most 25 topics and the per-run plots show the top ``top`` runs (default 30).
+
+Sliders take their bounds from the declarations the core validates against
+(:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the
+papers' symbols: "pool depth d", "measurement depth k", "E (background rate)",
+"λ (smoothing)" with the "λ = 1 − Δ" toggle. A declared bound that is open-ended (d, k) ends
+at the Experiment's depth.
+
+An invalid combination — no contributing run or no group selected, k beyond the depth of
+the runs shown, a measure without score intervals — shows the reason in the view's status
+line (``view.status``) and leaves the plot as it was; the core's own error messages are
+shown as they are.
+
+>>> from irnb.datasets import default
+>>> from irnb.widgets import explorer
+>>> ex = explorer(default().experiment)            # doctest: +SKIP
+>>> ex.controls["depth"].value = 20                # the intervals tab redraws  # doctest: +SKIP
+
+Each tab is also a view of its own: :func:`intervals_view`, :func:`decision_view`,
+:func:`bias_view`, :func:`unjudged_view`. Every view has ``.widget`` (display it),
+``.controls`` (name → control), ``.artists`` (panel → role → matplotlib artist, see
+:func:`irnb.plots.artists`), ``.figure``, ``.status`` and ``.timings`` (seconds spent in
+the core, the artist update and the draw by the last refresh).
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from io import BytesIO
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import plots
+from .bias import leave_one_group_out_bias
+from .decision import TABLE1_MEASURES, assessment_measure, case_matrix, case_proportions, compare_table
+from .experiment import Experiment
+from .intervals import ESTIMATORS, INTERVAL_PARAMS, point_estimates, score_intervals
+from .measures import parse_measure
+from .metrics import evaluate
+from .pooling import POOL_PARAMS, depth_pool, unjudged_overlap
+
+__all__ = [
+    "MEASURES",
+    "SLIDER_LABELS",
+    "BIAS_DEPTHS",
+    "View",
+    "IntervalsView",
+    "DecisionView",
+    "BiasView",
+    "UnjudgedView",
+    "Explorer",
+    "explorer",
+    "intervals_view",
+    "decision_view",
+    "bias_view",
+    "unjudged_view",
+]
+
+#: Measure choices; "@k" takes the measurement-depth slider's value.
+MEASURES = ("P@k", "SDCG@k", "RBP(p=0.8)@k", "RBP(p=0.95)@k", "AP@k")
+#: Slider labels: the papers' symbols (the one-line descriptions come from the declarations).
+SLIDER_LABELS = {"depth": "pool depth d", "measurement_depth": "measurement depth k",
+                 "background_rate": "E (background rate)", "smoothing": "λ (smoothing)"}
+#: Pool depths of the bias view's τ-against-depth curve (those ≤ the Experiment's depth).
+BIAS_DEPTHS = (5, 10, 20, 50, 100)
+_CANVASES = ("auto", "ipympl", "png")
+_DRAW_RC = {"text.hinting": "no_hinting"}  # unhinted glyphs: a quarter less text-drawing time
+_TOP = 30
+
+
+class _Invalid(ValueError):
+    """A combination of control values the view cannot show (the message says why)."""
+
+
+def _ipywidgets():
+    import ipywidgets
+
+    return ipywidgets
+
+
+def _doc(param) -> str:
+    """The one-line description of a declared parameter, without its symbol prefix."""
+    text = param.doc
+    return text.split(":", 1)[1].strip() if ":" in text else text
+
+
+# =============================================================================== controls
+def _build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, Any]:
+    """The named controls, bounds from the core's declarations."""
+    w = _ipywidgets()
+    depth = experiment.shape[2]
+    style = {"description_width": "initial"}
+    d_param, k_param = POOL_PARAMS["depth"], INTERVAL_PARAMS["measurement_depth"]
+    e_param, l_param = INTERVAL_PARAMS["background_rate"], INTERVAL_PARAMS["smoothing"]
+    contributors = [n for n, c in zip(experiment.run_names, experiment.contributors, strict=True) if c]
+    groups = list(dict.fromkeys(experiment.groups))
+    # default pair (the thesis's baseline versus a new system): a contributing run, a run that did not contribute
+    non_contributing = [n for n, c in zip(experiment.run_names, experiment.contributors, strict=True) if not c]
+    run_a = contributors[0] if contributors else experiment.run_names[0]
+    others = [n for n in (non_contributing or experiment.run_names) if n != run_a]
+    run_b = others[0] if others else run_a
+    make = {
+        "depth": lambda: w.IntSlider(value=min(d_param.default, depth), min=int(d_param.low), max=depth,
+                                     description=SLIDER_LABELS["depth"], tooltip=d_param.doc, style=style,
+                                     continuous_update=False),
+        "measurement_depth": lambda: w.IntSlider(value=min(k_param.default, depth), min=int(k_param.low),
+                                                 max=depth, description=SLIDER_LABELS["measurement_depth"],
+                                                 tooltip=k_param.doc, style=style, continuous_update=False),
+        "background_rate": lambda: w.FloatSlider(value=e_param.default, min=e_param.low, max=e_param.high,
+                                                 step=0.001, readout_format=".3f", tooltip=e_param.doc,
+                                                 description=SLIDER_LABELS["background_rate"], style=style,
+                                                 continuous_update=False),
+        "smoothing": lambda: w.FloatSlider(value=0.5, min=l_param.low, max=l_param.high, step=0.01,
+                                           description=SLIDER_LABELS["smoothing"], tooltip=l_param.doc,
+                                           style=style, continuous_update=False, disabled=True),
+        "auto_smoothing": lambda: w.Checkbox(value=l_param.default == "auto", description="λ = 1 − Δ",
+                                             tooltip="λ = 1 − Δ per topic (X_M = B(1 + Δ) + Δ²E)", indent=False),
+        "measure": lambda: w.Dropdown(options=list(MEASURES), value=MEASURES[0], description="measure",
+                                      tooltip="the measure; @k takes the measurement depth k"),
+        "estimator": lambda: w.Dropdown(options=[(f"X_{k} ({v})", k) for k, v in ESTIMATORS.items()], value="M",
+                                        description="estimator", tooltip="point estimator inside [B, T]"),
+        "contributors": lambda: w.SelectMultiple(options=list(experiment.run_names), value=contributors, rows=6,
+                                                 description="contributors",
+                                                 tooltip="runs whose top d documents form the pool"),
+        "groups": lambda: w.SelectMultiple(options=groups, value=groups, rows=6, description="groups",
+                                           tooltip="groups whose runs are shown"),
+        "run": lambda: w.Dropdown(options=list(experiment.run_names), value=experiment.run_names[0],
+                                  description="run", tooltip="the run whose topics are shown"),
+        "run_a": lambda: w.Dropdown(options=list(experiment.run_names), value=run_a,
+                                    description="run a", tooltip="the baseline run"),
+        "run_b": lambda: w.Dropdown(options=list(experiment.run_names), value=run_b, description="run b",
+                                    tooltip="the run compared with run a"),
+    }
+    controls = {name: make[name]() for name in names}
+    if "smoothing" in controls and "auto_smoothing" in controls:
+        smoothing = controls["smoothing"]
+        smoothing.disabled = controls["auto_smoothing"].value
+
+        def _toggle(change, smoothing=smoothing):
+            smoothing.disabled = bool(change["new"])
+
+        controls["auto_smoothing"].observe(_toggle, names="value")
+    return controls
+
+
+def _help(control_name: str):
+    """The one-line description shown beside a slider."""
+    w = _ipywidgets()
+    param = {"depth": POOL_PARAMS["depth"], "measurement_depth": INTERVAL_PARAMS["measurement_depth"],
+             "background_rate": INTERVAL_PARAMS["background_rate"],
+             "smoothing": INTERVAL_PARAMS["smoothing"]}.get(control_name)
+    if param is None:
+        return None
+    return w.HTML(f"<small style='color:#555'>{html.escape(_doc(param))}</small>")
+
+
+def _panel(controls: Mapping[str, Any]):
+    """The controls laid out: sliders with their descriptions, then selectors."""
+    w = _ipywidgets()
+    rows = []
+    for name in ("depth", "measurement_depth", "background_rate", "smoothing"):
+        if name in controls:
+            rows.append(w.HBox([controls[name], _help(name)]))
+    if "auto_smoothing" in controls:
+        rows.append(controls["auto_smoothing"])
+    wrap = {"flex_flow": "row wrap"}
+    pickers = [controls[n] for n in ("measure", "estimator", "run", "run_a", "run_b") if n in controls]
+    if pickers:
+        rows.append(w.HBox(pickers, layout=wrap))
+    lists = [controls[n] for n in ("contributors", "groups") if n in controls]
+    if lists:
+        rows.append(w.HBox(lists, layout=wrap))
+    return w.VBox(rows)
+
+
+# =============================================================================== views
+class View:
+    """One live figure: controls, the figure, a status line, and ``refresh()``.
+
+    Subclasses declare ``uses`` (the control names they read) and ``panels`` (the Axes
+    names) and implement ``_update()`` (core calls, then ``irnb.plots`` updates).
+    ``controls`` shares controls with other views (the explorer); ``standalone=False``
+    leaves the control panel out of ``widget``; ``active=False`` defers drawing until the
+    view is shown (``refresh()``).
+    """
+
+    uses: tuple[str, ...] = ()
+    panels: tuple[str, ...] = ()
+    figsize: tuple[float, float] = (11.0, 5.0)
+    width_ratios: tuple[float, ...] | None = None
+
+    def __init__(self, experiment: Experiment, *, controls: Mapping[str, Any] | None = None, top: int = _TOP,
+                 canvas: str = "auto", standalone: bool = True, active: bool = True):
+        if not isinstance(experiment, Experiment):
+            raise TypeError(f"{type(self).__name__}: expected an irnb.Experiment (e.g. "
+                            f"irnb.datasets.default().experiment), got {type(experiment).__name__}")
+        if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+            raise ValueError(f"top (runs shown in a plot) must be an integer ≥ 1, got {top!r}")
+        if canvas not in _CANVASES:
+            raise ValueError(f"canvas must be one of {_CANVASES}, got {canvas!r}")
+        w = _ipywidgets()
+        self.experiment = experiment
+        self.top = int(top)
+        built = _build_controls(experiment, [n for n in self.uses if controls is None or n not in controls])
+        self.controls: dict[str, Any] = {n: (controls[n] if controls is not None and n in controls else built[n])
+                                         for n in self.uses}
+        self.status = w.HTML()
+        self.timings: dict[str, float] = {}
+        self.active = bool(active)
+        self.stale = True
+        self.figure, self._canvas_widget, self.canvas = _figure(self.figsize, canvas, len(self.panels),
+                                                                self.width_ratios)
+        self.axes = dict(zip(self.panels, self.figure.axes, strict=True))
+        self._drawn: set[str] = set()
+        self._cache: dict = {}
+        self._layout: tuple[int, ...] | None = None
+        self.layouts = 0  # layout passes so far (one at the start, more only when tick labels grow)
+        for name in self.uses:
+            self.controls[name].observe(self._on_change, names="value")
+        parts = ([_panel(self.controls)] if standalone else []) + [self._canvas_widget, self.status]
+        self.widget = w.VBox(parts)
+        if self.active:  # an inactive view (a hidden tab) draws when first shown
+            self.refresh()
+
+    # ------------------------------------------------------------------ public
+    @property
+    def artists(self) -> dict[str, dict[str, Any]]:
+        """Panel → role → artist (see :func:`irnb.plots.artists`)."""
+        return {name: plots.artists(ax) for name, ax in self.axes.items()}
+
+    def refresh(self) -> bool:
+        """Read the controls, call the core, update the artists and redraw. Returns False
+        (and shows the reason in ``status``) when the combination is invalid."""
+        start, cpu = time.perf_counter(), time.process_time()
+        self.timings = {}
+        try:
+            message = self._update()
+        except (ValueError, TypeError) as err:  # the core's errors for what the user chose
+            self._show(str(err), error=True)
+            self.stale = False
+            return False
+        drawn = time.perf_counter()
+        self._render()
+        self.timings["draw"] = time.perf_counter() - drawn
+        self.timings["total"] = time.perf_counter() - start
+        self.timings["total_cpu"] = time.process_time() - cpu
+        self._show(message)
+        self.stale = False
+        return True
+
+    def _ipython_display_(self):  # pragma: no cover - needs a front end
+        from IPython.display import display
+
+        display(self.widget)
+
+    # ------------------------------------------------------------------ plumbing
+    def _on_change(self, change) -> None:
+        if self.active:
+            self.refresh()
+        else:
+            self.stale = True
+
+    def _show(self, message: str, *, error: bool = False) -> None:
+        if error:
+            self.status.value = f"<span style='color:#B00020'>⚠ {html.escape(message)}</span>"
+        else:
+            self.status.value = f"<span style='color:#333'>{html.escape(message)}</span>"
+
+    def _render(self) -> None:
+        """Redraw: a constrained-layout pass only when tick labels grew (then the layout is
+        frozen: positions, titles and axis labels stay put), else a plain draw."""
+        import matplotlib
+
+        figure = self.figure
+        widths = _label_widths(figure)
+        with matplotlib.rc_context(_DRAW_RC):
+            if self._layout is None or len(widths) != len(self._layout) or any(
+                    now > then for now, then in zip(widths, self._layout)):
+                # lay out with the longest run name / topic id in place of one label of each
+                # axis that shows run names / topic ids: later labels fit without a new layout,
+                # so the picture depends on the controls only (back to a setting, same picture)
+                restore = _reserve_labels(figure, (self.experiment.run_names, self.experiment.topics))
+                self._layout = _label_widths(figure)
+                figure.set_layout_engine("constrained")
+                figure.canvas.draw()
+                for formatter, labels in restore:
+                    formatter.seq = labels
+                _freeze_layout(figure)
+                self.layouts += 1
+            if self.canvas == "ipympl":
+                figure.canvas.draw_idle()
+                return
+            figure.canvas.draw()
+        self._canvas_widget.value = _png(figure)
+
+    def _mark(self, key: str, since: float) -> float:
+        now = time.perf_counter()
+        self.timings[key] = self.timings.get(key, 0.0) + now - since
+        return now
+
+    def _draw(self, panel: str, first, update, *args, **kwargs) -> None:
+        """First time: ``first(*args, ax=…)``; afterwards ``update(ax, *args)`` in place."""
+        ax = self.axes[panel]
+        if panel in self._drawn:
+            update(ax, *args, **kwargs)
+        else:
+            first(*args, ax=ax, **kwargs)
+            self._drawn.add(panel)
+
+    # ------------------------------------------------------------------ shared readings
+    def _value(self, name: str):
+        return self.controls[name].value
+
+    def _contributors(self) -> list[str]:
+        names = list(self._value("contributors"))
+        if not names:
+            raise _Invalid("no contributing run selected: a pool of depth d needs at least one contributing run")
+        return names
+
+    def _shown_runs(self) -> list[str]:
+        if "groups" not in self.controls:
+            return list(self.experiment.run_names)
+        groups = set(self._value("groups"))
+        if not groups:
+            raise _Invalid("no group selected: select at least one group whose runs are shown")
+        return [n for n, g in zip(self.experiment.run_names, self.experiment.groups, strict=True) if g in groups]
+
+    def _measure(self):
+        k = self._value("measurement_depth")
+        return parse_measure(self._value("measure").replace("@k", f"@{k}"))
+
+    def _check_depth(self, runs: Sequence[str]) -> None:
+        """k beyond the longest ranking of the runs shown is an invalid combination."""
+        k = self._value("measurement_depth")
+        longest = int(self.experiment.length[self.experiment.run_index(runs)].max(initial=0))
+        if k > longest:
+            who = runs[0] if len(runs) == 1 else f"the {len(runs)} runs shown"
+            raise _Invalid(f"measurement depth k = {k} is beyond the depth of {who} ({longest} documents "
+                           f"per topic at most); choose k ≤ {longest}")
+
+    def _pool(self):
+        return depth_pool(self.experiment, depth=self._value("depth"), runs=self._contributors())
+
+    def _smoothing(self):
+        return "auto" if self._value("auto_smoothing") else self._value("smoothing")
+
+    def _update(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios=None):
+    """(figure, the widget that shows it, "ipympl" | "png")."""
+    import matplotlib
+
+    mode = canvas
+    if mode == "auto":
+        backend = matplotlib.get_backend().lower()
+        mode = "ipympl" if ("ipympl" in backend or backend == "widget") else "png"
+    from matplotlib.figure import Figure
+
+    if mode == "ipympl":  # the figure's canvas is the widget; not registered with pyplot
+        from ipympl.backend_nbagg import Canvas, FigureManager
+
+        figure = Figure(figsize=figsize, layout="constrained")
+        FigureManager(Canvas(figure), 0)
+        figure.subplots(1, panels, width_ratios=width_ratios)
+        figure.canvas.header_visible = False
+        return figure, figure.canvas, mode
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = Figure(figsize=figsize, dpi=80, layout="constrained")
+    FigureCanvasAgg(figure)
+    figure.subplots(1, panels, width_ratios=width_ratios)
+    image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * 80)}px"})
+    return figure, image, mode
+
+
+def _label_widths(figure) -> tuple[int, ...]:
+    """The longest fixed tick label (in characters) of every axis: the layout is redone
+    when one grows."""
+    widths = []
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = getattr(axis.get_major_formatter(), "seq", None)
+            widths.append(max((len(str(x)) for x in labels), default=0) if labels is not None else 0)
+    return tuple(widths)
+
+
+def _reserve_labels(figure, pools: Sequence[Sequence[str]]) -> list[tuple[Any, list]]:
+    """For every axis whose fixed tick labels all come from one of ``pools`` (run names,
+    topic ids), put the pool's longest name in place of its first label; returns what to
+    restore (formatter, labels)."""
+    restore = []
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            formatter = axis.get_major_formatter()
+            labels = getattr(formatter, "seq", None)
+            if not labels:
+                continue
+            for pool in pools:
+                if set(labels) <= set(pool):
+                    longest = max(pool, key=len)
+                    if len(longest) > max(len(x) for x in labels):
+                        restore.append((formatter, list(labels)))
+                        formatter.seq = [longest] + list(labels[1:])
+                    break
+    return restore
+
+
+def _freeze_layout(figure) -> None:
+    """Keep the positions the last layout pass found: no layout engine, axis labels pinned
+    where they are (matplotlib otherwise re-measures every tick label on each draw)."""
+    figure.set_layout_engine("none")
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            label = axis.label
+            if label.get_text():
+                where = label.get_transform().transform(label.get_position())
+                axis.set_label_coords(*ax.transAxes.inverted().transform(where))
+
+
+def _png(figure) -> bytes:
+    """The figure's rendered buffer (already drawn) as PNG bytes, fast compression."""
+    from PIL import Image
+
+    width, height = figure.canvas.get_width_height(physical=True)
+    buffer = BytesIO()
+    Image.frombuffer("RGBA", (width, height), figure.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
+        buffer, format="png", compress_level=1)
+    return buffer.getvalue()
+
+
+class IntervalsView(View):
+    """Per-run [B, T] with the chosen point estimate (and the true score when the
+    Experiment has truth), top ``top`` runs by the estimate; per-topic [B, T] of one run."""
+
+    uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
+            "estimator", "contributors", "groups", "run")
+    panels = ("runs", "topics")
+    figsize = (11.0, 5.5)
+
+    def _truth(self, measure):
+        """True per-topic scores and means of ``measure`` (cached: they depend on it only)."""
+        if self.experiment.truth is None:
+            return None, None
+        key = ("truth", measure)
+        if key not in self._cache:
+            if len(self._cache) > 16:
+                self._cache.clear()
+            ev = evaluate(self.experiment, measure, truth=True)
+            self._cache[key] = (ev.values[measure], ev.aggregate(measure))
+        return self._cache[key]
+
+    def _update(self) -> str:
+        start = time.perf_counter()
+        shown = self._shown_runs()
+        self._check_depth(shown)
+        measure = self._measure()
+        pool = self._pool()
+        iv = score_intervals(self.experiment, measure, pool=pool)
+        estimator = self._value("estimator")
+        est = point_estimates(iv, background_rate=self._value("background_rate"), smoothing=self._smoothing())
+        per_topic, means = self._truth(measure)
+        now = self._mark("core", start)
+        self._draw("runs", plots.intervals_plot, plots.update_intervals_plot, iv, estimates=est,
+                   estimator=estimator, truth=means, runs=shown, top=self.top)
+        self._draw("topics", plots.topic_intervals_plot, plots.update_topic_intervals_plot, iv,
+                   self._value("run"), estimates=est, estimator=estimator, truth=per_topic)
+        self._mark("artists", now)
+        lam = "1 − Δ" if self._value("auto_smoothing") else f"{self._value('smoothing'):g}"
+        return (f"{pool.description}: {pool.num_judged:,} of {self.experiment.judgments.num_judgments:,} "
+                f"judgments · {measure.name} · X_{estimator} · E = {self._value('background_rate'):g}, λ = {lam}"
+                + (f" · top {self.top} of {len(shown)} runs" if len(shown) > self.top else ""))
+
+
+class DecisionView(View):
+    """The decision matrix (run × run cases, top ``top`` runs by the measure) and the case
+    proportions by measurement depth (Baillie et al.'s Table 1) for the current pool."""
+
+    uses = ("depth", "measurement_depth", "measure", "contributors", "groups")
+    panels = ("matrix", "proportions")
+    figsize = (13.0, 6.5)
+    width_ratios = (2.0, 1.0)
+
+    def __init__(self, experiment: Experiment, *, test: str = "t", alpha: float = 0.05, **kwargs):
+        self.test = test
+        self.alpha = alpha
+        super().__init__(experiment, **kwargs)
+
+    def _update(self) -> str:
+        start = time.perf_counter()
+        shown = self._shown_runs()
+        self._check_depth(shown)
+        if len(shown) < 2:
+            raise _Invalid("the decision matrix compares pairs: select groups with at least two runs")
+        measure = self._measure()
+        assessment = assessment_measure(measure)
+        contributors = self._contributors()
+        pool = self._pool()
+        key = ("proportions", self._value("depth"), tuple(contributors))
+        table1 = [m for m in map(parse_measure, TABLE1_MEASURES) if (m.cutoff or 0) <= self.experiment.shape[2]]
+        fresh = key not in self._cache  # Table 1 depends on the pool only: one evaluation serves both panels
+        wanted = [measure, assessment] + ([x for m in table1 for x in (m, assessment_measure(m))] if fresh else [])
+        ev = evaluate(self.experiment, list(dict.fromkeys(wanted)), judged=pool.judged)
+        table = compare_table(ev, measure, test=self.test, alpha=self.alpha)
+        matrix = case_matrix(table)
+        means = pd.Series(ev.aggregate(measure), index=list(self.experiment.run_names)).loc[shown]
+        order = list(means.sort_values(ascending=not measure.spec.higher_is_better, kind="stable").index[: self.top])
+        if fresh:
+            self._cache = {k: v for k, v in self._cache.items() if k[0] != "proportions"}
+            self._cache[key] = case_proportions({pool.description: ev}, measures=table1, test=self.test,
+                                                alpha=self.alpha)
+        proportions = self._cache[key]
+        now = self._mark("core", start)
+        title = f"{measure.name} with {assessment.name} ({self.test}-test, α = {self.alpha:g})"
+        self._draw("matrix", plots.case_matrix_plot, plots.update_case_matrix_plot, matrix, order=order, title=title)
+        self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
+        self._mark("artists", now)
+        return (f"{pool.description}: {pool.num_judged:,} judgments · {len(table):,} pairs"
+                + (f" · matrix shows the top {self.top} of {len(shown)} runs by {measure.name}"
+                   if len(shown) > self.top else ""))
+
+
+class BiasView(View):
+    """Büttcher et al.'s leave-one-group-out experiment at pool depth d: each left-out run's
+    rank change and score change under AP and bpref (``measures``), and Kendall's τ of the
+    full versus reduced ranking against pool depth (:data:`BIAS_DEPTHS` and the current d).
+    Reference: the depth-d pool of the selected contributors (``reference="pool"``). Every
+    group with a contributing run is left out in turn, so the group selector does not apply."""
+
+    uses = ("depth", "contributors")
+    panels = ("rank", "score", "tau")
+    figsize = (13.0, 4.8)
+
+    def __init__(self, experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
+                 depths: Sequence[int] = BIAS_DEPTHS, **kwargs):
+        self.measures = tuple(m.name for m in (parse_measure(x) for x in measures))
+        if not self.measures:
+            raise ValueError("measures: expected at least one measure, e.g. ('AP', 'Bpref')")
+        self.depths = tuple(int(d) for d in depths if d <= experiment.shape[2])
+        super().__init__(experiment, **kwargs)
+
+    def _result(self, depth: int, contributors: tuple[str, ...]):
+        key = ("bias", depth, contributors)
+        if key not in self._cache:
+            self._cache[key] = leave_one_group_out_bias(self.experiment, depth=depth, measures=self.measures,
+                                                        contributors=list(contributors), reference="pool")
+        return self._cache[key]
+
+    def _update(self) -> str:
+        start = time.perf_counter()
+        contributors = tuple(self._contributors())
+        depth = self._value("depth")
+        stale = [k for k in self._cache if k[2] != contributors or (k[1] not in self.depths and k[1] != depth)]
+        for k in stale:
+            del self._cache[k]
+        result = self._result(depth, contributors)
+        curve = {d: self._result(d, contributors) for d in self.depths}
+        curve[depth] = result
+        now = self._mark("core", start)
+        self._draw("rank", plots.bias_plot, plots.update_bias_plot, result, value="rank")
+        self._draw("score", plots.bias_plot, plots.update_bias_plot, result, value="score")
+        self._draw("tau", plots.tau_depth_plot, plots.update_tau_depth_plot, curve, current=depth)
+        self._mark("artists", now)
+        return f"{result.description} · {int(result.left_out.sum())} left-out runs"
+
+
+class UnjudgedView(View):
+    """The thesis chapter's Figs 7.1 and 7.2 for P@k: unjudged documents per topic in the
+    top k of runs a and b with their overlap and Δ P@k; original versus simulated P@k of
+    run b (the simulated value is the chosen estimator; X_I is the thesis's)."""
+
+    uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "estimator",
+            "contributors", "run_a", "run_b")
+    panels = ("unjudged", "simulated")
+    figsize = (13.0, 4.8)
+
+    def _update(self) -> str:
+        start = time.perf_counter()
+        run_a, run_b = self._value("run_a"), self._value("run_b")
+        for run in (run_a, run_b):
+            self._check_depth([run])
+        k = self._value("measurement_depth")
+        pool = self._pool()
+        table = unjudged_overlap(self.experiment, run_a, run_b, measurement_depth=k, pool=pool)
+        iv = score_intervals(self.experiment, f"P@{k}", pool=pool)
+        estimator = self._value("estimator")
+        est = point_estimates(iv, background_rate=self._value("background_rate"), smoothing=self._smoothing())
+        s = int(self.experiment.run_index(run_b)[0])
+        answered = table["evaluated"].to_numpy(bool)
+        now = self._mark("core", start)
+        self._draw("unjudged", plots.unjudged_plot, plots.update_unjudged_plot, table, run_a=run_a, run_b=run_b,
+                   measure=f"P@{k}")
+        self._draw("simulated", plots.simulated_precision_plot, plots.update_simulated_precision_plot,
+                   table["topic"][answered].tolist(), table["unjudged_b"].to_numpy()[answered],
+                   iv.lower[s][answered], est.get(estimator)[s][answered], run=run_b, estimator=estimator,
+                   measure=f"P@{k}")
+        self._mark("artists", now)
+        return (f"{pool.description}: {run_a} has {int(table['unjudged_a'].sum()):,} and {run_b} "
+                f"{int(table['unjudged_b'].sum()):,} unjudged documents in their top {k} over "
+                f"{int(answered.sum())} topics, {int(table['overlap'].sum()):,} shared")
+
+
+# =============================================================================== explorer
+_VIEWS = {"intervals": IntervalsView, "decision matrix": DecisionView, "bias": BiasView,
+          "unjudged documents": UnjudgedView}
+_ALL_CONTROLS = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
+                 "estimator", "contributors", "groups", "run", "run_a", "run_b")
+
+
+class Explorer:
+    """Every view in tabs, driven by one set of controls. Only the visible tab redraws on
+    a change; the others redraw when shown."""
+
+    def __init__(self, experiment: Experiment, *, top: int = _TOP, canvas: str = "auto"):
+        w = _ipywidgets()
+        if not isinstance(experiment, Experiment):
+            raise TypeError(f"explorer: expected an irnb.Experiment (e.g. irnb.datasets.default().experiment), "
+                            f"got {type(experiment).__name__}")
+        self.controls = _build_controls(experiment, _ALL_CONTROLS)
+        self.views: dict[str, View] = {}
+        for i, (name, cls) in enumerate(_VIEWS.items()):
+            self.views[name] = cls(experiment, controls=self.controls, top=top, canvas=canvas, standalone=False,
+                                   active=i == 0)
+        self.tabs = w.Tab(children=[v.widget for v in self.views.values()], titles=list(self.views))
+        self.tabs.observe(self._on_tab, names="selected_index")
+        self.widget = w.VBox([_panel(self.controls), self.tabs])
+
+    @property
+    def artists(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """View → panel → role → artist."""
+        return {name: view.artists for name, view in self.views.items()}
+
+    def select(self, name: str) -> View:
+        """Show the tab ``name`` (refreshing it if a control changed meanwhile)."""
+        if name not in self.views:
+            raise ValueError(f"unknown view {name!r}; views: {list(self.views)}")
+        self.tabs.selected_index = list(self.views).index(name)
+        return self.views[name]
+
+    def _on_tab(self, change) -> None:
+        selected = list(self.views)[change["new"]] if change["new"] is not None else None
+        for name, view in self.views.items():
+            view.active = name == selected
+            if view.active and view.stale:
+                view.refresh()
+
+    def _ipython_display_(self):  # pragma: no cover - needs a front end
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def explorer(experiment: Experiment, *, top: int = _TOP, canvas: str = "auto") -> Explorer:
+    """All views in tabs (intervals, decision matrix, bias, unjudged documents) with one
+    set of controls: pool depth d, measurement depth k, E, λ (and λ = 1 − Δ), measure,
+    estimator, contributors, groups, and the runs to look at. ``top``: how many runs the
+    per-run plots show (best by score; default 30); ``canvas``: "auto" (ipympl when the
+    matplotlib backend is widget/ipympl, else PNG), "ipympl" or "png" (importing ipympl
+    makes it matplotlib's backend: that is ipympl's own behaviour)."""
+    return Explorer(experiment, top=top, canvas=canvas)
+
+
+def intervals_view(experiment: Experiment, *, top: int = _TOP, canvas: str = "auto") -> IntervalsView:
+    """Score intervals alone (see :class:`IntervalsView`)."""
+    return IntervalsView(experiment, top=top, canvas=canvas)
+
+
+def decision_view(experiment: Experiment, *, top: int = _TOP, test: str = "t", alpha: float = 0.05,
+                  canvas: str = "auto") -> DecisionView:
+    """The decision matrix alone (see :class:`DecisionView`); ``test`` and ``alpha`` as in
+    :func:`irnb.decision.compare_table`."""
+    return DecisionView(experiment, top=top, test=test, alpha=alpha, canvas=canvas)
+
+
+def bias_view(experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
+              depths: Sequence[int] = BIAS_DEPTHS, canvas: str = "auto") -> BiasView:
+    """The pool-bias picture alone (see :class:`BiasView`)."""
+    return BiasView(experiment, measures=measures, depths=depths, canvas=canvas)
+
+
+def unjudged_view(experiment: Experiment, *, canvas: str = "auto") -> UnjudgedView:
+    """Unjudged documents of two runs alone (see :class:`UnjudgedView`)."""
+    return UnjudgedView(experiment, canvas=canvas)

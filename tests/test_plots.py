@@ -1,0 +1,354 @@
+"""irnb.plots: every plot draws the numbers it is given (hand-made inputs: the plots compute
+nothing), respects ``ax=``, and its ``update_*`` twin changes the same artists in place."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from irnb import Experiment, evaluate  # noqa: E402
+from irnb import plots  # noqa: E402
+from irnb.bias import BiasResult  # noqa: E402
+from irnb.intervals import BackgroundRateFit, ScoreIntervals, point_estimates  # noqa: E402
+from irnb.measures import parse_measure  # noqa: E402
+from irnb.pooling import depth_pool, unjudged_overlap  # noqa: E402
+
+
+def _segments(ax) -> np.ndarray:
+    """(n, 2, 2) segments of the [B, T] LineCollection."""
+    return np.asarray(plots.artists(ax)["intervals"].get_segments())
+
+
+def _yticks(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_yticklabels()]
+
+
+def _xticks(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_xticklabels()]
+
+
+@pytest.fixture
+def intervals():
+    """Three runs × two topics, P@10 bounds by hand. Means over evaluated topics:
+    a: B (0.2 + 0.4)/2 = 0.3, T (0.6 + 0.8)/2 = 0.7; b: B 0.5, T 0.5 (topic 2 not
+    evaluated: only 0.5 counts); c: B (0.1 + 0.1)/2 = 0.1, T (0.9 + 0.3)/2 = 0.6."""
+    lower = np.array([[0.2, 0.4], [0.5, 0.0], [0.1, 0.1]])
+    upper = np.array([[0.6, 0.8], [0.5, 0.0], [0.9, 0.3]])
+    evaluated = np.array([[True, True], [True, False], [True, True]])
+    return ScoreIntervals(parse_measure("P@10"), ("a", "b", "c"), ("t1", "t2"), lower, upper, upper - lower,
+                          evaluated, pool="hand-made pool")
+
+
+# =============================================================================== import rules
+def test_import_irnb_and_irnb_plots_load_no_matplotlib():
+    code = ("import sys, irnb, irnb.plots; "
+            "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'seaborn') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# =============================================================================== intervals
+def test_intervals_plot_draws_the_mean_bounds_sorted_by_the_estimate(intervals):
+    est = point_estimates(intervals, background_rate=0.0)  # X_S = B: a 0.3, b 0.5, c 0.1
+    ax = plots.intervals_plot(intervals, estimates=est, estimator="S", truth=[0.35, 0.5, 0.2])
+    assert _yticks(ax) == ["b", "a", "c"]  # best (highest X_S) on top
+    seg = _segments(ax)
+    np.testing.assert_allclose(seg[:, 0, 0], [0.5, 0.3, 0.1])  # B
+    np.testing.assert_allclose(seg[:, 1, 0], [0.5, 0.7, 0.6])  # T
+    np.testing.assert_allclose(seg[:, 0, 1], [0, 1, 2])  # one row per run
+    found = plots.artists(ax)
+    np.testing.assert_allclose(found["estimate"].get_xdata(), [0.5, 0.3, 0.1])
+    np.testing.assert_allclose(found["truth"].get_xdata(), [0.5, 0.35, 0.2])
+    assert found["estimate"].get_label() == "X_S (simplistic)"
+
+
+def test_intervals_plot_without_estimates_sorts_by_b_and_hides_missing_series(intervals):
+    ax = plots.intervals_plot(intervals)
+    assert _yticks(ax) == ["b", "a", "c"]
+    found = plots.artists(ax)
+    assert not found["estimate"].get_visible() and not found["truth"].get_visible()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["[B, T]"]
+
+
+def test_intervals_plot_respects_ax_runs_and_top(intervals):
+    fig, (left, right) = plt.subplots(1, 2)
+    returned = plots.intervals_plot(intervals, runs=["c", "a"], top=1, ax=right)
+    assert returned is right and len(fig.axes) == 2
+    assert _yticks(right) == ["a"]  # of c (B 0.1) and a (B 0.3), the top 1
+    np.testing.assert_allclose(_segments(right)[0, :, 0], [0.3, 0.7])
+    assert plots.artists(left) == {}
+
+
+def test_update_intervals_plot_changes_the_same_artists(intervals):
+    ax = plots.intervals_plot(intervals)
+    collection = plots.artists(ax)["intervals"]
+    wider = ScoreIntervals(intervals.measure, intervals.run_names, intervals.topics, intervals.lower * 0,
+                           intervals.upper, intervals.upper.copy(), intervals.evaluated)
+    # every B is 0 now: ties keep run order a, b, c
+    assert plots.update_intervals_plot(ax, wider) is ax
+    assert plots.artists(ax)["intervals"] is collection
+    np.testing.assert_allclose(_segments(ax)[:, 1, 0], [0.7, 0.5, 0.6])
+    assert _yticks(ax) == ["a", "b", "c"]
+
+
+def test_topic_intervals_plot_shows_one_runs_evaluated_topics(intervals):
+    truth = np.array([[0.3, 0.5], [0.5, 0.0], [0.2, 0.2]])
+    est = point_estimates(intervals, background_rate=0.0)
+    ax = plots.topic_intervals_plot(intervals, "a", estimates=est, estimator="simplistic", truth=truth)
+    assert _yticks(ax) == ["t2", "t1"]  # a's B: t1 0.2, t2 0.4
+    np.testing.assert_allclose(_segments(ax)[:, :, 0], [[0.4, 0.8], [0.2, 0.6]])
+    np.testing.assert_allclose(plots.artists(ax)["truth"].get_xdata(), [0.5, 0.3])
+    plots.update_topic_intervals_plot(ax, intervals, "b")
+    assert _yticks(ax) == ["t1"]  # t2 is not evaluated for b
+
+
+def test_plot_errors_name_what_was_wrong(intervals):
+    ax = plots.intervals_plot(intervals)
+    with pytest.raises(ValueError, match="estimator must be one of S, B, I, M"):
+        plots.update_intervals_plot(ax, intervals, estimates=point_estimates(intervals), estimator="Q")
+    with pytest.raises(ValueError, match="truth must be 3 values"):
+        plots.update_intervals_plot(ax, intervals, truth=[0.1, 0.2])
+    with pytest.raises(ValueError, match="unknown run 'aa'"):
+        plots.topic_intervals_plot(intervals, "aa")
+    _, empty = plt.subplots()
+    with pytest.raises(ValueError, match="holds no irnb 'intervals' artist; draw it first with intervals_plot"):
+        plots.update_intervals_plot(empty, intervals)
+
+
+# =============================================================================== decision matrix
+@pytest.fixture
+def matrix() -> pd.DataFrame:
+    cases = np.array([[np.nan, 1, 2], [1, np.nan, 4], [2, 4, np.nan]])
+    runs = pd.Index(["x", "y", "z"], name="run")
+    return pd.DataFrame(cases, index=runs, columns=pd.Index(["x", "y", "z"], name="versus"))
+
+
+def test_case_matrix_plot_shows_the_cases_and_marks_weak_ones(matrix):
+    ax = plots.case_matrix_plot(matrix, title="P@10")
+    found = plots.artists(ax)
+    data = found["cases"].get_array()
+    np.testing.assert_array_equal(data.filled(0), [[0, 1, 2], [1, 0, 4], [2, 4, 0]])
+    assert data.mask.tolist() == np.eye(3, dtype=bool).tolist()  # the diagonal is "no comparison"
+    weak = sorted(zip(found["weak"].get_xdata(), found["weak"].get_ydata()))
+    assert weak == [(0, 2), (1, 2), (2, 0), (2, 1)]  # (column, row) of cases 2 and 4
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["1 strong: P =, A =", "2 weak: P =, A ≠", "3 strong: P ≠, A ≤ (better run)",
+                      "4 weak: P ≠, A > (better run)"]
+    assert ax.get_title() == "P@10"
+
+
+def test_case_matrix_colours_are_the_colour_blind_safe_palette(matrix):
+    ax = plots.case_matrix_plot(matrix)
+    image = plots.artists(ax)["cases"]
+    rgba = image.to_rgba(np.array([1.0, 2.0, 3.0, 4.0]))
+    expected = [matplotlib.colors.to_rgba(plots.CASE_COLOURS[c]) for c in (1, 2, 3, 4)]
+    np.testing.assert_allclose(rgba, expected)
+
+
+def test_update_case_matrix_plot_reorders_and_subsets_in_place(matrix):
+    ax = plots.case_matrix_plot(matrix)
+    image = plots.artists(ax)["cases"]
+    plots.update_case_matrix_plot(ax, matrix, order=["z", "y"])
+    assert plots.artists(ax)["cases"] is image
+    np.testing.assert_array_equal(image.get_array().filled(0), [[0, 4], [4, 0]])
+    assert _xticks(ax) == ["z", "y"] and _yticks(ax) == ["z", "y"]
+    with pytest.raises(ValueError, match="order names runs the matrix lacks"):
+        plots.update_case_matrix_plot(ax, matrix, order=["w"])
+
+
+def test_case_proportions_plot_is_depth_by_case_with_printed_values():
+    columns = pd.MultiIndex.from_tuples([(m, c) for m in ("P@10", "P@100", "AP") for c in (1, 2, 3, 4)],
+                                        names=["measure", "case"])
+    values = np.array([[0.1, 0.2, 0.3, 0.4, 0.25, 0.25, 0.25, 0.25, 0.5, 0.0, 0.5, 0.0]])
+    table = pd.DataFrame(values, index=pd.Index(["d = 10"], name="setting"), columns=columns)
+    ax = plots.case_proportions_plot(table)
+    grid = plots.artists(ax)["proportions"].get_array()
+    np.testing.assert_allclose(grid, values.reshape(3, 4))
+    assert _yticks(ax) == ["P@10", "P@100", "AP"]  # the table's order, not sorted
+    assert plots.artists(ax)["label:0:3"].get_text() == "0.40"
+    with pytest.raises(ValueError, match="unknown setting 'd = 5'"):
+        plots.update_case_proportions_plot(ax, table, setting="d = 5")
+
+
+# =============================================================================== bias
+def _bias_result(ref_rank, red_rank, *, tau=(0.9, 0.8), description="hand-made") -> BiasResult:
+    ref_rank = np.asarray(ref_rank)
+    red_rank = np.asarray(red_rank)
+    M, S = ref_rank.shape
+    score = np.linspace(0.5, 0.1, S)[None, :].repeat(M, 0)
+    return BiasResult(kind="leave-one-group-out", description=description,
+                      measures=tuple(parse_measure(m) for m in ("AP", "Bpref")[:M]), run_names=("r1", "r2", "r3"),
+                      groups=("g1", "g2", "g2"), left_out=np.array([True, True, False]), reference_score=score,
+                      reduced_score=score + np.array([[-0.1], [0.05]])[:M], reference_rank=ref_rank,
+                      reduced_rank=red_rank, p_value=np.full((M, S), 0.5), kendall_tau=np.array(tau[:M]),
+                      tau_ap=np.array(tau[:M]) - 0.1, kendall_tau_left_out=np.array(tau[:M]))
+
+
+def test_bias_plot_draws_each_left_out_runs_rank_change_per_measure():
+    # AP: r1 1 → 2 (−1), r2 2 → 3 (−1); bpref: r1 stays 1 (0), r2 2 → 1 (+1); r3 is not left out
+    result = _bias_result([[1, 2, 3], [1, 2, 3]], [[2, 3, 1], [1, 1, 3]])
+    ax = plots.bias_plot(result)
+    found = plots.artists(ax)
+    np.testing.assert_array_equal(found["bias:AP"].get_xdata(), [1, 2])  # reference ranks
+    np.testing.assert_array_equal(found["bias:AP"].get_ydata(), [-1, -1])
+    np.testing.assert_array_equal(found["bias:Bpref"].get_ydata(), [0, 1])
+    plots.update_bias_plot(ax, result, value="score", measures=["bpref"])
+    np.testing.assert_allclose(found["bias:Bpref"].get_ydata(), [0.05, 0.05])  # reduced − reference
+    assert not found["bias:AP"].get_visible()
+    with pytest.raises(ValueError, match="value must be 'rank' or 'score'"):
+        plots.update_bias_plot(ax, result, value="tau")
+
+
+def test_tau_depth_plot_has_one_line_per_measure_and_marks_the_current_depth():
+    results = {20: _bias_result([[1, 2, 3]] * 2, [[1, 2, 3]] * 2, tau=(0.7, 0.95)),
+               5: _bias_result([[1, 2, 3]] * 2, [[1, 2, 3]] * 2, tau=(0.4, 0.9))}
+    ax = plots.tau_depth_plot(results, current=20)
+    found = plots.artists(ax)
+    np.testing.assert_array_equal(found["tau:AP"].get_xdata(), [5, 20])
+    np.testing.assert_allclose(found["tau:AP"].get_ydata(), [0.4, 0.7])
+    np.testing.assert_allclose(found["tau:Bpref"].get_ydata(), [0.9, 0.95])
+    assert list(found["current"].get_xdata()) == [20, 20]
+    plots.update_tau_depth_plot(ax, results, value="tau_ap", current=5)
+    np.testing.assert_allclose(found["tau:AP"].get_ydata(), [0.3, 0.6])
+    assert list(found["current"].get_xdata()) == [5, 5]
+
+
+# =============================================================================== unjudged documents
+def test_unjudged_plot_orders_topics_by_run_b_and_draws_the_table():
+    table = pd.DataFrame({"topic": ["1", "2", "3", "4"], "unjudged_a": [1, 0, 2, 9], "unjudged_b": [5, 2, 7, 0],
+                          "overlap": [1, 0, 2, 0], "score_a": [0.3, 0.1, 0.2, 0.0],
+                          "score_b": [0.2, 0.3, 0.2, 0.0], "score_difference": [-0.1, 0.2, 0.0, 0.0],
+                          "evaluated": [True, True, True, False]})
+    fig, ax = plt.subplots()
+    assert plots.unjudged_plot(table, run_a="base", run_b="new", ax=ax) is ax
+    found = plots.artists(ax)
+    assert _xticks(ax) == ["2", "1", "3"]  # unjudged_b ascending; topic 4 not evaluated
+    np.testing.assert_array_equal(found["unjudged_b"].get_ydata(), [2, 5, 7])
+    np.testing.assert_array_equal(found["unjudged_a"].get_ydata(), [0, 1, 2])
+    np.testing.assert_array_equal(found["overlap"].get_ydata(), [0, 1, 2])
+    np.testing.assert_allclose(found["difference"].get_ydata(), [0.2, -0.1, 0.0])
+    assert found["difference"].axes is not ax and len(fig.axes) == 2  # Δ on a twin axis
+    plots.update_unjudged_plot(ax, table.assign(unjudged_b=[0, 1, 2, 3]), run_a="base", run_b="new")
+    assert len(fig.axes) == 2 and _xticks(ax) == ["1", "2", "3"]
+
+
+def test_simulated_precision_plot_orders_by_the_original_score():
+    ax = plots.simulated_precision_plot(["a", "b", "c"], [3, 0, 5], [0.4, 0.1, 0.2], [0.8, 0.1, 0.9],
+                                        run="new", estimator="X_I", measure="P@10")
+    found = plots.artists(ax)
+    assert _xticks(ax) == ["b", "c", "a"]
+    np.testing.assert_allclose(found["original"].get_ydata(), [0.1, 0.2, 0.4])
+    np.testing.assert_allclose(found["simulated"].get_ydata(), [0.1, 0.9, 0.8])
+    np.testing.assert_allclose(found["unjudged"].get_ydata(), [0, 5, 3])
+    assert found["simulated"].get_label() == "simulated P@10 (X_I)"
+    with pytest.raises(ValueError, match="original must be 3 values"):
+        plots.update_simulated_precision_plot(ax, ["a", "b", "c"], [1, 2, 3], [0.1], [0.1, 0.2, 0.3])
+
+
+# =============================================================================== static plots
+def test_depth_curves_plot_draws_means_with_intervals_and_cases():
+    rows = []
+    for depth, case in ((10, 3), (100, 4)):
+        for kind, family in (("measure", "P"), ("assessment", "Judged")):
+            for run, base in (("s1", 0.5), ("s2", 0.3)):
+                mean = base / (1 if depth == 10 else 2) + (0.2 if kind == "assessment" else 0)
+                rows.append({"depth": depth, "kind": kind, "measure": f"{family}@{depth}", "run": run,
+                             "mean": mean, "lower": mean - 0.05, "upper": mean + 0.05, "case": case})
+    ax = plots.depth_curves_plot(pd.DataFrame(rows))
+    found = plots.artists(ax)
+    np.testing.assert_allclose(found["measure:s1"].get_ydata(), [0.5, 0.25])
+    np.testing.assert_allclose(found["assessment:s2"].get_ydata(), [0.5, 0.35])
+    np.testing.assert_array_equal(found["measure:s1"].get_xdata(), [10, 100])
+    assert {t.get_text() for t in ax.texts} == {"case 3", "case 4"}
+
+
+def test_ranked_runs_plot_ranks_by_the_measure_and_keeps_each_runs_assessment():
+    means = pd.DataFrame({"AP": [0.2, 0.4, 0.1], "Judged@100": [0.9, 0.5, 0.7]},
+                         index=pd.Index(["a", "b", "c"], name="run"))
+    ax = plots.ranked_runs_plot(means, measure="AP", assessment="Judged@100")
+    found = plots.artists(ax)
+    np.testing.assert_allclose(found["measure"].get_ydata(), [0.4, 0.2, 0.1])
+    np.testing.assert_allclose(found["assessment"].get_ydata(), [0.5, 0.9, 0.7])
+    assert _xticks(ax) == ["b", "a", "c"]
+    with pytest.raises(ValueError, match="no column 'MAP'"):
+        plots.ranked_runs_plot(means, measure="MAP", assessment="Judged@100")
+
+
+def test_background_rate_plot_draws_the_fit_and_e():
+    # fractions 0.1·x at 1..4 runs; the line 0.1·x reads 0 at zero runs
+    fit = BackgroundRateFit(num_runs=np.array([0, 1, 2, 3, 4]), judged=np.array([5, 10, 10, 10, 10]),
+                            relevant=np.array([1, 1, 2, 3, 4]), fraction=np.array([0.2, 0.1, 0.2, 0.3, 0.4]),
+                            in_fit=np.array([False, True, True, True, True]), coefficients=np.array([0.1, 0.0]),
+                            rate=0.0, intercept=0.0, overall=0.2, depth=10, degree=1)
+    ax = plots.background_rate_plot(fit)
+    found = plots.artists(ax)
+    np.testing.assert_allclose(found["fraction"].get_ydata(), [0.1, 0.2, 0.3, 0.4])
+    np.testing.assert_allclose(found["outside"].get_ydata(), [0.2])
+    np.testing.assert_allclose(found["fit"].get_ydata(), 0.1 * found["fit"].get_xdata())
+    assert found["rate"].get_ydata()[0] == 0.0 and found["rate"].get_label() == "E = 0.000"
+
+
+def test_separability_and_subsampling_plots_draw_the_tidy_rows():
+    sep = pd.DataFrame({"measure": "P@10", "run_set": "contributing", "estimator": ["X_S"] * 3 + ["X_M"] * 3,
+                        "budget": [10, 100, 1000] * 2, "fraction": [0.1, 0.3, 0.6, 0.2, 0.4, 0.6]})
+    ax = plots.separability_plot(sep, measure="P_10")
+    line = plots.artists(ax)["separability:P@10:contributing:X_M"]
+    np.testing.assert_allclose(line.get_ydata(), [0.2, 0.4, 0.6])
+    with pytest.raises(ValueError, match="no run_set 'other'"):
+        plots.separability_plot(sep, run_set="other")
+    curves = pd.DataFrame({"fraction": [0.8, 0.05, 0.4] * 2, "repeat": 0, "measure": ["AP"] * 3 + ["Bpref"] * 3,
+                           "kendall_tau": [0.9, 0.5, 0.8, 0.95, 0.9, 0.93], "mean_score": 0.2, "tau_ap": 0.5})
+    ax = plots.subsampling_plot(curves)
+    np.testing.assert_allclose(plots.artists(ax)["subsampling:AP:0"].get_ydata(), [0.5, 0.8, 0.9])
+    np.testing.assert_allclose(plots.artists(ax)["subsampling:Bpref:0"].get_xdata(), [0.05, 0.4, 0.8])
+
+
+# =============================================================================== core addition
+def test_unjudged_overlap_counts_by_hand():
+    # topic 1: a ranks x y z w, b ranks z y v; qrels judge x (1), y (-1: pooled, not judged), q (0).
+    # Top 3 — a: x judged, y unjudged (negative grade), z not in qrels → 2; b: z, y, v → 3;
+    # shared unjudged: y and z → 2. P@3: a 1/3, b 0.
+    runs = pd.DataFrame({"run": ["a"] * 4 + ["b"] * 3, "qid": "1",
+                         "docno": ["x", "y", "z", "w", "z", "y", "v"], "score": [4, 3, 2, 1, 3, 2, 1]})
+    qrels = pd.DataFrame({"qid": "1", "docno": ["q", "x", "y"], "grade": [0, 1, -1]})
+    exp = Experiment(runs, qrels)
+    row = unjudged_overlap(exp, "a", "b", measurement_depth=3).iloc[0]
+    assert (row["unjudged_a"], row["unjudged_b"], row["overlap"]) == (2, 3, 2)
+    assert row["score_a"] == pytest.approx(1 / 3) and row["score_difference"] == pytest.approx(-1 / 3)
+    # a pool without x: x becomes unjudged for a (3), b unchanged
+    row = unjudged_overlap(exp, "a", "b", measurement_depth=3, pool=np.array([True, False, True])).iloc[0]
+    assert (row["unjudged_a"], row["unjudged_b"], row["overlap"]) == (3, 3, 2)
+    with pytest.raises(ValueError, match="measurement depth k must be an integer ≥ 1, got 0"):
+        unjudged_overlap(exp, "a", "b", measurement_depth=0)
+    with pytest.raises(ValueError, match="unknown run 'c'"):
+        unjudged_overlap(exp, "a", "c", measurement_depth=3)
+
+
+def test_unjudged_overlap_agrees_with_unj_at_k_on_a_simulated_collection():
+    from irnb.datasets import simulate
+
+    exp = simulate(seed=5, num_topics=6, num_runs=6, num_groups=3, docs_per_topic=300, run_depth=40,
+                   pool_depth=10, median_relevant=10, novel_runs=1, keyword_runs=1).experiment
+    pool = depth_pool(exp, depth=5)
+    table = unjudged_overlap(exp, exp.run_names[0], exp.run_names[4], measurement_depth=15, pool=pool)
+    unj = evaluate(exp, "Unj@15", judged=pool.judged)["Unj@15"]
+    np.testing.assert_allclose(table["unjudged_a"], unj[0] * 15)
+    np.testing.assert_allclose(table["unjudged_b"], unj[4] * 15)
+    # the overlap by document identity from the simulator's complete truth (every document has an entry)
+    grade = exp.judgments.grade_array(pool.judged)[:, :, :15]
+    truth_doc = exp.truth.doc[:, :, :15]
+    expected = [len(set(truth_doc[0, t][grade[0, t] < 0]) & set(truth_doc[4, t][grade[4, t] < 0]))
+                for t in range(len(exp.topics))]
+    np.testing.assert_array_equal(table["overlap"], expected)
+    assert sum(expected) > 0
+    # a run shares all its unjudged documents with itself
+    same = unjudged_overlap(exp, exp.run_names[4], exp.run_names[4], measurement_depth=15, pool=pool)
+    np.testing.assert_array_equal(same["overlap"], same["unjudged_a"])

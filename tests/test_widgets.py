@@ -1,0 +1,340 @@
+"""irnb.widgets without a browser: setting a control's ``.value`` changes the numbers the
+plot artists show to what the core returns for the new setting; invalid combinations show
+a message instead of raising; artists are updated in place; one shared-data test builds
+the explorer on TREC-COVID round 1."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+ipywidgets = pytest.importorskip("ipywidgets")
+
+from irnb import Experiment, evaluate  # noqa: E402
+from irnb import widgets  # noqa: E402
+from irnb.bias import leave_one_group_out_bias  # noqa: E402
+from irnb.datasets import simulate  # noqa: E402
+from irnb.decision import case_matrix, case_proportions, compare_table  # noqa: E402
+from irnb.intervals import INTERVAL_PARAMS, point_estimates, score_intervals  # noqa: E402
+from irnb.pooling import POOL_PARAMS, depth_pool, unjudged_overlap  # noqa: E402
+
+D = 60  # run depth of the small collection
+
+
+@pytest.fixture(scope="module")
+def experiment() -> Experiment:
+    return simulate(seed=3, num_topics=8, num_runs=10, num_groups=4, docs_per_topic=400, run_depth=D,
+                    pool_depth=20, median_relevant=10, novel_runs=1, keyword_runs=1).experiment
+
+
+def _rows(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_yticklabels()]
+
+
+def _segments(view, panel: str) -> np.ndarray:
+    return np.asarray(view.artists[panel]["intervals"].get_segments())
+
+
+def _expected_rows(view, panel: str, lower: np.ndarray, upper: np.ndarray, names) -> np.ndarray:
+    """The core's (B, T) in the order the plot shows its rows."""
+    index = {n: i for i, n in enumerate(names)}
+    rows = [index[r] for r in _rows(view.axes[panel])]
+    return np.column_stack([lower[rows], upper[rows]])
+
+
+def _error(view) -> bool:
+    return "⚠" in view.status.value
+
+
+# =============================================================================== controls
+def test_sliders_take_bounds_defaults_and_symbols_from_the_declarations(experiment):
+    view = widgets.intervals_view(experiment)
+    c = view.controls
+    d, k = POOL_PARAMS["depth"], INTERVAL_PARAMS["measurement_depth"]
+    E, lam = INTERVAL_PARAMS["background_rate"], INTERVAL_PARAMS["smoothing"]
+    assert (c["depth"].min, c["depth"].max, c["depth"].value) == (d.low, D, min(d.default, D))
+    assert (c["measurement_depth"].min, c["measurement_depth"].max, c["measurement_depth"].value) == (k.low, D, 10)
+    assert (c["background_rate"].min, c["background_rate"].max, c["background_rate"].value) == (E.low, E.high, 0.01)
+    assert (c["smoothing"].min, c["smoothing"].max) == (lam.low, lam.high)
+    assert c["depth"].description == "pool depth d" and c["measurement_depth"].description == "measurement depth k"
+    assert c["background_rate"].description == "E (background rate)" and c["smoothing"].description == "λ (smoothing)"
+    assert c["depth"].tooltip == d.doc and c["background_rate"].tooltip == E.doc
+    assert c["auto_smoothing"].description == "λ = 1 − Δ" and c["auto_smoothing"].value is True
+    assert c["smoothing"].disabled  # λ = 1 − Δ: the λ slider is off
+    c["auto_smoothing"].value = False
+    assert not c["smoothing"].disabled
+    # the one-line description sits beside each slider
+    helps = [child.value for box in view.widget.children[0].children if isinstance(box, ipywidgets.HBox)
+             for child in box.children if isinstance(child, ipywidgets.HTML)]
+    assert any("a contributing run ranks it at depth ≤ d" in h for h in helps)
+    assert any("probability that an unjudged document is relevant" in h for h in helps)
+    assert list(c["contributors"].value) == [n for n, x in zip(experiment.run_names, experiment.contributors) if x]
+
+
+# =============================================================================== intervals view
+def test_pool_depth_change_shows_the_cores_intervals_for_the_new_depth(experiment):
+    view = widgets.intervals_view(experiment)
+    collection = view.artists["runs"]["intervals"]
+    shown = {}
+    for depth in (2, 15):
+        view.controls["depth"].value = depth
+        assert not _error(view), view.status.value
+        iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=depth))
+        est = point_estimates(iv, background_rate=0.01, smoothing="auto").means()["X_M"]
+        seg = _segments(view, "runs")
+        np.testing.assert_allclose(seg[:, :, 0], _expected_rows(view, "runs", iv.mean_lower, iv.mean_upper,
+                                                                experiment.run_names))
+        np.testing.assert_allclose(view.artists["runs"]["estimate"].get_xdata(),
+                                   est.loc[_rows(view.axes["runs"])].to_numpy())
+        assert f"depth-{depth} pool" in view.status.value
+        shown[depth] = seg[:, :, 0].copy()
+    assert not np.allclose(np.sort(shown[2], axis=0), np.sort(shown[15], axis=0))  # the depth mattered
+    assert view.artists["runs"]["intervals"] is collection  # updated in place
+    assert len(view.figure.axes) == 2
+
+
+def test_estimator_e_and_lambda_controls_change_the_point_estimates(experiment):
+    view = widgets.intervals_view(experiment)
+    c = view.controls
+    c["depth"].value = 3
+    c["estimator"].value = "B"
+    c["background_rate"].value = 0.5
+    iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=3))
+    expected = point_estimates(iv, background_rate=0.5).means()
+    np.testing.assert_allclose(view.artists["runs"]["estimate"].get_xdata(),
+                               expected["X_B"].loc[_rows(view.axes["runs"])].to_numpy())
+    c["estimator"].value = "M"
+    c["auto_smoothing"].value = False
+    c["smoothing"].value = 0.2
+    expected = point_estimates(iv, background_rate=0.5, smoothing=0.2).means()
+    np.testing.assert_allclose(view.artists["runs"]["estimate"].get_xdata(),
+                               expected["X_M"].loc[_rows(view.axes["runs"])].to_numpy())
+    assert "λ = 0.2" in view.status.value
+    # per-topic panel: the selected run's X_M per evaluated topic
+    run = experiment.run_names[5]
+    c["run"].value = run
+    s = experiment.run_names.index(run)
+    per_topic = point_estimates(iv, background_rate=0.5, smoothing=0.2).smoothed[s]
+    topics = _rows(view.axes["topics"])
+    np.testing.assert_allclose(view.artists["topics"]["estimate"].get_xdata(),
+                               [per_topic[experiment.topics.index(t)] for t in topics])
+
+
+def test_measure_and_measurement_depth_and_truth(experiment):
+    view = widgets.intervals_view(experiment)
+    view.controls["measure"].value = "SDCG@k"
+    view.controls["measurement_depth"].value = 20
+    iv = score_intervals(experiment, "SDCG@20")  # d = 60 covers the whole official pool
+    np.testing.assert_allclose(_segments(view, "runs")[:, :, 0],
+                               _expected_rows(view, "runs", iv.mean_lower, iv.mean_upper, experiment.run_names))
+    truth = evaluate(experiment, "SDCG@20", truth=True).aggregate("SDCG@20")
+    index = [experiment.run_names.index(r) for r in _rows(view.axes["runs"])]
+    np.testing.assert_allclose(view.artists["runs"]["truth"].get_xdata(), truth[index])
+    assert "SDCG@20" in view.axes["runs"].get_xlabel()
+
+
+def test_groups_and_top_choose_the_runs_shown(experiment):
+    view = widgets.intervals_view(experiment, top=3)
+    assert len(_rows(view.axes["runs"])) == 3 and "top 3 of 10 runs" in view.status.value
+    group = experiment.groups[-1]
+    view.controls["groups"].value = (group,)
+    members = {n for n, g in zip(experiment.run_names, experiment.groups) if g == group}
+    assert set(_rows(view.axes["runs"])) <= members and len(_rows(view.axes["runs"])) == min(3, len(members))
+
+
+def test_invalid_combinations_show_a_message_and_keep_the_plot(experiment):
+    view = widgets.intervals_view(experiment)
+    before = _segments(view, "runs").copy()
+    view.controls["contributors"].value = ()
+    assert _error(view) and "no contributing run selected" in view.status.value
+    np.testing.assert_array_equal(_segments(view, "runs"), before)
+    view.controls["contributors"].value = (experiment.run_names[0],)
+    assert not _error(view)  # a pool of that one run's top d documents
+    iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=D, runs=[experiment.run_names[0]]))
+    np.testing.assert_allclose(_segments(view, "runs")[:, :, 0],
+                               _expected_rows(view, "runs", iv.mean_lower, iv.mean_upper, experiment.run_names))
+    assert not np.allclose(_segments(view, "runs"), before)
+    view.controls["groups"].value = ()
+    assert "no group selected" in view.status.value
+    view.controls["groups"].value = tuple(dict.fromkeys(experiment.groups))
+    view.controls["measure"].value = "AP@k"  # AP has no score interval: the core says so
+    with pytest.raises(ValueError) as core:
+        score_intervals(experiment, "AP@10")
+    assert _error(view) and str(core.value).split(";")[0] in view.status.value
+    view.controls["measure"].value = "P@k"
+    assert not _error(view)
+
+
+def test_k_beyond_a_runs_depth_shows_a_message():
+    runs = pd.DataFrame({"run": ["short"] * 3 + ["long"] * 8, "qid": "1",
+                         "docno": [f"d{i}" for i in range(3)] + [f"d{i}" for i in range(8)],
+                         "score": list(range(3, 0, -1)) + list(range(8, 0, -1))})
+    qrels = pd.DataFrame({"qid": "1", "docno": ["d0", "d1", "d5"], "grade": [1, 0, 1]})
+    exp = Experiment(runs, qrels)
+    view = widgets.unjudged_view(exp)
+    view.controls["run_a"].value, view.controls["run_b"].value = "long", "long"
+    view.controls["measurement_depth"].value = 5
+    assert not _error(view)
+    view.controls["run_a"].value = "short"
+    assert _error(view) and "measurement depth k = 5 is beyond the depth of short (3 documents" in view.status.value
+    view.controls["measurement_depth"].value = 3
+    assert not _error(view)
+    intervals = widgets.intervals_view(exp)
+    intervals.controls["groups"].value = ("short",)  # each run is its own group
+    intervals.controls["measurement_depth"].value = 6
+    assert "beyond the depth of short" in intervals.status.value
+
+
+# =============================================================================== other views
+def test_decision_view_shows_the_cores_cases_for_the_new_pool(experiment):
+    view = widgets.decision_view(experiment, top=6)
+    image = view.artists["matrix"]["cases"]
+    view.controls["depth"].value = 4
+    pool = depth_pool(experiment, depth=4)
+    ev = evaluate(experiment, ["P@10", "Judged@10"], judged=pool.judged)
+    order = ev.means()["P@10"].sort_values(ascending=False, kind="stable").index[:6]
+    expected = case_matrix(compare_table(ev, "P@10")).loc[order, order].to_numpy()
+    shown = view.artists["matrix"]["cases"].get_array()
+    np.testing.assert_array_equal(np.where(shown.mask, 0, shown.data), np.nan_to_num(expected))
+    assert [t.get_text() for t in view.axes["matrix"].get_xticklabels()] == list(order)
+    assert view.artists["matrix"]["cases"] is image
+    table = case_proportions({pool.description: (experiment, pool.judged)}, measures=["P@10", "P@30", "AP"])
+    np.testing.assert_allclose(view.artists["proportions"]["proportions"].get_array(),
+                               table.iloc[0].to_numpy().reshape(3, 4))  # P@100 … P@1000 exceed depth 60
+
+
+def test_bias_view_shows_the_left_out_runs_for_the_new_depth(experiment):
+    view = widgets.bias_view(experiment, depths=(5, 20))
+    view.controls["depth"].value = 8
+    contributors = [n for n, x in zip(experiment.run_names, experiment.contributors) if x]
+    result = leave_one_group_out_bias(experiment, depth=8, measures=["AP", "Bpref"], contributors=contributors,
+                                      reference="pool")
+    lines = view.artists["rank"]
+    for m, name in enumerate(("AP", "Bpref")):
+        np.testing.assert_array_equal(lines[f"bias:{name}"].get_xdata(), result.reference_rank[m, result.left_out])
+        np.testing.assert_array_equal(lines[f"bias:{name}"].get_ydata(), result.rank_change[m, result.left_out])
+    tau = view.artists["tau"]["tau:AP"]
+    np.testing.assert_array_equal(tau.get_xdata(), [5, 8, 20])
+    assert tau.get_ydata()[1] == pytest.approx(result.kendall_tau[0])
+    assert list(view.artists["tau"]["current"].get_xdata()) == [8, 8]
+
+
+def test_unjudged_view_shows_the_cores_counts_and_simulated_precision(experiment):
+    view = widgets.unjudged_view(experiment)
+    a, b = experiment.run_names[0], experiment.run_names[7]
+    view.controls["run_a"].value, view.controls["run_b"].value = a, b
+    view.controls["depth"].value = 5
+    view.controls["measurement_depth"].value = 15
+    pool = depth_pool(experiment, depth=5)
+    table = unjudged_overlap(experiment, a, b, measurement_depth=15, pool=pool)
+    order = np.argsort(table["unjudged_b"].to_numpy(), kind="stable")
+    found = view.artists["unjudged"]
+    np.testing.assert_array_equal(found["unjudged_a"].get_ydata(), table["unjudged_a"].to_numpy()[order])
+    np.testing.assert_array_equal(found["overlap"].get_ydata(), table["overlap"].to_numpy()[order])
+    np.testing.assert_allclose(found["difference"].get_ydata(), table["score_difference"].to_numpy()[order])
+    iv = score_intervals(experiment, "P@15", pool=pool)
+    s = experiment.run_names.index(b)
+    original, simulated = iv.lower[s], point_estimates(iv).smoothed[s]
+    order = np.lexsort((np.arange(original.size), original))
+    np.testing.assert_allclose(view.artists["simulated"]["original"].get_ydata(), original[order])
+    np.testing.assert_allclose(view.artists["simulated"]["simulated"].get_ydata(), simulated[order])
+
+
+# =============================================================================== explorer, rendering
+def test_explorer_redraws_the_visible_tab_and_the_others_when_shown(experiment):
+    ex = widgets.explorer(experiment)
+    assert list(ex.views) == ["intervals", "decision matrix", "bias", "unjudged documents"]
+    assert ex.artists["bias"]["rank"] == {}  # hidden tabs draw when first shown
+    ex.controls["depth"].value = 6
+    assert "depth-6 pool" in ex.views["intervals"].status.value
+    assert ex.views["bias"].stale and ex.artists["bias"]["rank"] == {}
+    bias = ex.select("bias")
+    assert not bias.stale and "depth 6" in bias.status.value
+    ex.select("intervals")
+    ex.controls["depth"].value = 9
+    assert "depth 6" in bias.status.value and bias.stale  # hidden: not recomputed
+    assert "depth 9" in ex.select("bias").status.value
+    with pytest.raises(ValueError, match="unknown view 'tau'"):
+        ex.select("tau")
+
+
+def test_png_fallback_rerenders_the_same_figure(experiment):
+    view = widgets.intervals_view(experiment)
+    assert view.canvas == "png" and isinstance(view._canvas_widget, ipywidgets.Image)
+    first = view._canvas_widget.value
+    assert first[:8] == b"\x89PNG\r\n\x1a\n"
+    figure, axes = view.figure, list(view.figure.axes)
+    start = view.controls["depth"].value
+    for depth in (2, 7, 1, 30):
+        view.controls["depth"].value = depth
+        assert view._canvas_widget.value != first
+    assert view.figure is figure and list(view.figure.axes) == axes
+    view.controls["depth"].value = start  # back to the first setting: the very same picture
+    assert view._canvas_widget.value == first
+    assert view.layouts == 1  # laid out once, with room for the longest run name
+    assert set(view.timings) >= {"core", "artists", "draw", "total"}
+
+
+@pytest.fixture
+def keep_backend():
+    """Importing ipympl makes it matplotlib's backend (ipympl/__init__.py): restore Agg."""
+    backend = matplotlib.get_backend()
+    yield
+    matplotlib.use(backend)
+
+
+@pytest.mark.filterwarnings("ignore:Passing unrecognized arguments:DeprecationWarning")  # ipympl's Toolbar
+def test_ipympl_canvas_is_the_widget_when_asked(experiment, keep_backend):
+    pytest.importorskip("ipympl")
+    view = widgets.intervals_view(experiment, canvas="ipympl")
+    assert view.canvas == "ipympl" and view._canvas_widget is view.figure.canvas
+    assert isinstance(view.figure.canvas, ipywidgets.DOMWidget)
+    view.controls["depth"].value = 2
+    iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=2))
+    np.testing.assert_allclose(_segments(view, "runs")[:, :, 0],
+                               _expected_rows(view, "runs", iv.mean_lower, iv.mean_upper, experiment.run_names))
+    # with the ipympl backend active, "auto" picks the ipympl canvas too
+    assert widgets.unjudged_view(experiment).canvas == "ipympl"
+
+
+def test_views_reject_bad_arguments(experiment):
+    with pytest.raises(TypeError, match="expected an irnb.Experiment"):
+        widgets.intervals_view("not an experiment")
+    with pytest.raises(ValueError, match="top \\(runs shown in a plot\\) must be an integer ≥ 1, got 0"):
+        widgets.decision_view(experiment, top=0)
+    with pytest.raises(ValueError, match="canvas must be one of"):
+        widgets.unjudged_view(experiment, canvas="svg")
+
+
+# =============================================================================== real data
+@pytest.mark.shared
+def test_explorer_on_trec_covid_round1(shared_dir):
+    folder = shared_dir / "data" / "trec-covid-round1"
+    for name in ("runs-round1.tar.xz", "qrels-rnd1.txt", "leaderboard-round1.csv"):
+        if not (folder / name).exists():
+            pytest.skip(f"needs {folder / name} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
+    board = pd.read_csv(folder / "leaderboard-round1.csv")
+    runs = board["run"].str.strip()
+    exp = Experiment(folder / "runs-round1.tar.xz", folder / "qrels-rnd1.txt",
+                     groups=dict(zip(runs, board["team"].str.strip())),
+                     contributors=runs[board["contributed judgments"].str.strip() == "yes"].tolist())
+    assert exp.shape == (143, 30, 1000)
+    ex = widgets.explorer(exp)
+    view = ex.views["intervals"]
+    assert view.canvas == "png"
+    assert len(_rows(view.axes["runs"])) == 30  # top 30 of 143
+    start = time.perf_counter()
+    ex.controls["depth"].value = 10
+    elapsed = time.perf_counter() - start
+    assert not _error(view) and "depth-10 pool of 56 contributing runs" in view.status.value
+    iv = score_intervals(exp, "P@10", pool=depth_pool(exp, depth=10))
+    np.testing.assert_allclose(_segments(view, "runs")[:, :, 0],
+                               _expected_rows(view, "runs", iv.mean_lower, iv.mean_upper, exp.run_names))
+    decision = ex.select("decision matrix")
+    assert not _error(decision) and decision.artists["matrix"]["cases"].get_array().shape == (30, 30)
+    assert elapsed < 5.0  # generous on a shared machine; benchmarks/bench_widgets.py measures ≤ 500 ms
