@@ -98,20 +98,11 @@ def simulated(repeat: int) -> None:
 
 
 def covid(shared: Path) -> None:
-    from irnb import Experiment, read_qrels
+    from irnb.datasets.real import trec_covid_round1
 
-    folder = shared / "data" / "trec-covid-round1"
     start = time.perf_counter()
-    round1 = read_qrels(folder / "qrels-rnd1.txt").to_frame()
-    complete = read_qrels(folder / "qrels.covid-complete.txt.gz").to_frame()
-    complete = complete[complete["topic"].astype(int).between(1, 30)]
-    merged = round1.merge(complete, on=["topic", "docno"], how="left", suffixes=("", "_complete"))
-    truth = pd.concat([complete, merged[merged["grade_complete"].isna()][["topic", "docno", "grade"]]],
-                      ignore_index=True)
-    board = pd.read_csv(folder / "leaderboard-round1.csv")
-    pooled = board.loc[board["contributed judgments"].str.strip() == "yes", "run"].tolist()
-    exp = Experiment(folder / "runs-round1.tar.xz", truth, contributors=pooled,
-                     groups=dict(zip(board["run"], board["team"], strict=True)))
+    exp = trec_covid_round1(shared / "data" / "trec-covid-round1", qrels="deep")
+    pooled = [n for n, c in zip(exp.run_names, exp.contributors, strict=True) if c]
     print(f"\nTREC-COVID round 1: {exp} (loaded in {time.perf_counter() - start:.1f} s)")
     for depth in (10, 20):
         for label, ranked in (("56 pooled runs", pooled), ("all 143 runs", None)):

@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irnb import Experiment, evaluate, read_qrels
+from irnb import Experiment, evaluate
+from irnb.datasets.real import trec_covid_leaderboard, trec_covid_round1
 from irnb.intervals import ESTIMATORS, estimate_background_rate, point_estimates, score_intervals
 
 MEASURES = ("P@10", "P@20", "RBP(p=0.8)", "SDCG@20")
@@ -33,16 +34,7 @@ def load_trec_covid(shared: Path) -> tuple[Experiment, pd.DataFrame]:
     """The Experiment (round-1 qrels, deeper truth, contributors from the leaderboard) and
     the leaderboard."""
     folder = shared / "data" / "trec-covid-round1"
-    round1 = read_qrels(folder / "qrels-rnd1.txt").to_frame()
-    complete = read_qrels(folder / "qrels.covid-complete.txt.gz").to_frame()
-    complete = complete[complete["topic"].astype(int).between(1, 30)]
-    merged = round1.merge(complete, on=["topic", "docno"], how="left", suffixes=("", "_complete"))
-    lacking = merged[merged["grade_complete"].isna()][["topic", "docno", "grade"]]
-    truth = pd.concat([complete, lacking], ignore_index=True)
-    board = pd.read_csv(folder / "leaderboard-round1.csv")
-    pooled = board.loc[board["contributed judgments"].str.strip() == "yes", "run"].tolist()
-    exp = Experiment(folder / "runs-round1.tar.xz", folder / "qrels-rnd1.txt", truth=truth, contributors=pooled)
-    return exp, board
+    return trec_covid_round1(folder, with_truth=True), trec_covid_leaderboard(folder).reset_index()
 
 
 def report(exp: Experiment, *, background_rates: dict[str, float]) -> tuple[pd.DataFrame, pd.DataFrame]:

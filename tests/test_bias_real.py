@@ -14,10 +14,9 @@ and RankEff is the most stable — all as in the paper's Table 2.
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
-from irnb import Experiment, read_qrels
+from irnb.datasets.real import trec_covid_round1
 from irnb.bias import leave_one_group_out_bias
 
 pytestmark = pytest.mark.shared
@@ -26,20 +25,11 @@ pytestmark = pytest.mark.shared
 @pytest.fixture(scope="module")
 def covid(shared_dir):
     folder = shared_dir / "data" / "trec-covid-round1"
-    for name in ("qrels-rnd1.txt", "qrels.covid-complete.txt.gz", "runs-round1.tar.xz", "leaderboard-round1.csv"):
-        if not (folder / name).exists():
-            pytest.skip(f"needs {folder / name} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
-    round1 = read_qrels(folder / "qrels-rnd1.txt").to_frame()
-    complete = read_qrels(folder / "qrels.covid-complete.txt.gz").to_frame()
-    complete = complete[complete["topic"].astype(int).between(1, 30)]
-    merged = round1.merge(complete, on=["topic", "docno"], how="left", suffixes=("", "_complete"))
-    lacking = merged[merged["grade_complete"].isna()][["topic", "docno", "grade"]]
-    truth = pd.concat([complete, lacking], ignore_index=True)
-    board = pd.read_csv(folder / "leaderboard-round1.csv")
-    pooled = board.loc[board["contributed judgments"].str.strip() == "yes", "run"].tolist()
-    teams = dict(zip(board["run"], board["team"], strict=True))
-    # the truth is the Experiment's qrels: the shallow pools are simulated over it
-    exp = Experiment(folder / "runs-round1.tar.xz", truth, contributors=pooled, groups=teams)
+    if not folder.is_dir():
+        pytest.skip(f"needs {folder} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
+    # the deep truth is the Experiment's qrels: the shallow pools are simulated over it
+    exp = trec_covid_round1(folder, qrels="deep")
+    pooled = [n for n, c in zip(exp.run_names, exp.contributors, strict=True) if c]
     return exp, pooled
 
 

@@ -5,10 +5,10 @@ its [B, T] on every topic."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
-from irnb import Experiment, evaluate, read_qrels
+from irnb import evaluate, read_qrels
+from irnb.datasets.real import trec_covid_round1
 from irnb.intervals import score_intervals
 
 pytestmark = pytest.mark.shared
@@ -17,18 +17,13 @@ pytestmark = pytest.mark.shared
 @pytest.fixture(scope="module")
 def covid(shared_dir):
     folder = shared_dir / "data" / "trec-covid-round1"
-    for name in ("qrels-rnd1.txt", "qrels.covid-complete.txt.gz", "runs-round1.tar.xz", "leaderboard-round1.csv"):
-        if not (folder / name).exists():
-            pytest.skip(f"needs {folder / name} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
+    if not folder.is_dir():
+        pytest.skip(f"needs {folder} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
+    exp = trec_covid_round1(folder, with_truth=True)
+    # the premise of containment: the deeper qrels never regrade a round-1 judgment
     round1 = read_qrels(folder / "qrels-rnd1.txt").to_frame()
     complete = read_qrels(folder / "qrels.covid-complete.txt.gz").to_frame()
-    complete = complete[complete["topic"].astype(int).between(1, 30)]
     merged = round1.merge(complete, on=["topic", "docno"], how="left", suffixes=("", "_complete"))
-    lacking = merged[merged["grade_complete"].isna()][["topic", "docno", "grade"]]
-    truth = pd.concat([complete, lacking], ignore_index=True)
-    board = pd.read_csv(folder / "leaderboard-round1.csv")
-    pooled = board.loc[board["contributed judgments"].str.strip() == "yes", "run"].tolist()
-    exp = Experiment(folder / "runs-round1.tar.xz", folder / "qrels-rnd1.txt", truth=truth, contributors=pooled)
     return exp, merged
 
 

@@ -126,37 +126,17 @@ def collection_statistics(experiment: Experiment, *, pool_share_depth: int = 100
 
 # --------------------------------------------------------------------------- real collections
 def load_trec_covid_round1(folder) -> Experiment:
-    """TREC-COVID round 1 from a folder holding ``runs-round1.tar.xz``, ``qrels-rnd1.txt``
-    and ``leaderboard-round1.csv``: groups = teams, contributors = the leaderboard's
-    "contributed judgments" column (one pooled run per team; pool depth 7)."""
-    from pathlib import Path
+    """TREC-COVID round 1 with its official qrels (see :mod:`irnb.datasets.real`)."""
+    from .real import trec_covid_round1
 
-    from ..io import read_qrels, read_runs
-
-    folder = Path(folder)
-    board = pd.read_csv(folder / "leaderboard-round1.csv").set_index("run")
-    runs = read_runs(folder / "runs-round1.tar.xz", on_duplicate="keep_first")
-    missing = sorted(set(runs) - set(board.index))
-    if missing:
-        raise ValueError(f"{folder / 'leaderboard-round1.csv'}: no row for runs {missing[:5]}")
-    contributors = [n for n in runs if str(board.loc[n, "contributed judgments"]).strip().lower() == "yes"]
-    groups = {n: str(board.loc[n, "team"]) for n in runs}
-    return Experiment(runs, read_qrels(folder / "qrels-rnd1.txt"), groups=groups, contributors=contributors)
+    return trec_covid_round1(folder)
 
 
 def load_clef_ehealth_2016_task2(folder) -> Experiment:
-    """CLEF eHealth 2016 IR task 2 from a folder holding ``runs-irtask2.tar.xz`` and
-    ``task2.qrels``: group = file-name prefix before ``_EN_``. No run of this task is a
-    full contributor (every run has an unjudged document within its top 7 for some topic),
-    so all runs are marked non-contributing."""
-    from pathlib import Path
+    """CLEF eHealth 2016 IR task 2 (see :mod:`irnb.datasets.real`)."""
+    from .real import clef_ehealth_2016_task2
 
-    from ..io import read_qrels, read_runs
-
-    folder = Path(folder)
-    runs = read_runs(folder / "runs-irtask2.tar.xz", on_duplicate="keep_first")
-    groups = {n: n.split("_EN_")[0] for n in runs}
-    return Experiment(runs, read_qrels(folder / "task2.qrels"), groups=groups, contributors=[])
+    return clef_ehealth_2016_task2(folder)
 
 
 # --------------------------------------------------------------------------- the calibration table

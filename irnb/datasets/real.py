@@ -1,0 +1,89 @@
+"""Loaders for the real collections the project tests and calibrates against.
+
+They read the files as published (see the project's ``shared/data/SOURCES.md``) from a
+folder the caller names; nothing is downloaded and nothing is bundled.
+
+* TREC-COVID round 1: 143 runs, 30 topics, official round-1 qrels; groups are teams and
+  contributors the leaderboard's "contributed judgments" column (one pooled run per team,
+  pooled to depth 7). Its *deep truth* is the complete TREC-COVID qrels restricted to
+  topics 1–30, plus the round-1 judgments they lack (the two agree on every judgment they
+  share).
+* CLEF eHealth 2016 IR task 2: 16 runs named by file (tags repeat), groups = the file-name
+  prefix before ``_EN_``; no run was a full contributor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ..experiment import Experiment
+from ..io import Qrels, read_qrels, read_runs
+
+__all__ = ["trec_covid_leaderboard", "trec_covid_deep_truth", "trec_covid_round1", "clef_ehealth_2016_task2"]
+
+COVID_TOPICS = range(1, 31)
+
+
+def _need(folder: Path, *names: str) -> None:
+    missing = [str(folder / n) for n in names if not (folder / n).exists()]
+    if missing:
+        raise FileNotFoundError(f"expected the published files {missing} (see shared/data/SOURCES.md)")
+
+
+def trec_covid_leaderboard(folder) -> pd.DataFrame:
+    """The official round-1 leaderboard, indexed by run, with a boolean ``contributed`` column."""
+    folder = Path(folder)
+    _need(folder, "leaderboard-round1.csv")
+    board = pd.read_csv(folder / "leaderboard-round1.csv").set_index("run")
+    board["contributed"] = board["contributed judgments"].astype(str).str.strip().str.lower().eq("yes")
+    return board
+
+
+def trec_covid_deep_truth(folder) -> Qrels:
+    """The complete TREC-COVID qrels for topics 1–30, plus the round-1 judgments they lack."""
+    folder = Path(folder)
+    _need(folder, "qrels-rnd1.txt", "qrels.covid-complete.txt.gz")
+    round1 = read_qrels(folder / "qrels-rnd1.txt").to_frame()
+    complete = read_qrels(folder / "qrels.covid-complete.txt.gz").to_frame()
+    complete = complete[complete["topic"].astype(int).isin(COVID_TOPICS)]
+    known = pd.MultiIndex.from_frame(complete[["topic", "docno"]])
+    lacking = round1[~pd.MultiIndex.from_frame(round1[["topic", "docno"]]).isin(known)]
+    return read_qrels(pd.concat([complete, lacking], ignore_index=True))
+
+
+def trec_covid_round1(folder, *, qrels: str = "round1", with_truth: bool = False) -> Experiment:
+    """TREC-COVID round 1 as an Experiment (groups = teams, contributors from the leaderboard).
+
+    ``qrels="round1"`` uses the official round-1 judgments (``with_truth=True`` attaches the
+    deep truth as ``experiment.truth``); ``qrels="deep"`` uses the deep truth itself as the
+    qrels, so that shallow pools can be simulated over it.
+    """
+    if qrels not in ("round1", "deep"):
+        raise ValueError(f"qrels must be 'round1' or 'deep', got {qrels!r}")
+    if with_truth and qrels == "deep":
+        raise ValueError("with_truth=True attaches the deep truth to the round-1 qrels; with qrels='deep' "
+                         "the deep truth is already the qrels")
+    folder = Path(folder)
+    _need(folder, "runs-round1.tar.xz", "qrels-rnd1.txt")
+    board = trec_covid_leaderboard(folder)
+    runs = read_runs(folder / "runs-round1.tar.xz")
+    missing = sorted(set(runs) - set(board.index))
+    if missing:
+        raise ValueError(f"{folder / 'leaderboard-round1.csv'}: no row for runs {missing[:5]}")
+    contributors = [n for n in runs if board.loc[n, "contributed"]]
+    groups = {n: str(board.loc[n, "team"]) for n in runs}
+    judged = read_qrels(folder / "qrels-rnd1.txt") if qrels == "round1" else trec_covid_deep_truth(folder)
+    truth = trec_covid_deep_truth(folder) if with_truth else None
+    return Experiment(runs, judged, groups=groups, contributors=contributors, truth=truth)
+
+
+def clef_ehealth_2016_task2(folder) -> Experiment:
+    """CLEF eHealth 2016 IR task 2 (runs by file name; group = prefix before ``_EN_``; no
+    run is marked as a contributor)."""
+    folder = Path(folder)
+    _need(folder, "runs-irtask2.tar.xz", "task2.qrels")
+    runs = read_runs(folder / "runs-irtask2.tar.xz")
+    groups = {n: n.split("_EN_")[0] for n in runs}
+    return Experiment(runs, read_qrels(folder / "task2.qrels"), groups=groups, contributors=[])
