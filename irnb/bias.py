@@ -83,7 +83,7 @@ from scipy import special
 from .experiment import NO_DOC, UNJUDGED, Experiment
 from .measures import Measure, Param, parse_measures
 from .metrics import Judged, _aggregate, _level_counts, compute, evaluate
-from .pooling import DEPTH, Pool, depth_pool, leave_one_group_out, random_subsample
+from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out, random_subsample
 
 __all__ = [
     "BIAS_MEASURES",
@@ -351,15 +351,7 @@ def _ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
 
 
 def _contributor_mask(experiment: Experiment, contributors, owner: str) -> np.ndarray:
-    if contributors is None:
-        mask = np.asarray(experiment.contributors, dtype=bool).copy()
-    else:
-        names = [contributors] if isinstance(contributors, str) else list(contributors)
-        mask = np.zeros(len(experiment.run_names), dtype=bool)
-        mask[experiment.run_index(names)] = True
-    if not mask.any():
-        raise ValueError(f"{owner}: no contributing run; pass contributors=[...] (the runs that built the pool)")
-    return mask
+    return contributor_mask(experiment, contributors, owner=owner)
 
 
 def _names(experiment: Experiment, mask: np.ndarray) -> list[str]:

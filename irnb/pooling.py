@@ -194,6 +194,20 @@ def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None,
     return np.unique(experiment.run_index(names))
 
 
+def contributor_mask(experiment: Experiment, runs: str | Iterable[str] | None = None, *,
+                     owner: str = "contributors") -> np.ndarray:
+    """A boolean mask over the Experiment's runs: the named runs, or (``runs=None``) the
+    Experiment's contributors. Raises, naming ``owner``, when no run would contribute."""
+    mask = np.zeros(len(experiment.run_names), dtype=bool)
+    if runs is None:
+        mask |= np.asarray(experiment.contributors, dtype=bool)
+    else:
+        mask[experiment.run_index([runs] if isinstance(runs, str) else list(runs))] = True
+    if not mask.any():
+        raise ValueError(f"{owner}: no contributing run; pass contributors=[...] (the runs that built the pool)")
+    return mask
+
+
 def _names(experiment: Experiment, idx: np.ndarray) -> tuple[str, ...]:
     return tuple(experiment.run_names[i] for i in idx)
 

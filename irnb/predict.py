@@ -91,7 +91,7 @@ from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, _lookup
 from .io import Qrels, read_qrels
 from .measures import Measure, Param, parse_measures
 from .metrics import Evaluation, Judged, compute
-from .pooling import DEPTH, Pool, depth_pool, leave_one_group_out
+from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out
 
 __all__ = [
     "METHODS",
@@ -978,15 +978,7 @@ def _options_corpus(experiment: Experiment, documents) -> TermCounts:
 
 
 def _contributing(experiment: Experiment, contributors, owner: str) -> np.ndarray:
-    if contributors is None:
-        mask = np.asarray(experiment.contributors, dtype=bool).copy()
-    else:
-        names = [contributors] if isinstance(contributors, str) else list(contributors)
-        mask = np.zeros(len(experiment.run_names), dtype=bool)
-        mask[experiment.run_index(names)] = True
-    if not mask.any():
-        raise ValueError(f"{owner}: no contributing run; pass contributors=[...] (the runs that built the pool)")
-    return mask
+    return contributor_mask(experiment, contributors, owner=owner)
 
 
 def _names_of(experiment: Experiment, mask: np.ndarray) -> list[str]:
