@@ -79,6 +79,17 @@ cells = [
         "                 - both[[\"p@5\", \"ndcg@10\", \"bpref\", \"MAP\"]].to_numpy()).__abs__().max()))\n"
         "    display(ours.sort_values(\"nDCG@10\", ascending=False).round(4).head())"
     ),
+    new_markdown_cell(
+        "## Move the pool depth\n\n"
+        "Every number above depends on how deep the pool was. Drag **pool depth d** (or click it and "
+        "use the arrow keys): each run's score interval [B, T] — lowest and highest score the unjudged "
+        "documents allow — is recomputed from the same arrays, with the point estimate and the true "
+        "score. The other sliders set the measurement depth k, the background rate E and the smoothing λ."
+    ),
+    new_code_cell(
+        "from irnb.widgets import intervals_view\n\n"
+        "intervals_view(exp).widget"
+    ),
 ]
 nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
 Path(__file__).resolve().parents[1].joinpath("notebooks", "00_tour.ipynb").write_text(nbformat.writes(nb), encoding="utf-8")
