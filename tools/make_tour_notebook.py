@@ -91,5 +91,7 @@ cells = [
         "intervals_view(exp).widget"
     ),
 ]
+for number, cell in enumerate(cells):
+    cell.id = f"tour-{number:02d}"  # fixed ids: regenerating gives the same file
 nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
 Path(__file__).resolve().parents[1].joinpath("notebooks", "00_tour.ipynb").write_text(nbformat.writes(nb), encoding="utf-8")
