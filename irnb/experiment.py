@@ -54,7 +54,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .io import DUPLICATE_POLICIES, Qrels, Run, _topic_codes, _trec_order, read_qrels, read_runs
+from .io import (DUPLICATE_POLICIES, Qrels, Run, _remember_blocks, _sorted_blocks, _topic_blocks, read_qrels,
+                 read_runs)
 
 __all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT"]
 
@@ -173,13 +174,75 @@ def _encode_qrels(qrels: Qrels, topics: pa.Array) -> tuple[np.ndarray, np.ndarra
     return topic_idx, grades.astype(np.int8), docno, starts
 
 
-class _Lines(NamedTuple):
-    """Every evaluated run line of every run, concatenated (no Python loop over lines)."""
+class _QrelsIndex(NamedTuple):
+    """The qrels prepared for looking docnos up: one hash table of the distinct judged
+    docnos (``vocab``), then the entry of (topic, docno id) from a dense table when topics
+    × docnos is small, else by indexing for a docno judged for one topic only (the usual
+    case) and by binary search in ``sorted_key`` for the others."""
 
-    run: np.ndarray  # run index
-    topic: np.ndarray  # Experiment topic index
-    rank: np.ndarray  # 0-based rank within (run, topic)
-    docno: pa.ChunkedArray
+    qrel_topic: np.ndarray  # (Q,) topic index of every entry
+    vocab: pa.Array  # distinct judged docnos
+    dense: np.ndarray | None  # (topics + 1, V) entry or -1; the last row is for other topics
+    entries_per_id: np.ndarray  # (V,) entries with that docno
+    some_entry: np.ndarray  # (V,) one entry with that docno
+    order: np.ndarray | None  # entries sorted by (topic, docno id); None when no docno repeats
+    sorted_key: np.ndarray | None
+
+
+# Largest topics × judged docnos looked up in a dense int32 table (16 MB); it is also
+# never larger than one entry per line looked up.
+_DENSE_ENTRIES = 1 << 22
+
+
+def _qrels_index(qrel_topic: np.ndarray, qrel_docno: pa.Array, *, lines: int) -> _QrelsIndex:
+    """The lookup structures for ``lines`` run lines to come (which sets the table sizes)."""
+    vocab = pc.unique(qrel_docno)
+    V, Q = len(vocab), qrel_topic.size
+    qrel_id = pc.index_in(qrel_docno, value_set=vocab).to_numpy().astype(np.int64)
+    rows = int(qrel_topic.max(initial=-1)) + 2
+    dense = None
+    if rows * V <= min(_DENSE_ENTRIES, max(lines, 1 << 12)):
+        dense = np.full((rows, V), -1, dtype=np.int32)
+        dense[qrel_topic, qrel_id] = np.arange(Q, dtype=np.int32)
+    entries_per_id = np.bincount(qrel_id, minlength=V)
+    some_entry = np.empty(V, dtype=np.int64)
+    some_entry[qrel_id] = np.arange(Q)
+    order = sorted_key = None
+    if dense is None and (entries_per_id > 1).any():
+        qrel_key = qrel_topic.astype(np.int64) * V + qrel_id
+        order = np.argsort(qrel_key, kind="stable")
+        sorted_key = qrel_key[order]
+    return _QrelsIndex(qrel_topic, vocab, dense, entries_per_id, some_entry, order, sorted_key)
+
+
+def _entries(index: _QrelsIndex, found_topic: np.ndarray, found_id: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For docnos found in ``index.vocab`` (ids ``found_id``) retrieved for ``found_topic``:
+    which of them the qrels list for that topic (bool) and those entries."""
+    if index.dense is not None:
+        entry = index.dense[np.minimum(found_topic, index.dense.shape[0] - 1), found_id]
+        return entry >= 0, entry
+    hit = np.zeros(found_id.size, dtype=bool)
+    entry = np.zeros(found_id.size, dtype=np.int64)
+    single = index.entries_per_id[found_id] == 1
+    one = index.some_entry[found_id[single]]
+    hit[single] = index.qrel_topic[one] == found_topic[single]
+    entry[single] = one
+    if index.sorted_key is not None:
+        several = ~single
+        if several.any():
+            V, Q = len(index.vocab), index.qrel_topic.size
+            key = found_topic[several].astype(np.int64) * V + found_id[several]
+            pos = np.minimum(np.searchsorted(index.sorted_key, key), Q - 1)
+            hit[several] = index.sorted_key[pos] == key
+            entry[several] = index.order[pos]
+    return hit, entry
+
+
+def _docno_ids(index: _QrelsIndex, docno: pa.ChunkedArray) -> np.ndarray:
+    """Position of every docno in ``index.vocab``, -1 when the qrels do not judge it."""
+    ids = pc.index_in(docno, value_set=index.vocab)
+    ids = ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids
+    return ids.fill_null(-1).to_numpy(zero_copy_only=False)
 
 
 def _lookup(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
@@ -189,31 +252,26 @@ def _lookup(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, doc
     out = np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
     if qrel_topic.size == 0 or topic.size == 0:
         return out
-    vocab = pc.unique(qrel_docno)
-    V, Q = len(vocab), qrel_topic.size
-    qrel_id = pc.index_in(qrel_docno, value_set=vocab).to_numpy().astype(np.int64)
-    entries_per_id = np.bincount(qrel_id, minlength=V)
-    some_entry = np.empty(V, dtype=np.int64)
-    some_entry[qrel_id] = np.arange(Q)
-    ids = pc.index_in(docno, value_set=vocab)
-    ids = ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids
-    found = np.flatnonzero(ids.is_valid().to_numpy(zero_copy_only=False))
-    found_id = ids.take(pa.array(found)).to_numpy().astype(np.int64)
-    found_topic = topic[found]
-    single = entries_per_id[found_id] == 1
-    entry = some_entry[found_id[single]]
-    hit = qrel_topic[entry] == found_topic[single]
-    out[found[single][hit]] = entry[hit]
-    several = ~single
-    if several.any():
-        qrel_key = qrel_topic.astype(np.int64) * V + qrel_id
-        order = np.argsort(qrel_key, kind="stable")
-        sorted_key = qrel_key[order]
-        key = found_topic[several].astype(np.int64) * V + found_id[several]
-        pos = np.minimum(np.searchsorted(sorted_key, key), Q - 1)
-        hit = sorted_key[pos] == key
-        out[found[several][hit]] = order[pos[hit]]
+    index = _qrels_index(qrel_topic, qrel_docno, lines=topic.size)
+    ids = _docno_ids(index, docno)
+    found = np.flatnonzero(ids >= 0)
+    hit, entry = _entries(index, topic[found], ids[found].astype(np.int64))
+    out[found[hit]] = entry[hit]
     return out
+
+
+class _Blocks(NamedTuple):
+    """Where the evaluated lines of every run go: one block per (run, qrels topic) the run
+    answers, ``first`` row in the run's table and ``count`` lines (after ``max_depth``)."""
+
+    run: np.ndarray  # (B,) run index
+    topic: np.ndarray  # (B,) Experiment topic index
+    first: np.ndarray  # (B,) first row in the run's table
+    count: np.ndarray  # (B,) lines laid out
+
+
+# Lines looked up per call of the docno hash table: few calls, bounded temporary arrays.
+_BATCH_LINES = 1 << 20
 
 
 def _run_map(runs, on_duplicate: str) -> dict[str, Run]:
@@ -234,6 +292,8 @@ def _run_map(runs, on_duplicate: str) -> dict[str, Run]:
 def _in_trec_order(name: str, run: Run) -> Run:
     """The run with its table in trec_eval order (the same object when it already is)."""
     table = run.table
+    if _topic_blocks(table) is not None:  # read by irnb.io (or seen here before): in order
+        return run
     missing = [c for c in ("topic", "docno", "score") if c not in table.column_names]
     if missing:
         raise ValueError(f"run {name!r}: expected table columns topic, docno, score; missing {missing}")
@@ -242,7 +302,8 @@ def _in_trec_order(name: str, run: Run) -> Run:
             table = table.set_column(table.schema.get_field_index(column), column, pc.cast(table[column], pa.string()))
     if not pa.types.is_float64(table.schema.field("score").type):
         table = table.set_column(table.schema.get_field_index("score"), "score", pc.cast(table["score"], pa.float64()))
-    ordered = _trec_order(table)
+    ordered, starts, topics = _sorted_blocks(table)
+    _remember_blocks(ordered, starts, topics)
     return run if ordered is run.table else dataclasses.replace(run, table=ordered)
 
 
@@ -305,59 +366,100 @@ class Experiment:
         topics_pa = pa.array(topic_list, pa.string())
         self.max_depth = None if max_depth is None else int(max_depth)
 
-        lines, self.ignored_topics = self._lines(topics_pa, self.max_depth)
+        blocks, self.ignored_topics = self._blocks(self.max_depth)
         S, T = len(run_map), len(topic_list)
-        self.depth = int(lines.rank.max()) + 1
-        self.judgments = self._lay_out(qrels, topics_pa, lines, S, T, self.depth)
+        self.depth = int(blocks.count.max())
+        length = np.zeros((S, T), dtype=np.int32)
+        length[blocks.run, blocks.topic] = blocks.count
+        self.length = _read_only(length)
+        self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth)
         self.truth: Judgments | None = None
         if truth is not None:
             truth_qrels = truth if isinstance(truth, Qrels) else read_qrels(truth, on_duplicate=on_duplicate)
-            self.truth = self._lay_out(truth_qrels, topics_pa, lines, S, T, self.depth)
-
-        length = np.bincount(lines.run * T + lines.topic, minlength=S * T).reshape(S, T).astype(np.int32)
-        self.length = _read_only(length)
+            self.truth = self._lay_out(truth_qrels, topics_pa, blocks, self.length, self.depth)
 
     # ------------------------------------------------------------------ construction
-    def _lines(self, topics_pa: pa.Array, max_depth: int | None) -> tuple[_Lines, dict[str, list[str]]]:
-        """Evaluated lines of every run (a loop over runs, numpy within each)."""
-        runs, topics, ranks, docnos = [], [], [], []
+    def _blocks(self, max_depth: int | None) -> tuple[_Blocks, dict[str, list[str]]]:
+        """The (run, topic) blocks of evaluated lines (a loop over runs, numpy within each;
+        each run's topic stretches are known from its trec_eval ordering)."""
+        topic_index = {topic: t for t, topic in enumerate(self.topics)}
+        parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
         for s, (name, run) in enumerate(self.runs.items()):
-            codes, dictionary = _topic_codes(run.table["topic"])
-            mapped = pc.index_in(dictionary, value_set=topics_pa).fill_null(-1).to_numpy().astype(np.int64)
-            n = codes.size
-            starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if n else np.zeros(0, np.int64)
-            rank = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
-            topic = mapped[codes]
-            keep = topic >= 0
-            if max_depth is not None:
-                keep &= rank < max_depth
+            starts, run_topics = _topic_blocks(run.table)
+            names = run_topics.to_pylist()  # in string order
+            mapped = np.array([topic_index.get(topic, -1) for topic in names], dtype=np.int64)
+            keep = mapped >= 0
             if not keep.any():
-                run_topics = sorted(dictionary.to_pylist())
                 raise ValueError(
                     f"{run.source or name}: run {name!r} shares no topic with the qrels "
-                    f"({self.qrels.source or 'qrels'}): run topics {_few(run_topics)}, "
+                    f"({self.qrels.source or 'qrels'}): run topics {_few(names)}, "
                     f"qrels topics {_few(self.topics)}"
                 )
-            dropped = sorted(t for t, m in zip(dictionary.to_pylist(), mapped.tolist(), strict=True) if m < 0)
+            dropped = [topic for topic, m in zip(names, mapped.tolist(), strict=True) if m < 0]
             if dropped:
                 ignored[name] = dropped
-            runs.append(np.full(int(keep.sum()), s, dtype=np.int64))
-            topics.append(topic[keep])
-            ranks.append(rank[keep])
-            docnos.append(run.table["docno"].filter(pa.array(keep)))
-        chunks = [chunk for column in docnos for chunk in column.chunks]
-        lines = _Lines(np.concatenate(runs), np.concatenate(topics), np.concatenate(ranks),
-                       pa.chunked_array(chunks, type=pa.string()))
-        return lines, ignored
+            count = np.diff(starts)[keep]
+            if max_depth is not None:
+                count = np.minimum(count, max_depth)
+            parts.append((np.full(count.size, s, dtype=np.int64), mapped[keep], starts[:-1][keep], count))
+        run, topic, first, count = (np.concatenate(column) for column in zip(*parts, strict=True))
+        return _Blocks(run, topic, first, count), ignored
 
-    @staticmethod
-    def _lay_out(qrels: Qrels, topics_pa: pa.Array, lines: _Lines, S: int, T: int, depth: int) -> Judgments:
+    def _lay_out(self, qrels: Qrels, topics_pa: pa.Array, blocks: _Blocks, length: np.ndarray,
+                 depth: int) -> Judgments:
+        """``doc[s, t, r]``: NO_DOCUMENT beyond ``length[s, t]``, NOT_IN_QRELS before it,
+        then the qrels entry of every line whose docno the qrels list for its topic — looked
+        up a batch of runs at a time, each line's place in ``doc`` found from its block."""
         qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
+        S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
-        doc[lines.run, lines.topic, lines.rank] = _lookup(qrel_topic, qrel_docno, lines.topic, lines.docno)
+        np.copyto(doc, NOT_IN_QRELS, where=np.arange(depth, dtype=np.int32) < length[:, :, None])
+        if qrel_topic.size:
+            index = _qrels_index(qrel_topic, qrel_docno, lines=int(length.sum()))
+            tables = [self.runs[name].table for name in self.run_names]
+            run_blocks = np.searchsorted(blocks.run, np.arange(S + 1))  # run s: blocks run_blocks[s]:[s + 1]
+            lo = 0
+            while lo < S:  # runs lo:hi, about _BATCH_LINES lines
+                hi, lines = lo + 1, tables[lo].num_rows
+                while hi < S and lines + tables[hi].num_rows <= _BATCH_LINES:
+                    lines += tables[hi].num_rows
+                    hi += 1
+                batch = slice(int(run_blocks[lo]), int(run_blocks[hi]))
+                docno = [self._laid_out_docnos(tables[s], blocks.first[run_blocks[s]:run_blocks[s + 1]],
+                                               blocks.count[run_blocks[s]:run_blocks[s + 1]]) for s in range(lo, hi)]
+                self._scatter(doc, index, pa.chunked_array(
+                    [chunk for column in docno for chunk in column.chunks], type=pa.string()),
+                    blocks.run[batch], blocks.topic[batch], blocks.count[batch])
+                lo = hi
         return Judgments(doc=doc, qrel_topic=qrel_topic, qrel_grade=qrel_grade, qrel_docno=qrel_docno,
                          topic_start=starts)
+
+    @staticmethod
+    def _laid_out_docnos(table: pa.Table, first: np.ndarray, count: np.ndarray) -> pa.ChunkedArray:
+        """The docnos of a run's blocks (rows ``first[i]:first[i] + count[i]``), in order."""
+        column = table["docno"]
+        n = int(count.sum())
+        if n == table.num_rows:  # every line is laid out (the usual case): no copy
+            return column
+        before = np.r_[0, np.cumsum(count)[:-1]]
+        return column.take(pa.array(np.repeat(first - before, count) + np.arange(n)))
+
+    @staticmethod
+    def _scatter(doc: np.ndarray, index: _QrelsIndex, docno: pa.ChunkedArray, run: np.ndarray,
+                 topic: np.ndarray, count: np.ndarray) -> None:
+        """Write into ``doc`` the qrels entry of every line whose docno the qrels list for its
+        topic; the lines are the blocks (run, topic, count) laid end to end, ranks from 0."""
+        _, T, depth = doc.shape
+        ids = _docno_ids(index, docno)
+        found = np.flatnonzero(ids >= 0)  # docnos judged for some topic: usually a minority
+        found_id = ids[found].astype(np.int64)
+        del ids
+        line_start = np.r_[0, np.cumsum(count)[:-1]]
+        block = np.repeat(np.arange(count.size, dtype=np.int32), count)[found]  # the block of each line
+        hit, entry = _entries(index, topic[block], found_id)
+        cell = (run[block] * T + topic[block]) * depth + (found - line_start[block])
+        doc.reshape(-1)[cell[hit]] = entry[hit]
 
     def _groups(self, groups) -> tuple[str, ...]:
         if groups is None:

@@ -42,11 +42,14 @@ Parsing has two paths that give identical tables (a property test checks it): a 
 single tabs) and no comments, blank lines or trailing columns, and an exact line-by-line
 one for everything else and for every error. A file is always tried on the fast path
 first; any surprise sends it to the line-by-line path, which reports the line.
+``read_runs`` parses files on up to four threads while it reads the next ones; the runs and
+the error raised are those of reading the files one after the other.
 """
 
 from __future__ import annotations
 
 import bz2
+import collections
 import dataclasses
 import gzip
 import io as _io
@@ -55,6 +58,8 @@ import math
 import os
 import re
 import tarfile
+import weakref
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Union
@@ -235,13 +240,32 @@ def _show_value(value) -> str:
 
 def _offsets(array: pa.Array) -> np.ndarray:
     """The value offsets of a (non-chunked) string/binary array, as int64."""
+    return _raw_offsets(array).astype(np.int64, copy=False)
+
+
+def _raw_offsets(array: pa.Array) -> np.ndarray:
+    """The value offsets of a (non-chunked) string/binary array, as stored (no copy)."""
     large = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
     raw = np.frombuffer(array.buffers()[1], dtype=np.int64 if large else np.int32)
-    return raw[array.offset: array.offset + len(array) + 1].astype(np.int64, copy=False)
+    return raw[array.offset: array.offset + len(array) + 1]
 
 
 def _has_empty(column: pa.ChunkedArray) -> bool:
-    return any(bool((np.diff(_offsets(chunk)) == 0).any()) for chunk in column.chunks if len(chunk))
+    for chunk in column.chunks:
+        offsets = _raw_offsets(chunk)
+        if len(chunk) and (offsets[1:] == offsets[:-1]).any():
+            return True
+    return False
+
+
+def _any_starts_with_hash(column: pa.ChunkedArray) -> bool:
+    """Whether some value starts with ``#``; every value must be non-empty."""
+    for chunk in column.chunks:
+        if len(chunk):
+            values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
+            if (values[_raw_offsets(chunk)[:-1]] == ord("#")).any():
+                return True
+    return False
 
 
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
@@ -274,7 +298,8 @@ def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
             ),
             convert_options=pacsv.ConvertOptions(
                 column_types={name: _FAST_TYPES[kind] for name, kind in columns.items()},
-                strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=True,
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+                check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
             ),
         )
     except pa.ArrowException:
@@ -283,7 +308,7 @@ def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
     # Empty fields come from doubled, leading or trailing separators, or blank lines.
     if any(kind in ("string", "binary", "int") and _has_empty(table[name]) for name, kind in columns.items()):
         return None
-    if pc.any(pc.starts_with(table[first], "#")).as_py():  # a comment line with the right field count
+    if _any_starts_with_hash(table[first]):  # a comment line with the right field count
         return None
     for name, kind in columns.items():
         column = table[name]
@@ -427,31 +452,58 @@ _LOW_BYTES = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 6
 
 def _string_hash(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """A 64-bit hash of every string, vectorised over 8-byte words (no Python loop over
-    rows). Collisions are possible; callers confirm equality on the strings themselves."""
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    offsets = _offsets(array)
-    lengths = np.diff(offsets)
-    base = int(offsets[0]) if offsets.size else 0
-    size = (int(offsets[-1]) - base) if offsets.size else 0
-    values = np.frombuffer(array.buffers()[2], dtype=np.uint8) if size else np.zeros(0, np.uint8)
+    rows). Collisions are possible; callers confirm equality on the strings themselves.
+    Equal strings hash equally within one call (all chunks take as many mixing rounds as
+    the longest string needs)."""
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    offsets = [_raw_offsets(chunk) for chunk in chunks if len(chunk)]
+    longest = max((int(np.diff(o).max()) for o in offsets), default=0)
+    return np.concatenate([np.zeros(0, np.uint64)] + [
+        _hash_chunk(chunk, o, longest) for chunk, o in zip([c for c in chunks if len(c)], offsets, strict=True)])
+
+
+def _hash_chunk(array: pa.Array, offsets: np.ndarray, longest: int) -> np.ndarray:
+    base = int(offsets[0])
+    size = int(offsets[-1]) - base
+    starts = (offsets[:-1] - base).astype(np.int64)
+    lengths = np.diff(offsets).astype(np.int64)
     padded = np.zeros(size + 8, dtype=np.uint8)
-    padded[:size] = values[base: base + size]
+    if size:
+        padded[:size] = np.frombuffer(array.buffers()[2], dtype=np.uint8, count=size, offset=base)
     words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
-    starts = offsets[:-1] - base
     out = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    for j in range(0, int(lengths.max(initial=0)), 8):
-        word = words[np.minimum(starts + j, size)] & _LOW_BYTES[np.clip(lengths - j, 0, 8)]
+    for j in range(0, longest, 8):
+        if longest <= 8:  # one word per string (docnos are usually short): no clipping needed
+            word = words[starts] & _LOW_BYTES[lengths]
+        else:
+            word = words[np.minimum(starts + j, size)] & _LOW_BYTES[np.clip(lengths - j, 0, 8)]
         out ^= word
         out *= np.uint64(0xFF51AFD7ED558CCD)
         out ^= out >> np.uint64(33)
     return out
 
 
+def _stretch_starts(topic: pa.Array) -> np.ndarray:
+    """First row of every stretch of equal consecutive values (row 0 included)."""
+    change = np.ones(len(topic), dtype=bool)
+    if len(topic) > 1:
+        change[1:] = pc.not_equal(topic[1:], topic[:-1]).to_numpy(zero_copy_only=False)
+    return np.flatnonzero(change)
+
+
 def _topic_codes(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Integer code of every row's topic (first-appearance order) and the distinct topics."""
+    """Integer code of every row's topic (first-appearance order) and the distinct topics.
+
+    Files list a topic's lines together, so usually only the first row of each stretch of
+    equal topics is hashed (the codes are the same either way)."""
     if isinstance(topic, pa.ChunkedArray):
         topic = topic.combine_chunks()
+    n = len(topic)
+    heads = _stretch_starts(topic)
+    if heads.size * 4 <= n:
+        encoded = pc.dictionary_encode(topic.take(pa.array(heads)))
+        head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        return np.repeat(head_codes, np.diff(np.r_[heads, n])), encoded.dictionary
     encoded = pc.dictionary_encode(topic)
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
 
@@ -535,24 +587,48 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray) -> np.ndarray:
     return (topic_rank.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(np.uint64)
 
 
-def _trec_order(table: pa.Table) -> pa.Table:
-    """``table`` (topic, docno, score, in any order) in trec_eval order: topic ascending,
-    float32(score) descending, docno descending.
+# Tables that irnb sorted (or found sorted), with where each topic's rows start: the
+# Experiment then needs neither a second check of the order nor the topic codes again.
+# Keyed by the (immutable) table's id; an entry goes when its table is freed.
+_TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array]] = {}
 
-    One stable numeric argsort (linear on the usual input, written topic by topic in
-    score order), then a string sort of only the rows whose (topic, score) ties; the table
-    is returned as is (the same object) when it is already in order."""
+
+def _remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array) -> None:
+    key = id(table)
+    _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics)
+
+
+def _topic_blocks(table: pa.Table) -> tuple[np.ndarray, pa.Array] | None:
+    """``(starts, topics)`` of a table known to be in trec_eval order: the rows of
+    ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the order is not known."""
+    entry = _TOPIC_BLOCKS.get(id(table))
+    if entry is None or entry[0]() is not table:
+        return None
+    return entry[1], entry[2]
+
+
+def _sorted_blocks(
+    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None
+) -> tuple[pa.Table, np.ndarray, pa.Array]:
+    """:func:`_trec_order` with where each topic's rows start and the topics in order
+    (see :func:`_topic_blocks`); ``codes``/``dictionary`` are ``_topic_codes(table["topic"])``
+    when the caller has them."""
     if table.column_names != ["topic", "docno", "score"]:
         table = table.select(["topic", "docno", "score"])
     n = table.num_rows
     if n == 0:
-        return table
-    codes, dictionary = _topic_codes(table["topic"])
+        return table, np.zeros(1, np.int64), pa.array([], pa.string())
+    if codes is None or dictionary is None:
+        codes, dictionary = _topic_codes(table["topic"])
+    by_name = pc.sort_indices(dictionary).to_numpy()
     rank_of_code = np.empty(len(dictionary), dtype=np.int64)
-    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary))
+    rank_of_code[by_name] = np.arange(len(dictionary))
+    starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
+    topics = dictionary.take(pa.array(by_name))
     key = _descending_key(rank_of_code[codes], table["score"].to_numpy())
-    order = np.argsort(key, kind="stable")
-    ordered_key = key[order]
+    presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
+    order = np.arange(n) if presorted else np.argsort(key, kind="stable")
+    ordered_key = key if presorted else key[order]
     tie = ordered_key[1:] == ordered_key[:-1]
     if tie.any():
         slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
@@ -561,8 +637,22 @@ def _trec_order(table: pa.Table) -> pa.Table:
         within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", "descending")]).to_numpy()
         order[slots] = rows[within]
     if (order == np.arange(n)).all():
-        return table
-    return table.take(pa.array(order))
+        return table, starts, topics
+    take = pa.array(order)
+    if presorted:  # rows moved only within ties of one topic: the topic column stays
+        return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
+                         "score": table["score"].take(take)}), starts, topics
+    return table.take(take), starts, topics
+
+
+def _trec_order(table: pa.Table) -> pa.Table:
+    """``table`` (topic, docno, score, in any order) in trec_eval order: topic ascending,
+    float32(score) descending, docno descending.
+
+    One stable numeric argsort (none on the usual input, written topic by topic in score
+    order), then a string sort of only the rows whose (topic, score) ties; the table is
+    returned as is (the same object) when it is already in order."""
+    return _sorted_blocks(table)[0]
 
 
 # --------------------------------------------------------------------------- runs
@@ -572,9 +662,11 @@ def _run_from_table(
     table: pa.Table, numbers: np.ndarray | None, name: str, tag: str, label: str, on_duplicate: str,
     unit: str = "line",
 ) -> Run:
-    codes, _ = _topic_codes(table["topic"])
-    table, _ = _drop_duplicates(table, codes, numbers, label, on_duplicate, "run", unit)
-    return Run(name=name, table=_trec_order(table), tag=tag, source=label)
+    codes, dictionary = _topic_codes(table["topic"])
+    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "run", unit)
+    ordered, starts, topics = _sorted_blocks(table, codes, dictionary)
+    _remember_blocks(ordered, starts, topics)
+    return Run(name=name, table=ordered, tag=tag, source=label)
 
 
 def _run_from_bytes(data: bytes, name: str, label: str, on_duplicate: str) -> Run:
@@ -673,6 +765,49 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
     return _run_from_bytes(data, name or file_name, label, on_duplicate)
 
 
+def _parse_threads() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(4, cores))
+
+
+class _InOrder:
+    """Run files parsed on a few threads (pyarrow and numpy release the GIL) while the next
+    files are read. Results and errors are taken in submission order, and at most a few
+    files are in flight, so the error raised is the one a file-by-file loop would raise
+    first; with one thread, everything runs inline."""
+
+    def __init__(self, threads: int):
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="irnb-read") if threads > 1 else None
+        self._window: collections.deque[Future] = collections.deque()
+        self._limit = 2 * threads
+
+    def submit(self, fn, *args) -> Future:
+        if self._pool is None:
+            done: Future = Future()
+            done.set_result(fn(*args))  # raises here, as a plain loop would
+            return done
+        future = self._pool.submit(fn, *args)
+        self._window.append(future)
+        while len(self._window) > self._limit:
+            self._window.popleft().result()  # the oldest first: its error comes first
+        return future
+
+    def drain(self) -> None:
+        """Wait for every submitted file, raising the first error in submission order."""
+        while self._window:
+            self._window.popleft().result()
+
+    def __enter__(self) -> "_InOrder":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
 def read_runs(
     sources: Source | Iterable[Source] | Mapping[str, Source], *, on_duplicate: str = "error"
 ) -> dict[str, Run]:
@@ -691,24 +826,44 @@ def read_runs(
         items = [(None, sources)]
     else:
         items = [(None, s) for s in sources]
+    # per source, in order: a Run (DataFrames) or (given name, [(relative name, future Run)])
+    slots: list = []
+    with _InOrder(_parse_threads()) as parsing:
+        for given, source in items:
+            if isinstance(source, pd.DataFrame):
+                parsing.drain()  # errors of the files before it come first
+                if given is None and "run" in source.columns:
+                    for run_name, part in source.groupby("run", sort=True):
+                        slots.append(_run_from_frame(part, str(run_name), on_duplicate))
+                else:
+                    slots.append(_run_from_frame(source, given or "run", on_duplicate))
+                continue
+            parsed, files = [], _iter_sources(Path(source))
+            while True:
+                try:
+                    rel, label, data = next(files)
+                except StopIteration:
+                    break
+                except Exception:
+                    parsing.drain()  # a file read before this one may hold the first error
+                    raise
+                parsed.append((rel, parsing.submit(_run_from_bytes, data, rel, label, on_duplicate)))
+            slots.append((given, parsed))
+        parsing.drain()
     found: list[Run] = []
-    for given, source in items:
-        if isinstance(source, pd.DataFrame):
-            if given is None and "run" in source.columns:
-                for run_name, part in source.groupby("run", sort=True):
-                    found.append(_run_from_frame(part, str(run_name), on_duplicate))
-            else:
-                found.append(_run_from_frame(source, given or "run", on_duplicate))
+    for slot in slots:
+        if isinstance(slot, Run):
+            found.append(slot)
             continue
-        parsed = [(rel, _run_from_bytes(data, rel, label, on_duplicate))
-                  for rel, label, data in _iter_sources(Path(source))]
-        parsed.sort(key=lambda item: item[0])
+        given, parsed = slot
+        parsed = sorted(((rel, future.result()) for rel, future in parsed), key=lambda item: item[0])
         base_names = [rel.rsplit("/", 1)[-1] for rel, _ in parsed]
+        base_count = collections.Counter(base_names)
         for (rel, run), base in zip(parsed, base_names, strict=True):
             if given and len(parsed) == 1:
                 run_name = given
             else:
-                run_name = base if base_names.count(base) == 1 else rel
+                run_name = base if base_count[base] == 1 else rel
             found.append(dataclasses.replace(run, name=run_name))
     runs: dict[str, Run] = {}
     for run in found:
@@ -806,11 +961,10 @@ def write_run(run: Run, path: str | os.PathLike, *, tag: str | None = None) -> N
     """
     label = tag or run.tag or run.name
     _check_token(label, "tag")
-    table = _trec_order(run.table)
+    known = _topic_blocks(run.table)
+    table, starts = (run.table, known[0]) if known is not None else _sorted_blocks(run.table)[:2]
     n = table.num_rows
-    codes, _ = _topic_codes(table["topic"])
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if n else np.zeros(0, np.int64)
-    rank = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
+    rank = np.arange(n) - np.repeat(starts[:-1], np.diff(starts)) + 1
     columns = [
         table["topic"].combine_chunks(),
         pa.array(np.full(n, "Q0", dtype=object), pa.string()),

@@ -1,0 +1,204 @@
+"""The shortcuts that make parsing and the Experiment build fast give the same results as
+the plain paths: runs read on several threads raise the error a file-by-file loop raises
+first; runs that irnb sorted are not sorted again, hand-built runs are; the docno lookup in
+batches of runs (dense table or binary search) equals a plain-Python reference; topic codes
+from topic stretches equal a plain dictionary encoding; docno hashes agree across CSV blocks."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import irnb.experiment as experiment_module
+from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
+from irnb import io as irnb_io
+from irnb.experiment import NO_DOCUMENT, NOT_IN_QRELS
+
+
+# --------------------------------------------------------------------------- reading on threads
+
+
+def _good(path, docno="d"):
+    path.write_text(f"1 Q0 {docno} 1 2.0 t\n1 Q0 e 2 1.0 t\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(params=[1, 3], ids=["inline", "3 threads"])
+def threads(request, monkeypatch):
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: request.param)
+    return request.param
+
+
+def test_a_directory_raises_the_first_bad_file_in_name_order(tmp_path, threads):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for i in range(12):  # more files than the threads keep in flight
+        _good(folder / f"r{i:02d}", f"d{i}")
+    (folder / "r05").write_text("1 Q0 a 1 x t\n", encoding="utf-8")  # first bad one in name order
+    (folder / "r09").write_text("1 Q0 a 1 1.0\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"{folder / 'r05'}:1: expected a number in column 5 (score), got 'x'")):
+        read_runs(folder)
+    (folder / "r05").unlink()
+    with pytest.raises(ValueError, match=re.escape(f"{folder / 'r09'}:1: expected 6 columns")):
+        read_runs(folder)
+
+
+def test_a_bad_file_before_a_missing_one_is_reported_first(tmp_path, threads):
+    files = [_good(tmp_path / f"r{i}") for i in range(6)]
+    (tmp_path / "r2").write_text("1 Q0 a 1 1.0 t\n1 Q0 a 2 0.5 t\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'r2'}:2: docno 'a' repeated for topic '1'")):
+        read_runs(files + [tmp_path / "missing"])
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'missing'}: no such file or directory")):
+        read_runs([files[0], tmp_path / "missing", files[2]])  # the missing one comes first
+
+
+def test_a_bad_file_before_a_bad_dataframe_is_reported_first(tmp_path, threads):
+    files = [_good(tmp_path / f"r{i}") for i in range(6)]
+    bad_frame = pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": ["high"]})
+    (tmp_path / "r4").write_text("1 Q0 a 1 nan t\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'r4'}:1: expected a finite number")):
+        read_runs(files + [bad_frame])
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'run': row 0: expected a finite number in column 'score'")):
+        read_runs([files[0], bad_frame, files[4]])
+
+
+def test_threads_give_the_same_runs_in_the_same_order(tmp_path, monkeypatch):
+    files = [_good(tmp_path / f"r{i}", f"doc{i}") for i in range(9)]
+    frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["x", "y"], "score": [1.0, 2.0]})
+    sources = {f"n{i}": f for i, f in enumerate(files[:4])} | {"frame": frame} | {"n9": files[8]}
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 1)
+    inline = read_runs(sources)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 4)
+    threaded = read_runs(sources)
+    assert list(threaded) == list(inline) == ["n0", "n1", "n2", "n3", "frame", "n9"]
+    for name in inline:
+        assert threaded[name].table.equals(inline[name].table)
+    assert threaded["n2"].table["docno"].to_pylist() == ["doc2", "e"]  # score 2.0 then 1.0
+
+
+# --------------------------------------------------------------------------- topic codes
+
+
+def test_a_repeated_docno_in_different_csv_blocks_is_found(tmp_path):
+    # pyarrow reads > 1 MB in several blocks (chunks); a long docno only in the last block
+    # must not change how the docnos of the other blocks hash
+    lines = [f"1 Q0 doc{i:06d} {i + 1} {100000 - i} t" for i in range(60000)]
+    lines[59990] = "1 Q0 a-docno-longer-than-eight-bytes 59991 1 t"
+    lines[59995] = "1 Q0 doc000002 59996 1 t"  # line 3 holds doc000002
+    path = tmp_path / "big.run"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert irnb_io._parse_run_bytes(path.read_bytes(), "x")[0]["docno"].num_chunks > 1
+    with pytest.raises(ValueError, match=re.escape(f"{path}:59996: docno 'doc000002' repeated for topic '1' (first at line 3)")):
+        read_run(path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(topics=st.lists(st.sampled_from(["1", "2", "10", "é", "b"]), max_size=40),
+       repeat=st.integers(1, 6))
+def test_topic_codes_equal_a_plain_dictionary_encoding(topics, repeat):
+    array = pa.array([t for t in topics for _ in range(repeat)], pa.string())  # long stretches when repeat > 4
+    codes, dictionary = irnb_io._topic_codes(array)
+    encoded = pc.dictionary_encode(array)
+    assert codes.tolist() == encoded.indices.to_pylist()
+    assert dictionary.equals(encoded.dictionary)
+
+
+def test_string_hash_is_equal_for_equal_strings_across_chunks():
+    values = ["", "a", "abcdefgh", "abcdefghi", "é" * 9, "a"]
+    chunked = pa.chunked_array([pa.array(values[:3]), pa.array(values[3:])])
+    hashed = irnb_io._string_hash(chunked)
+    assert hashed.shape == (6,) and hashed.dtype == np.uint64
+    assert hashed[1] == hashed[5]  # 'a' twice, in different chunks
+    assert len(set(hashed.tolist())) == 5
+    assert np.array_equal(hashed, irnb_io._string_hash(pa.array(values)))
+
+
+# --------------------------------------------------------------------------- order and lookup
+
+
+def test_a_run_read_by_irnb_is_not_sorted_again_a_hand_built_one_is(tmp_path):
+    path = tmp_path / "r"
+    path.write_text("2 Q0 a 1 1.0 t\n10 Q0 b 1 5.0 t\n10 Q0 c 2 5.0 t\n", encoding="utf-8")
+    run = read_run(path)
+    assert run.table["topic"].to_pylist() == ["10", "10", "2"]  # string order
+    assert run.table["docno"].to_pylist() == ["c", "b", "a"]  # tie on 5.0: docno descending
+    qrels = pd.DataFrame({"qid": ["10", "2"], "docno": ["b", "a"], "grade": [1, 1]})
+    exp = Experiment({"r": run}, qrels)
+    assert exp.runs["r"] is run
+    assert exp.judgments.doc.tolist() == [[[NOT_IN_QRELS, 0], [1, NO_DOCUMENT]]]
+    # the same rows as a hand-built Run in file order: sorted by the Experiment
+    raw = pa.table({"topic": ["2", "10", "10"], "docno": ["a", "b", "c"], "score": [1.0, 5.0, 5.0]})
+    hand = Experiment({"r": Run("r", raw)}, qrels)
+    assert hand.runs["r"].table.equals(run.table)
+    assert np.array_equal(hand.judgments.doc, exp.judgments.doc)
+
+
+def test_write_run_gives_the_same_text_for_read_and_hand_built_runs(tmp_path):
+    raw = pa.table({"topic": ["2", "10", "10"], "docno": ["a", "b", "c"], "score": [1.0, 5.0, 5.0]})
+    write_run(Run("h", raw), tmp_path / "hand", tag="t")
+    write_run(read_run(tmp_path / "hand"), tmp_path / "again", tag="t")
+    expected = "10 Q0 c 1 5 t\n10 Q0 b 2 5 t\n2 Q0 a 1 1 t\n"  # ranks restart per topic
+    assert (tmp_path / "hand").read_text() == (tmp_path / "again").read_text() == expected
+
+
+_doc = st.sampled_from(["a", "b", "c", "d", "e", "f"])
+_topic = st.sampled_from(["1", "2", "3", "10"])
+
+
+@st.composite
+def _collection(draw):
+    qrels = draw(st.lists(st.tuples(_topic, _doc, st.integers(-1, 2)), min_size=1, max_size=16,
+                          unique_by=lambda r: r[:2]))
+    runs = {}
+    for s in range(draw(st.integers(1, 5))):
+        rows = draw(st.lists(st.tuples(_topic, _doc, st.sampled_from([0.5, 1.0, 2.0])), min_size=1,
+                             max_size=16, unique_by=lambda r: r[:2]))
+        runs[f"r{s}"] = rows
+    return qrels, runs
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=_collection(), max_depth=st.one_of(st.none(), st.integers(1, 3)),
+       batch=st.sampled_from([1, 5, 1 << 20]), hand_built=st.booleans(), dense=st.booleans())
+def test_batched_lookup_matches_a_plain_python_reference(data, max_depth, batch, hand_built, dense,
+                                                         monkeypatch_module):
+    qrels_rows, run_rows = data
+    qrels_topics = {t for t, _, _ in qrels_rows}
+    run_rows = {name: rows for name, rows in run_rows.items() if {t for t, _, _ in rows} & qrels_topics}
+    if not run_rows:
+        return
+    monkeypatch_module.setattr(experiment_module, "_BATCH_LINES", batch)
+    # a dense (topic, docno) table, or hashing plus binary search for docnos judged for several topics
+    monkeypatch_module.setattr(experiment_module, "_DENSE_ENTRIES", 1 << 22 if dense else 0)
+    qrels = read_qrels(pd.DataFrame(qrels_rows, columns=["qid", "docno", "grade"]))
+    if hand_built:  # rows in drawn order: the Experiment sorts them
+        runs = {name: Run(name, pa.table({"topic": [t for t, _, _ in rows], "docno": [d for _, d, _ in rows],
+                                          "score": [float(x) for _, _, x in rows]}))
+                for name, rows in run_rows.items()}
+    else:
+        runs = read_runs({name: pd.DataFrame(rows, columns=["qid", "docno", "score"])
+                          for name, rows in run_rows.items()})
+    exp = Experiment(runs, qrels, max_depth=max_depth, truth=qrels)
+    index = {key: i for i, key in enumerate(sorted((t, d) for t, d, _ in qrels_rows))}
+    for s, name in enumerate(exp.run_names):
+        for t, topic in enumerate(sorted(qrels_topics)):
+            ranked = sorted(((score, docno) for tt, docno, score in run_rows[name] if tt == topic), reverse=True)
+            expected = [index.get((topic, d), NOT_IN_QRELS) for _, d in ranked][:max_depth]
+            assert exp.judgments.doc[s, t].tolist() == expected + [NO_DOCUMENT] * (exp.depth - len(expected))
+            assert exp.length[s, t] == len(expected)
+        ignored = sorted({t for t, _, _ in run_rows[name]} - qrels_topics)
+        assert exp.ignored_topics.get(name, []) == ignored
+    assert np.array_equal(exp.truth.doc, exp.judgments.doc)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
