@@ -230,10 +230,12 @@ def _precision(view: Judged, k: int) -> np.ndarray:
 
 
 def _average_precision(view: Judged, k: int | None) -> np.ndarray:
+    """(1/R) Σ over relevant documents at rank r ≤ k of P@r; computed at the relevant
+    positions only (no float array over every rank)."""
     d = _cut(view, k)
-    ranks = np.arange(1, d + 1, dtype=np.float64)
-    prec = np.where(view.rel[:, :, :d], view.cum_rel[:, :, :d] / ranks, 0.0)
-    return _safe_div(prec.sum(axis=2), view.num_rel[None, :])
+    s, t, r = np.nonzero(view.rel[:, :, :d])
+    precision_at = view.cum_rel[s, t, r] / (r + 1.0)
+    return _safe_div(_sum_per_topic(view, s, t, precision_at), view.num_rel[None, :])
 
 
 def _dcg(gains: np.ndarray, d: int) -> np.ndarray:
