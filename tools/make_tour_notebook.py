@@ -39,7 +39,7 @@ cells = [
     ),
     new_code_cell(
         "true = irnb.evaluate(exp, [\"AP\", \"P@10\"], truth=True).means()\n"
-        "table = official[[\"AP\", \"Judged@10\"]].join(true[[\"AP\"]], rsuffix=\" (true)\")\n"
+        "table = official[[\"AP\", \"Judged@10\"]].assign(**{\"AP (true)\": true[\"AP\"]})\n"
         "table[\"contributed\"] = exp.contributors\n"
         "table[\"AP error\"] = table[\"AP\"] - table[\"AP (true)\"]\n"
         "table.groupby(\"contributed\")[[\"Judged@10\", \"AP error\"]].mean().round(3)"
