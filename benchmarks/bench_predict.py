@@ -49,6 +49,9 @@ POOL_DEPTH = 100
 FRACTIONS = (0.05, 0.1, 0.2, 0.4, 0.6, 0.8)
 MEASURES = ("RR", "P@10", "P@20", "nDCG@20", "AP", "Bpref", "P@20(j)", "RankEff")
 ROWS_7 = ["mean_abs_rank_change", "max_rank_up", "max_rank_down", "rms_error", "pct_significant"]
+# Büttcher et al. (SIGIR 2007) Table 6, F1 by training data: 5% … 80%, automatic-only, manual-only
+PAPER_TABLE_6_F1 = {"kld": [0.238, 0.293, 0.327, 0.356, 0.370, 0.355, 0.262, 0.231],
+                    "svm": [0.174, 0.243, 0.307, 0.420, 0.455, 0.474, 0.355, 0.364]}
 ROWS_8 = ["mean_abs_rank_change", "max_rank_up", "max_rank_down", "rms_error", "kendall_tau", "kendall_tau_left_out"]
 
 
@@ -126,6 +129,8 @@ def table6(collection, corpus, methods, seed: int) -> None:
     frame.columns = pd.MultiIndex.from_tuples(frame.columns)
     _show(f"2. Table 6: predicting relevance, per-topic precision/recall/F1 macro-averages "
           f"({', '.join(f'{m} {s:.1f} s' for m, s in seconds.items())} for all rows):", frame, 3)
+    paper = pd.DataFrame(PAPER_TABLE_6_F1, index=[row[0] for row in settings]).T
+    _show("   for comparison, Büttcher et al.'s Table 6 F1 (TREC 2006 Terabyte, topics 801–850):", paper, 3)
 
 
 def table7(collection, corpus, methods) -> dict:

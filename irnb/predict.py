@@ -333,7 +333,11 @@ def _threshold(scores: np.ndarray, num_relevant: int) -> float:
     if num_relevant >= n:
         return -math.inf
     ordered = np.sort(scores)[::-1]
-    return float((ordered[num_relevant - 1] + ordered[num_relevant]) / 2.0)
+    upper, lower = float(ordered[num_relevant - 1]), float(ordered[num_relevant])
+    middle = (upper + lower) / 2.0
+    if upper > lower and middle <= lower:  # adjacent floats: the halfway point rounds down onto `lower`
+        middle = float(np.nextafter(lower, upper))
+    return middle
 
 
 @dataclass(frozen=True)
@@ -479,8 +483,11 @@ def _classify_topic(settings: _Settings, corpus: TermCounts, train: np.ndarray, 
             inside = fold == j
             oof[inside] = _scores(settings, corpus, train[~inside], labels[~inside], train[inside])
         a, b = _platt(oof, labels)
-        probability = special.expit(-(a * score + b))
-        calibrated = True
+        if a < 0.0:  # probability rises with the score: a usable calibration
+            probability = special.expit(-(a * score + b))
+            calibrated = True
+        # otherwise the out-of-fold scores run against the labels (a weak classifier on few
+        # documents): keep the base rate (R + 1) / (n + 2) rather than invert the ranking
     return _TopicResult(score, probability, threshold, n, R, calibrated)
 
 

@@ -462,3 +462,15 @@ def test_docstring_examples():
 
     result = doctest.testmod(predict)
     assert result.attempted >= 8 and result.failed == 0
+
+
+def test_threshold_between_adjacent_floats_passes_exactly_r():
+    from irnb.predict import _threshold
+
+    # 5e-324 and 0.0 are adjacent doubles: their midpoint rounds to 0.0, which would let the
+    # two 0.0 scores pass too; the threshold must sit strictly above the (R + 1)-th score.
+    scores = np.array([5e-324, 0.0, 0.0])
+    threshold = _threshold(scores, 1)
+    assert int((scores >= threshold).sum()) == 1
+    # ordinary case: halfway, (0.7 + 0.4) / 2 = 0.55
+    assert _threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
