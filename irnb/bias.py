@@ -83,7 +83,7 @@ from scipy import special
 from .experiment import NO_DOC, UNJUDGED, Experiment
 from .measures import Measure, Param, parse_measures
 from .metrics import Judged, _aggregate, _level_counts, compute, evaluate
-from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out, random_subsample
+from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out, random_subsample, subset_pools
 
 __all__ = [
     "BIAS_MEASURES",
@@ -566,19 +566,8 @@ def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *,
     """
     owner = "contributor_subset_bias"
     reference = _check_reference(reference, owner)
-    depth = DEPTH.validate(int(depth) if isinstance(depth, np.integer) else depth, owner)
-    contributing = _contributor_mask(experiment, contributors, owner)
-    subset_names = [pool_runs] if isinstance(pool_runs, str) else list(pool_runs)
-    if not subset_names:
-        raise ValueError(f"{owner}: pool_runs must name at least one contributing run, got an empty list")
-    subset = np.zeros_like(contributing)
-    subset[experiment.run_index(subset_names)] = True
-    outside = subset & ~contributing
-    if outside.any():
-        raise ValueError(f"{owner}: pool_runs must be contributing runs (a subset of the pool's contributors); "
-                         f"not contributing: {_names(experiment, outside)[:5]}")
-    full = depth_pool(experiment, depth=depth, runs=_names(experiment, contributing)).judged
-    kept = depth_pool(experiment, depth=depth, runs=_names(experiment, subset)).judged
+    contributing, subset, full, kept = subset_pools(experiment, pool_runs, depth=depth, contributors=contributors,
+                                                    owner=owner)
     if reference == "qrels":
         ref_pool, reduced = None, ~(full & ~kept)
     else:

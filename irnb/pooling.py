@@ -64,6 +64,8 @@ __all__ = [
     "GroupPools",
     "POOL_PARAMS",
     "depth_pool",
+    "subset_pools",
+    "contributor_mask",
     "leave_one_group_out",
     "budget_pool",
     "judgment_order",
@@ -206,6 +208,33 @@ def contributor_mask(experiment: Experiment, runs: str | Iterable[str] | None = 
     if not mask.any():
         raise ValueError(f"{owner}: no contributing run; pass contributors=[...] (the runs that built the pool)")
     return mask
+
+
+def subset_pools(experiment: Experiment, pool_runs: str | Iterable[str], *, depth: int, contributors=None,
+                 owner: str = "subset_pools") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a contributor-subset experiment (e.g. an automatic-only pool): the contributors'
+    mask over runs, the subset's mask over runs, and the judged masks over the qrels of the
+    depth-d pool of all contributors and of the subset only (``full``, ``kept``). The subset
+    must name contributing runs only; ``full & ~kept`` are the entries only the other
+    contributors pooled.
+
+    Returns ``(contributing, subset, full, kept)``.
+    """
+    depth = DEPTH.validate(_as_int(depth), owner)
+    contributing = contributor_mask(experiment, contributors, owner=owner)
+    names = [pool_runs] if isinstance(pool_runs, str) else list(pool_runs)
+    if not names:
+        raise ValueError(f"{owner}: pool_runs must name at least one contributing run, got an empty list")
+    subset = np.zeros_like(contributing)
+    subset[experiment.run_index(names)] = True
+    outside = subset & ~contributing
+    if outside.any():
+        shown = [experiment.run_names[i] for i in np.flatnonzero(outside)][:5]
+        raise ValueError(f"{owner}: pool_runs must be contributing runs (a subset of the pool's contributors); "
+                         f"not contributing: {shown}")
+    full = _best_rank(experiment, np.flatnonzero(contributing)) <= depth
+    kept = _best_rank(experiment, np.flatnonzero(subset)) <= depth
+    return contributing, subset, full, kept
 
 
 def _names(experiment: Experiment, idx: np.ndarray) -> tuple[str, ...]:

@@ -91,7 +91,7 @@ from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, _lookup
 from .io import Qrels, read_qrels
 from .measures import Measure, Param, parse_measures
 from .metrics import Evaluation, Judged, compute
-from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out
+from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out, subset_pools
 
 __all__ = [
     "METHODS",
@@ -871,7 +871,6 @@ def complete_qrels(
     if not isinstance(within_qrels, bool):
         raise TypeError(f"{owner}: within_qrels must be True or False, got {within_qrels!r}")
     j = experiment.judgments
-    Q = j.num_judgments
     mask = _pool_mask(experiment, pool)
     judged_q = mask & (j.qrel_grade >= 0)
     extra_topic = np.zeros(0, np.int64)
@@ -1028,18 +1027,7 @@ def contributor_subset_completion(experiment: Experiment, documents, pool_runs: 
     contributors outside ``pool_runs`` put in the depth-``depth`` pool (e.g. the
     automatic-only pool) train a classifier that predicts exactly those entries."""
     owner = "contributor_subset_completion"
-    depth = DEPTH.validate(int(depth) if isinstance(depth, np.integer) else depth, owner)
-    contributing = _contributing(experiment, contributors, owner)
-    subset_names = [pool_runs] if isinstance(pool_runs, str) else list(pool_runs)
-    if not subset_names:
-        raise ValueError(f"{owner}: pool_runs must name at least one contributing run, got an empty list")
-    subset = np.zeros_like(contributing)
-    subset[experiment.run_index(subset_names)] = True
-    if (subset & ~contributing).any():
-        raise ValueError(f"{owner}: pool_runs must be contributing runs; not contributing: "
-                         f"{_few(_names_of(experiment, subset & ~contributing))}")
-    full = depth_pool(experiment, depth=depth, runs=_names_of(experiment, contributing)).judged
-    kept = depth_pool(experiment, depth=depth, runs=_names_of(experiment, subset)).judged
+    _, subset, full, kept = subset_pools(experiment, pool_runs, depth=depth, contributors=contributors, owner=owner)
     removed = full & ~kept
     training = Pool(~removed, f"official qrels without the entries only runs outside the {int(subset.sum())} "
                               f"pool runs contributed at depth {depth}")
