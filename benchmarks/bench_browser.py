@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.presses < 1:
         parser.error(f"--presses must be ≥ 1, got {args.presses}")
+    # the Voila kernel imports the checkout's irnb, whatever is installed
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
     reason = browser_unavailable()
     if reason:
         print(f"bench_browser: cannot run: {reason}", file=sys.stderr)

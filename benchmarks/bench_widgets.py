@@ -20,10 +20,14 @@ import argparse
 import os
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
-import matplotlib
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the checkout's irnb, whatever is installed
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
@@ -131,7 +135,8 @@ def main(argv=None) -> None:
     print(f"## Widget benchmark\n\n`python benchmarks/bench_widgets.py` — {time.strftime('%Y-%m-%d %H:%M')}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical cores, load average "
           f"{load:.1f} at start; Python {platform.python_version()}, irnb {irnb.__version__}, "
-          f"matplotlib {matplotlib.__version__}; Agg canvas, PNG encoding included.")
+          f"matplotlib {matplotlib.__version__} (irnb from `{Path(irnb.__file__).parent}`); Agg canvas, PNG "
+          "encoding included.")
     from irnb.datasets import default
 
     start = time.perf_counter()

@@ -67,6 +67,7 @@ CASES = {
 STRENGTH = {1: "strong", 2: "weak", 3: "strong", 4: "weak"}
 TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie et al. Table 1 columns
 DEPTHS = (10, 30, 100, 500, 1000)
+_STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
 _AVERAGE_FAMILIES = ("AP", "GMAP", "APj", "infAP")
 _ASSESSMENT_FAMILIES = ("Judged", "MAA", "RecallAssessment", "Unj")
 
@@ -167,7 +168,7 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
         "p_measure": p_m,
         "assessment_a": assessment_tests.mean_a, "assessment_b": assessment_tests.mean_b,
         "assessment_diff": assessment_tests.mean_diff, "p_assessment": p_a,
-        "case": case, "strength": np.asarray([STRENGTH[int(c)] for c in case], dtype=object),
+        "case": case, "strength": _STRENGTH_BY_CASE[case],
         # object columns: a missing name stays None (JSON null), not NaN
         "better": pd.Series(better_name, dtype=object), "more_assessed": pd.Series(more_name, dtype=object),
     })
@@ -196,6 +197,16 @@ def _table(ev, measure: Measure, assessment: Measure, test: str, alpha: float, t
     res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
     res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
     return decide(res_m, res_a, alpha=alpha, higher_is_better=measure.spec.higher_is_better)
+
+
+def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, topics: str,
+           options: dict) -> np.ndarray:
+    """The ``case`` column of :func:`_table` alone (what the counts need): the same tests
+    and :func:`classify`, without building the per-pair table."""
+    res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
+    res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
+    better = res_m.direction * (1 if measure.spec.higher_is_better else -1)
+    return classify(_effective_p(res_m), _effective_p(res_a), better, res_a.direction, alpha=alpha)
 
 
 def _check_test(test, topics):
@@ -235,11 +246,11 @@ def case_matrix(table: pd.DataFrame) -> pd.DataFrame:
     need = {"run_a", "run_b", "case"}
     if not need <= set(table.columns):
         raise ValueError(f"table must have columns {sorted(need)}, got {list(table.columns)}")
-    runs = list(dict.fromkeys(list(table["run_a"]) + list(table["run_b"])))
-    pos = {r: i for i, r in enumerate(runs)}
+    first, second = table["run_a"].to_numpy(dtype=object), table["run_b"].to_numpy(dtype=object)
+    runs = list(pd.unique(np.concatenate([first, second])))  # in order of appearance
+    where = pd.Index(runs)
+    i, j = where.get_indexer(first), where.get_indexer(second)
     out = np.full((len(runs), len(runs)), np.nan)
-    i = table["run_a"].map(pos).to_numpy()
-    j = table["run_b"].map(pos).to_numpy()
     out[i, j] = table["case"].to_numpy()
     out[j, i] = table["case"].to_numpy()
     return pd.DataFrame(out, index=pd.Index(runs, name="run"), columns=pd.Index(runs, name="versus"))
@@ -288,8 +299,7 @@ def case_counts(settings, *, measures: Iterable["str | Measure"] = TABLE1_MEASUR
         pairs = [(m, assessment_measure(m)) for m in parsed]
         ev = _evaluation(source, [x for pair in pairs for x in pair], judged)
         for m, a in pairs:
-            table = _table(ev, m, a, test, alpha, topics, options)
-            counts = np.bincount(table["case"].to_numpy(np.int64), minlength=5)[1:5]
+            counts = np.bincount(_cases(ev, m, a, test, alpha, topics, options).astype(np.int64), minlength=5)[1:5]
             total = int(counts.sum())
             for c in range(1, 5):
                 rows.append({"setting": name, "measure": m.name, "assessment": a.name, "case": c,

@@ -42,7 +42,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments
+from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, parse_measures
 
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]

@@ -473,15 +473,13 @@ def update_bias_plot(ax, result, *, measures: Sequence[str] | None = None, value
         raise ValueError(f"{plot}: value must be 'rank' or 'score', got {value!r}")
     _role(ax, "zero", plot)
     names = _measure_names(result, measures, plot)
-    frame = result.to_frame()
-    frame = frame[frame["left_out"]]
-    column = "rank_change" if value == "rank" else "score_change"
+    left_out = np.asarray(result.left_out, dtype=bool)
+    change = result.rank_change if value == "rank" else result.reduced_score - result.reference_score
     lines = []
-    for name in [m.name for m in result.measures]:
-        line = _series_line(ax, f"bias:{name}", [m.name for m in result.measures].index(name), label=name)
-        rows = frame[frame["measure"] == name]
+    for i, name in enumerate(m.name for m in result.measures):
+        line = _series_line(ax, f"bias:{name}", i, label=name)
         line.set_visible(name in names)
-        line.set_data(rows["reference_rank"].to_numpy(), rows[column].to_numpy())
+        line.set_data(result.reference_rank[i, left_out], change[i, left_out])
         if name in names:
             lines.append(line)
     for role, line in artists(ax).items():  # measures of an earlier result that this one lacks

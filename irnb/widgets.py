@@ -12,8 +12,14 @@ artists, only the picture re-rendered.
 Speed: the layout (constrained) is computed on the first draw and then frozen — axes
 positions, titles and axis labels stay put — and redone only when a tick label grows
 longer than any seen at the last layout; PNG frames are drawn with unhinted glyphs. Text is
-what a redraw spends most on (each tick label costs a FreeType layout), so topic axes label
-at most 25 topics and the per-run plots show the top ``top`` runs (default 30).
+what a redraw spends most on (each label costs a FreeType layout and a glyph-by-glyph
+rasterisation), so the canvas draws every text from a cache of bitmaps (rasterised once by
+matplotlib, then one image blit; see :func:`_text_cache_canvas`), topic axes label at most
+25 topics and the per-run plots show the top ``top`` runs (default 30). PNG frames are
+written straight from the Agg buffer (filter "Up", zlib level 1: :func:`_png`). The decision
+view keeps Table 1 while only k or the measure change and tests only the shown runs' pairs
+when the test allows (:class:`DecisionView`). On the default collection a change costs
+25–35 ms of drawing and PNG (was 80–110 ms), see ``benchmarks/bench_widgets.py``.
 
 Sliders take their bounds from the declarations the core validates against
 (:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the
@@ -42,7 +48,6 @@ from __future__ import annotations
 
 import html
 import time
-from io import BytesIO
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -367,7 +372,8 @@ class View:
 
 
 def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios=None):
-    """(figure, the widget that shows it, "ipympl" | "png")."""
+    """(figure, the widget that shows it, "ipympl" | "png"). Either canvas draws text from
+    a bitmap cache (:func:`_text_cache_canvas`)."""
     import matplotlib
 
     mode = canvas
@@ -380,17 +386,163 @@ def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios
         from ipympl.backend_nbagg import Canvas, FigureManager
 
         figure = Figure(figsize=figsize, layout="constrained")
-        FigureManager(Canvas(figure), 0)
+        FigureManager(_text_cache_canvas(Canvas)(figure), 0)
         figure.subplots(1, panels, width_ratios=width_ratios)
         figure.canvas.header_visible = False
         return figure, figure.canvas, mode
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     figure = Figure(figsize=figsize, dpi=80, layout="constrained")
-    FigureCanvasAgg(figure)
+    _text_cache_canvas(FigureCanvasAgg)(figure)
     figure.subplots(1, panels, width_ratios=width_ratios)
     image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * 80)}px"})
     return figure, image, mode
+
+
+# =============================================================================== text bitmap cache
+#: Text bitmaps a canvas keeps (first in, first out beyond this); a few KB each.
+_TEXT_CACHE_SIZE = 4096
+_TEXT_CLASSES: dict[Any, type] = {}  # base canvas class (or "renderer") → class
+
+
+def _text_cache_canvas(base: type) -> type:
+    """``base`` (an Agg canvas class: matplotlib's FigureCanvasAgg or ipympl's Canvas) whose
+    renderer draws each text from a cache of coverage bitmaps.
+
+    Why: a redraw spends most of its time on text (each label is laid out and rasterised
+    glyph by glyph with FreeType, ~0.5–1 ms), yet the same labels — run names, topic ids,
+    tick values, legend entries — come back on every redraw. A text is rasterised once,
+    in black on a transparent scratch canvas of its own (matplotlib's own ``draw_text``,
+    so fonts, hinting, kerning and rotation are matplotlib's), and its alpha channel
+    (coverage) kept under everything that shapes the glyphs: string, font properties,
+    size, angle, dpi, hinting, antialiasing, font features and language. Drawing it is
+    one ``draw_text_image`` in the text's own colour and alpha, clipped as matplotlib
+    clips text. The one difference from matplotlib's own drawing: the text's origin snaps
+    to the nearest whole pixel (matplotlib ≤ 3.10 did so too), which makes every later
+    drawing of the same text the same pixels. Mathtext and TeX are drawn as usual.
+    """
+    if base in _TEXT_CLASSES:
+        return _TEXT_CLASSES[base]
+    renderer_class = _text_cache_renderer()
+
+    def get_renderer(self):
+        width, height = self.get_width_height(physical=True)
+        key = width, height, self.figure.dpi
+        if getattr(self, "_lastKey", None) != key or not isinstance(getattr(self, "renderer", None), renderer_class):
+            if not hasattr(self, "_irnb_text_cache"):
+                self._irnb_text_cache = {}
+            self.renderer = renderer_class(width, height, self.figure.dpi, self._irnb_text_cache)
+            self._lastKey = key
+        return self.renderer
+
+    cls = type(f"TextCache{base.__name__}", (base,), {"get_renderer": get_renderer, "__module__": __name__})
+    _TEXT_CLASSES[base] = cls
+    return cls
+
+
+_GENERIC_FAMILIES = ("serif", "sans-serif", "cursive", "fantasy", "monospace")
+
+
+def _font_key(prop) -> tuple:
+    """What of a FontProperties shapes its glyphs (its own hash follows mutable state),
+    with the fonts a generic family ("sans-serif" …) stands for at the time."""
+    import matplotlib as mpl
+
+    family = tuple(prop.get_family())
+    generic = tuple(tuple(mpl.rcParams[f"font.{f}"]) for f in family if f in _GENERIC_FAMILIES)
+    return (family, generic, prop.get_style(), prop.get_variant(), prop.get_weight(), prop.get_stretch(),
+            prop.get_size_in_points(), prop.get_file(), prop.get_math_fontfamily())
+
+
+def _text_cache_renderer() -> type:
+    """RendererAgg drawing plain text from a bitmap cache (see :func:`_text_cache_canvas`)."""
+    if "renderer" in _TEXT_CLASSES:
+        return _TEXT_CLASSES["renderer"]
+    import math
+
+    import matplotlib as mpl
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    class TextCacheRendererAgg(RendererAgg):
+        def __init__(self, width, height, dpi, cache: dict):
+            super().__init__(width, height, dpi)
+            self._irnb_text_cache = cache
+
+        def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+            if ismath:
+                return super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+            features = mtext.get_fontfeatures() if hasattr(mtext, "get_fontfeatures") else None
+            language = mtext.get_language() if hasattr(mtext, "get_language") else None
+            key = (s, _font_key(prop), float(angle), self.dpi, bool(gc.get_antialiased()), mpl.rcParams["text.hinting"],
+                   mpl.rcParams["text.hinting_factor"], mpl.rcParams.get("text.kerning_factor"),
+                   None if features is None else tuple(features), language)
+            cache = self._irnb_text_cache
+            entry = cache.get(key)
+            if entry is None:
+                entry = self._rasterise(s, prop, angle, bool(gc.get_antialiased()), mtext)
+                if len(cache) >= _TEXT_CACHE_SIZE:
+                    del cache[next(iter(cache))]
+                cache[key] = entry
+            bitmap, left, bottom = entry
+            if bitmap is not None:
+                self._renderer.draw_text_image(bitmap, math.floor(x + 0.5) + left, math.floor(y + 0.5) + bottom,
+                                               0, gc)
+
+        def _get_font_height_metrics(self, prop, *args, **kwargs):
+            """(ascent, descent, line gap) in pixels of the font of ``prop``, as
+            ``Text._get_layout`` reads them from the font's OS/2 or hhea table on every
+            layout of every text (matplotlib ≥ 3.11 asks the renderer first); cached per
+            font and size. (None, None, None) makes matplotlib measure as usual."""
+            if args or kwargs:  # a signature this code does not know
+                return None, None, None
+            key = ("height", _font_key(prop), self.dpi)
+            cache = self._irnb_text_cache
+            if key not in cache:
+                from matplotlib.font_manager import fontManager, get_font
+
+                cache[key] = None, None, None
+                font = get_font(fontManager._find_fonts_by_props(prop))
+                for table_name, gap, ascent, descent in (("OS/2", "sTypoLineGap", "sTypoAscender", "sTypoDescender"),
+                                                          ("hhea", "lineGap", "ascent", "descent")):
+                    table = font.get_sfnt_table(table_name)
+                    if table is None:
+                        continue
+                    scale = 1 / font.get_sfnt_table("head")["unitsPerEm"] * prop.get_size_in_points() * self.dpi / 72
+                    cache[key] = table[ascent] * scale, -table[descent] * scale, table[gap] * scale
+                    break
+            return cache[key]
+
+        def _rasterise(self, s, prop, angle, antialiased, mtext):
+            """(coverage bitmap, left, bottom): the text drawn at a whole-pixel origin; the
+            bitmap's left column and its bottom edge (one past its last row), in pixels
+            from the origin (y down). (None, 0, 0) for a text with no ink."""
+            width, height, descent = self.get_text_width_height_descent(s, prop, False)
+            theta = math.radians(angle)
+            cos, sin = math.cos(theta), math.sin(theta)
+            corners = [(0.0, -descent), (width, -descent), (width, height - descent), (0.0, height - descent)]
+            xs = [cx * cos - cy * sin for cx, cy in corners]  # y up
+            ys = [cx * sin + cy * cos for cx, cy in corners]
+            pad = max(4, math.ceil(prop.get_size_in_points() * self.dpi / 72.0 * 0.5))
+            for _ in range(3):  # grow the margin if glyphs reach the scratch canvas's edge
+                ox, oy = pad + math.ceil(-min(xs)), pad + math.ceil(max(ys))
+                scratch = RendererAgg(ox + math.ceil(max(xs)) + pad, oy + math.ceil(-min(ys)) + pad, self.dpi)
+                gc = scratch.new_gc()
+                gc.set_foreground((0.0, 0.0, 0.0))
+                gc.set_antialiased(antialiased)
+                RendererAgg.draw_text(scratch, gc, ox, oy, s, prop, angle, ismath=False, mtext=mtext)
+                gc.restore()
+                alpha = np.asarray(scratch.buffer_rgba())[:, :, 3]
+                if not (alpha[0].any() or alpha[-1].any() or alpha[:, 0].any() or alpha[:, -1].any()):
+                    break
+                pad *= 4
+            rows, cols = np.flatnonzero(alpha.any(axis=1)), np.flatnonzero(alpha.any(axis=0))
+            if rows.size == 0:
+                return None, 0, 0
+            bitmap = np.ascontiguousarray(alpha[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1])
+            return bitmap, int(cols[0]) - ox, int(rows[-1]) + 1 - oy
+
+    _TEXT_CLASSES["renderer"] = TextCacheRendererAgg
+    return TextCacheRendererAgg
 
 
 def _label_widths(figure) -> tuple[int, ...]:
@@ -431,21 +583,33 @@ def _freeze_layout(figure) -> None:
     figure.set_layout_engine("none")
     for ax in figure.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            label = axis.label
-            if label.get_text():
-                where = label.get_transform().transform(label.get_position())
-                axis.set_label_coords(*ax.transAxes.inverted().transform(where))
+            label = axis.label  # pinned even when empty: else each draw measures the tick labels for it
+            where = label.get_transform().transform(label.get_position())
+            axis.set_label_coords(*ax.transAxes.inverted().transform(where))
 
 
 def _png(figure) -> bytes:
-    """The figure's rendered buffer (already drawn) as PNG bytes, fast compression."""
-    from PIL import Image
+    """The figure's rendered buffer (already drawn) as PNG bytes: 8-bit RGBA, every row
+    filtered "Up" (its difference from the row above: plots are mostly runs of one
+    colour), zlib level 1. A third of the time Pillow takes for the same picture, and
+    smaller."""
+    import struct
+    import zlib
 
-    width, height = figure.canvas.get_width_height(physical=True)
-    buffer = BytesIO()
-    Image.frombuffer("RGBA", (width, height), figure.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
-        buffer, format="png", compress_level=1)
-    return buffer.getvalue()
+    pixels = np.asarray(figure.canvas.buffer_rgba())
+    height, width = pixels.shape[:2]
+    flat = pixels.reshape(height, width * 4)
+    rows = np.empty((height, width * 4 + 1), dtype=np.uint8)
+    rows[:, 0] = 2  # filter type Up
+    rows[0, 1:] = flat[0]
+    np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:])  # modulo 256, as PNG's filter is
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8 bits, RGBA, deflate, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows.data, 1))
+            + chunk(b"IEND", b""))
 
 
 class IntervalsView(View):
@@ -493,7 +657,17 @@ class IntervalsView(View):
 
 class DecisionView(View):
     """The decision matrix (run × run cases, top ``top`` runs by the measure) and the case
-    proportions by measurement depth (Baillie et al.'s Table 1) for the current pool."""
+    proportions by measurement depth (Baillie et al.'s Table 1) for the current pool.
+
+    Speed: Table 1 depends on the pool only, so it is computed when d or the contributors
+    change (from the same evaluation as the matrix) and kept while k or the measure
+    change. The matrix shows ``top`` runs; with a test whose p-value for a pair depends on
+    that pair's scores alone (t, Wilcoxon, sign, randomization
+    with the default fixed seed, topics shared pairwise) only the pairs among the shown
+    runs are tested — the same cases as testing every pair, in a fraction of the time
+    (TREC-COVID: 435 of 10,153 pairs). ANOVA and Tukey HSD test every pair, as their
+    family is all runs.
+    """
 
     uses = ("depth", "measurement_depth", "measure", "contributors", "groups")
     panels = ("matrix", "proportions")
@@ -520,10 +694,13 @@ class DecisionView(View):
         fresh = key not in self._cache  # Table 1 depends on the pool only: one evaluation serves both panels
         wanted = [measure, assessment] + ([x for m in table1 for x in (m, assessment_measure(m))] if fresh else [])
         ev = evaluate(self.experiment, list(dict.fromkeys(wanted)), judged=pool.judged)
-        table = compare_table(ev, measure, test=self.test, alpha=self.alpha)
-        matrix = case_matrix(table)
         means = pd.Series(ev.aggregate(measure), index=list(self.experiment.run_names)).loc[shown]
         order = list(means.sort_values(ascending=not measure.spec.higher_is_better, kind="stable").index[: self.top])
+        tested = ev
+        if self.test in _PAIR_LOCAL_TESTS and 2 <= len(order) < len(self.experiment.run_names):
+            tested = _only_runs(ev, order, (measure, assessment))
+        table = compare_table(tested, measure, test=self.test, alpha=self.alpha)
+        matrix = case_matrix(table)
         if fresh:
             self._cache = {k: v for k, v in self._cache.items() if k[0] != "proportions"}
             self._cache[key] = case_proportions({pool.description: ev}, measures=table1, test=self.test,
@@ -534,9 +711,28 @@ class DecisionView(View):
         self._draw("matrix", plots.case_matrix_plot, plots.update_case_matrix_plot, matrix, order=order, title=title)
         self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
         self._mark("artists", now)
-        return (f"{pool.description}: {pool.num_judged:,} judgments · {len(table):,} pairs"
+        runs = len(self.experiment.run_names)
+        return (f"{pool.description}: {pool.num_judged:,} judgments · {runs * (runs - 1) // 2:,} pairs"
                 + (f" · matrix shows the top {self.top} of {len(shown)} runs by {measure.name}"
                    if len(shown) > self.top else ""))
+
+
+#: Tests whose p-value for a pair of runs depends on the two runs' scores alone (with
+#: ``topics="pairwise"`` and the default fixed seed): testing a subset of the runs gives
+#: its pairs the p-values they get among all runs.
+_PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
+
+
+def _only_runs(ev, runs: Sequence[str], measures: Sequence) -> Any:
+    """The Evaluation ``ev`` restricted to ``runs`` (kept in ``ev``'s order) and ``measures``:
+    the same per-topic values, rows selected."""
+    import dataclasses
+
+    wanted = set(runs)
+    rows = np.asarray([i for i, name in enumerate(ev.run_names) if name in wanted], dtype=np.int64)
+    measures = tuple(dict.fromkeys(measures))
+    return dataclasses.replace(ev, run_names=tuple(ev.run_names[i] for i in rows), measures=measures,
+                               values={m: ev.values[m][rows] for m in measures}, evaluated=ev.evaluated[rows])
 
 
 class BiasView(View):

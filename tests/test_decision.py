@@ -192,6 +192,49 @@ def test_case_proportions_accepts_an_evaluation(rng):
         case_proportions(ev, measures=["P@30"])
 
 
+
+@pytest.mark.parametrize("test", DECISION_TESTS)
+def test_case_counts_are_the_case_columns_of_the_per_pair_tables(rng, test):
+    """case_counts classifies without building the per-pair tables; its counts must be
+    those of compare_table's ``case`` column for every measure — Table 1's, one without a
+    depth, and a lower-is-better one (RBP residual: the lower run is the better) — on a
+    partial pool of the qrels, and the pairs 7 runs make, 7·6/2 = 21."""
+    rankings, qrels = {}, {}
+    for t in range(8):  # run r puts a relevant document ahead with a strength growing with r
+        qrels[f"q{t}"] = {f"d{t}_{i}": int(rng.random() < 0.3) for i in range(60) if rng.random() < 0.7}
+        for r in range(7):
+            score = {f"d{t}_{i}": rng.random() + 0.4 * r * qrels[f"q{t}"].get(f"d{t}_{i}", 0) for i in range(80)}
+            rankings.setdefault(f"run{r}", {})[f"q{t}"] = sorted(score, key=score.get, reverse=True)[:40]
+    exp = experiment(rankings, qrels)
+    half = rng.random(exp.judgments.num_judgments) < 0.5
+    measures = list(TABLE1_MEASURES) + ["nDCG", "RBPResidual(p=0.8)@10"]
+    counts = case_counts({"half": (exp, half)}, measures=measures, test=test)
+    assert set(counts["pairs"]) == {21}
+    seen = set()
+    for m in measures:
+        cases = compare_table(exp, m, test=test, judged=half)["case"].to_numpy()
+        name = irnb.parse_measure(m).name
+        got = counts[counts["measure"] == name].set_index("case")["count"]
+        assert got.to_dict() == {c: int((cases == c).sum()) for c in range(1, 5)}
+        seen |= set(cases.tolist())
+    assert len(seen) >= 2  # the experiment is not one case everywhere
+
+
+def test_case_matrix_places_every_pair_whatever_the_row_order(rng):
+    exp = _random_experiment(rng, runs=6)
+    table = compare_table(exp, "P@10")
+    grid = case_matrix(table)
+    assert grid.index.tolist() == list(exp.run_names) == grid.columns.tolist()  # order of appearance
+    assert grid.index.name == "run" and grid.columns.name == "versus"
+    for row in table.itertuples():
+        assert grid.loc[row.run_a, row.run_b] == row.case == grid.loc[row.run_b, row.run_a]
+    assert np.isnan(np.diag(grid.to_numpy())).all()
+    shuffled = table.iloc[rng.permutation(len(table))]
+    again = case_matrix(shuffled)
+    assert again.index.tolist() == list(dict.fromkeys(list(shuffled["run_a"]) + list(shuffled["run_b"])))
+    pd.testing.assert_frame_equal(again.loc[grid.index, grid.columns], grid)
+
+
 # ------------------------------------------------------------------ Fig. 2 / Fig. 11 data
 def test_depth_curves(rng):
     exp = _random_experiment(rng, depth=40)

@@ -338,3 +338,112 @@ def test_explorer_on_trec_covid_round1(shared_dir):
     decision = ex.select("decision matrix")
     assert not _error(decision) and decision.artists["matrix"]["cases"].get_array().shape == (30, 30)
     assert elapsed < 5.0  # generous on a shared machine; benchmarks/bench_widgets.py measures ≤ 500 ms
+
+
+# =============================================================================== speed-ups keep the numbers
+@pytest.mark.parametrize("test", ["anova", "wilcoxon"])
+def test_decision_matrix_of_the_top_runs_is_the_all_pairs_matrix(experiment, test):
+    """The view tests only the shown runs' pairs when the test is pair-local (Wilcoxon),
+    every pair when the family matters (ANOVA + Bonferroni): either way the cells equal
+    those of the table over all runs. At d = 3 and top 4, ANOVA over the 4 runs alone
+    gives other cases than over all 10 (checked below), so a wrong shortcut would show."""
+    view = widgets.decision_view(experiment, top=4, test=test)
+    view.controls["depth"].value = 3
+    assert not _error(view), view.status.value
+    pool = depth_pool(experiment, depth=3)
+    ev = evaluate(experiment, ["P@10", "Judged@10"], judged=pool.judged)
+    order = list(ev.means()["P@10"].sort_values(ascending=False, kind="stable").index[:4])
+    expected = case_matrix(compare_table(ev, "P@10", test=test)).loc[order, order].to_numpy()
+    shown = view.artists["matrix"]["cases"].get_array()
+    np.testing.assert_array_equal(np.where(shown.mask, 0, shown.data), np.nan_to_num(expected))
+    assert "45 pairs" in view.status.value  # 10 runs: 10·9/2 pairs, whatever the matrix shows
+    alone = case_matrix(compare_table(widgets._only_runs(ev, order, ev.measures), "P@10", test=test))
+    same = np.array_equal(np.nan_to_num(alone.loc[order, order].to_numpy()), np.nan_to_num(expected))
+    assert same == (test == "wilcoxon")
+
+
+def test_png_frames_are_the_rendered_pixels_up_filtered():
+    """The PNG writer: 3 × 2 pixels placed with figimage; the frame decodes to the
+    canvas's RGBA buffer, and its second row is stored as its difference from the first
+    modulo 256 (PNG filter 2, "Up"): (10 − 250) mod 256 = 16, (200 − 100) = 100, …"""
+    import struct
+    import zlib
+    from io import BytesIO
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    figure = Figure(figsize=(3 / 80, 2 / 80), dpi=80)
+    FigureCanvasAgg(figure)
+    top = [[250, 100, 0], [1, 2, 3], [255, 255, 255]]
+    bottom = [[10, 200, 0], [1, 2, 3], [0, 0, 0]]
+    figure.figimage(np.asarray([bottom, top], dtype=np.uint8), origin="lower")  # row 0 at the bottom
+    figure.canvas.draw()
+    data = widgets._png(figure)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pixels = np.asarray(Image.open(BytesIO(data)))
+    assert pixels.shape == (2, 3, 4)
+    np.testing.assert_array_equal(pixels, np.asarray(figure.canvas.buffer_rgba()))
+    np.testing.assert_array_equal(pixels[:, :, :3], [top, bottom])
+    length = struct.unpack(">I", data[33:37])[0]  # the IDAT chunk follows the 25-byte IHDR
+    assert data[37:41] == b"IDAT"
+    raw = zlib.decompress(data[41:41 + length])
+    assert len(raw) == 2 * (1 + 3 * 4) and raw[0] == 2 and raw[13] == 2  # a filter byte per row: Up
+    assert list(raw[14:26]) == [16, 100, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0]  # (bottom − top) mod 256, alpha 0
+
+
+def _ink(pixels: np.ndarray) -> tuple[float, float, float]:
+    """Total darkness of an RGBA picture on white and its centroid (x, y) in pixels."""
+    dark = 255.0 - pixels[:, :, :3].astype(np.float64).mean(axis=2)
+    total = dark.sum()
+    ys, xs = np.indices(dark.shape)
+    return total, float((xs * dark).sum() / total), float((ys * dark).sum() / total)
+
+
+@pytest.mark.parametrize("text, options", [
+    ("acorn-a1 · P@10", {"fontsize": 9}),
+    ("topic 107", {"fontsize": 7, "rotation": 90, "color": "#D55E00"}),
+    ("λ = 1 − Δ", {"fontsize": 11, "rotation": 30, "alpha": 0.5}),
+    ("$\\alpha^2$", {"fontsize": 10}),  # mathtext: drawn by matplotlib as usual
+])
+def test_cached_text_is_matplotlibs_text_on_whole_pixels(text, options):
+    """The views' canvas draws each text from a bitmap cache: the same ink as matplotlib's
+    own drawing (within 3 %), at most half a pixel away (the origin snaps to a whole
+    pixel), in the text's colour; drawn again, the very same pixels, with no new
+    rasterisation."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    pictures = []
+    for canvas in (FigureCanvasAgg, widgets._text_cache_canvas(FigureCanvasAgg)):
+        figure = Figure(figsize=(2.0, 1.2), dpi=80)
+        canvas(figure)
+        figure.text(0.3, 0.3, text, **options)
+        figure.canvas.draw()
+        pictures.append(np.asarray(figure.canvas.buffer_rgba()).copy())
+    plain, cached = pictures
+    (ink_p, x_p, y_p), (ink_c, x_c, y_c) = _ink(plain), _ink(cached)
+    assert ink_c == pytest.approx(ink_p, rel=0.03)
+    assert abs(x_c - x_p) <= 0.5 and abs(y_c - y_p) <= 0.5
+    if "color" in options:  # fully covered pixels are the text's colour in both
+        for picture in (plain, cached):
+            darkest = picture[np.unravel_index(np.argmin(picture[:, :, :3].sum(axis=2)), picture.shape[:2])]
+            assert list(darkest[:3]) == [0xD5, 0x5E, 0x00]
+    entries = len(figure.canvas._irnb_text_cache)
+    assert entries >= (0 if text.startswith("$") else 1)
+    figure.canvas.draw()
+    np.testing.assert_array_equal(np.asarray(figure.canvas.buffer_rgba()), cached)
+    assert len(figure.canvas._irnb_text_cache) == entries
+
+
+def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
+    view = widgets.intervals_view(experiment)
+    cache = view.figure.canvas._irnb_text_cache
+    first, entries = view._canvas_widget.value, len(cache)
+    view.controls["depth"].value = 7
+    view.controls["depth"].value = D  # back: every label seen before
+    assert len(cache) > entries  # depth 7 had its own title
+    entries = len(cache)
+    view.refresh()
+    assert len(cache) == entries and view._canvas_widget.value == first
