@@ -191,6 +191,9 @@ class Server:
         env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
                    JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTER_PLATFORM_DIRS="1",
                    IPYTHONDIR=str(home / "ipython"), PYTHONUNBUFFERED="1")
+        # kernels import this checkout's irnb, whatever copy is installed
+        repo = str(Path(__file__).resolve().parents[1])
+        env["PYTHONPATH"] = os.pathsep.join([repo, *filter(None, [env.get("PYTHONPATH")])])
         return env
 
     def __enter__(self) -> "Server":

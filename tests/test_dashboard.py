@@ -31,6 +31,7 @@ def test_dashboard_is_generated_from_its_script():
 @pytest.mark.slow
 def test_dashboard_runs_and_shows_the_explorer_widget(tmp_path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))  # the kernel imports this checkout
     notebook = nbformat.read(DASHBOARD, as_version=4)
     client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
