@@ -468,11 +468,12 @@ def _judged_at(view: Judged, k: int) -> np.ndarray:
 
 
 def _average_assessment(view: Judged, k: int | None) -> np.ndarray:
+    """Mean of A_p@r over the ranks r ≤ k of judged documents (0 when none is judged);
+    computed at the judged positions only."""
     d = _cut(view, k)
-    ranks = np.arange(1, d + 1, dtype=np.float64)
-    judged = view.judged[:, :, :d]
-    ap_at = np.where(judged, view.cum_judged[:, :, :d] / ranks, 0.0)
-    return _safe_div(ap_at.sum(axis=2), judged.sum(axis=2))
+    s, t, r = np.nonzero(view.judged[:, :, :d])
+    assessment_at = view.cum_judged[s, t, r] / (r + 1.0)
+    return _safe_div(_sum_per_topic(view, s, t, assessment_at), view.at(view.cum_judged, d))
 
 
 def _recall_assessment(view: Judged, k: int | None) -> np.ndarray:
