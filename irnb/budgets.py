@@ -22,9 +22,10 @@ each run set separately:
   significant in the opposite direction (both counts are reported). Same measure, same
   estimator, same run set. The share is NaN when no pair was significant at a.
 
-Rules: a pair's p-value is NaN when it cannot be tested (no common topic, or fewer than
-two topics with a non-zero difference); NaN is never significant, and pairs with a NaN
-p-value do not count in the separability denominator (``pairs`` = testable pairs).
+Rules (those of :func:`irnb.stats.t_test`): a pair's p-value is NaN only when it cannot be
+tested (no common topic); a pair whose scores are identical on every topic gets p = 1 (never
+significant, but counted in the separability denominator); NaN is never significant, and
+pairs with a NaN p-value do not count in the denominator (``pairs`` = testable pairs).
 Direction is the sign of the mean difference (+1: the first run of the pair scores
 higher). Budgets from the same ``seed`` are nested (a larger budget judges everything a
 smaller one does), and each equals ``irnb.pooling.budget_pool(judgments=N, seed=seed)``.

@@ -133,7 +133,7 @@ def _effective_p(res: PairwiseTests) -> np.ndarray:
 
 
 def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alpha: float = 0.05,
-           higher_is_better: bool = True) -> pd.DataFrame:
+           higher_is_better: bool = True, assessment_higher_is_better: bool = True) -> pd.DataFrame:
     """The decision-matrix table from two :class:`~irnb.stats.PairwiseTests` on the same
     runs (one for the measure, one for its assessment measure).
 
@@ -141,10 +141,14 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
     mean_diff, p_measure, assessment_a, assessment_b, assessment_diff, p_assessment, case,
     strength, better, more_assessed``; ``better`` / ``more_assessed`` name the run that is
     significantly better / more assessed, or are None when the two are "equal".
+    ``higher_is_better`` / ``assessment_higher_is_better`` orient the two measures (an
+    assessment measure such as Unj@k, the unjudged share, is lower-is-better).
     """
     alpha = _check_alpha(alpha)
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise TypeError(f"higher_is_better must be True or False, got {higher_is_better!r}")
+    for name, flag in (("higher_is_better", higher_is_better),
+                       ("assessment_higher_is_better", assessment_higher_is_better)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
     if measure_tests.run_names != assessment_tests.run_names:
         raise ValueError("measure_tests and assessment_tests must cover the same runs in the same order")
     if measure_tests.test != assessment_tests.test:
@@ -152,7 +156,7 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
                          f"{assessment_tests.test!r}")
     p_m, p_a = _effective_p(measure_tests), _effective_p(assessment_tests)
     better = measure_tests.direction * (1 if higher_is_better else -1)
-    more = assessment_tests.direction
+    more = assessment_tests.direction * (1 if assessment_higher_is_better else -1)
     case = classify(p_m, p_a, better, more, alpha=alpha)
     names = np.asarray(measure_tests.run_names, dtype=object)
     ra, rb = names[measure_tests.run_a], names[measure_tests.run_b]
@@ -196,7 +200,8 @@ def _table(ev, measure: Measure, assessment: Measure, test: str, alpha: float, t
            options: dict) -> pd.DataFrame:
     res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
     res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
-    return decide(res_m, res_a, alpha=alpha, higher_is_better=measure.spec.higher_is_better)
+    return decide(res_m, res_a, alpha=alpha, higher_is_better=measure.spec.higher_is_better,
+                  assessment_higher_is_better=assessment.spec.higher_is_better)
 
 
 def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, topics: str,
@@ -206,7 +211,8 @@ def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, t
     res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
     res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
     better = res_m.direction * (1 if measure.spec.higher_is_better else -1)
-    return classify(_effective_p(res_m), _effective_p(res_a), better, res_a.direction, alpha=alpha)
+    more = res_a.direction * (1 if assessment.spec.higher_is_better else -1)
+    return classify(_effective_p(res_m), _effective_p(res_a), better, more, alpha=alpha)
 
 
 def _check_test(test, topics):

@@ -53,7 +53,7 @@ import pandas as pd
 from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
 from .metrics import _safe_div, compute, evaluate, judged_view
-from .pooling import DEPTH, Pool, _contributor_index
+from .pooling import DEPTH, Pool, _contributor_index, reachable_depth
 
 __all__ = [
     "INTERVAL_FAMILIES",
@@ -697,7 +697,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
         judged &= mask
     if not judged.any():
         raise ValueError("estimate_background_rate: no judged document (grade ≥ 0) in the qrels or pool")
-    count = (experiment.judgments.retrieved_rank[idx] <= d).sum(axis=0)
+    count = (experiment.judgments.retrieved_rank[idx] <= reachable_depth(experiment, d)).sum(axis=0)
     relevant = judged & (grades >= relevance_level)
     n_judged = np.bincount(count[judged], minlength=idx.size + 1)
     n_rel = np.bincount(count[relevant], minlength=idx.size + 1)

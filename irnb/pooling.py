@@ -232,8 +232,8 @@ def subset_pools(experiment: Experiment, pool_runs: str | Iterable[str], *, dept
         shown = [experiment.run_names[i] for i in np.flatnonzero(outside)][:5]
         raise ValueError(f"{owner}: pool_runs must be contributing runs (a subset of the pool's contributors); "
                          f"not contributing: {shown}")
-    full = _best_rank(experiment, np.flatnonzero(contributing)) <= depth
-    kept = _best_rank(experiment, np.flatnonzero(subset)) <= depth
+    full = _best_rank(experiment, np.flatnonzero(contributing)) <= reachable_depth(experiment, depth)
+    kept = _best_rank(experiment, np.flatnonzero(subset)) <= reachable_depth(experiment, depth)
     return contributing, subset, full, kept
 
 
@@ -248,6 +248,13 @@ def _rng(seed, owner: str) -> np.random.Generator:
         raise TypeError(f"{owner}: seed must be an integer or a numpy Generator (pools are reproducible), "
                         f"got {seed!r}")
     return np.random.default_rng(int(seed))
+
+
+def reachable_depth(experiment: Experiment, depth: int) -> int:
+    """``depth`` capped at the deepest ranking: a pool deeper than every run judges what the
+    runs retrieved, never more (``retrieved_rank`` marks "not retrieved" with the int
+    maximum, which an uncapped depth could reach)."""
+    return min(int(depth), experiment.depth)
 
 
 def _best_rank(experiment: Experiment, idx: np.ndarray) -> np.ndarray:
@@ -290,7 +297,7 @@ def depth_pool(experiment: Experiment, *, depth: int, runs: str | Iterable[str] 
     """
     depth = DEPTH.validate(_as_int(depth), "depth_pool")
     idx = _contributor_index(experiment, runs, "depth_pool")
-    judged = _best_rank(experiment, idx) <= depth
+    judged = _best_rank(experiment, idx) <= reachable_depth(experiment, depth)
     return Pool(judged, f"depth-{depth} pool of {_runs_label(experiment, idx)}", depth, _names(experiment, idx))
 
 
@@ -324,7 +331,7 @@ def leave_one_group_out(experiment: Experiment, *, depth: int,
     group_names = tuple(dict.fromkeys(experiment.groups))
     code = {g: i for i, g in enumerate(group_names)}
     run_group = np.array([code[g] for g in experiment.groups], dtype=np.int64)
-    pooled_by_run = experiment.judgments.retrieved_rank[idx] <= depth  # (C, Q)
+    pooled_by_run = experiment.judgments.retrieved_rank[idx] <= reachable_depth(experiment, depth)  # (C, Q)
     G, Q = len(group_names), experiment.judgments.num_judgments
     pooled_by_group = np.zeros((G, Q), dtype=bool)
     # OR-reduce the contributors' masks per group: sort contributors by group, reduceat.

@@ -161,7 +161,9 @@ class PairwiseTests:
 
         Symmetric values (``p_value``, ``n_topics``) are mirrored; signed ones
         (``mean_diff``, ``d_z``, ``statistic``, ``direction``) change sign, so the cell
-        (row, column) always reads "row − column".
+        (row, column) always reads "row − column" — except two statistics that are not
+        differences: Wilcoxon's min(R+, R−) is mirrored, the sign test's share k/n of topics
+        the row run wins becomes 1 − k/n.
         """
         signed = ("mean_diff", "d_z", "statistic", "direction")
         symmetric = ("p_value", "n_topics")
@@ -173,6 +175,8 @@ class PairwiseTests:
         out[self.run_a, self.run_b] = vals
         if self.test == "wilcoxon" and value == "statistic":
             out[self.run_b, self.run_a] = vals  # min(R+, R−) has no sign
+        elif self.test == "sign" and value == "statistic":
+            out[self.run_b, self.run_a] = 1.0 - vals  # k/n seen from the other run: (n − k)/n
         else:
             out[self.run_b, self.run_a] = -vals if value in signed else vals
         index = pd.Index(self.run_names, name="run")
@@ -366,7 +370,7 @@ def _pairs(sc: _Scores) -> _Pairs:
 
 
 def _result(test, sc: _Scores, pr: _Pairs, statistic, p, direction, method, *, omnibus=None, options=(),
-            mean_a=None, mean_b=None, mean_diff=None) -> PairwiseTests:
+            mean_a=None, mean_b=None, mean_diff=None, adjustment: str = "none") -> PairwiseTests:
     p = np.asarray(p, dtype=np.float64)
     statistic = np.asarray(statistic, dtype=np.float64)
     none = pr.n == 0
@@ -381,7 +385,7 @@ def _result(test, sc: _Scores, pr: _Pairs, statistic, p, direction, method, *, o
     for arr in arrays.values():
         arr.flags.writeable = False
     return PairwiseTests(test=test, measure=sc.measure, run_names=sc.run_names, omnibus=omnibus,
-                         options=tuple(options), **arrays)
+                         options=tuple(options), adjustment=adjustment, **arrays)
 
 
 # =================================================================== t-test
@@ -704,7 +708,7 @@ def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = 
     if df_within < 1:
         t, p = np.full(m, np.nan), np.full(m, np.nan)
     return _result("anova", sc, pr, t, p, diff, "anova+bonferroni", omnibus=omnibus,
-                   mean_a=means[a], mean_b=means[b], mean_diff=diff)
+                   mean_a=means[a], mean_b=means[b], mean_diff=diff, adjustment="bonferroni")
 
 
 def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,

@@ -712,8 +712,9 @@ class DecisionView(View):
         self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
         self._mark("artists", now)
         runs = len(self.experiment.run_names)
-        return (f"{pool.description}: {pool.num_judged:,} judgments · {runs * (runs - 1) // 2:,} pairs"
-                + (f" · matrix shows the top {self.top} of {len(shown)} runs by {measure.name}"
+        return (f"{pool.description}: {pool.num_judged:,} judgments · case proportions over all "
+                f"{runs * (runs - 1) // 2:,} pairs"
+                + (f" · matrix: the top {self.top} of {len(shown)} runs by {measure.name}"
                    if len(shown) > self.top else ""))
 
 

@@ -313,3 +313,18 @@ def test_real_clef2016_pairs_match_scipy(shared_dir):
         assert row["p_measure"] == pytest.approx(ref, abs=1e-12)
     props = case_proportions(ev, measures=["P@10"], test="t")
     assert props.sum(axis=1).tolist() == pytest.approx([1.0])
+
+
+def test_lower_is_better_assessment_measure_flips_more_assessed():
+    # run a: P@1 = 1 everywhere and a fully judged top 10; run b: P@1 = 0, top 10 mostly unjudged.
+    # With Judged@10 (higher is better) a is "more assessed"; with Unj@10 (the unjudged share,
+    # lower is better) a must still be the more assessed run, so the case is 4 either way.
+    rankings = {"a": {t: _ranking(t, 1, 9, 0) for t in TOPICS},
+                "b": {t: _ranking(t, 0, 1, 9, order=("N", "U", "R")) + [f"{t}R0"] for t in TOPICS}}
+    exp = experiment(rankings, _qrels())
+    judged = compare_table(exp, "P@1", assessment="Judged@10")
+    unjudged = compare_table(exp, "P@1", assessment="Unj@10")
+    for table in (judged, unjudged):
+        assert table.loc[0, "better"] == "a"
+        assert table.loc[0, "more_assessed"] == "a"
+        assert table.loc[0, "case"] == 4

@@ -262,3 +262,17 @@ def test_depth_pool_and_leave_one_group_out_match_brute_force(collection, depth)
         assert _judged(logo[group], e) == _reference_pool(runs, qrels, kept, depth)
     shallow, deep = depth_pool(e, depth=depth), depth_pool(e, depth=depth + 1)
     assert np.all(deep.judged >= shallow.judged)  # pools are nested
+
+
+def test_a_pool_deeper_than_every_run_judges_only_retrieved_documents():
+    import pandas as pd
+
+    from irnb import Experiment
+    from irnb.pooling import depth_pool
+
+    runs = pd.DataFrame({"run": "a", "qid": "1", "docno": ["x", "y"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": "1", "docno": ["x", "y", "z"], "grade": [1, 0, 1]})  # z: never retrieved
+    exp = Experiment(runs, qrels)
+    # 40000 is beyond the int16 "not retrieved" marker (32767): z must stay unjudged
+    for depth in (2, 1000, 40000):
+        assert depth_pool(exp, depth=depth).num_judged == 2

@@ -434,3 +434,22 @@ def test_errors():
         t_test(ev, "P@5")
     with pytest.raises(TypeError, match="run_names: an Evaluation names its runs"):
         t_test(ev, "AP", run_names=["x", "y"])
+
+
+def test_anova_results_are_marked_corrected_and_refuse_a_second_correction(rng):
+    from irnb import stats
+
+    result = stats.anova_bonferroni(rng.random((4, 10)), "P@10")
+    assert result.adjustment == "bonferroni"
+    with pytest.raises(ValueError, match="already corrected"):
+        result.adjust("holm")
+
+
+def test_sign_test_matrix_mirrors_the_share_of_wins():
+    from irnb import stats
+
+    # a beats b on 3 of 4 topics: statistic k/n = 0.75 for (a, b); from b's side 1/4
+    res = stats.sign_test([[1.0, 1.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]], "P@10", run_names=["a", "b"])
+    grid = res.matrix("statistic")
+    assert grid.loc["a", "b"] == pytest.approx(0.75)
+    assert grid.loc["b", "a"] == pytest.approx(0.25)

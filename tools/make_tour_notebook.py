@@ -34,15 +34,19 @@ cells = [
     ),
     new_markdown_cell(
         "## …and against the truth\n\n"
-        "Runs that did not contribute to the pool lose relevant documents they found: their AP is "
-        "underestimated. Compare each run's official AP with its true AP."
+        "The pool knows fewer relevant documents than the truth (a smaller R), which lifts every "
+        "run's AP. Runs that did not contribute gain less: the relevant documents only they found "
+        "count as non-relevant. So what matters is the *ranking*: compare each run's rank by official "
+        "AP with its rank by true AP (positive = the pool moved the run down)."
     ),
     new_code_cell(
         "true = irnb.evaluate(exp, [\"AP\", \"P@10\"], truth=True).means()\n"
         "table = official[[\"AP\", \"Judged@10\"]].assign(**{\"AP (true)\": true[\"AP\"]})\n"
         "table[\"contributed\"] = exp.contributors\n"
         "table[\"AP error\"] = table[\"AP\"] - table[\"AP (true)\"]\n"
-        "table.groupby(\"contributed\")[[\"Judged@10\", \"AP error\"]].mean().round(3)"
+        "table[\"rank moved down\"] = (table[\"AP\"].rank(ascending=False)\n"
+        "                             - table[\"AP (true)\"].rank(ascending=False))\n"
+        "table.groupby(\"contributed\")[[\"Judged@10\", \"AP error\", \"rank moved down\"]].mean().round(3)"
     ),
     new_code_cell(
         "fig, ax = plt.subplots(figsize=(4.5, 4.5))\n"
