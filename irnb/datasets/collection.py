@@ -120,6 +120,7 @@ def simulate(
     pooled_runs_per_group: int = SIMULATION_PARAMS["pooled_runs_per_group"].default,
     median_relevant: float = SIMULATION_PARAMS["median_relevant"].default,
     relevant_spread: float = SIMULATION_PARAMS["relevant_spread"].default,
+    difficulty_spread: float = SIMULATION_PARAMS["difficulty_spread"].default,
     novel_runs: int = SIMULATION_PARAMS["novel_runs"].default,
     keyword_runs: int = SIMULATION_PARAMS["keyword_runs"].default,
     title_share: float = SIMULATION_PARAMS["title_share"].default,
@@ -147,7 +148,8 @@ def simulate(
     p = validate_params(given)
     latents = model.draw_latents(
         seed, num_topics=p["num_topics"], docs_per_topic=p["docs_per_topic"], median_relevant=p["median_relevant"],
-        relevant_spread=p["relevant_spread"], title_share=p["title_share"], novel_share=p["novel_share"])
+        relevant_spread=p["relevant_spread"], title_share=p["title_share"], novel_share=p["novel_share"],
+        difficulty_spread=p["difficulty_spread"])
     design = model.draw_design(
         seed, num_runs=p["num_runs"], num_groups=p["num_groups"], novel_runs=p["novel_runs"],
         keyword_runs=p["keyword_runs"], pooled_runs_per_group=p["pooled_runs_per_group"])

@@ -21,9 +21,15 @@ every run. Main and title relevant documents are also about one of ``NUM_ASPECTS
 of the topic; each run's query formulation matches some aspects (``aspect_cover``, mostly
 shared within a group). A run scores every document of a topic with
 
-    raw = q_s · (w_s · f_d + b · cover_s[aspect_d]) + √ρ · η_{g(s),d} + √(1−ρ) · ξ_{s,d}
+    raw = q_s · h_t · (w_s · f_d + b · cover_s[aspect_d]) + √ρ · η_{g(s),d} + √(1−ρ) · ξ_{s,d}
 
-where ``w_s`` is its approach's weight vector (``APPROACH_WEIGHTS``: popular, keyword, novel,
+where h_t is the topic's *ease* (``Latents.difficulty``: 1 + σ_h·z_t, kept in
+[``EASE_LOW``, ``EASE_HIGH``], σ_h = ``difficulty_spread``), shared by every run — on a hard
+topic (small h_t) relevant documents stand out less for all runs at once, so topics differ
+in difficulty as much as real ones do (the SD of a run's AP across topics) —, q_s is the
+run's quality times its form on the topic, 1 + τ·z_{s,t} (τ = ``RUN_TOPIC_JITTER``, kept in
+[0.2, 2]: runs are not equally good on every topic, so not every pair of runs differs
+significantly), ``w_s`` is its approach's weight vector (``APPROACH_WEIGHTS``: popular, keyword, novel,
 each jittered per group and per run), b = ``ASPECT_BOOST``, ``q_s`` its quality
 (signal-to-noise), η a noise shared by the runs of group g (ρ = ``GROUP_NOISE_SHARE``) and ξ
 its own noise; it returns the ``run_depth`` best. Structure then emerges instead of being
@@ -36,7 +42,8 @@ The constants were chosen (``benchmarks/calibration.py``) so that the default co
 lies within the range of TREC-COVID round 1 and CLEF eHealth 2016 on run overlap, the
 spread of MAP and the relevance of pooled documents, and so that a collection simulated
 with TREC-COVID's design (143 runs from 56 groups, one pooled run per group, pool depth 7)
-matches TREC-COVID's Judged@10/@100 and relevant documents per topic.
+stays within 35% of TREC-COVID's Judged@10/@100 and relevant documents per topic
+(``calibration.WIDE_TOLERANCE``; Judged@10 of non-contributing runs is the farthest, −32%).
 
 Randomness: every component draws from its own ``np.random.Generator(PCG64)`` seeded by
 ``SeedSequence([seed, component, index])``; a topic's documents, for instance, do not
@@ -97,11 +104,14 @@ NEAR_PER_RELEVANT = 8.0  # near-topic non-relevant documents per relevant one �
 NEAR_BASE = 1000  # … plus this many
 NEAR_TITLE_SHARE = 0.3  # share of near-topic documents that contain the title words
 GRADE2_SHARE = 0.35  # share of relevant documents with grade 2
-QUALITY_LOW, QUALITY_HIGH, QUALITY_BEND = 0.15, 1.3, 2.0  # run quality (signal-to-noise), see _quality_curve
+QUALITY_LOW, QUALITY_HIGH, QUALITY_BEND = 0.2, 1.25, 3.0  # run quality (signal-to-noise), see _quality_curve
 MANUAL_BONUS = 0.8  # manual runs' head start when qualities are handed out
 
+EASE_LOW, EASE_HIGH = 0.2, 2.0  # bounds of a topic's ease h_t (see the module docstring)
+RUN_TOPIC_JITTER = 0.5  # τ: σ of a run's topic-specific form, q_s·(1 + τ·z_{s,t}) kept in [0.2, 2]·q_s
+
 # SeedSequence component keys (never reorder: they define the streams)
-_TOPIC_SIZES, _DOCS, _DESIGN, _GROUP_NOISE, _RUN_NOISE = 1, 2, 3, 4, 5
+_TOPIC_SIZES, _DOCS, _DESIGN, _GROUP_NOISE, _RUN_NOISE, _DIFFICULTY, _RUN_TOPIC = 1, 2, 3, 4, 5, 6, 7
 
 
 def _rng(seed: int, *key: int) -> np.random.Generator:
@@ -111,18 +121,23 @@ def _rng(seed: int, *key: int) -> np.random.Generator:
 @dataclass(frozen=True, eq=False)
 class Latents:
     """Per-topic document truth: ``family[t, i]``, ``grade[t, i]`` (0/1/2),
-    ``features[t, i, :]``, ``aspect[t, i]``; ``num_relevant[t]``."""
+    ``features[t, i, :]``, ``aspect[t, i]``; ``num_relevant[t]``; ``difficulty[t]``, the
+    topic's ease h_t that multiplies every run's signal (larger = easier)."""
 
     family: np.ndarray  # (T, N) int8
     grade: np.ndarray  # (T, N) int8
     features: np.ndarray  # (T, N, 4) float64
     aspect: np.ndarray  # (T, N) int8: aspect of a main/title relevant document, else -1
     num_relevant: np.ndarray  # (T,) int64
+    difficulty: np.ndarray  # (T,) float64 ease h_t in [EASE_LOW, EASE_HIGH]
 
 
 def draw_latents(seed: int, *, num_topics: int, docs_per_topic: int, median_relevant: float,
-                 relevant_spread: float, title_share: float, novel_share: float) -> Latents:
-    """Families, grades and features of every document of every topic."""
+                 relevant_spread: float, title_share: float, novel_share: float,
+                 difficulty_spread: float = 0.0) -> Latents:
+    """Families, grades and features of every document of every topic, and each topic's
+    ease h_t = clip(1 + difficulty_spread · z_t, EASE_LOW, EASE_HIGH) (z_t standard normal
+    from its own stream; no exp, so the same bits everywhere)."""
     T, N = num_topics, docs_per_topic
     z = _rng(seed, _TOPIC_SIZES).standard_normal(T)
     R = np.rint(median_relevant * np.exp(relevant_spread * z)).astype(np.int64)
@@ -149,9 +164,11 @@ def draw_latents(seed: int, *, num_topics: int, docs_per_topic: int, median_rele
         means[np.arange(N), MAIN_FEATURE[fam]] += GRADE2_BONUS * (g == 2)
         family[t], grade[t], features[t] = fam, g, means + FEATURE_NOISE[fam] * noise
         aspect[t] = np.where((fam == REL_MAIN) | (fam == REL_TITLE), (u_aspect * NUM_ASPECTS).astype(np.int8), -1)
-    for arr in (family, grade, features, aspect, R):
+    ease = np.clip(1.0 + difficulty_spread * _rng(seed, _DIFFICULTY).standard_normal(T), EASE_LOW, EASE_HIGH)
+    for arr in (family, grade, features, aspect, R, ease):
         arr.flags.writeable = False
-    return Latents(family=family, grade=grade, features=features, aspect=aspect, num_relevant=R)
+    return Latents(family=family, grade=grade, features=features, aspect=aspect, num_relevant=R,
+                   difficulty=ease)
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,7 +191,7 @@ class Design:
 def _quality_curve(n: int) -> np.ndarray:
     """n increasing qualities: QUALITY_LOW + (QUALITY_HIGH − QUALITY_LOW) · f(p) at the evenly
     spaced ranks p = (i + ½)/n, with the concave f(p) = (1 + a)·p / (p + a), a = QUALITY_BEND
-    (close to p^0.75 for a = 2: f(½) = 0.6). Most runs sit in the upper half and a tail of
+    (f(½) = 4·½/3.5 = 0.571 for a = 3). Most runs sit in the upper half and a tail of
     weak runs trails, as in TREC-COVID round 1's MAP distribution. Only +, ×, ÷: the same
     bits on every machine."""
     p = (np.arange(n) + 0.5) / n
@@ -278,12 +295,14 @@ def rank_documents(seed: int, latents: Latents, design: Design, *, run_depth: in
     rows = np.arange(T)[:, None]
     margin = min(N - D, 64)  # candidates beyond D, so that rounding cannot change the top D
     doc_index = np.broadcast_to(np.arange(N), (T, N))
+    ease = latents.difficulty[:, None]
     for s in range(S):  # one vectorised (T, N) draw per run
         boost = np.append(ASPECT_BOOST * design.aspect_cover[s], 0.0)  # aspect -1 → no boost
         f, w = latents.features, design.weights[s]
         # elementwise, not a matrix product: BLAS may fuse multiply-adds differently per CPU
         match = f[:, :, 0] * w[0] + f[:, :, 1] * w[1] + f[:, :, 2] * w[2] + f[:, :, 3] * w[3]
-        raw = design.quality[s] * (match + boost[latents.aspect])
+        form = np.clip(1.0 + RUN_TOPIC_JITTER * _rng(seed, _RUN_TOPIC, s).standard_normal(T), 0.2, 2.0)
+        raw = (design.quality[s] * form[:, None] * ease) * (match + boost[latents.aspect])
         raw += np.sqrt(rho) * group_noise[int(design.group[s])]
         raw += np.sqrt(1.0 - rho) * _rng(seed, _RUN_NOISE, s).standard_normal((T, N))
         printed = design.score_scale[s] * raw + design.score_offset[s]

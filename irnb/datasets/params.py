@@ -30,6 +30,9 @@ _P = [
           doc="median over topics of the true number of relevant documents"),
     Param("relevant_spread", float, 0.8, low=0.0, high=3.0,
           doc="log-scale spread (σ of a log-normal) of relevant documents per topic"),
+    Param("difficulty_spread", float, 0.6, low=0.0, high=1.0,
+          doc="spread (σ) of the topics' ease: every run's signal on topic t is scaled by "
+              "1 + σ·z_t (kept in [0.2, 2]), so some topics are hard for all runs"),
     Param("novel_runs", int, 4, low=0, high=400,
           doc="manual 'novel' runs that weight a facet of relevance the other runs ignore"),
     Param("keyword_runs", int, 8, low=0, high=400,
