@@ -682,7 +682,8 @@ NB03.cells = [
             share=lambda t: (t["pairs"] / t["pairs"].sum()).round(3), meaning=lambda t: t.index.map(CASES))
     ''')),
     Md(_text('''
-        Most pairs are in case 4: P differs, and the better run is also the better judged one. Better runs
+        The largest share of pairs (about half) is in case 4: P differs, and the better run is also the
+        better judged one. Better runs
         tend to retrieve the documents the pool was built from, so a higher P@10 usually comes with a higher
         A_p@10 — most clearly for a contributing run (A_p@10 = 1) against one that did not contribute.
 
@@ -704,10 +705,10 @@ NB03.cells = [
         ## 4. A pair across measurement depths
 
         Baillie et al.'s Fig. 2 (IP&M Fig. 11): two runs' P@d and $A_p@d$ means with 95 % confidence
-        intervals, and the pair's case written above each depth. `acorn-a2` and `cedar-a1` pass through
-        all four cases: equal at @10, equal but unequally judged at @30, and `cedar-a1` significantly better
-        from @100 — at @100 although *less* of its ranking is judged (case 3, strong), at @500 and @1000
-        with more of it judged (case 4, weak).
+        intervals, and the pair's case written above each depth. `acorn-a2` and `cedar-a1` are equal at @10
+        and @30 (case 1); from @100 on `cedar-a1` is significantly better — at @100 on evenly judged
+        rankings (case 3, strong), at @500 and @1000 while also being the more judged run (case 4, weak):
+        measured beyond the pool depth, its advantage may partly be the pool's.
     ''')),
     Code(_text('''
         curves = depth_curves(exp, "acorn-a2", "cedar-a1", test="t", alpha=0.05)
