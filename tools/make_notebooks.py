@@ -169,7 +169,7 @@ NB01.cells = [
 
         Baillie et al. plot every run, ranked by its score, with its $A_p$ beside it (IP&M 2008, Figs 5–10).
         Here the pool is shallow (*d* = 10) and the runs are measured deeper (*k* = 20): the runs that
-        contributed (their A_p@20 is about 0.6) and those that did not (mostly well below 0.5) form two bands, and a
+        contributed (their A_p@20 is about 0.6) and those that did not (all below 0.5) form two bands, and a
         low P@20 in the lower band may say more about the pool than about the run.
     ''')),
     Code(_text('''
@@ -197,7 +197,7 @@ NB01.cells = [
         pair[["unjudged_a", "unjudged_b", "overlap"]].sum()
     ''')),
     Md(_text('''
-        The new run has more unjudged documents on almost every topic, and the two runs share few of them:
+        The new run has more unjudged documents on most topics, and the two runs share few of them:
         they retrieve *different* documents, so the baseline's judgments say little about the new run.
 
         ## 4. Simulated precision
@@ -753,7 +753,7 @@ NB03.exercises = [
     Exercise(
         title="A pair across depths",
         question=_text('''
-            For `acorn-a3` and `harbor-a5`: what is the pair's case at @10, @30, @100, @500 and @1000? At which
+            For `acorn-a3` and `harbor-a3`: what is the pair's case at @10, @30, @100, @500 and @1000? At which
             depth does a significant difference in P first appear, and which run is better there?
         '''),
         explanation=_text('''
@@ -761,7 +761,7 @@ NB03.exercises = [
             `significant` flag; the better run is the one with the higher mean.
         '''),
         code=_text('''
-            curves = depth_curves(exp, "acorn-a3", "harbor-a5", test="t", alpha=0.05)
+            curves = depth_curves(exp, "acorn-a3", "harbor-a3", test="t", alpha=0.05)
             cases = curves.drop_duplicates("depth").set_index("depth")["case"]
             measure_rows = curves[curves["kind"] == "measure"]
             first = int(measure_rows.loc[measure_rows["significant"], "depth"].min())
@@ -869,8 +869,9 @@ NB04.cells = [
 
         ## 2. A shallower pool: AP versus bpref
 
-        With a depth-20 pool the same experiment (reference: the full depth-20 pool) moves runs much further.
-        Each point is a left-out run, at its reference rank.
+        With a depth-20 pool the same experiment (reference: the full depth-20 pool) moves the left-out runs
+        much further down under AP, while bpref still moves most of them up. Each point is a left-out run, at
+        its reference rank.
     ''')),
     Code(_text('''
         shallow = leave_one_group_out_bias(exp, depth=20, measures=["AP", "Bpref"], reference="pool")

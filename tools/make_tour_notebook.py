@@ -34,9 +34,10 @@ cells = [
     ),
     new_markdown_cell(
         "## …and against the truth\n\n"
-        "The pool knows fewer relevant documents than the truth (a smaller R), which lifts every "
-        "run's AP. Runs that did not contribute gain less: the relevant documents only they found "
-        "count as non-relevant. So what matters is the *ranking*: compare each run's rank by official "
+        "The pool knows fewer relevant documents than the truth (a smaller R), which lifts the AP of "
+        "every run that built the pool. Runs that did not contribute gain less, and many lose: the "
+        "relevant documents only they found count as non-relevant. So what matters is the *ranking*: "
+        "compare each run's rank by official "
         "AP with its rank by true AP (positive = the pool moved the run down)."
     ),
     new_code_cell(
