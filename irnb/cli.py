@@ -128,6 +128,9 @@ def _cmd_evaluate(args) -> int:
                       max_depth=args.max_depth, judged_only=args.judged_only,
                       judged=None if pool is None else pool.judged)
         frame = ev.to_frame(per_topic=args.per_topic)
+        # as trec_eval prints them: num_q and the geometric means (gm_map, gm_bpref) only for 'all'
+        all_only = {m.name for m in measures if m.family == "num_q" or m.spec.aggregate == "gmean"}
+        frame = frame[~(frame["measure"].isin(all_only) & frame["topic"].ne("all"))]
     frame = frame.sort_values(["run", "measure"], kind="stable")
     if args.format == "trec":
         lines = []
@@ -144,7 +147,8 @@ def _cmd_evaluate(args) -> int:
     elif args.format == "csv":
         frame.to_csv(sys.stdout, index=False, float_format="%.17g")
     else:
-        json.dump(frame.to_dict(orient="records"), sys.stdout, indent=1)
+        records = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")  # NaN → null
+        json.dump(records, sys.stdout, indent=1, allow_nan=False)
         sys.stdout.write("\n")
     for run, topics in experiment.ignored_topics.items():
         print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "

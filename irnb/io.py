@@ -58,6 +58,7 @@ import math
 import os
 import re
 import tarfile
+import zlib
 import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -157,19 +158,27 @@ class Qrels:
 # --------------------------------------------------------------------------- reading bytes
 
 
-def _decompress(data: bytes) -> bytes:
-    if data[:2] == b"\x1f\x8b":
-        return gzip.decompress(data)
-    if data[:6] == b"\xfd7zXZ\x00":
-        return lzma.decompress(data)
-    if data[:3] == b"BZh" and data[4:10] == b"\x31\x41\x59\x26\x53\x59":
-        return bz2.decompress(data)
+_CORRUPT = (EOFError, OSError, zlib.error, lzma.LZMAError, tarfile.TarError)
+
+
+def _decompress(data: bytes, label: str = "input") -> bytes:
+    """gzip, xz or bzip2 data (recognised by their magic bytes) decompressed; other data as is.
+    Truncated or corrupt data raises ValueError naming ``label``."""
+    for kind, magic, decompress in (("gzip", data[:2] == b"\x1f\x8b", gzip.decompress),
+                                    ("xz", data[:6] == b"\xfd7zXZ\x00", lzma.decompress),
+                                    ("bzip2", data[:3] == b"BZh" and data[4:10] == b"\x31\x41\x59\x26\x53\x59",
+                                     bz2.decompress)):
+        if magic:
+            try:
+                return decompress(data)
+            except _CORRUPT as err:
+                raise ValueError(f"{label}: corrupt or truncated {kind} data: {err}") from None
     return data
 
 
 def _read_bytes(path: Path) -> bytes:
     with open(path, "rb") as handle:
-        return _decompress(handle.read())
+        return _decompress(handle.read(), str(path))
 
 
 def _is_archive(path: Path) -> bool:
@@ -177,8 +186,10 @@ def _is_archive(path: Path) -> bool:
     return path.is_file() and name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2"))
 
 
-def _hidden(name: str) -> bool:
-    return name.rsplit("/", 1)[-1].startswith(".")
+def _hidden(relative: str) -> bool:
+    """A hidden file, or a file inside a hidden folder (``.ipynb_checkpoints/``, ``.git/``)."""
+    parts = [p for p in relative.split("/") if p not in ("", ".")]
+    return any(part.startswith(".") for part in parts)
 
 
 def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
@@ -187,22 +198,25 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
     Archives are read as a stream, member by member in archive order (a compressed tar
     cannot seek backwards cheaply); callers order the results by name."""
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and not _hidden(p.name))
+        files = sorted(p for p in path.rglob("*") if p.is_file() and not _hidden(p.relative_to(path).as_posix()))
         if not files:
             raise ValueError(f"{path}: directory holds no run files")
         for file in files:
             yield file.relative_to(path).as_posix(), str(file), _read_bytes(file)
     elif _is_archive(path):
         found = False
-        with tarfile.open(path, mode="r|*") as archive:
-            for member in archive:
-                if not member.isfile() or _hidden(member.name):
-                    continue
-                handle = archive.extractfile(member)
-                data = _decompress(handle.read()) if handle is not None else b""
-                name = member.name[2:] if member.name.startswith("./") else member.name
-                found = True
-                yield name, f"{path}::{name}", data
+        try:
+            with tarfile.open(path, mode="r|*") as archive:
+                for member in archive:
+                    if not member.isfile() or _hidden(member.name):
+                        continue
+                    handle = archive.extractfile(member)
+                    name = member.name[2:] if member.name.startswith("./") else member.name
+                    data = _decompress(handle.read(), f"{path}::{name}") if handle is not None else b""
+                    found = True
+                    yield name, f"{path}::{name}", data
+        except _CORRUPT as err:
+            raise ValueError(f"{path}: corrupt or truncated archive: {err}") from None
         if not found:
             raise ValueError(f"{path}: archive holds no run files")
     elif path.is_file():
@@ -561,7 +575,7 @@ def _drop_duplicates(
         raise ValueError(
             f"{_where(label, numbers, row, unit)}: docno {docno!r} repeated for topic {topic!r} "
             f"(first at {first_at}); expected each docno once per topic in a {what}; "
-            f"pass on_duplicate='keep_first' to keep the first occurrence"
+            f"pass on_duplicate='keep_first' (irnb evaluate: --keep-first) to keep the first occurrence"
         )
     keep = np.ones(table.num_rows, dtype=bool)
     keep[rows] = False
@@ -833,6 +847,11 @@ def read_runs(
             if isinstance(source, pd.DataFrame):
                 parsing.drain()  # errors of the files before it come first
                 if given is None and "run" in source.columns:
+                    missing = source["run"].isna().to_numpy()
+                    if missing.any():
+                        label = source.index[int(np.flatnonzero(missing)[0])]
+                        raise ValueError(f"DataFrame: row {label!r}: expected a run name in column 'run', "
+                                         f"got {source['run'].iloc[int(np.flatnonzero(missing)[0])]!r}")
                     for run_name, part in source.groupby("run", sort=True):
                         slots.append(_run_from_frame(part, str(run_name), on_duplicate))
                 else:
@@ -921,6 +940,8 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
         )
         return _qrels_from_table(table, source.index.to_numpy(), label, on_duplicate, unit="row")
     path = Path(source)
+    if path.is_dir():
+        raise ValueError(f"{path}: is a directory; expected a qrels file (qid iteration docno grade)")
     if not path.is_file():
         raise ValueError(f"{path}: no such qrels file")
     table, numbers = _parse_qrels_bytes(_read_bytes(path), str(path))

@@ -226,3 +226,39 @@ def irnb_evaluate_truth(collection, run_name):
 
     ev = evaluate(collection.experiment, ["AP"], truth=True)
     return float(ev.aggregate("AP")[collection.experiment.run_names.index(run_name)])
+
+
+def test_truncated_compressed_inputs_give_a_clear_error(tmp_path, files, capsys):
+    import gzip
+    import tarfile
+
+    run_gz = tmp_path / "run.gz"
+    run_gz.write_bytes(gzip.compress((RUN * 50).encode())[:40])  # cut inside the stream
+    code, _, err = _run(capsys, "evaluate", files[0], str(run_gz), "-m", "P_1")
+    assert code == 2 and f"{run_gz}: corrupt or truncated gzip data" in err and "Traceback" not in err
+    archive = tmp_path / "runs.tar"
+    with tarfile.open(archive, "w") as tar:
+        tar.add(files[1], arcname="myrun.txt")
+    cut = tmp_path / "cut.tar"
+    cut.write_bytes(archive.read_bytes()[:700])
+    code, _, err = _run(capsys, "evaluate", files[0], str(cut), "-m", "P_1")
+    assert code == 2 and f"{cut}: corrupt or truncated archive" in err
+
+
+def test_json_writes_null_for_missing_interval_bounds(files, capsys):
+    code, out, _ = _run(capsys, "evaluate", *files, "-m", "map", "-m", "P_2", "--intervals", "--format", "json")
+    assert code == 0
+    records = json.loads(out, parse_constant=lambda c: pytest.fail(f"invalid JSON constant {c}"))
+    ap = next(r for r in records if r["measure"] == "AP")
+    assert ap["lower"] is None and ap["upper"] is None and ap["residual"] is None
+    p2 = next(r for r in records if r["measure"] == "P@2")
+    assert p2["lower"] == pytest.approx(0.5) and p2["upper"] == pytest.approx(0.5)  # all judged in the top 2
+
+
+def test_num_q_and_geometric_means_print_only_all_like_trec_eval(files, capsys):
+    _, out, _ = _run(capsys, "evaluate", *files, "-m", "num_q", "-m", "gm_map", "-m", "map", "-q")
+    rows = [line.split("\t") for line in out.strip().splitlines()]
+    assert {(r[1], r[2]) for r in rows if r[1] in ("num_q", "GMAP")} == {("num_q", "all"), ("GMAP", "all")}
+    assert {r[2] for r in rows if r[1] == "AP"} == {"1", "2", "all"}
+    # GMAP = exp(mean(log AP)) = sqrt(5/6 · 1/2) = 0.6455
+    assert next(r[3] for r in rows if r[1] == "GMAP") == f"{(5 / 6 * 0.5) ** 0.5:.4f}"

@@ -215,7 +215,7 @@ def test_dataframe_sources(tmp_path):
         ("1 Q0 a 1 NA t\n", 1, "expected a number in column 5 (score), got 'NA'"),
         ("1 Q0 a 1 1 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", 3,
          "docno 'a' repeated for topic '1' (first at line 1); expected each docno once per topic in a run; "
-         "pass on_duplicate='keep_first' to keep the first occurrence"),
+         "pass on_duplicate='keep_first' (irnb evaluate: --keep-first) to keep the first occurrence"),
     ],
 )
 def test_run_errors_name_file_and_line(tmp_path, text, line, expected):
@@ -535,3 +535,32 @@ def test_dataframe_errors_use_index_labels():
         read_runs(frame)
     with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 'y': expected an integer grade in column 'grade', got 'high'")):
         read_qrels(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "grade": [1, "high"]}, index=["x", "y"]))
+
+
+def test_files_in_hidden_folders_are_not_runs(tmp_path):
+    from irnb import read_runs
+
+    (tmp_path / ".ipynb_checkpoints").mkdir()
+    (tmp_path / "sub").mkdir()
+    line = "1 Q0 a 1 1.0 r\n"
+    (tmp_path / "sub" / "r1").write_text(line)
+    (tmp_path / ".ipynb_checkpoints" / "r1-checkpoint").write_text(line)
+    (tmp_path / ".hidden-run").write_text(line)
+    assert sorted(read_runs(tmp_path)) == ["r1"]
+
+
+def test_dataframe_row_without_a_run_name_is_an_error():
+    import pandas as pd
+
+    from irnb import read_runs
+
+    frame = pd.DataFrame({"run": ["a", "a", None], "qid": "1", "docno": ["x", "y", "z"], "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ValueError, match=r"DataFrame: row 2: expected a run name in column 'run', got nan"):
+        read_runs(frame)
+
+
+def test_a_directory_given_as_qrels_is_named_as_such(tmp_path):
+    from irnb import read_qrels
+
+    with pytest.raises(ValueError, match="is a directory; expected a qrels file"):
+        read_qrels(tmp_path)

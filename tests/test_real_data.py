@@ -141,7 +141,7 @@ def test_clef18_repeated_docnos_give_a_clear_error(clef18):
     pattern = re.compile(
         r"(?P<file>.+):(?P<line>\d+): docno '(?P<docno>[^']+)' repeated for topic '(?P<topic>[^']+)' "
         r"\(first at line (?P<first>\d+)\); expected each docno once per topic in a run; "
-        r"pass on_duplicate='keep_first' to keep the first occurrence$")
+        r"pass on_duplicate='keep_first' \(irnb evaluate: --keep-first\) to keep the first occurrence$")
     for path, message in errors.items():
         match = pattern.match(message)
         assert match, message
