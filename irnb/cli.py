@@ -164,7 +164,18 @@ def _as_number(text: str, option: str) -> float:
 
 
 def _check_pool_options(args) -> None:
-    """Reject flag combinations that have no meaning, before any file is read."""
+    """Reject flag values and combinations that have no meaning, before any file is read;
+    messages name the flag."""
+    if args.relevance_level < 1:
+        raise ValueError(f"-l (relevance level) must be an integer ≥ 1, got {args.relevance_level}")
+    if args.max_depth is not None and args.max_depth < 1:
+        raise ValueError(f"-M (run cutoff) must be an integer ≥ 1, got {args.max_depth}")
+    if args.pool_depth is not None and args.pool_depth < 1:
+        raise ValueError(f"--pool-depth (pool depth d) must be an integer ≥ 1, got {args.pool_depth}")
+    if args.background_rate is not None and not 0 <= args.background_rate <= 1:
+        raise ValueError(f"--E (background rate E) must satisfy 0 ≤ E ≤ 1, got {args.background_rate:g}")
+    if args.smoothing not in (None, "auto") and not 0 <= _as_number(args.smoothing, "--lambda") <= 1:
+        raise ValueError(f"--lambda (smoothing λ) must be 'auto' or satisfy 0 ≤ λ ≤ 1, got {args.smoothing}")
     if args.pool_runs and args.pool_depth is None:
         raise ValueError("--pool-runs needs --pool-depth D (the depth of the simulated pool)")
     if (args.background_rate is not None or args.smoothing is not None) and not args.estimator:

@@ -149,7 +149,11 @@ def test_intervals_and_estimator_columns(files, capsys):
         (["--estimator", "B", "--lambda", "0.5"], "--lambda (smoothing λ) applies to estimator M only"),
         (["--intervals", "-c"], "cannot be combined with -c"),
         (["--estimator", "M", "--lambda", "lots"], "--lambda must be a number or 'auto', got 'lots'"),
-        (["--pool-depth", "0"], "depth"),
+        (["--pool-depth", "0"], "--pool-depth (pool depth d) must be an integer ≥ 1, got 0"),
+        (["--estimator", "M", "--lambda", "2"], "--lambda (smoothing λ) must be 'auto' or satisfy 0 ≤ λ ≤ 1, got 2"),
+        (["--estimator", "B", "--E", "1.5"], "--E (background rate E) must satisfy 0 ≤ E ≤ 1, got 1.5"),
+        (["-l", "0"], "-l (relevance level) must be an integer ≥ 1, got 0"),
+        (["-M", "0"], "-M (run cutoff) must be an integer ≥ 1, got 0"),
     ],
 )
 def test_invalid_pool_and_estimator_combinations(files, capsys, argv, message):
