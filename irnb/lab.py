@@ -7,12 +7,13 @@ user already has in the working folder, so their edits survive a second ``irnb l
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["notebook_source", "copy_notebooks", "open_lab", "FIRST_NOTEBOOK"]
+__all__ = ["notebook_source", "copy_notebooks", "open_lab", "lab_command", "FIRST_NOTEBOOK"]
 
 FIRST_NOTEBOOK = "00_tour.ipynb"
 
@@ -56,7 +57,15 @@ def open_lab(*, target: str | Path | None = None, open_browser: bool = True) -> 
         import jupyterlab  # noqa: F401
     except ImportError:
         raise OSError("JupyterLab is not installed; install it with: pip install 'irnb[notebook]'") from None
-    command = [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={folder}", str(folder / FIRST_NOTEBOOK)]
+    return subprocess.call(lab_command(folder, open_browser=open_browser))
+
+
+def lab_command(folder: Path, *, open_browser: bool = True) -> list[str]:
+    """The JupyterLab command line: the working folder, the first notebook; ``--allow-root``
+    when running as root (containers, CI machines), where JupyterLab refuses to start without it."""
+    command = [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={folder}"]
     if not open_browser:
-        command.insert(4, "--no-browser")
-    return subprocess.call(command)
+        command.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    return command + [str(Path(folder) / FIRST_NOTEBOOK)]

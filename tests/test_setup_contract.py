@@ -61,3 +61,14 @@ def test_copy_notebooks_keeps_user_edits(tmp_path):
     second = copy_notebooks(tmp_path)
     assert second == []
     assert (tmp_path / FIRST_NOTEBOOK).read_text(encoding="utf-8") == "edited"
+
+
+def test_lab_command_opens_the_first_notebook_and_allows_root_only_as_root(tmp_path, monkeypatch):
+    import irnb.lab as lab
+
+    monkeypatch.setattr(lab.os, "geteuid", lambda: 0, raising=False)
+    command = lab.lab_command(tmp_path, open_browser=False)
+    assert command[-1] == str(tmp_path / lab.FIRST_NOTEBOOK)
+    assert "--allow-root" in command and "--no-browser" in command
+    monkeypatch.setattr(lab.os, "geteuid", lambda: 1000, raising=False)
+    assert "--allow-root" not in lab.lab_command(tmp_path)
