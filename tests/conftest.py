@@ -28,6 +28,12 @@ def shared_dir() -> Path:
     return SHARED
 
 
+@pytest.fixture(scope="session")
+def covid_dir() -> Path:
+    """../shared/data/trec-covid-round1 (TREC-COVID round 1); skips when absent."""
+    return shared_path("data", "trec-covid-round1")
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20071)

@@ -23,10 +23,8 @@ pytestmark = pytest.mark.shared
 
 
 @pytest.fixture(scope="module")
-def covid(shared_dir):
-    folder = shared_dir / "data" / "trec-covid-round1"
-    if not folder.is_dir():
-        pytest.skip(f"needs {folder} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
+def covid(covid_dir):
+    folder = covid_dir
     # the deep truth is the Experiment's qrels: the shallow pools are simulated over it
     exp = trec_covid_round1(folder, qrels="deep")
     pooled = [n for n, c in zip(exp.run_names, exp.contributors, strict=True) if c]

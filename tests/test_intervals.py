@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import rankings
 
 from irnb import Experiment, evaluate
 from irnb.intervals import (
@@ -303,16 +304,7 @@ def test_declared_parameters():
 @st.composite
 def collections(draw, *, all_judged: bool = False):
     """Random runs (strictly decreasing scores, so the ranking is the list order) and qrels."""
-    n_runs, n_topics, universe = draw(st.integers(1, 4)), draw(st.integers(1, 3)), draw(st.integers(2, 14))
-    runs = {}
-    for s in range(n_runs):
-        topics = []
-        for t in range(n_topics):
-            docs = draw(st.permutations([f"d{i}" for i in range(universe)]))
-            length = draw(st.integers(1 if t == 0 else 0, universe))
-            if length:
-                topics.append((str(t), list(docs[:length])))
-        runs[f"r{s}"] = topics
+    runs, n_topics, universe = draw(rankings(max_runs=4, max_universe=14))
     qrels = {}
     for t in range(n_topics):
         if all_judged:

@@ -15,10 +15,8 @@ pytestmark = pytest.mark.shared
 
 
 @pytest.fixture(scope="module")
-def covid(shared_dir):
-    folder = shared_dir / "data" / "trec-covid-round1"
-    if not folder.is_dir():
-        pytest.skip(f"needs {folder} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
+def covid(covid_dir):
+    folder = covid_dir
     exp = trec_covid_round1(folder, with_truth=True)
     # the premise of containment: the deeper qrels never regrade a round-1 judgment
     round1 = read_qrels(folder / "qrels-rnd1.txt").to_frame()

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import rankings
 
 from irnb import Experiment, evaluate, read_qrels
 from irnb.pooling import (
@@ -222,18 +223,7 @@ def test_declared_bounds_are_published():
 # ----------------------------------------------------------------------------- brute-force reference
 @st.composite
 def collections(draw):
-    n_runs = draw(st.integers(1, 5))
-    n_topics = draw(st.integers(1, 3))
-    universe = draw(st.integers(2, 12))
-    runs = {}
-    for s in range(n_runs):
-        topics = []
-        for t in range(n_topics):
-            docs = draw(st.permutations([f"d{i}" for i in range(universe)]))
-            length = draw(st.integers(1 if t == 0 else 0, universe))
-            if length:
-                topics.append((str(t), list(docs[:length])))
-        runs[f"r{s}"] = topics
+    runs, n_topics, universe = draw(rankings(max_runs=5, max_universe=12))
     qrels = []
     for t in range(n_topics):
         judged = draw(st.lists(st.integers(0, universe + 2), min_size=1, max_size=universe + 3, unique=True))

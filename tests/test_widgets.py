@@ -19,6 +19,7 @@ from irnb import Experiment, evaluate  # noqa: E402
 from irnb import widgets  # noqa: E402
 from irnb.bias import leave_one_group_out_bias  # noqa: E402
 from irnb.datasets import simulate  # noqa: E402
+from irnb.datasets.real import trec_covid_round1  # noqa: E402
 from irnb.decision import case_matrix, case_proportions, compare_table  # noqa: E402
 from irnb.intervals import INTERVAL_PARAMS, point_estimates, score_intervals  # noqa: E402
 from irnb.pooling import POOL_PARAMS, depth_pool, unjudged_overlap  # noqa: E402
@@ -313,16 +314,8 @@ def test_views_reject_bad_arguments(experiment):
 
 # =============================================================================== real data
 @pytest.mark.shared
-def test_explorer_on_trec_covid_round1(shared_dir):
-    folder = shared_dir / "data" / "trec-covid-round1"
-    for name in ("runs-round1.tar.xz", "qrels-rnd1.txt", "leaderboard-round1.csv"):
-        if not (folder / name).exists():
-            pytest.skip(f"needs {folder / name} (TREC-COVID round 1, see ../shared/data/SOURCES.md)")
-    board = pd.read_csv(folder / "leaderboard-round1.csv")
-    runs = board["run"].str.strip()
-    exp = Experiment(folder / "runs-round1.tar.xz", folder / "qrels-rnd1.txt",
-                     groups=dict(zip(runs, board["team"].str.strip())),
-                     contributors=runs[board["contributed judgments"].str.strip() == "yes"].tolist())
+def test_explorer_on_trec_covid_round1(covid_dir):
+    exp = trec_covid_round1(covid_dir)  # groups = teams, contributors from the leaderboard
     assert exp.shape == (143, 30, 1000)
     ex = widgets.explorer(exp)
     view = ex.views["intervals"]
