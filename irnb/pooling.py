@@ -31,19 +31,7 @@ Rules:
 * Parameters are validated against the declared bounds in :data:`POOL_PARAMS` (the widgets
   build their sliders from the same declarations).
 
-Example (hand-checkable): run ``a`` ranks x, y, z; run ``b`` ranks y, w; the qrels judge
-w, x, y, z. The depth-1 pool of both runs judges x (a's top) and y (b's top):
-
->>> import pandas as pd
->>> from irnb import Experiment
->>> runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2, "qid": "1",
-...                      "docno": ["x", "y", "z", "y", "w"], "score": [3, 2, 1, 2, 1]})
->>> qrels = pd.DataFrame({"qid": "1", "docno": ["w", "x", "y", "z"], "grade": [1, 0, 1, 1]})
->>> exp = Experiment(runs, qrels)
->>> depth_pool(exp, depth=1).frame(exp)["docno"].tolist()
-['x', 'y']
->>> depth_pool(exp, depth=1, runs=["b"]).frame(exp)["docno"].tolist()
-['y']
+A hand-checkable example of nested depth pools is in :func:`depth_pool`'s docstring.
 """
 
 from __future__ import annotations
@@ -199,14 +187,9 @@ def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None,
 def contributor_mask(experiment: Experiment, runs: str | Iterable[str] | None = None, *,
                      owner: str = "contributors") -> np.ndarray:
     """A boolean mask over the Experiment's runs: the named runs, or (``runs=None``) the
-    Experiment's contributors. Raises, naming ``owner``, when no run would contribute."""
+    Experiment's contributors; the rules and messages of :func:`_contributor_index`."""
     mask = np.zeros(len(experiment.run_names), dtype=bool)
-    if runs is None:
-        mask |= np.asarray(experiment.contributors, dtype=bool)
-    else:
-        mask[experiment.run_index([runs] if isinstance(runs, str) else list(runs))] = True
-    if not mask.any():
-        raise ValueError(f"{owner}: no contributing run; pass contributors=[...] (the runs that built the pool)")
+    mask[_contributor_index(experiment, runs, owner)] = True
     return mask
 
 
