@@ -334,25 +334,34 @@ def test_explorer_on_trec_covid_round1(covid_dir):
 
 
 # =============================================================================== speed-ups keep the numbers
+def _top_cases(experiment, depth, test, top=4):
+    """(top runs, cases of the all-pairs table among them, cases of a table over them alone)."""
+    ev = evaluate(experiment, ["P@10", "Judged@10"], judged=depth_pool(experiment, depth=depth).judged)
+    order = list(ev.means()["P@10"].sort_values(ascending=False, kind="stable").index[:top])
+    expected = np.nan_to_num(case_matrix(compare_table(ev, "P@10", test=test)).loc[order, order].to_numpy())
+    alone = case_matrix(compare_table(widgets._only_runs(ev, order, ev.measures), "P@10", test=test))
+    return order, expected, np.nan_to_num(alone.loc[order, order].to_numpy())
+
+
 @pytest.mark.parametrize("test", ["anova", "wilcoxon"])
 def test_decision_matrix_of_the_top_runs_is_the_all_pairs_matrix(experiment, test):
     """The view tests only the shown runs' pairs when the test is pair-local (Wilcoxon),
     every pair when the family matters (ANOVA + Bonferroni): either way the cells equal
-    those of the table over all runs. At d = 3 and top 4, ANOVA over the 4 runs alone
-    gives other cases than over all 10 (checked below), so a wrong shortcut would show."""
+    those of the table over all runs. The pool depth is chosen where ANOVA over the top 4
+    runs alone gives other cases than over all 10 (a wrong shortcut would show there);
+    Wilcoxon gives the same cases either way at every depth."""
+    depths = range(1, 21)
+    differs = [d for d in depths if not np.array_equal(*_top_cases(experiment, d, "anova")[1:])]
+    assert differs, "no pool depth where ANOVA over the top 4 alone differs: the test could not fail"
+    depth = differs[0]
     view = widgets.decision_view(experiment, top=4, test=test)
-    view.controls["depth"].value = 3
+    view.controls["depth"].value = depth
     assert not _error(view), view.status.value
-    pool = depth_pool(experiment, depth=3)
-    ev = evaluate(experiment, ["P@10", "Judged@10"], judged=pool.judged)
-    order = list(ev.means()["P@10"].sort_values(ascending=False, kind="stable").index[:4])
-    expected = case_matrix(compare_table(ev, "P@10", test=test)).loc[order, order].to_numpy()
+    order, expected, alone = _top_cases(experiment, depth, test)
     shown = view.artists["matrix"]["cases"].get_array()
-    np.testing.assert_array_equal(np.where(shown.mask, 0, shown.data), np.nan_to_num(expected))
+    np.testing.assert_array_equal(np.where(shown.mask, 0, shown.data), expected)
     assert "45 pairs" in view.status.value  # 10 runs: 10·9/2 pairs, whatever the matrix shows
-    alone = case_matrix(compare_table(widgets._only_runs(ev, order, ev.measures), "P@10", test=test))
-    same = np.array_equal(np.nan_to_num(alone.loc[order, order].to_numpy()), np.nan_to_num(expected))
-    assert same == (test == "wilcoxon")
+    assert np.array_equal(alone, expected) == (test == "wilcoxon")
 
 
 def test_png_frames_are_the_rendered_pixels_up_filtered():
