@@ -18,6 +18,19 @@ each answer's code (after the notebook's set-up cell, in the ``notebooks`` folde
 writes what it returns. Notebook 05 quotes two sets — TREC-COVID round 1 (when the
 project's ``../shared`` data is beside the checkout while this script runs) and the
 simulated fallback — so regenerate it where the shared data is present.
+
+Nor are the narrative's facts about the simulated collection. Each notebook has a
+generation-only ``facts`` block, run after the set-up cell: it *finds* the example runs
+and pairs the text talks about (first match in run order), computes every number the
+text quotes, and leaves ``facts = {key: text}``; markdown cells, code cells, exercise
+questions and code, and comments in the set-up cell hold ``<<key>>`` placeholders filled
+from it. Qualitative claims ("on most topics", "two bands", "bpref moves most of them up")
+are checked there with ``claim(ok, statement)``, and an exercise's ``checks`` block checks
+what its own answer text claims: when the data no longer supports a sentence, generating
+the notebook fails with :class:`StaleClaim`, naming the notebook and the sentence, instead
+of writing it. ``tests/test_notebook_sources.py`` regenerates every notebook in-process
+and compares it with the committed file, so a change of the simulator that makes any
+quoted number stale fails the tests until the notebooks are regenerated.
 """
 
 from __future__ import annotations
@@ -29,6 +42,7 @@ import re
 import sys
 import textwrap
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +83,8 @@ class Exercise:
     explanation: str
     code: str
     numbers: str = ""  # markdown line(s) with <<key>> placeholders: the numbers the code gives
+    checks: str = ""   # generation only: run after ``code`` in its namespace; claim(ok, statement) for the
+                       # qualitative words of ``numbers``/``explanation`` (``facts`` is available)
 
 
 @dataclass
@@ -79,6 +95,97 @@ class Notebook:
     exercises: list = field(default_factory=list)
     references: str = ""
     variants: dict = field(default_factory=lambda: {"": {}})  # label → {regex: replacement} on setup
+    facts: str = ""  # generation only: run after the set-up cell, leaves facts = {key: text}; see the docstring
+
+
+# ============================================================================================ facts
+# Generation-only code shared by the facts blocks of notebooks 01–04 (run after a set-up cell that defines np,
+# irnb, `collection` and `exp`); see the module docstring. claim(ok, statement, evidence) and search(what,
+# candidates, conditions) come from the generator.
+_COLLECTION_FACTS = _text('''
+    is_contributor = np.asarray(exp.contributors)
+    pool_depth = int(collection.params["pool_depth"])
+    claim(irnb.depth_pool(exp, depth=pool_depth).judged.all(),
+          f"official qrels = depth-{pool_depth} pool of the contributing runs",
+          "some qrels entries are outside that pool")
+    n_runs = len(exp.run_names)
+    facts = {"pool_depth": pool_depth, "n_contributing": int(is_contributor.sum()), "n_runs": n_runs,
+             "n_topics": len(exp.topics), "n_groups": len(set(exp.groups)), "n_pairs": n_runs * (n_runs - 1) // 2}
+''')
+
+# The pooled baseline and the new system of notebooks 01 and 02: the first pair in run order of a run that
+# contributed and a run of the same group that did not, for which every sentence about the pair holds.
+_PAIR_FACTS = _text('''
+    from irnb.pooling import unjudged_overlap
+
+    k, names, group_of = 20, list(exp.run_names), list(exp.groups)
+    pool10 = irnb.depth_pool(exp, depth=10)
+    iv20 = irnb.score_intervals(exp, f"P@{k}", pool=pool10)
+    est20 = irnb.point_estimates(iv20)                                   # the defaults, as in 01's exercise 3
+    true20 = irnb.evaluate(exp, [f"P@{k}"], truth=True)[f"P@{k}"]
+    pool_grades = exp.judgments.grade_array(pool10.judged)[:, :, :k]
+    true_grades = exp.truth.grade_array()[:, :, :k]
+    residual_by_depth = np.stack([irnb.score_intervals(exp, f"P@{k}", pool=irnb.depth_pool(exp, depth=d)).mean_residual
+                                  for d in range(1, 101)])                 # (pool depth − 1, run)
+    overlap_tables = {}
+
+
+    def unjudged_totals(a, b):
+        if (a, b) not in overlap_tables:
+            overlap_tables[a, b] = unjudged_overlap(exp, a, b, measurement_depth=k, pool=pool10)
+        table = overlap_tables[a, b]
+        more = int((table["unjudged_b"] > table["unjudged_a"]).sum())
+        return more, table[["unjudged_a", "unjudged_b", "overlap"]].sum()
+
+
+    def few_shared(totals):
+        return totals["overlap"] <= min(totals["unjudged_a"], totals["unjudged_b"]) / 5
+
+
+    def rmse(run, key):
+        s = names.index(run)
+        return float(np.sqrt(((est20.get(key)[s] - true20[s]) ** 2).mean()))
+
+
+    def relevant_rates(run):
+        """In the run's top k on the depth-10 pool: true rate of relevance of the unjudged, rate of the judged."""
+        s = names.index(run)
+        unjudged, judged = pool_grades[s] == irnb.UNJUDGED, pool_grades[s] >= 0
+        return (true_grades[s][unjudged] >= 1).mean(), (pool_grades[s][judged] >= 1).mean()
+
+
+    def residual_depth(run):
+        """The first pool depth d ≤ 100 at which the run's mean Δ of P@20 falls below 0.25 (0: none)."""
+        below = np.flatnonzero(residual_by_depth[:, names.index(run)] < 0.25)
+        return int(below[0]) + 1 if below.size else 0
+
+
+    n_topics = len(exp.topics)
+    pair_conditions = [
+        ("01 §3: The new run has more unjudged documents on most topics",
+         lambda a, b: unjudged_totals(a, b)[0] > n_topics / 2),
+        ("01 §3: the two runs share few of them [at most a fifth of the smaller run's unjudged documents]",
+         lambda a, b: few_shared(unjudged_totals(a, b)[1])),
+        ("01 §4: The original P@20 … is far too low on most topics [by 0.1 or more on more than half of them]",
+         lambda a, b: int((true20[names.index(b)] - iv20.lower[names.index(b)] >= 0.1).sum()) > n_topics / 2),
+        ("01 §4: the simulated one moves towards the truth [its RMSE is below the original's]",
+         lambda a, b: rmse(b, "I") < rmse(b, "S")),
+        ("01 §4: … but overshoots; exercise 3: its mean overestimates the truth",
+         lambda a, b: est20.interpolated[names.index(b)].mean() > true20[names.index(b)].mean()),
+        ("01 §4: unjudged documents are relevant less often than the judged ones at the top of the same ranking",
+         lambda a, b: relevant_rates(b)[0] < relevant_rates(b)[1]),
+        ("01 exercise 3: the best estimator for this run is X_M",
+         lambda a, b: min("SBIM", key=lambda key: rmse(b, key)) == "M"),
+        ("02 exercise 2: [mean Δ < 0.25 only at a pool depth] far deeper than the k = 20 it is measured at [d ≥ 40]",
+         lambda a, b: residual_depth(b) >= 2 * k),
+    ]
+    pair_candidates = [(a, b) for a in names for b in names
+                       if exp.contributors[names.index(a)] and not exp.contributors[names.index(b)]
+                       and group_of[names.index(a)] == group_of[names.index(b)]]
+    base, new = search("pair of a contributing run and a run of its group that did not contribute",
+                       pair_candidates, pair_conditions)
+    facts |= {"base": base, "new": new}
+''')
 
 
 # ============================================================================================ 01
@@ -93,7 +200,7 @@ NB01 = Notebook(
         from irnb.datasets import default
 
         collection = default()        # the embedded default: a simulated TREC-like collection (seed 0)
-        exp = collection.experiment   # official qrels = depth-100 pool of 12 contributing runs; truth known
+        exp = collection.experiment   # official qrels = depth-<<pool_depth>> pool of <<n_contributing>> contributing runs; truth known
         info = collection.run_info.set_index("run")
         contributing = np.asarray(exp.contributors)
         exp
@@ -169,8 +276,8 @@ NB01.cells = [
 
         Baillie et al. plot every run, ranked by its score, with its $A_p$ beside it (IP&M 2008, Figs 5–10).
         Here the pool is shallow (*d* = 10) and the runs are measured deeper (*k* = 20): the runs that
-        contributed (their A_p@20 is about 0.6) and those that did not (all below 0.5) form two bands, and a
-        low P@20 in the lower band may say more about the pool than about the run.
+        contributed (their A_p@20 is <<ap20_contributing>>) and those that did not (<<ap20_others>>) form
+        two bands, and a low P@20 in the lower band may say more about the pool than about the run.
     ''')),
     Code(_text('''
         pool10 = irnb.depth_pool(exp, depth=10)
@@ -184,13 +291,13 @@ NB01.cells = [
 
         The thesis chapter compares a new system with a pooled baseline per topic: how many unjudged
         documents each has in its top *k*, how many of those they share, and the change in P@k. Here the
-        baseline is `ember-a1` (it contributed to the pool) and the new system `ember-a2` (same group, not
+        baseline is `<<base>>` (it contributed to the pool) and the new system `<<new>>` (same group, not
         pooled), with *d* = 10 and *k* = 20 as in the chapter's P@20.
     ''')),
     Code(_text('''
         from irnb.pooling import unjudged_overlap
 
-        run_a, run_b, k = "ember-a1", "ember-a2", 20
+        run_a, run_b, k = "<<base>>", "<<new>>", 20
         pair = unjudged_overlap(exp, run_a, run_b, measurement_depth=k, pool=pool10)
         fig, ax = plt.subplots(figsize=(9, 4), layout="constrained")
         plots.unjudged_plot(pair, run_a=run_a, run_b=run_b, measure=f"P@{k}", ax=ax)
@@ -245,8 +352,8 @@ NB01.cells = [
         view = unjudged_view(exp)
         view.controls["depth"].value = 10
         view.controls["measurement_depth"].value = 20
-        view.controls["run_a"].value = "ember-a1"
-        view.controls["run_b"].value = "ember-a2"
+        view.controls["run_a"].value = "<<base>>"
+        view.controls["run_b"].value = "<<new>>"
         view.controls["estimator"].value = "I"
         display(view.widget)
     ''')),
@@ -255,7 +362,7 @@ NB01.exercises = [
     Exercise(
         title="The least-judged run",
         question=_text('''
-            With the official qrels (the depth-100 pool), which run has the lowest mean A_p@100? How much
+            With the official qrels (the depth-<<pool_depth>> pool), which run has the lowest mean A_p@100? How much
             higher is its true P@100 than its official P@100, and is that the largest gap of all runs?
         '''),
         explanation=_text('''
@@ -284,8 +391,8 @@ NB01.exercises = [
     Exercise(
         title="Unjudged documents of a pair",
         question=_text('''
-            With a depth-10 pool and *k* = 20: on how many of the 50 topics does `ember-a2` have more
-            unjudged documents in its top 20 than `ember-a1`? How many unjudged documents do the two runs
+            With a depth-10 pool and *k* = 20: on how many of the <<n_topics>> topics does `<<new>>` have more
+            unjudged documents in its top 20 than `<<base>>`? How many unjudged documents do the two runs
             share over all topics, and how many does each have?
         '''),
         explanation=_text('''
@@ -295,25 +402,25 @@ NB01.exercises = [
         code=_text('''
             from irnb.pooling import unjudged_overlap
 
-            table = unjudged_overlap(exp, "ember-a1", "ember-a2", measurement_depth=20,
+            table = unjudged_overlap(exp, "<<base>>", "<<new>>", measurement_depth=20,
                                      pool=irnb.depth_pool(exp, depth=10))
             more = int((table["unjudged_b"] > table["unjudged_a"]).sum())
             totals = table[["unjudged_a", "unjudged_b", "overlap"]].sum()
-            print(f"ember-a2 has more unjudged documents on {more} of {len(table)} topics")
+            print(f"<<new>> has more unjudged documents on {more} of {len(table)} topics")
             print(totals.to_string())
             answer = {"more": more, "a": int(totals["unjudged_a"]), "b": int(totals["unjudged_b"]),
                       "overlap": int(totals["overlap"])}
         '''),
         numbers=_text('''
-            On **<<more>> of 50 topics**. Over all topics `ember-a1` has <<a>> unjudged documents in its top
-            20, `ember-a2` <<b>>, and only **<<overlap>>** are shared: judging the baseline's unjudged
+            On **<<more>> of <<n_topics>> topics**. Over all topics `<<base>>` has <<a>> unjudged documents in its
+            top 20, `<<new>>` <<b>>, and only **<<overlap>>** are shared: judging the baseline's unjudged
             documents would do little for the new run.
         '''),
     ),
     Exercise(
         title="Does simulated precision help?",
         question=_text('''
-            For `ember-a2` (depth-10 pool, P@20): on how many topics is the simulated P@20 ($X_I$) closer to
+            For `<<new>>` (depth-10 pool, P@20): on how many topics is the simulated P@20 ($X_I$) closer to
             the true P@20 than the original P@20 ($B$)? Does the simulated mean over- or under-estimate the
             true mean, and by how much? Which estimator of notebook 02 does better for this run?
         '''),
@@ -324,7 +431,7 @@ NB01.exercises = [
         code=_text('''
             iv = irnb.score_intervals(exp, "P@20", pool=irnb.depth_pool(exp, depth=10))
             est = irnb.point_estimates(iv)
-            s = int(exp.run_index("ember-a2")[0])
+            s = int(exp.run_index("<<new>>")[0])
             truth = irnb.evaluate(exp, ["P@20"], truth=True)["P@20"][s]
             closer = int((np.abs(est.interpolated[s] - truth) < np.abs(iv.lower[s] - truth)).sum())
             bias = est.interpolated[s].mean() - truth.mean()
@@ -336,7 +443,7 @@ NB01.exercises = [
                       "rmse_i": f"{rmse['I']:.3f}", "rmse_s": f"{rmse['S']:.3f}"}
         '''),
         numbers=_text('''
-            $X_I$ is closer on **<<closer>> of 50 topics**, but its mean overestimates the truth by
+            $X_I$ is closer on **<<closer>> of <<n_topics>> topics**, but its mean overestimates the truth by
             <<bias>>. RMSE against the truth: original <<rmse_s>>, simulated <<rmse_i>>; the best estimator
             for this run is **<<best>>** (<<best_rmse>>), which mixes $X_I$ with the background rate.
         '''),
@@ -353,6 +460,50 @@ NB01.references = _text('''
       unjudged documents per query and simulated precision.
     * S. D. Ravana, A. Moffat. *Score estimation, incomplete judgments, and significance testing in IR
       evaluation.* AIRS 2010 — $X_I$ and the other estimators (notebook 02).
+''')
+
+NB01.facts = "\n\n".join([_COLLECTION_FACTS, _PAIR_FACTS, _text('''
+    # §1: shallower pools judge fewer documents, find fewer relevant ones and leave more of the top k unjudged,
+    # most of all for the runs that did not contribute; a contributing run has A_p@k = 1 when k ≤ d
+    rows = []
+    for d in (1, 2, 5, 10, 20, 50, 100):
+        pool = irnb.depth_pool(exp, depth=d)
+        means = irnb.evaluate(exp, ["Judged@10", "Judged@100"], judged=pool.judged).means()
+        rows.append([pool.num_judged, (exp.judgments.qrel_grade[pool.judged] >= 1).sum()]
+                    + [means[m][mask].mean() for m in ("Judged@10", "Judged@100")
+                       for mask in (is_contributor, ~is_contributor)])
+    by_depth = np.asarray(rows, dtype=float)   # judgments, relevant found, A_p@10 c/n, A_p@100 c/n
+    claim((np.diff(by_depth, axis=0) >= 0).all(), "Shallower pools judge fewer documents, find fewer of the relevant "
+          "ones, and leave more of every run's top k unjudged", f"by depth: {by_depth.round(3).tolist()}")
+    claim((by_depth[:, 3] < by_depth[:, 2]).all() and (by_depth[:, 5] < by_depth[:, 4]).all(),
+          "… — most of all for runs that did not contribute [their mean A_p is lower at every depth]")
+    judged10 = irnb.evaluate(exp, ["Judged@10"], judged=pool10.judged).means()["Judged@10"]
+    claim((judged10[is_contributor] == 1).all(), "A contributing run has A_p@k = 1 whenever k ≤ d",
+          f"A_p@10 on the depth-10 pool: {judged10[is_contributor].round(3).to_dict()}")
+
+    # §2: the contributing runs and the others form two bands of A_p@20 (depth-10 pool)
+    ap20 = irnb.evaluate(exp, ["Judged@20"], judged=pool10.judged).means()["Judged@20"]
+    upper, lower = ap20[is_contributor], ap20[~is_contributor]
+    claim(lower.max() < upper.min(), "the runs that contributed and those that did not form two bands [of A_p@20]",
+          f"contributing {upper.min():.3f}–{upper.max():.3f}, the others {lower.min():.3f}–{lower.max():.3f}")
+    digits = 2 if round(lower.max(), 2) < round(upper.min(), 2) else 3   # the printed bands must not touch
+    facts |= {"ap20_contributing": f"{upper.min():.{digits}f}–{upper.max():.{digits}f}",
+              "ap20_others": f"{lower.min():.{digits}f}–{lower.max():.{digits}f}"}
+''')])
+NB01.exercises[0].checks = _text('''
+    claim(run != gap.idxmax(), "the size of the error also depends on how many of the unjudged documents are "
+          "relevant [the least-judged run does not have the largest gap]", f"both are {run}")
+    claim(truth_p100[gap.idxmax()] > truth_p100[run], "a good run with holes loses more than a poor run with holes "
+          "[the run with the largest gap has the higher true P@100]")
+''')
+NB01.exercises[1].checks = _text('''
+    claim(more > len(table) / 2, "The new run has more unjudged documents on most topics")
+    claim(totals["overlap"] <= min(totals["unjudged_a"], totals["unjudged_b"]) / 5,
+          "only N are shared: judging the baseline's unjudged documents would do little for the new run")
+''')
+NB01.exercises[2].checks = _text('''
+    claim(bias > 0, "its mean overestimates the truth", f"bias {bias:+.3f}")
+    claim(best == "M", "the best estimator for this run is X_M, which mixes X_I with the background rate", best)
 ''')
 
 
@@ -409,7 +560,7 @@ NB02.cells = [
 
         A depth-10 pool, measured at *k* = 20 (so that contributing runs have unjudged documents too).
         Left: each run's mean [B, T] with $X_M$ and the true P@20 — the truth always lies inside the
-        interval, because the pool's judgments are a subset of the truth. Right: the topics of `ember-a2`,
+        interval, because the pool's judgments are a subset of the truth. Right: the topics of `<<new>>`,
         a run that did not contribute.
     ''')),
     Code(_text('''
@@ -420,7 +571,7 @@ NB02.cells = [
 
         fig, (left, right) = plt.subplots(1, 2, figsize=(12, 6.5), layout="constrained")
         plots.intervals_plot(iv, estimates=est, estimator="M", truth=truth.aggregate("P@20"), ax=left)
-        plots.topic_intervals_plot(iv, "ember-a2", estimates=est, estimator="M", truth=truth["P@20"], ax=right);
+        plots.topic_intervals_plot(iv, "<<new>>", estimates=est, estimator="M", truth=truth["P@20"], ax=right);
     ''')),
     Md(_text('''
         ## 3. Which estimator is closest?
@@ -469,7 +620,8 @@ NB02.cells = [
 
         `irnb.budget_pool(exp, judgments=N, seed=...)` judges the first N qrels entries in pooling order
         (best contributing rank first, ties in a seeded random order), as in Ravana & Moffat's simulation.
-        The RMSE of each estimator falls as N grows; $X_M$ is the best choice until almost everything is judged.
+        The RMSE of each estimator falls as N grows<<rmse_falls_from>>; $X_M$ is the best choice until almost
+        everything is judged (here <<xm_best_range>>).
     ''')),
     Code(_text('''
         from irnb.budgets import default_budgets
@@ -490,9 +642,8 @@ NB02.cells = [
 
         Ravana & Moffat's recipe: group the judged documents by how many contributing runs had them in
         their top *d*, take the fraction relevant in each group, fit a cubic through those points and read
-        it at zero runs — the documents nobody pooled. On this depth-10 pool the cubic dips below zero
-        before it reaches 0 runs, so E is clipped to 0, although the unjudged documents in the runs' top 20
-        are in truth relevant far more often:
+        it at zero runs — the documents nobody pooled. On this depth-10 pool <<cubic_reading>>,
+        although the unjudged documents in the runs' top 20 are in truth relevant far more often:
     ''')),
     Code(_text('''
         fit = irnb.estimate_background_rate(exp, depth=10, pool=pool10)
@@ -515,7 +666,7 @@ NB02.cells = [
         view = intervals_view(exp)
         view.controls["depth"].value = 10
         view.controls["measurement_depth"].value = 20
-        view.controls["run"].value = "ember-a2"
+        view.controls["run"].value = "<<new>>"
         display(view.widget)
     ''')),
 ]
@@ -545,7 +696,7 @@ NB02.exercises = [
     Exercise(
         title="How deep must the pool be?",
         question=_text('''
-            For `ember-a2` and P@20, at which pool depth *d* (1 … 100) does its mean residual Δ first fall
+            For `<<new>>` and P@20, at which pool depth *d* (1 … 100) does its mean residual Δ first fall
             below 0.25? Is its true P@20 inside its mean [B, T] at every depth — and why must it be?
         '''),
         explanation=_text('''
@@ -554,7 +705,7 @@ NB02.exercises = [
             counting the rest as non-relevant (B) can only undercount and as relevant (T) only overcount.
         '''),
         code=_text('''
-            s = int(exp.run_index("ember-a2")[0])
+            s = int(exp.run_index("<<new>>")[0])
             true_mean = irnb.evaluate(exp, ["P@20"], truth=True).aggregate("P@20")[s]
             first, inside = None, True
             for d in range(1, 101):
@@ -616,6 +767,86 @@ NB02.references = _text('''
       2008 — the residual of RBP.
 ''')
 
+NB02.facts = "\n\n".join([_COLLECTION_FACTS, _PAIR_FACTS, _text('''
+    from irnb.budgets import default_budgets
+    from irnb.datasets import estimator_error
+
+    # §2: the truth always lies inside the interval
+    claim(((iv20.lower <= true20 + 1e-12) & (true20 <= iv20.upper + 1e-12))[iv20.evaluated].all(),
+          "the truth always lies inside the interval")
+
+    # §3: X_S and X_B underestimate, X_I overestimates (badly for the runs that did not contribute), X_M closest
+    est = irnb.point_estimates(iv20, background_rate=0.01, smoothing="auto")
+    bias = {key: {group: float((est.get(key) - true20)[mask].mean())
+                  for group, mask in (("contributing", is_contributor), ("others", ~is_contributor))} for key in "SBIM"}
+    others_rmse = {key: float(np.sqrt(((est.get(key) - true20)[~is_contributor] ** 2).mean())) for key in "SBIM"}
+    claim(all(value < 0 for key in "SB" for value in bias[key].values()), "X_S and X_B underestimate", str(bias))
+    claim(all(value > 0 for value in bias["I"].values()), "X_I overestimates", str(bias["I"]))
+    claim(bias["I"]["others"] > bias["I"]["contributing"] and max(others_rmse, key=others_rmse.get) == "I",
+          "X_I overestimates (badly for the runs that did not contribute) [more than for the others, and the "
+          "largest RMSE of the four for them]", f"bias {bias['I']}, RMSE of the others {others_rmse}")
+    overall = {key: estimator_error(collection, "P@20", est.get(key)).rmse for key in "SBIM"}
+    claim(min(overall, key=overall.get) == "M", "X_M with λ = 1 − Δ sits closest to the truth [lowest RMSE]",
+          str(overall))
+
+    # §5: every estimator's RMSE falls as the budget grows; X_M is best until almost everything is judged
+    total = exp.judgments.num_judgments
+    budget_rmse = []
+    for n in default_budgets(total):
+        budget = irnb.budget_pool(exp, judgments=n, seed=0)
+        budget_est = irnb.point_estimates(irnb.score_intervals(exp, "P@20", pool=budget))
+        budget_rmse.append((n, {key: estimator_error(collection, "P@20", budget_est.get(key)).rmse for key in "SBIM"}))
+    late_start = {}   # estimator → the first budget from which its RMSE falls, when that is not the first budget
+    for key in "SBIM":
+        series = [errors[key] for _, errors in budget_rmse]
+        start = max([i + 1 for i in range(len(series) - 1) if series[i + 1] > series[i]], default=0)
+        claim(budget_rmse[start][0] <= np.ceil(0.05 * total), "The RMSE of each estimator falls as N grows "
+              f"[X_{key}: from 5 % of the qrels on at the latest]", str(np.round(series, 4).tolist()))
+        if start:
+            late_start[key] = budget_rmse[start][0]
+    exceptions = "; ".join(f"$X_{key}$ only from N = {n} on" for key, n in late_start.items())
+    facts["rmse_falls_from"] = f" ({exceptions})" if exceptions else ""
+    winners = [min(errors, key=errors.get) for _, errors in budget_rmse]
+    best = [i for i, key in enumerate(winners) if key == "M"]
+    claim(best and best == list(range(best[0], best[-1] + 1)) and budget_rmse[best[0]][0] <= np.ceil(0.05 * total)
+          and budget_rmse[best[-1]][0] >= total / 2, "X_M is the best choice until almost everything is judged [it "
+          "has the lowest RMSE at every budget from 5 % of the qrels or less up to half of them or more]",
+          f"lowest RMSE by budget: {dict(zip([n for n, _ in budget_rmse], winners))}")
+
+
+    def share(i):
+        return f"{budget_rmse[i][0] / total:.0%}".replace("%", " %")
+
+
+    early = sorted(set(winners[:best[0]]))   # who wins below the range in which X_M does
+    facts["xm_best_range"] = (f"up to {share(best[-1])} of the qrels" if best[0] == 0 else
+                              f"from {share(best[0])} up to {share(best[-1])} of the qrels; with "
+                              f"{listing([share(i) for i in range(best[0])])} "
+                              + (f"$X_{early[0]}$ does better" if len(early) == 1 else "other estimators do better"))
+
+    # §6: the cubic's E against the true rate of relevance among the unjudged top-20 documents
+    fit = irnb.estimate_background_rate(exp, depth=10, pool=pool10)
+    unjudged_rate = float((true_grades[pool_grades == irnb.UNJUDGED] >= 1).mean())
+    if fit.intercept < 0:
+        facts["cubic_reading"] = "the cubic dips below zero before it reaches 0 runs, so E is clipped to 0"
+    elif fit.intercept > 1:
+        facts["cubic_reading"] = "the cubic rises above 1 before it reaches 0 runs, so E is clipped to 1"
+    else:
+        facts["cubic_reading"] = f"the cubic reads E = {fit.rate:.3f} at 0 runs"
+    claim(unjudged_rate >= 2 * fit.rate and unjudged_rate - fit.rate >= 0.05,
+          "the unjudged documents in the runs' top 20 are in truth relevant far more often [at least twice as often, "
+          "and 0.05 more]", f"E = {fit.rate:.3f}, true rate {unjudged_rate:.3f}")
+''')])
+NB02.exercises[1].checks = _text('''
+    claim(first[0] >= 40, "far deeper than the k = 20 it is measured at [d ≥ 40]", f"d = {first[0]}")
+    claim(inside, "Truth inside at every depth")
+''')
+NB02.exercises[2].checks = _text('''
+    claim(best < rate, "the E that minimises the error is smaller than the true rate", f"E = {best}, rate {rate:.3f}")
+    claim(max(fits.values()) - min(fits.values()) >= 0.1,
+          "The extrapolation to zero runs depends heavily on the degree [the fits differ by 0.1 or more]", str(fits))
+''')
+
 
 # ============================================================================================ 03
 NB03 = Notebook(
@@ -630,7 +861,7 @@ NB03 = Notebook(
         from irnb.decision import CASES, STRENGTH, case_matrix, case_proportions, compare_table, depth_curves
 
         collection = default()        # the embedded default: a simulated TREC-like collection (seed 0)
-        exp = collection.experiment   # official qrels = depth-100 pool of 12 contributing runs; truth known
+        exp = collection.experiment   # official qrels = depth-<<pool_depth>> pool of <<n_contributing>> contributing runs; truth known
         exp
     '''),
 )
@@ -659,20 +890,20 @@ NB03.cells = [
     Md(_text('''
         ## 1. One pair
 
-        `ember-a1` contributed to the pool; `ember-a2` (same group) did not. For P@10 their means do not
-        differ significantly, but their $A_p@10$ do: case 2.
+        `<<c2_contributor>>` contributed to the pool; `<<c2_other>>` (same group) did not. For P@10 their
+        means do not differ significantly, but their $A_p@10$ do: case 2.
     ''')),
     Code(_text('''
         table = compare_table(exp, "P@10", test="t", alpha=0.05)
         columns = ["run_a", "run_b", "mean_a", "mean_b", "p_measure", "assessment_a", "assessment_b",
                    "p_assessment", "case", "strength", "better", "more_assessed"]
-        table.loc[(table["run_a"] == "ember-a1") & (table["run_b"] == "ember-a2"), columns]
+        table.loc[(table["run_a"] == "<<c2_run_a>>") & (table["run_b"] == "<<c2_run_b>>"), columns]
     ''')),
     Md(_text('''
         ## 2. Every pair: the matrix
 
-        All 780 pairs of the 40 runs, runs ordered by P@10 (best first). Strong cases are dark, weak ones
-        light and marked ×.
+        All <<n_pairs>> pairs of the <<n_runs>> runs, runs ordered by P@10 (best first). Strong cases are dark,
+        weak ones light and marked ×.
     ''')),
     Code(_text('''
         order = list(irnb.evaluate(exp, ["P@10"]).means()["P@10"].sort_values(ascending=False).index)
@@ -682,7 +913,7 @@ NB03.cells = [
             share=lambda t: (t["pairs"] / t["pairs"].sum()).round(3), meaning=lambda t: t.index.map(CASES))
     ''')),
     Md(_text('''
-        The largest share of pairs (about half) is in case 4: P differs, and the better run is also the
+        The largest share of pairs (<<case4_share>>) is in case 4: P differs, and the better run is also the
         better judged one. Better runs
         tend to retrieve the documents the pool was built from, so a higher P@10 usually comes with a higher
         A_p@10 — most clearly for a contributing run (A_p@10 = 1) against one that did not contribute.
@@ -690,7 +921,7 @@ NB03.cells = [
         ## 3. Table 1: case proportions across measurement depths
 
         The same classification at @10, @30, @100, @500, @1000 and for MAP (with MAA), for the official
-        depth-100 pool and for a shallower depth-10 pool of the same contributing runs.
+        depth-<<pool_depth>> pool and for a shallower depth-10 pool of the same contributing runs.
     ''')),
     Code(_text('''
         pool10 = irnb.depth_pool(exp, depth=10)
@@ -705,13 +936,13 @@ NB03.cells = [
         ## 4. A pair across measurement depths
 
         Baillie et al.'s Fig. 2 (IP&M Fig. 11): two runs' P@d and $A_p@d$ means with 95 % confidence
-        intervals, and the pair's case written above each depth. `acorn-a2` and `cedar-a1` are equal at @10
-        and @30 (case 1); from @100 on `cedar-a1` is significantly better — at @100 on evenly judged
-        rankings (case 3, strong), at @500 and @1000 while also being the more judged run (case 4, weak):
-        measured beyond the pool depth, its advantage may partly be the pool's.
+        intervals, and the pair's case written above each depth. `<<dc_a>>` and `<<dc_b>>` are equal at
+        <<dc_equal>> (case 1); from @<<dc_first>> on `<<dc_better>>` is significantly better — at
+        <<dc_strong>> on evenly judged rankings (case 3, strong), at <<dc_weak>> while also being the more
+        judged run (case 4, weak): measured beyond the pool depth, its advantage may partly be the pool's.
     ''')),
     Code(_text('''
-        curves = depth_curves(exp, "acorn-a2", "cedar-a1", test="t", alpha=0.05)
+        curves = depth_curves(exp, "<<dc_a>>", "<<dc_b>>", test="t", alpha=0.05)
         fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
         plots.depth_curves_plot(curves, ax=ax)
         wide = curves.pivot_table(index="depth", columns=["kind", "run"], values="mean").round(3)
@@ -735,7 +966,7 @@ NB03.exercises = [
     Exercise(
         title="Counting cases",
         question=_text('''
-            With the official qrels, P@10 and the paired *t*-test (α = 0.05): how many of the 780 pairs fall in
+            With the official qrels, P@10 and the paired *t*-test (α = 0.05): how many of the <<n_pairs>> pairs fall in
             each case, and what share of all comparisons is weak (cases 2 and 4)?
         '''),
         explanation="`compare_table(exp, \"P@10\")` has one row per pair with its `case` and `strength`.",
@@ -753,7 +984,7 @@ NB03.exercises = [
     Exercise(
         title="A pair across depths",
         question=_text('''
-            For `acorn-a3` and `harbor-a3`: what is the pair's case at @10, @30, @100, @500 and @1000? At which
+            For `<<ex_a>>` and `<<ex_b>>`: what is the pair's case at @10, @30, @100, @500 and @1000? At which
             depth does a significant difference in P first appear, and which run is better there?
         '''),
         explanation=_text('''
@@ -761,7 +992,7 @@ NB03.exercises = [
             `significant` flag; the better run is the one with the higher mean.
         '''),
         code=_text('''
-            curves = depth_curves(exp, "acorn-a3", "harbor-a3", test="t", alpha=0.05)
+            curves = depth_curves(exp, "<<ex_a>>", "<<ex_b>>", test="t", alpha=0.05)
             cases = curves.drop_duplicates("depth").set_index("depth")["case"]
             measure_rows = curves[curves["kind"] == "measure"]
             first = int(measure_rows.loc[measure_rows["significant"], "depth"].min())
@@ -772,7 +1003,7 @@ NB03.exercises = [
         '''),
         numbers=_text('''
             Cases <<cases>>. P first differs significantly at **@<<first>>**, where **<<better>>** is better —
-            although `acorn-a3` has the higher (non-significant) P@10.
+            although `<<ex_higher10>>` has the higher (non-significant) P@10.
         '''),
     ),
     Exercise(
@@ -812,6 +1043,106 @@ NB03.references = _text('''
       Information Processing & Management 44(2), 2008 — Average Assessment and MAA, Fig. 11.
 ''')
 
+NB03.facts = "\n\n".join([_COLLECTION_FACTS, _text('''
+    import re
+
+    from irnb.decision import DEPTHS
+
+    names, group_of, alpha = list(exp.run_names), list(exp.groups), 0.05
+    tables = {d: compare_table(exp, f"P@{d}", test="t", alpha=alpha).set_index(["run_a", "run_b"]) for d in DEPTHS}
+    t10 = tables[10]
+
+
+    def in_table(a, b):
+        """The pair as the tables list it (in run order)."""
+        return (a, b) if names.index(a) < names.index(b) else (b, a)
+
+
+    # §1: a contributing run and a run of its group that did not contribute, in case 2 for P@10
+    pairs_in_group = [(a, b) for a in names for b in names if is_contributor[names.index(a)]
+                      and not is_contributor[names.index(b)] and group_of[names.index(a)] == group_of[names.index(b)]]
+    c2_contributor, c2_other = search(
+        "pair of a contributing run and a run of its group that did not contribute", pairs_in_group,
+        [("03 §1: For P@10 their means do not differ significantly, but their A_p@10 do: case 2",
+          lambda a, b: t10.loc[in_table(a, b), "case"] == 2)])
+    facts |= {"c2_contributor": c2_contributor, "c2_other": c2_other}
+    facts["c2_run_a"], facts["c2_run_b"] = in_table(c2_contributor, c2_other)
+
+    # §2: case 4 holds the largest share; a higher P@10 usually comes with a higher A_p@10, most clearly for a
+    # contributing run (A_p@10 = 1) against one that did not contribute
+    counts = t10["case"].value_counts()
+    claim(counts.idxmax() == 4, "The largest share of pairs is in case 4", counts.to_dict())
+    facts["case4_share"] = f"{counts[4] / counts.sum():.0%}".replace("%", " %")
+    differ = t10[t10["mean_diff"] != 0]
+    together = float((np.sign(differ["mean_diff"]) == np.sign(differ["assessment_diff"])).mean())
+    claim(together > 0.5, "a higher P@10 usually comes with a higher A_p@10", f"share {together:.3f}")
+    judged10 = irnb.evaluate(exp, ["Judged@10"]).means()["Judged@10"]
+    claim((judged10[is_contributor] == 1).all(), "a contributing run (A_p@10 = 1)")
+    significant = t10[t10["case"].isin([3, 4])].reset_index()
+    worse = np.where(significant["better"] == significant["run_a"], significant["run_b"], significant["run_a"])
+    mixed = np.array([is_contributor[names.index(b)] and not is_contributor[names.index(w)]
+                      for b, w in zip(significant["better"], worse)])
+    share_mixed, share_all = float((significant["case"][mixed] == 4).mean()), float((significant["case"] == 4).mean())
+    claim(share_mixed > share_all, "most clearly for a contributing run (A_p@10 = 1) against one that did not "
+          "contribute [case 4 is commoner among the significant pairs such a run wins]",
+          f"{share_mixed:.3f} against {share_all:.3f}")
+
+    # §4: a pair equal at the shallow depths (case 1), then significantly different — first on evenly judged
+    # rankings (case 3), beyond the pool depth with the better run also the more judged (case 4)
+    cases = pd.DataFrame({d: tables[d]["case"] for d in DEPTHS})
+
+
+    def depths_in(a, b, *which):
+        return [d for d in DEPTHS if cases.loc[(a, b), d] in which]
+
+
+    dc_conditions = [
+        ("03 §4: equal at the shallow depths (case 1); from some depth on one run is significantly better — at "
+         "first on evenly judged rankings (case 3, strong), deeper while also being the more judged run (case 4, "
+         "weak)",
+         lambda a, b: re.fullmatch("1+3+4+", "".join(str(c) for c in cases.loc[(a, b)])) is not None),
+        ("03 §4: from @d on X is significantly better [the same run at every depth from d on]",
+         lambda a, b: len({tables[d].loc[(a, b), "better"] for d in depths_in(a, b, 3, 4)}) == 1),
+        ("03 §4: on evenly judged rankings (case 3) [A_p not significantly different]",
+         lambda a, b: all(tables[d].loc[(a, b), "p_assessment"] >= alpha for d in depths_in(a, b, 3))),
+        ("03 §4: (case 4, weak): measured beyond the pool depth [every case-4 depth is deeper than the pool]",
+         lambda a, b: min(depths_in(a, b, 4)) > pool_depth),
+    ]
+    dc_a, dc_b = search("pair of runs", list(cases.index), dc_conditions)
+    curves = depth_curves(exp, dc_a, dc_b, test="t", alpha=alpha)
+    claim(curves.drop_duplicates("depth").set_index("depth")["case"].to_dict() == cases.loc[(dc_a, dc_b)].to_dict(),
+          "03 §4: the cases of the found pair [depth_curves agrees with compare_table]")
+    facts |= {"dc_a": dc_a, "dc_b": dc_b, "dc_better": tables[DEPTHS[-1]].loc[(dc_a, dc_b), "better"],
+              "dc_first": depths_in(dc_a, dc_b, 3, 4)[0], "dc_equal": listing(depths_in(dc_a, dc_b, 1), prefix="@"),
+              "dc_strong": listing(depths_in(dc_a, dc_b, 3), prefix="@"),
+              "dc_weak": listing(depths_in(dc_a, dc_b, 4), prefix="@")}
+
+    # exercise 2: a pair whose P@10 difference is not significant, that differs significantly deeper — in favour
+    # of the run with the lower P@10
+    def higher10(a, b):
+        return a if t10.loc[(a, b), "mean_diff"] > 0 else b
+
+
+    ex_a, ex_b = search("pair of runs (other than section 4's)", [p for p in cases.index if p != (dc_a, dc_b)], [
+        ("03 exercise 2: `X` has the higher (non-significant) P@10",
+         lambda a, b: cases.loc[(a, b), 10] in (1, 2) and t10.loc[(a, b), "mean_diff"] != 0),
+        ("03 exercise 2: At which depth does a significant difference in P first appear [one does]",
+         lambda a, b: bool(depths_in(a, b, 3, 4))),
+        ("03 exercise 2: [the better run there is the other one,] although `X` has the higher P@10",
+         lambda a, b: tables[depths_in(a, b, 3, 4)[0]].loc[(a, b), "better"] != higher10(a, b)),
+    ])
+    facts |= {"ex_a": ex_a, "ex_b": ex_b, "ex_higher10": higher10(ex_a, ex_b)}
+''')])
+NB03.exercises[1].checks = _text('''
+    claim(at_first.idxmax() != facts["ex_higher10"], "P first differs significantly at @d, where Y is better — "
+          "although X has the higher (non-significant) P@10", f"{at_first.idxmax()} is better at @{first}")
+    claim(int(cases[10]) in (1, 2), "X has the higher (non-significant) P@10")
+''')
+NB03.exercises[2].checks = _text('''
+    claim(shares.loc[3, "mean"] - shares.loc[4, "mean"] >= 0.05, "the weak decisions are wrong noticeably more often "
+          "[case 4 confirmed at least 0.05 less often than case 3]", shares["mean"].round(3).to_dict())
+''')
+
 
 # ============================================================================================ 04
 NB04 = Notebook(
@@ -826,7 +1157,7 @@ NB04 = Notebook(
         from irnb.datasets import default
 
         collection = default()        # the embedded default: a simulated TREC-like collection (seed 0)
-        exp = collection.experiment   # official qrels = depth-100 pool of 12 contributing runs; truth known
+        exp = collection.experiment   # official qrels = depth-<<pool_depth>> pool of <<n_contributing>> contributing runs; truth known
         info = collection.run_info.set_index("run")
         exp
     '''),
@@ -852,13 +1183,13 @@ NB04.cells = [
     Md(_text('''
         ## 1. Leave one group out, on the official pool
 
-        The official qrels are exactly the depth-100 pool of the 12 contributing runs. For each of the 12
-        groups (all have a contributor), its unique contributions are removed; the table has the paper's
-        layout (Table 2): statistics as rows, measures as columns.
+        The official qrels are exactly the depth-<<pool_depth>> pool of the <<n_contributing>> contributing
+        runs. For each of the <<n_groups>> groups (all have a contributor), its unique contributions are
+        removed; the table has the paper's layout (Table 2): statistics as rows, measures as columns.
     ''')),
     Code(_text('''
         measures = ["AP", "Bpref", "P@10", "nDCG@20", "P@20(j)", "RankEff", "infAP"]
-        official = leave_one_group_out_bias(exp, depth=100, measures=measures)
+        official = leave_one_group_out_bias(exp, depth=<<pool_depth>>, measures=measures)
         official.table().round(3)
     ''')),
     Md(_text('''
@@ -870,8 +1201,9 @@ NB04.cells = [
         ## 2. A shallower pool: AP versus bpref
 
         With a depth-20 pool the same experiment (reference: the full depth-20 pool) moves the left-out runs
-        much further down under AP, while bpref still moves most of them up. Each point is a left-out run, at
-        its reference rank.
+        much further down under AP (by <<ap20_down>> places on average, against <<ap_official_down>> in
+        section 1), while bpref still moves most of them up. Each point is a left-out run, at its reference
+        rank.
     ''')),
     Code(_text('''
         shallow = leave_one_group_out_bias(exp, depth=20, measures=["AP", "Bpref"], reference="pool")
@@ -899,7 +1231,8 @@ NB04.cells = [
 
         Büttcher et al.'s Figure 1: keep a uniform random 5 %–80 % of each topic's qrels
         (`irnb.random_subsample`, seeded) and compare the ranking with the full-qrels ranking. Nothing
-        here favours any run; mean AP falls with the share kept, mean bpref barely moves.
+        here favours any run; mean AP falls with the share kept (<<subsample_ap>>), mean bpref barely
+        moves (<<subsample_bpref>>).
     ''')),
     Code(_text('''
         curves = subsampling_curves(exp, seed=0, measures=["AP", "Bpref", "P@10", "nDCG@20"])
@@ -930,8 +1263,8 @@ NB04.exercises = [
     Exercise(
         title="Down with AP, up with bpref",
         question=_text('''
-            With a depth-20 pool (`reference="pool"`): of the 40 left-out runs, how many does AP move down and
-            how many up? And bpref?
+            With a depth-20 pool (`reference="pool"`): of the <<n_left_out20>> left-out runs, how many does AP move
+            down and how many up? And bpref?
         '''),
         explanation="`BiasResult.summary()` counts `moved_down` and `moved_up` per measure.",
         code=_text('''
@@ -953,8 +1286,7 @@ NB04.exercises = [
         '''),
         explanation=_text('''
             `BiasResult.to_frame()` has `reference_rank`, `reduced_rank` and `rank_change` per run; the run's
-            kind and whether it is manual are in `collection.run_info`. A *novel* run finds relevant documents
-            the other runs do not rank high, so it owns many of the pool's unique documents.
+            kind and whether it is manual are in `collection.run_info`. <<loser_hint>>
         '''),
         code=_text('''
             frame = leave_one_group_out_bias(exp, depth=10, measures=["AP"], reference="pool").to_frame()
@@ -974,7 +1306,7 @@ NB04.exercises = [
         title="An automatic-only pool",
         question=_text('''
             Büttcher et al.'s Table 3 builds the pool from the automatic runs only. Pool the automatic
-            contributing runs at depth 100 (`contributor_subset_bias`): by how many places do the manual
+            contributing runs at depth <<pool_depth>> (`contributor_subset_bias`): by how many places do the manual
             contributing runs move on average under AP, and under bpref?
         '''),
         explanation=_text('''
@@ -983,7 +1315,7 @@ NB04.exercises = [
         '''),
         code=_text('''
             automatic = [run for run in exp.run_names if info.loc[run, "contributor"] and not info.loc[run, "manual"]]
-            result = contributor_subset_bias(exp, automatic, depth=100, measures=["AP", "Bpref"])
+            result = contributor_subset_bias(exp, automatic, depth=<<pool_depth>>, measures=["AP", "Bpref"])
             summary = result.summary()
             print(summary[["left_out", "mean_rank_change", "mean_score_change"]].round(3).to_string())
             answer = {"n": int(summary.loc["AP", "left_out"]), "ap": f"{summary.loc['AP', 'mean_rank_change']:+.2f}",
@@ -1003,6 +1335,86 @@ NB04.references = _text('''
       pools (Table 3), random subsampling (Fig. 1), bpref versus AP, RankEff.
     * E. Yilmaz, J. A. Aslam, S. Robertson. *A new rank correlation coefficient for information retrieval.*
       SIGIR 2008 — τ_AP.
+''')
+
+NB04.facts = "\n\n".join([_COLLECTION_FACTS, _text('''
+    with_contributor = {group for group, c in zip(exp.groups, exp.contributors) if c}
+    claim(len(with_contributor) == len(set(exp.groups)), "For each of the groups (all have a contributor)",
+          f"groups without a contributing run: {sorted(set(exp.groups) - with_contributor)}")
+
+    # §1: AP, P@10 and nDCG@20 move left-out runs down; bpref and P@20(j) up; RankEff least; infAP equals AP
+    measures = ["AP", "Bpref", "P@10", "nDCG@20", "P@20(j)", "RankEff", "infAP"]
+    official = leave_one_group_out_bias(exp, depth=pool_depth, measures=measures)
+    summary = official.summary()
+    for m in ("AP", "P@10", "nDCG@20"):
+        claim(summary.loc[m, "mean_rank_change"] < 0 and summary.loc[m, "moved_down"] > summary.loc[m, "moved_up"],
+              f"{m} moves left-out runs down", summary.loc[m, ["mean_rank_change", "moved_down", "moved_up"]].to_dict())
+    for m in ("Bpref", "P@20(j)"):
+        claim(summary.loc[m, "mean_rank_change"] > 0 and summary.loc[m, "moved_up"] > summary.loc[m, "moved_down"],
+              f"{m} moves them up", summary.loc[m, ["mean_rank_change", "moved_down", "moved_up"]].to_dict())
+    claim(summary["mean_abs_rank_change"].idxmin() == "RankEff", "RankEff moves them least",
+          summary["mean_abs_rank_change"].to_dict())
+    table = official.table()
+    claim(np.allclose(table["infAP"], table["AP"], rtol=0, atol=1e-6), "infAP equals AP here",
+          f"largest difference {(table['infAP'] - table['AP']).abs().max():.2g}")
+
+    # §2: with a depth-20 pool AP moves the left-out runs much further down, bpref still moves most of them up
+    shallow = leave_one_group_out_bias(exp, depth=20, measures=["AP", "Bpref"], reference="pool").summary()
+    down20, down_official = -shallow.loc["AP", "mean_rank_change"], -summary.loc["AP", "mean_rank_change"]
+    claim(down20 >= 1.5 * down_official > 0, "With a depth-20 pool … moves the left-out runs much further down under "
+          "AP [at least 1.5 times as far on average]", f"{down20:.2f} against {down_official:.2f} places")
+    claim(shallow.loc["Bpref", "moved_up"] > shallow.loc["Bpref", "left_out"] / 2, "bpref still moves most of them up",
+          shallow.loc["Bpref", ["left_out", "moved_up"]].to_dict())
+    facts |= {"ap20_down": f"{down20:.1f}", "ap_official_down": f"{down_official:.1f}",
+              "n_left_out20": int(shallow.loc["AP", "left_out"])}
+
+    # §4: under random subsampling mean AP falls with the share kept, mean bpref barely moves
+    curves = subsampling_curves(exp, seed=0, measures=["AP", "Bpref"])
+    means = curves.groupby(["fraction", "measure"])["mean_score"].mean().unstack()
+    ap, bpref = means["AP"], means["Bpref"]
+    claim((np.diff(ap) >= -0.05 * ap.max()).all() and ap.iloc[0] <= ap.iloc[-1] / 2, "mean AP falls with the share "
+          "kept [to half or less, never rising by more than 5 % of its top value]", ap.round(3).to_dict())
+    ap_spread, bpref_spread = (ap.max() - ap.min()) / ap.max(), (bpref.max() - bpref.min()) / bpref.max()
+    claim(bpref_spread <= min(0.25, ap_spread / 3), "mean bpref barely moves [by at most a quarter, and a third as "
+          "much as AP]", f"bpref {bpref.round(3).to_dict()}, AP {ap.round(3).to_dict()}")
+    facts |= {"subsample_ap": f"from {ap.iloc[-1]:.3f} with {ap.index[-1]:.0%} kept to {ap.iloc[0]:.3f} with "
+                              f"{ap.index[0]:.0%}".replace("%", " %"),
+              "subsample_bpref": f"{bpref.min():.3f}–{bpref.max():.3f}"}
+
+    # exercise 2: the run that loses most under AP at depth 10; the hint in its explanation follows its kind
+    frame = leave_one_group_out_bias(exp, depth=10, measures=["AP"], reference="pool").to_frame()
+    loser = frame.loc[frame["rank_change"].idxmin(), "run"]
+    facts["loser"] = loser
+    if info.loc[loser, "kind"] == "novel":
+        facts["loser_hint"] = ("A *novel* run finds relevant documents the other runs do not rank high, so it owns "
+                               "many of the pool's unique documents.")
+    else:
+        from irnb.pooling import leave_one_group_out
+
+        full, without = irnb.depth_pool(exp, depth=10).judged, leave_one_group_out(exp, depth=10)
+        relevant = exp.judgments.qrel_grade >= 1
+        unique = {g: int((full & ~without.judged[i] & relevant).sum()) for i, g in enumerate(without.groups)}
+        group = info.loc[loser, "group"]
+        place = sorted(unique.values(), reverse=True).index(unique[group]) + 1
+        place = {1: "the most", 2: "the second most", 3: "the third most"}.get(place, f"rank {place}")
+        facts["loser_hint"] = (
+            "Here the biggest loser is not a *novel* run (one that finds relevant documents the other runs do not "
+            "rank high, so it owns many of the pool's unique documents): how many places a run loses depends on how many "
+            f"relevant documents only its group pooled — {unique[group]} for group {group}, {place} of the "
+            f"{len(unique)} groups — and on how close its neighbours in the ranking are.")
+''')])
+NB04.exercises[0].checks = _text('''
+    claim(moves.loc["AP", "moved_down"] > moves.loc["AP", "moved_up"], "AP: **N down**, M up [more down than up]")
+    claim(moves.loc["Bpref", "moved_up"] > moves.loc["Bpref", "moved_down"], "bpref: N down, **M up** [more up]")
+''')
+NB04.exercises[1].checks = _text('''
+    claim(row["run"] == facts["loser"], "the explanation's hint is about the biggest loser",
+          f"the answer finds {row['run']}, the facts {facts['loser']}")
+''')
+NB04.exercises[2].checks = _text('''
+    ap, bpref = summary.loc["AP", "mean_rank_change"], summary.loc["Bpref", "mean_rank_change"]
+    claim(ap < 0 and bpref > ap / 2, "bpref is hurt much less [AP moves them down, bpref less than half as far]",
+          f"AP {ap:+.2f}, bpref {bpref:+.2f}")
 ''')
 
 
@@ -1059,7 +1471,7 @@ NB05 = Notebook(
             TRUTH = folder / "qrels.truth.txt"
             GROUPS = dict(zip(table["run"], table["group"]))
             CONTRIBUTORS = table.loc[table["contributor"] == 1, "run"].tolist()
-            POOL_DEPTH = default().params["pool_depth"]   # 100
+            POOL_DEPTH = default().params["pool_depth"]   # <<sim_pool_depth>>
 
         start = time.perf_counter()
         exp = irnb.Experiment(RUNS, QRELS, groups=GROUPS, contributors=CONTRIBUTORS, truth=TRUTH)
@@ -1068,6 +1480,20 @@ NB05 = Notebook(
     '''),
     variants={"TREC-COVID round 1": {}, "the simulated fallback": {r"USE_SHARED_DATA = True": "USE_SHARED_DATA = False"}},
 )
+NB05.facts = _text('''
+    from irnb.datasets import default
+
+    judged10 = irnb.evaluate(exp, ["Judged@10"]).means()["Judged@10"]
+    least = (judged10.rank(method="first") <= len(judged10) / 4).to_numpy()   # the least-judged quarter of the runs
+    claim(judged10[~contributing].mean() < judged10[contributing].mean() and (~contributing[least]).mean() > 0.5,
+          "Runs that did not contribute to the pool are usually the least judged [lower mean A_p@10, and most of the "
+          "least-judged quarter]", f"{DATA}: mean A_p@10 {judged10[contributing].mean():.3f} (contributing) against "
+          f"{judged10[~contributing].mean():.3f}; {int((~contributing[least]).sum())} of {int(least.sum())}")
+    if covid is not None:
+        claim(len(exp.run_names) == 143 and len(set(exp.groups)) == 56, "TREC-COVID round 1: 143 runs of 56 teams",
+              f"{len(exp.run_names)} runs of {len(set(exp.groups))} teams")
+    facts = {"sim_pool_depth": default().params["pool_depth"]}
+''')
 NB05.cells = [
     Md(_text('''
         # 05 — Your own data
@@ -1334,14 +1760,62 @@ ALL = {nb.filename[:2]: nb for nb in (NB01, NB02, NB03, NB04, NB05)}
 _PLACEHOLDER = re.compile(r"<<(\w+)>>")
 
 
-def _fill(template: str, values: dict) -> str:
+def _fill(template: str, values: dict, *, where: str = "") -> str:
     def repl(match):
         key = match.group(1)
         if key not in values:
-            raise KeyError(f"answer placeholder <<{key}>> has no value; the answer code gives {sorted(values)}")
+            raise KeyError(f"{where + ': ' if where else ''}placeholder <<{key}>> has no value; "
+                           f"the facts/answer code gives {sorted(values)}")
         return str(values[key])
 
     return _PLACEHOLDER.sub(repl, template)
+
+
+class StaleClaim(ValueError):
+    """A sentence of a notebook's text that the data no longer supports (see the module docstring)."""
+
+
+def _claim_function(where: str):
+    def claim(ok, statement: str, evidence: str = "") -> None:
+        """Raise :class:`StaleClaim` unless ``ok``: ``statement`` quotes the sentence, ``evidence`` the numbers."""
+        if not bool(ok):
+            raise StaleClaim(f"{where}: the text says “{statement}”, but the data no longer supports it"
+                             + (f" ({evidence})" if evidence else "")
+                             + ". Rewrite that sentence (or the search that finds its example) in "
+                               "tools/make_notebooks.py or tools/make_tour_notebook.py, then regenerate.")
+
+    return claim
+
+
+def _search_function(where: str):
+    def search(what: str, candidates, conditions):
+        """The first candidate (a tuple, in the given order) for which every ``(statement, test)`` of
+        ``conditions`` holds; the tests run in order and stop at the first that fails. Raises
+        :class:`StaleClaim` with, per statement, how many candidates it ruled out."""
+        ruled_out, n = Counter(), 0
+        for candidate in candidates:
+            n += 1
+            for statement, test in conditions:
+                if not test(*candidate):
+                    ruled_out[statement] += 1
+                    break
+            else:
+                return candidate
+        detail = "; ".join(f"“{statement}” ruled out {ruled_out[statement]}" for statement, _ in conditions)
+        raise StaleClaim(f"{where}: no {what} fits the text any more — of {n} candidates, {detail}. Rewrite those "
+                         "sentences (or relax the search) in tools/make_notebooks.py, then regenerate.")
+
+    return search
+
+
+def listing(items, *, prefix: str = "") -> str:
+    """``["@10", "@30", "@100"]`` → ``"@10, @30 and @100"`` (with ``prefix`` before each item)."""
+    items = [f"{prefix}{item}" for item in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _helpers(where: str) -> dict:
+    return {"claim": _claim_function(where), "search": _search_function(where), "listing": listing}
 
 
 @contextlib.contextmanager
@@ -1362,47 +1836,85 @@ def _apply(setup: str, replacements: dict) -> str:
     return setup
 
 
-def compute_answers(nb: Notebook) -> dict[str, list[dict]]:
-    """Run the set-up cell and every answer's code (in ``notebooks/``, matplotlib on Agg);
-    returns variant label → one ``answer`` dict per exercise."""
+def _check_setup_placeholders(nb: Notebook) -> None:
+    """The set-up cell runs before the facts exist, so its placeholders may only sit in comments."""
+    for number, line in enumerate(nb.setup.splitlines(), 1):
+        match = _PLACEHOLDER.search(line)
+        if match and ("#" not in line or line.index("#") > match.start()):
+            raise ValueError(f"{nb.filename} set-up line {number}: placeholder {match.group(0)} outside a comment "
+                             f"(the set-up cell runs before the facts are computed): {line.strip()!r}")
+
+
+def _run(code: str, namespace: dict, label: str) -> None:
+    with contextlib.redirect_stdout(open(os.devnull, "w")):
+        exec(compile(code, label, "exec"), namespace)
+
+
+def compute(nb: Notebook) -> tuple[dict, dict[str, list[dict]]]:
+    """Run the set-up cell, the facts block and every answer's code (in ``notebooks/``,
+    matplotlib on Agg). Returns the facts (the keys on which all variants agree) and
+    variant label → one ``answer`` dict per exercise. Raises :class:`StaleClaim` when a
+    claim of the text does not hold."""
     import matplotlib
 
     matplotlib.use("Agg")
-    results = {}
+    _check_setup_placeholders(nb)
+    results, per_variant = {}, []
     with _in_folder(NOTEBOOKS):
         for label, replacements in nb.variants.items():
+            where = f"notebooks/{nb.filename}" + (f" ({label})" if label else "")
             setup = _apply(nb.setup, replacements)
             namespace: dict = {"display": lambda *a, **k: None, "__name__": "__notebook__"}
-            with contextlib.redirect_stdout(open(os.devnull, "w")):
-                exec(compile(setup, f"{nb.filename}:setup", "exec"), namespace)
+            _run(setup, namespace, f"{nb.filename}:setup")
             if label == "TREC-COVID round 1" and namespace.get("covid") is None:
                 print(f"  {nb.filename}: no ../shared/data/trec-covid-round1 here; its TREC-COVID answers are left out",
                       file=sys.stderr)
                 continue
+            facts: dict = {}
+            if nb.facts:
+                local = dict(namespace) | _helpers(f"{where}, facts")
+                _run(nb.facts, local, f"{nb.filename}:facts")
+                if not isinstance(local.get("facts"), dict):
+                    raise ValueError(f"{where}: the facts code must leave a dict named facts")
+                facts = {key: str(value) for key, value in local["facts"].items()}
+            per_variant.append(facts)
             answers = []
             for i, ex in enumerate(nb.exercises, 1):
                 local = dict(namespace)
-                with contextlib.redirect_stdout(open(os.devnull, "w")):
-                    exec(compile(ex.code, f"{nb.filename}:exercise {i}", "exec"), local)
+                _run(_fill(ex.code, facts, where=f"{where} exercise {i}"), local, f"{nb.filename}:exercise {i}")
                 if not isinstance(local.get("answer"), dict):
                     raise ValueError(f"{nb.filename} exercise {i}: the answer code must leave a dict named answer")
+                clash = sorted(set(local["answer"]) & set(facts))
+                if clash:
+                    raise ValueError(f"{where} exercise {i}: answer keys {clash} are also facts keys; rename one")
+                if ex.checks:
+                    local |= _helpers(f"{where}, exercise {i} ({ex.title})") | {"facts": facts}
+                    _run(ex.checks, local, f"{nb.filename}:exercise {i} checks")
                 answers.append(local["answer"])
             results[label] = answers
-    return results
+    common = {key: value for key, value in per_variant[0].items()
+              if all(other.get(key) == value for other in per_variant[1:])} if per_variant else {}
+    return common, results
+
+
+def compute_answers(nb: Notebook) -> dict[str, list[dict]]:
+    """Variant label → one ``answer`` dict per exercise (see :func:`compute`)."""
+    return compute(nb)[1]
 
 
 def _fenced(code: str) -> str:
     return "```python\n" + code + "\n```"
 
 
-def _cells(nb: Notebook, answers: dict[str, list[dict]]) -> list:
+def _cells(nb: Notebook, facts: dict, answers: dict[str, list[dict]]) -> list:
+    where = f"notebooks/{nb.filename}"
     cells = []
     for block in nb.cells:
         if isinstance(block, Md):
-            cells.append(new_markdown_cell(block.text))
+            cells.append(new_markdown_cell(_fill(block.text, facts, where=where)))
         else:
             source = nb.setup if block.source == "<<setup>>" else block.source
-            cell = new_code_cell(source)
+            cell = new_code_cell(_fill(source, facts, where=where))
             if block.tags:
                 cell.metadata["tags"] = list(block.tags)
             cells.append(cell)
@@ -1412,15 +1924,18 @@ def _cells(nb: Notebook, answers: dict[str, list[dict]]) -> list:
             "click **Answer** to open it. The hidden cell after it recomputes the numbers (in JupyterLab, click "
             "the collapsed cell to show its code and output)."))
     for i, ex in enumerate(nb.exercises, 1):
-        cells.append(new_markdown_cell(f"### Exercise {i} — {ex.title}\n\n{ex.question}"))
+        here = f"{where} exercise {i}"
+        question, explanation, code = (_fill(text, facts, where=here)
+                                       for text in (ex.question, ex.explanation, ex.code))
+        cells.append(new_markdown_cell(f"### Exercise {i} — {ex.title}\n\n{question}"))
         cells.append(new_code_cell(SCRATCH))
         numbers = []
         for label, per_exercise in answers.items():
-            text = _fill(ex.numbers, per_exercise[i - 1])
+            text = _fill(ex.numbers, facts | per_exercise[i - 1], where=here)
             numbers.append(f"**{label}:** {text}" if label else text)
-        body = "\n\n".join([ex.explanation, _fenced(ex.code)] + numbers)
+        body = "\n\n".join([explanation, _fenced(code)] + numbers)
         cells.append(new_markdown_cell(f"<details>\n<summary>Answer</summary>\n\n{body}\n\n</details>"))
-        answer_cell = new_code_cell(ex.code)
+        answer_cell = new_code_cell(code)
         answer_cell.metadata.update({"tags": list(ANSWER_METADATA["tags"]),
                                      "jupyter": dict(ANSWER_METADATA["jupyter"])})
         cells.append(answer_cell)
@@ -1433,8 +1948,8 @@ def _cells(nb: Notebook, answers: dict[str, list[dict]]) -> list:
 
 
 def build(nb: Notebook) -> nbformat.NotebookNode:
-    answers = compute_answers(nb)
-    notebook = new_notebook(cells=_cells(nb, answers), metadata={
+    facts, answers = compute(nb)
+    notebook = new_notebook(cells=_cells(nb, facts, answers), metadata={
         "kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}})
     nbformat.validate(notebook)
     return notebook
