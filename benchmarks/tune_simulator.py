@@ -1,0 +1,180 @@
+"""The search that chose the simulator's constants: run it to check or redo the calibration.
+
+    python benchmarks/tune_simulator.py                    # score the current defaults on seeds 0-7
+    python benchmarks/tune_simulator.py --random 250 --local 120 --log /tmp/tune.jsonl
+
+Fifteen knobs (model constants in ``irnb.datasets.model`` and simulate() defaults in
+``irnb.datasets.params``, listed in SPACE) are varied; every candidate simulates the default
+design for ``--seeds`` seeds and computes the 13 comparable calibration statistics
+(``irnb.datasets.calibration``). Its penalty is the mean over statistics and seeds of the
+squared distance outside the real range shrunk by 10% of its width on each side, divided by
+the width (at least 0.02), plus half that mean for seed 0 alone. The real range is
+[min, max] of TREC-COVID round 1 and CLEF eHealth 2016.
+The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and
+then ``--local`` candidates around the best so far (normal steps of 7.5% of each range).
+Values are rounded to GRID. The current defaults were found this way (``--random 250``
+with 4 seeds, then ``--local`` with 8 seeds, then a grid over qhigh, medrel, diff, qlow and
+bend on seed 0) and are the starting point of ``--local``.
+
+A candidate's constants are set in the worker processes only (:func:`knobs_applied`); the
+library's own values are never changed in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from irnb.datasets import model, simulate
+from irnb.datasets.calibration import POOL_DEPENDENT, collection_statistics, real_statistics
+from irnb.datasets.params import defaults as simulate_defaults
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+# knob → (low, high, grid step, "log"/"int"/"", where it lives)
+SPACE = {
+    "median_relevant": (120, 320, 10, "", "simulate(median_relevant=)"),
+    "difficulty_spread": (0.4, 0.9, 0.05, "", "simulate(difficulty_spread=)"),
+    "novel_share": (0.1, 0.3, 0.01, "", "simulate(novel_share=)"),
+    "quality_low": (0.02, 0.3, 0.01, "", "model.QUALITY_LOW"),
+    "quality_high": (1.0, 2.2, 0.05, "", "model.QUALITY_HIGH"),
+    "bend": (0.5, 10.0, 0.5, "log", "model.QUALITY_BEND"),
+    "content_noise": (0.3, 0.8, 0.05, "", "model.FEATURE_NOISE[:, 0] (content σ of every family)"),
+    "near_noise": (0.5, 0.9, 0.05, "", "model.FEATURE_NOISE[1:3, 0] (near and near-title)"),
+    "aspect_boost": (0.5, 1.6, 0.05, "", "model.ASPECT_BOOST"),
+    "aspect_cover": (0.4, 0.8, 0.05, "", "model.ASPECT_COVER"),
+    "aspects": (3, 9, 1, "int", "model.NUM_ASPECTS"),
+    "near_per_relevant": (4.0, 12.0, 0.5, "", "model.NEAR_PER_RELEVANT"),
+    "run_topic_jitter": (0.3, 0.7, 0.05, "", "model.RUN_TOPIC_JITTER"),
+    "group_noise_share": (0.3, 0.7, 0.05, "", "model.GROUP_NOISE_SHARE"),
+    "popular_prior": (0.1, 0.5, 0.02, "", "model.APPROACH_WEIGHTS[0, 3]"),
+}
+_SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "novel_share")
+
+
+def current_knobs() -> dict:
+    """The knobs' values in the library as it is."""
+    d = simulate_defaults()
+    return {"median_relevant": d["median_relevant"], "difficulty_spread": d["difficulty_spread"],
+            "novel_share": d["novel_share"], "quality_low": model.QUALITY_LOW, "quality_high": model.QUALITY_HIGH,
+            "bend": model.QUALITY_BEND, "content_noise": float(model.FEATURE_NOISE[0, 0]),
+            "near_noise": float(model.FEATURE_NOISE[1, 0]), "aspect_boost": model.ASPECT_BOOST,
+            "aspect_cover": model.ASPECT_COVER, "aspects": model.NUM_ASPECTS,
+            "near_per_relevant": model.NEAR_PER_RELEVANT, "run_topic_jitter": model.RUN_TOPIC_JITTER,
+            "group_noise_share": model.GROUP_NOISE_SHARE, "popular_prior": float(model.APPROACH_WEIGHTS[0, 3])}
+
+
+@contextlib.contextmanager
+def knobs_applied(knobs: dict):
+    """Set the model constants of ``knobs`` (the simulate() knobs are passed as keywords by
+    the caller) and restore every one of them afterwards."""
+    names = ("QUALITY_LOW", "QUALITY_HIGH", "QUALITY_BEND", "FEATURE_NOISE", "ASPECT_BOOST", "ASPECT_COVER",
+             "NUM_ASPECTS", "NEAR_PER_RELEVANT", "RUN_TOPIC_JITTER", "GROUP_NOISE_SHARE", "APPROACH_WEIGHTS")
+    saved = {n: getattr(model, n) for n in names}
+    noise = saved["FEATURE_NOISE"].copy()
+    noise[:, 0] = knobs["content_noise"]
+    noise[1:3, 0] = knobs["near_noise"]
+    weights = saved["APPROACH_WEIGHTS"].copy()
+    weights[0, 3] = knobs["popular_prior"]
+    new = {"QUALITY_LOW": knobs["quality_low"], "QUALITY_HIGH": knobs["quality_high"], "QUALITY_BEND": knobs["bend"],
+           "FEATURE_NOISE": noise, "ASPECT_BOOST": knobs["aspect_boost"], "ASPECT_COVER": knobs["aspect_cover"],
+           "NUM_ASPECTS": int(knobs["aspects"]), "NEAR_PER_RELEVANT": knobs["near_per_relevant"],
+           "RUN_TOPIC_JITTER": knobs["run_topic_jitter"], "GROUP_NOISE_SHARE": knobs["group_noise_share"],
+           "APPROACH_WEIGHTS": weights}
+    try:
+        for n, v in new.items():
+            setattr(model, n, v)
+        yield
+    finally:
+        for n, v in saved.items():
+            setattr(model, n, v)
+
+
+def statistics_for(args: tuple[dict, int]) -> pd.Series:
+    """The comparable calibration statistics of ``simulate(seed)`` under ``knobs`` (a worker's job)."""
+    knobs, seed = args
+    with knobs_applied(knobs):
+        stats = collection_statistics(simulate(seed, **{k: knobs[k] for k in _SIMULATE_KNOBS}).experiment)
+    return stats.drop(list(POOL_DEPENDENT))
+
+
+def penalty(values: pd.DataFrame, real: pd.DataFrame) -> float:
+    """``values``: statistics × seeds (first column seed 0). See the module docstring.
+
+    >>> real = pd.DataFrame({"TREC-COVID": [0.2], "CLEF 2016": [0.4]}, index=["x"])
+    >>> penalty(pd.DataFrame({0: [0.3], 1: [0.3]}, index=["x"]), real)   # inside the shrunk range
+    0.0
+    >>> # shrunk range [0.22, 0.38]; seed 0 at 0.5 is (0.5 − 0.38)/0.2 = 0.6 outside: 0.36/2 + 0.36/2
+    >>> round(penalty(pd.DataFrame({0: [0.5], 1: [0.3]}, index=["x"]), real), 4)
+    0.36
+    """
+    lo = real.loc[values.index].min(axis=1).to_numpy()[:, None]
+    hi = real.loc[values.index].max(axis=1).to_numpy()[:, None]
+    width = np.maximum(hi - lo, 0.02)
+    margin = 0.1 * (hi - lo)
+    x = values.to_numpy()
+    out = (np.clip(lo + margin - x, 0, None) + np.clip(x - (hi - margin), 0, None)) / width
+    return float((out ** 2).mean() + 0.5 * (out[:, 0] ** 2).mean())
+
+
+def _draw(rng: np.random.Generator, centre: dict | None) -> dict:
+    out = {}
+    for name, (lo, hi, step, kind, _) in SPACE.items():
+        if centre is None:
+            v = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) if kind == "log" else float(rng.uniform(lo, hi))
+        else:
+            v = float(np.clip(centre[name] + 0.075 * (hi - lo) * rng.standard_normal(), lo, hi))
+        out[name] = int(round(v)) if kind == "int" else round(round(v / step) * step, 4)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and clef-ehealth-2016-irtask2/")
+    parser.add_argument("--seeds", type=int, default=8, help="score each candidate on seeds 0 … N−1 (default 8)")
+    parser.add_argument("--random", type=int, default=0, help="uniform candidates (default 0)")
+    parser.add_argument("--local", type=int, default=0, help="candidates around the best so far (default 0)")
+    parser.add_argument("--rng", type=int, default=1, help="seed of the search's own draws")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--log", help="append one JSON line per candidate to this file")
+    args = parser.parse_args(argv)
+    if not Path(args.data).is_dir():
+        print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
+        return 2
+    real = real_statistics(args.data)
+    rng = np.random.default_rng(args.rng)
+    seeds = list(range(args.seeds))
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    best: tuple[float, dict] | None = None
+    plan = [("current", None)] + [("random", None)] * args.random + [("local", None)] * args.local
+    with Pool(args.workers) as pool:
+        for i, (how, _) in enumerate(plan):
+            start = time.perf_counter()
+            knobs = current_knobs() if how == "current" else _draw(rng, best[1] if how == "local" else None)
+            values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
+            score = penalty(values, real)
+            inside = ((values.T >= real.loc[values.index].min(axis=1)) & (values.T <= real.loc[values.index].max(axis=1))).sum(axis=1)
+            if best is None or score < best[0]:
+                best = (score, knobs)
+            print(f"{i:4d} {how:7s} penalty {score:.4f}  inside per seed {inside.tolist()}  "
+                  f"({time.perf_counter() - start:.1f} s)", flush=True)
+            if log:
+                log.write(json.dumps({"how": how, "penalty": score, "knobs": knobs, "inside": inside.tolist(),
+                                      "mean": values.mean(axis=1).round(4).to_dict()}) + "\n")
+                log.flush()
+    print(f"\nbest penalty {best[0]:.4f}:")
+    for name, value in best[1].items():
+        print(f"  {name:18s} {value!r:8}  ({SPACE[name][4]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

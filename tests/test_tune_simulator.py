@@ -1,0 +1,69 @@
+"""benchmarks/tune_simulator.py, the search behind the simulator's constants: its knobs read
+the library's values, a candidate's constants are restored after use, scoring the current
+knobs scores the default collection, and the penalty by hand."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irnb.datasets import model, simulate
+from irnb.datasets.calibration import POOL_DEPENDENT, collection_statistics
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def tune():
+    mp = pytest.MonkeyPatch()
+    mp.syspath_prepend(str(BENCH))
+    import tune_simulator
+
+    yield tune_simulator
+    mp.undo()
+
+
+def test_knobs_are_applied_and_restored(tune):
+    before = {n: np.array(getattr(model, n), copy=True) for n in ("FEATURE_NOISE", "APPROACH_WEIGHTS")}
+    knobs = dict(tune.current_knobs(), content_noise=0.35, near_noise=0.85, popular_prior=0.12, aspects=3,
+                 quality_high=1.5)
+    with tune.knobs_applied(knobs):
+        assert model.FEATURE_NOISE[0, 0] == 0.35 and model.FEATURE_NOISE[3, 0] == 0.35
+        assert model.FEATURE_NOISE[1, 0] == model.FEATURE_NOISE[2, 0] == 0.85
+        assert model.FEATURE_NOISE[0, 1] == before["FEATURE_NOISE"][0, 1]  # other features untouched
+        assert model.APPROACH_WEIGHTS[0, 3] == 0.12 and model.NUM_ASPECTS == 3 and model.QUALITY_HIGH == 1.5
+    for name, value in before.items():
+        assert np.array_equal(getattr(model, name), value)
+    assert tune.current_knobs()["quality_high"] == model.QUALITY_HIGH != 1.5
+    with pytest.raises(RuntimeError), tune.knobs_applied(knobs):  # restored on error too
+        raise RuntimeError("boom")
+    assert model.NUM_ASPECTS == tune.current_knobs()["aspects"] != 3
+
+
+def test_every_knob_lies_in_its_search_range(tune):
+    current = tune.current_knobs()
+    assert set(current) == set(tune.SPACE)
+    for name, (lo, hi, *_rest) in tune.SPACE.items():
+        assert lo <= current[name] <= hi, name
+
+
+@pytest.mark.slow
+def test_the_current_knobs_score_the_default_collection(tune):
+    values = tune.statistics_for((tune.current_knobs(), 0))
+    expected = collection_statistics(simulate(0).experiment).drop(list(POOL_DEPENDENT))
+    pd.testing.assert_series_equal(values, expected)
+
+
+def test_penalty_by_hand(tune):
+    real = pd.DataFrame({"TREC-COVID": [0.2, 0.5], "CLEF 2016": [0.4, 0.5]}, index=["x", "y"])
+    # x: range [0.2, 0.4], shrunk to [0.22, 0.38], width 0.2; y: a point, width floored at 0.02
+    inside = pd.DataFrame({0: [0.3, 0.5], 1: [0.25, 0.5]}, index=["x", "y"])
+    assert tune.penalty(inside, real) == 0.0
+    # seed 1's x at 0.18 is 0.04/0.2 = 0.2 below; y at 0.51 for seed 0 is 0.01/0.02 = 0.5 above
+    off = pd.DataFrame({0: [0.3, 0.51], 1: [0.18, 0.5]}, index=["x", "y"])
+    assert tune.penalty(off, real) == pytest.approx((0.2 ** 2 + 0.5 ** 2) / 4 + 0.5 * (0.5 ** 2) / 2)
+    assert doctest.testmod(tune).failed == 0
