@@ -38,9 +38,10 @@ keyword runs rank the title families (relevant or not) high; novel runs find the
 relevant-novel family that others rank low; runs that match different aspects find
 different relevant documents; better runs (larger q) find more relevant documents.
 
-The constants were chosen by a search scored on seeds 0–7 (``benchmarks/tune_simulator.py``;
-``benchmarks/calibration.py`` prints the comparison) so that the default collection lies within [min, max] of TREC-COVID round 1 and
-CLEF eHealth 2016 on all 13 comparable statistics (Judged@10 of non-pooled runs, run
+The constants were chosen by a search scored on seeds 0–7
+(``benchmarks/tune_simulator.py``; ``benchmarks/calibration.py`` prints the comparison) so
+that the default collection lies within [min, max] of TREC-COVID round 1 and CLEF eHealth
+2016 on all 13 comparable statistics (Judged@10 of non-pooled runs, run
 overlap, the relevance of pooled documents by how many runs pooled them, the spread of MAP
 and of AP across topics, significant pairs, the spread of R), that seeds 1–4 stay within
 30% of that range, and that a collection simulated with TREC-COVID's design (143 runs from
