@@ -2,6 +2,7 @@
 
     python benchmarks/tune_simulator.py                    # score the current defaults on seeds 0-7
     python benchmarks/tune_simulator.py --random 250 --local 120 --log /tmp/tune.jsonl
+    python benchmarks/tune_simulator.py --seeds 1 --grid quality_high=2.1,2.15 median_relevant=185,190
 
 Fifteen knobs (model constants in ``irnb.datasets.model`` and simulate() defaults in
 ``irnb.datasets.params``, listed in SPACE) are varied; every candidate simulates the default
@@ -11,10 +12,15 @@ squared distance outside the real range shrunk by 10% of its width on each side,
 the width (at least 0.02), plus half that mean for seed 0 alone. The real range is
 [min, max] of TREC-COVID round 1 and CLEF eHealth 2016.
 The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and
-then ``--local`` candidates around the best so far (normal steps of 7.5% of each range).
-Values are rounded to GRID. The current defaults were found this way (``--random 250``
-with 4 seeds, then ``--local`` with 8 seeds, then a grid over qhigh, medrel, diff, qlow and
-bend on seed 0) and are the starting point of ``--local``.
+then ``--local`` candidates around the best so far (normal steps of 7.5% of each range),
+both rounded to each knob's grid step; ``--grid`` instead scores every combination of the
+listed values, the other knobs at their current values. The current defaults came from
+``--random 250 --seeds 4``, then ``--local 200 --seeds 4`` and ``--local 120 --seeds 8``
+around the best so far, then three ``--seeds 1`` grids on seed 0 (quality_high ×
+median_relevant × novel_share, then × difficulty_spread and run_topic_jitter, then
+quality_low × bend). Random draws depend on the numpy version, so a rerun finds nearby
+values, not necessarily these. A few knobs ended at or near the edge of their range
+(aspect_cover 0.8, near_per_relevant 11 of 12): a wider search might do better.
 
 A candidate's constants are set in the worker processes only (:func:`knobs_applied`); the
 library's own values are never changed in this process.
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import sys
 import time
@@ -136,6 +143,25 @@ def _draw(rng: np.random.Generator, centre: dict | None) -> dict:
     return out
 
 
+def _grid(specs: list[str]) -> list[dict]:
+    """``["bend=5,6.5", "aspects=4,6"]`` → the 4 combinations as knob dicts.
+
+    >>> _grid(["bend=5,6.5", "aspects=6"])
+    [{'bend': 5.0, 'aspects': 6}, {'bend': 6.5, 'aspects': 6}]
+    """
+    axes = []
+    for spec in specs:
+        name, _, values = spec.partition("=")
+        if name not in SPACE or not values:
+            raise ValueError(f"--grid {spec!r}: expected KNOB=V1,V2,… with KNOB one of {sorted(SPACE)}")
+        kind = SPACE[name][3]
+        try:
+            axes.append([(name, int(v) if kind == "int" else float(v)) for v in values.split(",")])
+        except ValueError:
+            raise ValueError(f"--grid {spec!r}: values must be numbers") from None
+    return [dict(combo) for combo in itertools.product(*axes)] if axes else []
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and clef-ehealth-2016-irtask2/")
@@ -144,6 +170,8 @@ def main(argv=None) -> int:
     parser.add_argument("--local", type=int, default=0, help="candidates around the best so far (default 0)")
     parser.add_argument("--rng", type=int, default=1, help="seed of the search's own draws")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--grid", nargs="+", default=[], metavar="KNOB=V1,V2",
+                        help="score every combination of these values (other knobs as they are)")
     parser.add_argument("--log", help="append one JSON line per candidate to this file")
     args = parser.parse_args(argv)
     if not Path(args.data).is_dir():
@@ -154,23 +182,31 @@ def main(argv=None) -> int:
     seeds = list(range(args.seeds))
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     best: tuple[float, dict] | None = None
+    try:
+        grid = _grid(args.grid)
+    except ValueError as error:
+        parser.error(str(error))
     plan = [("current", None)] + [("random", None)] * args.random + [("local", None)] * args.local
+    plan += [("grid", g) for g in grid]
     with Pool(args.workers) as pool:
-        for i, (how, _) in enumerate(plan):
+        for i, (how, _) in enumerate(plan):  # _: a grid point
             start = time.perf_counter()
-            knobs = current_knobs() if how == "current" else _draw(rng, best[1] if how == "local" else None)
+            if how == "grid":
+                knobs = {**current_knobs(), **_}
+            else:
+                knobs = current_knobs() if how == "current" else _draw(rng, best[1] if how == "local" else None)
             values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
             score = penalty(values, real)
             inside = ((values.T >= real.loc[values.index].min(axis=1)) & (values.T <= real.loc[values.index].max(axis=1))).sum(axis=1)
             if best is None or score < best[0]:
                 best = (score, knobs)
-            print(f"{i:4d} {how:7s} penalty {score:.4f}  inside per seed {inside.tolist()}  "
+            print(f"{i:4d} {how:7s} penalty {score:.5f}  inside per seed {inside.tolist()}  "
                   f"({time.perf_counter() - start:.1f} s)", flush=True)
             if log:
                 log.write(json.dumps({"how": how, "penalty": score, "knobs": knobs, "inside": inside.tolist(),
                                       "mean": values.mean(axis=1).round(4).to_dict()}) + "\n")
                 log.flush()
-    print(f"\nbest penalty {best[0]:.4f}:")
+    print(f"\nbest penalty {best[0]:.5f}:")
     for name, value in best[1].items():
         print(f"  {name:18s} {value!r:8}  ({SPACE[name][4]})")
     return 0

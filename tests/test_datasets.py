@@ -87,8 +87,9 @@ def test_same_seed_gives_byte_identical_files(tmp_path):
 
 
 # The digest of ``write_collection(simulate(0))`` (every file's path and bytes, in path order)
-# as written on the development machine. CI runs on another machine, so a match there shows
-# that the same seed gives the same bytes across machines, not only within one process.
+# as written on the development machine (numpy 2.4, x86_64). CI runs on another machine, so
+# a match there shows that the same seed gives the same bytes across machines, not only
+# within one process.
 # A deliberate change of the simulator changes it: recompute it with _folder_digest and say
 # so in the commit.
 DEFAULT_DIGEST = "2e49fda63feb5293d7477269e3c71893c6e6eb37c3a4dd4480cf7a7a9bc447b7"
@@ -248,9 +249,14 @@ def test_topic_sizes_and_ease_are_standardized_per_block_of_topics():
     assert model._standardized(np.array([1.0, 2.0, 3.0, 6.0])) == pytest.approx(np.array([-2, -1, 0, 3]) / np.sqrt(3.5))
     assert model._standardized(np.array([4.0])).tolist() == [0.0]
     assert model._standardized(np.array([2.0, 2.0])).tolist() == [0.0, 0.0]
-    # the default's 50 topics: R spans a wide range, and the ease has mean 1 before clipping
+    # the default's 50 topics: R spans a wide range; the ease is 1 + σ·z clipped to [0.2, 2]
     relevant = default().topics["relevant"].to_numpy()
     assert relevant.max() >= 10 * relevant.min()
+    lat = model.draw_latents(0, num_topics=B, docs_per_topic=200, median_relevant=10.0, relevant_spread=0.8,
+                             title_share=0.3, novel_share=0.2, difficulty_spread=0.5)
+    z = model._topic_normals(0, model._DIFFICULTY, B)
+    assert np.array_equal(lat.difficulty, np.clip(1.0 + 0.5 * z, model.EASE_LOW, model.EASE_HIGH))
+    assert lat.difficulty.mean() == pytest.approx(1.0, abs=0.02)  # σ = 0.5: few topics reach a clip
 
 
 def test_topic_documents_do_not_depend_on_the_number_of_topics():
@@ -649,16 +655,16 @@ def test_default_collection_is_calibrated_against_real_collections(shared_dir, r
 
 @pytest.mark.shared
 @pytest.mark.slow
-def test_calibration_is_not_a_property_of_seed_0_alone(real_stats):
-    """Other seeds stay near the real collections too: every comparable statistic of seeds
-    1–4 lies within the real range widened by WIDE_TOLERANCE, and most (≥ 60% of the
-    statistic-seed pairs) lie strictly inside it. The real ranges of some statistics (MAP IQR:
-    0.133–0.137) are narrower than the seed-to-seed variation of 40 runs, so not all do."""
-    spread = seed_table(real_stats, range(1, 5))
+def test_calibration_holds_on_seeds_the_search_never_saw(real_stats):
+    """The constants were searched on seeds 0–7; on the held-out seeds 10–13 every comparable
+    statistic lies within the real range widened by WIDE_TOLERANCE, and at least half of the
+    statistic-seed pairs lie strictly inside it. (The real ranges of some statistics, MAP
+    IQR 0.133–0.137, are narrower than the seed-to-seed variation of 40 runs, so not all do;
+    over seeds 10–29, 165 of 260 pairs are inside and 258 within ±30%.)"""
+    spread = seed_table(real_stats, range(10, 14))
     assert len(spread) == 13
     assert (spread["wide"] == 4).all(), spread[spread["wide"] < 4]
-    assert spread["inside"].sum() >= 0.6 * 4 * 13, spread
-    assert (spread["min"] <= spread["mean"]).all() and (spread["mean"] <= spread["max"]).all()
+    assert spread["inside"].sum() >= 0.5 * 4 * 13, spread
     assert TREC_COVID_DESIGN["pool_depth"] == 7
 
 
