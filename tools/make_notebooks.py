@@ -147,6 +147,12 @@ _PAIR_FACTS = _text('''
         return float(np.sqrt(((est20.get(key)[s] - true20[s]) ** 2).mean()))
 
 
+    def closer_topics(run):
+        """On how many topics the run's X_I is closer to the true P@20 than B (01's exercise 3)."""
+        s = names.index(run)
+        return int((np.abs(est20.interpolated[s] - true20[s]) < np.abs(iv20.lower[s] - true20[s])).sum())
+
+
     def relevant_rates(run):
         """In the run's top k on the depth-10 pool: true rate of relevance of the unjudged, rate of the judged."""
         s = names.index(run)
@@ -168,15 +174,18 @@ _PAIR_FACTS = _text('''
          lambda a, b: few_shared(unjudged_totals(a, b)[1])),
         ("01 §4: The original P@20 … is far too low on most topics [by 0.1 or more on more than half of them]",
          lambda a, b: int((true20[names.index(b)] - iv20.lower[names.index(b)] >= 0.1).sum()) > n_topics / 2),
-        ("01 §4: the simulated one moves towards the truth [its RMSE is below the original's]",
+        ("01 §4: for this run … the simulated one moves towards the truth [its RMSE is below the original's]",
          lambda a, b: rmse(b, "I") < rmse(b, "S")),
-        ("01 §4: … but overshoots; exercise 3: its mean overestimates the truth",
+        ("01 exercise 3: X_I is closer on N of the topics, but … [N is more than half of them]",
+         lambda a, b: closer_topics(b) > n_topics / 2),
+        ("01 §4: for this run … but overshoots; exercise 3: its mean overestimates the truth",
          lambda a, b: est20.interpolated[names.index(b)].mean() > true20[names.index(b)].mean()),
         ("01 §4: unjudged documents are relevant less often than the judged ones at the top of the same ranking",
          lambda a, b: relevant_rates(b)[0] < relevant_rates(b)[1]),
         ("01 exercise 3: the best estimator for this run is X_M",
          lambda a, b: min("SBIM", key=lambda key: rmse(b, key)) == "M"),
-        ("02 exercise 2: [mean Δ < 0.25 only at a pool depth] far deeper than the k = 20 it is measured at [d ≥ 40]",
+        ("02 exercise 2: [for this run, mean Δ < 0.25 only at a pool depth] far deeper than the k = 20 it is measured "
+         "at [d ≥ 40]",
          lambda a, b: residual_depth(b) >= 2 * k),
     ]
     pair_candidates = [(a, b) for a in names for b in names
@@ -184,7 +193,8 @@ _PAIR_FACTS = _text('''
                        and group_of[names.index(a)] == group_of[names.index(b)]]
     base, new = search("pair of a contributing run and a run of its group that did not contribute",
                        pair_candidates, pair_conditions)
-    facts |= {"base": base, "new": new}
+    others = [run for run in names if not exp.contributors[names.index(run)]]
+    facts |= {"base": base, "new": new, "n_others": len(others)}
 ''')
 
 
@@ -335,10 +345,11 @@ NB01.cells = [
                      index=["original P@20 (B)", "simulated P@20 (X_I)", "true P@20"]).round(3)
     ''')),
     Md(_text('''
-        The original P@20 can never overestimate (unjudged counts as non-relevant) and is far too low on most
-        topics; the simulated one moves towards the truth but overshoots: unjudged documents are relevant less
-        often than the judged ones at the top of the same ranking (the judged ones are those other runs also
-        found).
+        The original P@20 can never overestimate (unjudged counts as non-relevant). For this run it is far too
+        low on most topics, and the simulated one moves towards the truth but overshoots: its unjudged documents
+        are relevant less often than the judged ones at the top of the same ranking (the judged ones are those
+        other runs also found). That is one run, not a rule: of the <<n_others>> runs that did not contribute,
+        $X_I$ beats $B$ (has the lower RMSE against the true P@20) for <<xi_beats_b>>.
 
         ## 5. Live: unjudged documents of any two runs
 
@@ -489,6 +500,12 @@ NB01.facts = "\n\n".join([_COLLECTION_FACTS, _PAIR_FACTS, _text('''
     digits = 2 if round(lower.max(), 2) < round(upper.min(), 2) else 3   # the printed bands must not touch
     facts |= {"ap20_contributing": f"{upper.min():.{digits}f}–{upper.max():.{digits}f}",
               "ap20_others": f"{lower.min():.{digits}f}–{lower.max():.{digits}f}"}
+
+    # §4: the chosen run's X_I beats B, but that is one run, not a rule among the runs that did not contribute
+    beats = [run for run in others if rmse(run, "I") < rmse(run, "S")]
+    claim(0 < len(beats) < len(others), "That is one run, not a rule: of the runs that did not contribute, X_I beats B "
+          "for N [some but not all of them]", f"{len(beats)} of {len(others)}")
+    facts["xi_beats_b"] = ("only " if 2 * len(beats) < len(others) else "") + str(len(beats))
 ''')])
 NB01.exercises[0].checks = _text('''
     claim(run != gap.idxmax(), "the size of the error also depends on how many of the unjudged documents are "
@@ -502,6 +519,8 @@ NB01.exercises[1].checks = _text('''
           "only N are shared: judging the baseline's unjudged documents would do little for the new run")
 ''')
 NB01.exercises[2].checks = _text('''
+    claim(closer > truth.size / 2, "X_I is closer on N of the topics, but its mean overestimates the truth [N is "
+          "more than half of them]", f"{closer} of {truth.size}")
     claim(bias > 0, "its mean overestimates the truth", f"bias {bias:+.3f}")
     claim(best == "M", "the best estimator for this run is X_M, which mixes X_I with the background rate", best)
 ''')
@@ -621,7 +640,7 @@ NB02.cells = [
         `irnb.budget_pool(exp, judgments=N, seed=...)` judges the first N qrels entries in pooling order
         (best contributing rank first, ties in a seeded random order), as in Ravana & Moffat's simulation.
         The RMSE of each estimator falls as N grows<<rmse_falls_from>>; $X_M$ is the best choice until almost
-        everything is judged (here <<xm_best_range>>).
+        everything is judged: <<xm_best_range>>.
     ''')),
     Code(_text('''
         from irnb.budgets import default_budgets
@@ -717,8 +736,8 @@ NB02.exercises = [
             answer = {"d": first[0], "delta": f"{first[1]:.3f}", "inside": "yes" if inside else "no"}
         '''),
         numbers=_text('''
-            At **d = <<d>>** (Δ = <<delta>>) — far deeper than the *k* = 20 it is measured at, because the run
-            did not contribute. Truth inside at every depth: **<<inside>>**.
+            At **d = <<d>>** (Δ = <<delta>>): for this run, far deeper than the *k* = 20 it is measured at, because
+            it did not contribute. <<residual_depths>> Truth inside at every depth: **<<inside>>**.
         '''),
     ),
     Exercise(
@@ -808,37 +827,61 @@ NB02.facts = "\n\n".join([_COLLECTION_FACTS, _PAIR_FACTS, _text('''
     facts["rmse_falls_from"] = f" ({exceptions})" if exceptions else ""
     winners = [min(errors, key=errors.get) for _, errors in budget_rmse]
     best = [i for i, key in enumerate(winners) if key == "M"]
+    last_partial = len(budget_rmse) - 2   # the largest budget below all of the qrels
     claim(best and best == list(range(best[0], best[-1] + 1)) and budget_rmse[best[0]][0] <= np.ceil(0.05 * total)
-          and budget_rmse[best[-1]][0] >= total / 2, "X_M is the best choice until almost everything is judged [it "
-          "has the lowest RMSE at every budget from 5 % of the qrels or less up to half of them or more]",
-          f"lowest RMSE by budget: {dict(zip([n for n, _ in budget_rmse], winners))}")
+          and best[-1] >= last_partial, "X_M is the best choice until almost everything is judged [it has the lowest "
+          "RMSE at every budget from the first where it does, 5 % of the qrels or less, through the largest budget "
+          "below 100 %]", f"lowest RMSE by budget: {dict(zip([n for n, _ in budget_rmse], winners))}")
 
 
     def share(i):
         return f"{budget_rmse[i][0] / total:.0%}".replace("%", " %")
 
 
-    early = sorted(set(winners[:best[0]]))   # who wins below the range in which X_M does
-    facts["xm_best_range"] = (f"up to {share(best[-1])} of the qrels" if best[0] == 0 else
-                              f"from {share(best[0])} up to {share(best[-1])} of the qrels; with "
-                              f"{listing([share(i) for i in range(best[0])])} "
-                              + (f"$X_{early[0]}$ does better" if len(early) == 1 else "other estimators do better"))
+    def winner(indices):
+        keys = sorted({winners[i] for i in indices})
+        return f"$X_{keys[0]}$ does better" if len(keys) == 1 else "other estimators do better"
+
+
+    elsewhere = []   # who wins outside X_M's range: the smallest budgets, and all of the qrels
+    if best[0] > 0:
+        shares = [share(i) for i in range(best[0])]
+        small = shares[0] if len(shares) == 1 else ", ".join(shares[:-1]) + " or " + shares[-1]
+        elsewhere.append(f"with only {small} judged, {winner(range(best[0]))}")
+    if best[-1] == last_partial:
+        elsewhere.append(f"with all of them judged, {winner([last_partial + 1])}")
+    facts["xm_best_range"] = "here it has the lowest RMSE at every budget " + (
+        f"from {share(best[0])} to {share(best[-1])} of the qrels judged (the last budget before all of them)"
+        if best[-1] == last_partial else f"from {share(best[0])} of the qrels judged up to all of them")
+    if elsewhere:
+        facts["xm_best_range"] += ". " + "; ".join(elsewhere)[0].upper() + "; ".join(elsewhere)[1:]
 
     # §6: the cubic's E against the true rate of relevance among the unjudged top-20 documents
     fit = irnb.estimate_background_rate(exp, depth=10, pool=pool10)
     unjudged_rate = float((true_grades[pool_grades == irnb.UNJUDGED] >= 1).mean())
-    if fit.intercept < 0:
-        facts["cubic_reading"] = "the cubic dips below zero before it reaches 0 runs, so E is clipped to 0"
-    elif fit.intercept > 1:
-        facts["cubic_reading"] = "the cubic rises above 1 before it reaches 0 runs, so E is clipped to 1"
-    else:
-        facts["cubic_reading"] = f"the cubic reads E = {fit.rate:.3f} at 0 runs"
     claim(unjudged_rate >= 2 * fit.rate and unjudged_rate - fit.rate >= 0.05,
           "the unjudged documents in the runs' top 20 are in truth relevant far more often [at least twice as often, "
           "and 0.05 more]", f"E = {fit.rate:.3f}, true rate {unjudged_rate:.3f}")
+    # an E clipped to 1 (the cubic above 1 at 0 runs) cannot pass that claim, so it needs no sentence of its own
+    facts["cubic_reading"] = ("the cubic dips below zero before it reaches 0 runs, so E is clipped to 0"
+                              if fit.intercept < 0 else f"the cubic reads E = {fit.rate:.3f} at 0 runs")
+
+    # exercise 2: how deep the pool must be for Δ < 0.25 is this run's answer; among the runs that did not contribute
+    depths = [residual_depth(run) for run in others]
+    deep = sum(d >= 2 * k for d in depths)
+    never, sooner = depths.count(0), sum(0 < d < 2 * k for d in depths)
+    claim(residual_depth(new) >= 2 * k, "N (this one among them) first fall below Δ = 0.25 at a depth from 40 to 100")
+    rest = ([f"{never} not even at d = 100"] if never else []) + ([f"{sooner} at a shallower pool"] if sooner else [])
+    facts["residual_depths"] = (f"Of the {len(others)} runs that did not contribute, "
+                                + ("only this one first falls" if deep == 1 else f"{deep} (this one among them) first fall")
+                                + f" below Δ = 0.25 at a depth from {2 * k} to 100" + (f", {listing(rest)}." if rest else "."))
+    facts["new_residual_depth"] = residual_depth(new)
 ''')])
 NB02.exercises[1].checks = _text('''
-    claim(first[0] >= 40, "far deeper than the k = 20 it is measured at [d ≥ 40]", f"d = {first[0]}")
+    claim(first[0] >= 40, "for this run, far deeper than the k = 20 it is measured at [d ≥ 40]", f"d = {first[0]}")
+    claim(str(first[0]) == facts["new_residual_depth"], "Of the runs that did not contribute, N (this one among them) "
+          "first fall below Δ = 0.25 at a depth from 40 to 100 [the facts find this run's d too]",
+          f"the answer finds d = {first[0]}, the facts {facts['new_residual_depth']}")
     claim(inside, "Truth inside at every depth")
 ''')
 NB02.exercises[2].checks = _text('''
@@ -1323,7 +1366,7 @@ NB04.exercises = [
         '''),
         numbers=_text('''
             The <<n>> manual runs move **<<ap>>** places on average under AP and **<<bpref>>** under bpref
-            (negative = down): bpref is hurt much less.
+            (negative = down): <<bpref_verdict>>.
         '''),
     ),
 ]
@@ -1395,13 +1438,36 @@ NB04.facts = "\n\n".join([_COLLECTION_FACTS, _text('''
         relevant = exp.judgments.qrel_grade >= 1
         unique = {g: int((full & ~without.judged[i] & relevant).sum()) for i, g in enumerate(without.groups)}
         group = info.loc[loser, "group"]
-        place = sorted(unique.values(), reverse=True).index(unique[group]) + 1
-        place = {1: "the most", 2: "the second most", 3: "the third most"}.get(place, f"rank {place}")
+        place = 1 + sum(n > unique[group] for n in unique.values())   # groups tied with it share its place
+        tied = sorted(g for g, n in unique.items() if n == unique[group] and g != group)
+        claim(place <= 3, "how many places a run loses depends on how many relevant documents only its group pooled "
+              "[the biggest loser's group has one of the three highest counts]",
+              f"group {group}: {unique[group]}, place {place} of {len(unique)}; all groups: {unique}")
+        ordinal = {1: "highest", 2: "second-highest", 3: "third-highest"}[place]
+        standing = (f"the {ordinal} count among the {len(unique)} groups" if not tied else
+                    f"tied with group{'s' if len(tied) > 1 else ''} {listing(tied)} for the {ordinal} count among the "
+                    f"{len(unique)} groups")
         facts["loser_hint"] = (
             "Here the biggest loser is not a *novel* run (one that finds relevant documents the other runs do not "
             "rank high, so it owns many of the pool's unique documents): how many places a run loses depends on how many "
-            f"relevant documents only its group pooled — {unique[group]} for group {group}, {place} of the "
-            f"{len(unique)} groups — and on how close its neighbours in the ranking are.")
+            f"relevant documents only its group pooled — {unique[group]} for group {group}, {standing} — and on how "
+            "close its neighbours in the ranking are.")
+
+    # exercise 3: the automatic-only pool; the closing words follow the sign of bpref's mean rank change
+    automatic = [run for run in exp.run_names if info.loc[run, "contributor"] and not info.loc[run, "manual"]]
+    subset = contributor_subset_bias(exp, automatic, depth=pool_depth, measures=["AP", "Bpref"]).summary()
+    ap_move, bpref_move = (round(float(subset.loc[m, "mean_rank_change"]), 2) for m in ("AP", "Bpref"))  # as printed
+    claim(ap_move < 0, "The manual runs move N places on average under AP (negative = down) [AP moves them down]",
+          f"AP {ap_move:+.2f}")
+    if bpref_move > 0:
+        facts["bpref_verdict"] = "bpref even moves them up"
+    elif bpref_move == 0:
+        facts["bpref_verdict"] = "bpref leaves them where they were, on average"
+    else:
+        claim(bpref_move > ap_move / 2, "bpref hurts them much less [it moves them down less than half as far as AP]",
+              f"AP {ap_move:+.2f}, bpref {bpref_move:+.2f}")
+        facts["bpref_verdict"] = "bpref hurts them much less"
+    facts |= {"subset_ap": f"{ap_move:+.2f}", "subset_bpref": f"{bpref_move:+.2f}"}
 ''')])
 NB04.exercises[0].checks = _text('''
     claim(moves.loc["AP", "moved_down"] > moves.loc["AP", "moved_up"], "AP: **N down**, M up [more down than up]")
@@ -1412,9 +1478,10 @@ NB04.exercises[1].checks = _text('''
           f"the answer finds {row['run']}, the facts {facts['loser']}")
 ''')
 NB04.exercises[2].checks = _text('''
-    ap, bpref = summary.loc["AP", "mean_rank_change"], summary.loc["Bpref", "mean_rank_change"]
-    claim(ap < 0 and bpref > ap / 2, "bpref is hurt much less [AP moves them down, bpref less than half as far]",
-          f"AP {ap:+.2f}, bpref {bpref:+.2f}")
+    claim(answer["ap"] == facts["subset_ap"] and answer["bpref"] == facts["subset_bpref"], "(negative = down): "
+          f"{facts['bpref_verdict']} [the facts chose those words from the same numbers]",
+          f"the answer gives AP {answer['ap']}, bpref {answer['bpref']}; the facts {facts['subset_ap']}, "
+          f"{facts['subset_bpref']}")
 ''')
 
 
@@ -1846,7 +1913,7 @@ def _check_setup_placeholders(nb: Notebook) -> None:
 
 
 def _run(code: str, namespace: dict, label: str) -> None:
-    with contextlib.redirect_stdout(open(os.devnull, "w")):
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
         exec(compile(code, label, "exec"), namespace)
 
 
