@@ -135,6 +135,7 @@ class Family:
     trec_defaults: tuple[tuple[str, Any], ...] = ()
     aliases: tuple[str, ...] = ()
     uses_rel: bool = True  # does the relevance level matter
+    rel_unused_when: tuple[tuple[str, Any], ...] = ()  # parameter values under which it does not
     higher_is_better: bool = True
     unit_range: bool = True
     at_param: str | None = None
@@ -172,7 +173,7 @@ _FAMILIES: tuple[Family, ...] = (
            aggregate="gmean", trec_name="gm_map"),
     Family("nDCG", "normalised discounted cumulative gain, graded gains, log2(rank+1) discount",
            "trec_eval ndcg / ndcg_cut (Järvelin & Kekäläinen 2002)", cutoff="optional", trec_name="ndcg",
-           trec_cut_name="ndcg_cut", aliases=("NDCG",)),
+           trec_cut_name="ndcg_cut", aliases=("NDCG",), uses_rel=False),
     Family("Rprec", "precision at rank R", "trec_eval Rprec", trec_name="Rprec", aliases=("RPrec", "R-prec")),
     Family("RR", "reciprocal rank of the first relevant document", "trec_eval recip_rank", cutoff="optional",
            trec_name="recip_rank", aliases=("MRR",)),
@@ -199,11 +200,12 @@ _FAMILIES: tuple[Family, ...] = (
     Family("infAP", "inferred AP (Yilmaz & Aslam 2006), trec_eval m_infap.c", "trec_eval infAP",
            trec_name="infAP"),
     Family("nDCGRel", "nDCG averaged over the relevant (positive-gain) documents of the qrels; an unretrieved "
-           "one counts the nDCG at the end of the run", "trec_eval ndcg_rel", trec_name="ndcg_rel"),
+           "one counts the nDCG at the end of the run", "trec_eval ndcg_rel", trec_name="ndcg_rel",
+           uses_rel=False),
     Family("RnDCG", "nDCG averaged at the R-level points (where the ideal gain changes) and at the run's end",
-           "trec_eval Rndcg", trec_name="Rndcg"),
+           "trec_eval Rndcg", trec_name="Rndcg", uses_rel=False),
     Family("G", "normalised gain G: Σ gain_i / log2(2 + ideal cost_i − gain so far_i) over Σ ideal gains",
-           "trec_eval G (Buckley, experimental)", trec_name="G"),
+           "trec_eval G (Buckley, experimental)", trec_name="G", uses_rel=False),
     Family("BinG", "binary G: (1/R) Σ over retrieved relevant of 1 / log2(2 + non-relevant above)",
            "trec_eval binG (Buckley, experimental)", trec_name="binG"),
     # ------------------------------------------------------------------ set measures
@@ -236,7 +238,7 @@ _FAMILIES: tuple[Family, ...] = (
     Family("RBP", "rank-biased precision (1−p) Σ_i p^(i−1) g_i; g_i = 1 if relevant (gain=binary) or the grade "
            "over the topic's top grade (gain=graded, trec_eval's rbp); the residual is reported apart",
            "Moffat & Zobel 2008; trec_eval rbp", cutoff="optional", trec_name="rbp",
-           trec_defaults=_P_TREC + (("gain", "graded"),),
+           trec_defaults=_P_TREC + (("gain", "graded"),), rel_unused_when=(("gain", "graded"),),
            params=(_P, Param("gain", str, "binary", choices=("binary", "graded"),
                              doc="binary: 1 for grade ≥ rel; graded: grade / top grade of the topic's qrels"))),
     Family("RBPResidual", "RBP residual: (1−p) Σ over unjudged i of p^(i−1) + p^n (tail beyond a run of n); "
@@ -254,7 +256,7 @@ _FAMILIES: tuple[Family, ...] = (
     Family("APj", "condensed-list AP (AP'): unjudged documents removed before ranking", "Sakai 2007",
            cutoff="optional"),
     Family("nDCGj", "condensed-list nDCG (nDCG'): unjudged documents removed before ranking", "Sakai 2007",
-           cutoff="optional"),
+           cutoff="optional", uses_rel=False),
 )
 
 FAMILIES: dict[str, Family] = {f.name: f for f in _FAMILIES}
@@ -313,6 +315,16 @@ class Measure:
         if rel != 1 and not spec.uses_rel:
             raise ValueError(f"{owner} does not depend on the relevance level; drop rel=")
         object.__setattr__(self, "rel", rel)
+        if rel != 1 and not self.uses_rel:
+            why = ", ".join(f"{k}={_fmt(v)}" for k, v in spec.rel_unused_when if self.param(k) == v)
+            raise ValueError(f"{owner} with {why} does not depend on the relevance level; drop rel=")
+
+    @property
+    def uses_rel(self) -> bool:
+        """Whether the relevance level changes this measure's values: not for graded-gain
+        measures (nDCG, G) nor for RBP with gain=graded, whose gains are the grades."""
+        spec = self.spec
+        return spec.uses_rel and not any(self.param(k) == v for k, v in spec.rel_unused_when)
 
     @property
     def spec(self) -> Family:
@@ -422,6 +434,10 @@ def _build(family: Family, cutoff: str | None, params: dict[str, Any], text: str
         if p.default is None and p.name not in values:
             example = f"{family.name}@0.5" if family.at_param == p.name else f"{family.name}({p.name}=…)"
             raise ValueError(f"{owner}: {family.name} needs {p.name}, {p.describe()}, e.g. {example}")
+    for key, value in family.rel_unused_when:
+        if rel != 1 and values.get(key, family.param(key).default) == value:
+            raise ValueError(f"{owner}: {family.name} with {key}={_fmt(value)} does not depend on the relevance "
+                             "level; drop rel=")
     return Measure(family.name, cut, tuple(values.items()), rel)
 
 

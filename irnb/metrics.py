@@ -685,7 +685,7 @@ def evaluate(
         view = condense(view)
     values = {}
     for m in parsed:
-        if m.rel == 1 and relevance_level != 1 and m.spec.uses_rel:
+        if m.rel == 1 and relevance_level != 1 and m.uses_rel:
             m_eval = Measure(m.family, m.cutoff, m.params, relevance_level)
         else:
             m_eval = m

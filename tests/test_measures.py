@@ -110,7 +110,7 @@ def _example(family) -> Measure:
     params = tuple((p.name, 0.5 if p.type is float else (p.choices[-1] if p.choices else 2))
                    for p in family.params)
     cutoff = 7 if family.cutoff in ("required", "optional") else None
-    rel = 2 if family.uses_rel else 1
+    rel = 2 if Measure(family.name, cutoff, params).uses_rel else 1
     return Measure(family.name, cutoff, params, rel)
 
 
@@ -198,6 +198,11 @@ def test_out_of_bounds_parameters(text, message):
     ("RBP(q=0.5)", r"unknown parameter 'q' for RBP \(allowed: rel, p, gain\)"),
     ("Bpref(p=1)", r"unknown parameter 'p' for Bpref \(allowed: rel\)"),
     ("Judged(rel=2)@10", r"Judged does not depend on the relevance level; drop rel="),
+    ("nDCG(rel=2)@10", r"nDCG does not depend on the relevance level; drop rel="),
+    ("G(rel=2)", r"G does not depend on the relevance level; drop rel="),
+    ("nDCG(rel=2)@10(j)", r"nDCGj does not depend on the relevance level; drop rel="),
+    ("RBP(p=0.8,gain=graded,rel=2)", r"measure 'RBP\(p=0.8,gain=graded,rel=2\)': RBP with gain=graded does not "
+                                     r"depend on the relevance level; drop rel="),
     ("RBP(p=0.5,p=0.6)", r"parameter 'p' given twice"),
     ("RBP(0.5)", r"expected parameters as name=value, got '0.5'"),
     ("IPrec", r"IPrec needs recall, a number with 0 ≤ recall ≤ 1, e.g. IPrec@0.5"),
@@ -237,3 +242,28 @@ def test_declared_bounds_are_what_widgets_read():
     with pytest.raises(KeyError, match="RBP has no parameter 'k'"):
         FAMILIES["RBP"].param("k")
     assert p.describe() == "a number with 0 < p < 1"
+
+
+def test_rel_is_accepted_exactly_where_it_changes_the_values():
+    """A relevance level is refused where it cannot change a value (graded gains: nDCG, G,
+    RBP with gain=graded) and accepted where it does; evaluate's relevance_level passes it
+    only to the measures that use it. Grades 1 and 2: with rel=2 the grade-1 document stops
+    counting for P and binary RBP, while nDCG and graded RBP keep both gains."""
+    import pandas as pd
+
+    from irnb import Experiment, evaluate
+
+    assert parse_measure("RBP(p=0.5,rel=2)").uses_rel and parse_measure("P(rel=2)@2").uses_rel
+    assert not parse_measure("RBP(p=0.5,gain=graded)").uses_rel and not parse_measure("nDCG@2").uses_rel
+    run = pd.DataFrame({"run": "r", "qid": "1", "docno": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": "1", "docno": ["a", "b"], "grade": [1, 2]})
+    exp = Experiment(run, qrels)
+    names = ["P@2", "RBP(p=0.5)", "RBP(p=0.5,gain=graded)", "nDCG@2"]
+    at1 = evaluate(exp, names).means().iloc[0]
+    at2 = evaluate(exp, names, relevance_level=2).means().iloc[0]
+    assert at1["P@2"] == 1.0 and at2["P@2"] == 0.5
+    assert at1["RBP(p=0.5)"] == 0.75 and at2["RBP(p=0.5)"] == 0.25  # (1−p)(1 + p) → (1−p)·p
+    assert at1["RBP(p=0.5,gain=graded)"] == at2["RBP(p=0.5,gain=graded)"] == pytest.approx(0.5 * (0.5 + 0.5 * 1.0))
+    assert at1["nDCG@2"] == at2["nDCG@2"]
+    with pytest.raises(ValueError, match=r"measure RBP with gain=graded does not depend on the relevance level"):
+        Measure("RBP", None, (("gain", "graded"),), 2)  # built directly, not parsed
