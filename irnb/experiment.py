@@ -54,7 +54,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .io import (DUPLICATE_POLICIES, Qrels, Run, _remember_blocks, _sorted_blocks, _topic_blocks, read_qrels,
+from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, read_qrels,
                  read_runs)
 
 __all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT"]
@@ -289,6 +289,17 @@ def _run_map(runs, on_duplicate: str) -> dict[str, Run]:
     return read_runs(runs, on_duplicate=on_duplicate)
 
 
+def _check_max_depth(value, name: str = "max_depth") -> int | None:
+    """The run cutoff (trec_eval ``-M``) as an int, or None; the one rule for
+    :class:`Experiment` and :func:`irnb.metrics.evaluate`: an integer ≥ 1 (numpy integers
+    count; booleans, floats and strings do not)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} (run cutoff, trec_eval -M) must be an integer ≥ 1, got {value!r}")
+    return int(value)
+
+
 def _in_trec_order(name: str, run: Run) -> Run:
     """The run with its table in trec_eval order (the same object when it already is)."""
     table = run.table
@@ -343,12 +354,8 @@ class Experiment:
         max_depth: int | None = None,
         on_duplicate: str = "error",
     ):
-        if on_duplicate not in DUPLICATE_POLICIES:
-            raise ValueError(f"on_duplicate must be one of {DUPLICATE_POLICIES}, got {on_duplicate!r}")
-        if max_depth is not None and (
-            isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)) or max_depth < 1
-        ):
-            raise ValueError(f"max_depth (run cutoff, trec_eval -M) must be an integer ≥ 1, got {max_depth!r}")
+        _check_policy(on_duplicate)
+        max_depth = _check_max_depth(max_depth)
         run_map = _run_map(runs, on_duplicate)
         if not run_map:
             raise ValueError("expected at least one run, got none")

@@ -252,11 +252,6 @@ def _show_value(value) -> str:
 # --------------------------------------------------------------------------- fast path
 
 
-def _offsets(array: pa.Array) -> np.ndarray:
-    """The value offsets of a (non-chunked) string/binary array, as int64."""
-    return _raw_offsets(array).astype(np.int64, copy=False)
-
-
 def _raw_offsets(array: pa.Array) -> np.ndarray:
     """The value offsets of a (non-chunked) string/binary array, as stored (no copy)."""
     large = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
@@ -624,9 +619,14 @@ def _topic_blocks(table: pa.Table) -> tuple[np.ndarray, pa.Array] | None:
 def _sorted_blocks(
     table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None
 ) -> tuple[pa.Table, np.ndarray, pa.Array]:
-    """:func:`_trec_order` with where each topic's rows start and the topics in order
-    (see :func:`_topic_blocks`); ``codes``/``dictionary`` are ``_topic_codes(table["topic"])``
-    when the caller has them."""
+    """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
+    float32(score) descending, docno descending — with where each topic's rows start and
+    the topics in order (see :func:`_topic_blocks`); ``codes``/``dictionary`` are
+    ``_topic_codes(table["topic"])`` when the caller has them.
+
+    One stable numeric argsort (none on the usual input, written topic by topic in score
+    order), then a string sort of only the rows whose (topic, score) ties; the table is
+    returned as is (the same object) when it is already in order."""
     if table.column_names != ["topic", "docno", "score"]:
         table = table.select(["topic", "docno", "score"])
     n = table.num_rows
@@ -657,16 +657,6 @@ def _sorted_blocks(
         return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
                          "score": table["score"].take(take)}), starts, topics
     return table.take(take), starts, topics
-
-
-def _trec_order(table: pa.Table) -> pa.Table:
-    """``table`` (topic, docno, score, in any order) in trec_eval order: topic ascending,
-    float32(score) descending, docno descending.
-
-    One stable numeric argsort (none on the usual input, written topic by topic in score
-    order), then a string sort of only the rows whose (topic, score) ties; the table is
-    returned as is (the same object) when it is already in order."""
-    return _sorted_blocks(table)[0]
 
 
 # --------------------------------------------------------------------------- runs
@@ -964,7 +954,7 @@ def _lines_buffer(columns: list[pa.Array]) -> memoryview:
     joined = pc.binary_join_element_wise(*columns[:-1], last, " ")
     if isinstance(joined, pa.ChunkedArray):
         joined = joined.combine_chunks()
-    offsets = _offsets(joined)
+    offsets = _raw_offsets(joined)  # only the first and the last are needed
     data = joined.buffers()[2]
     return memoryview(data)[int(offsets[0]): int(offsets[-1])] if data is not None else memoryview(b"")
 

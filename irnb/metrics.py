@@ -35,19 +35,22 @@ number trec_eval 10 prints in its own test suite is reproduced in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments
-from .measures import Measure, parse_measures
+from .experiment import NO_DOC, Experiment, Judgments, _check_max_depth
+from .measures import _CONDENSED, REL, Measure, parse_measures
 
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
 
 GMAP_FLOOR = 1e-5  # trec_eval MIN_GEO_MEAN
+_RELEVANCE_LEVEL = replace(REL, name="relevance_level", label="relevance_level")
+# cached arrays of a view that do not depend on its relevance level (shared by at_level)
+_LEVEL_FREE = ("judged", "cum_judged", "num_judged", "num_positive", "top_grade", "gain")
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,16 +148,53 @@ class Judged:
         gains = np.where(which < levels.size, levels[np.minimum(which, levels.size - 1)], 0)
         return gains.astype(np.float64)
 
+    # ----------------------------------------------------------- derived views (cached)
+    @cached_property
+    def condensed(self) -> "Judged":
+        """:func:`condense` of this view, built once."""
+        return condense(self)
+
+    @cached_property
+    def _levels(self) -> dict:
+        return {}
+
+    def at_level(self, relevance_level: int) -> "Judged":
+        """This view with another relevance level (itself when unchanged), built once per
+        level; the arrays that do not depend on the level are shared, not recomputed."""
+        if relevance_level == self.relevance_level:
+            return self
+        other = self._levels.get(relevance_level)
+        if other is None:
+            other = Judged(self.grade, self.level_counts, self.length, int(relevance_level))
+            for name in _LEVEL_FREE:
+                if name in self.__dict__:
+                    other.__dict__[name] = self.__dict__[name]
+            self._levels[relevance_level] = other
+        return other
+
+
+def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
+    """(T, G + 1) count of entries of each grade g ≥ 0 per topic (negative grades are not
+    judged and are left out); G is the highest grade present (0 when none).
+
+    >>> level_counts_of(np.array([0, 0, 1, 1]), np.array([1, 0, 2, -1]), 2).tolist()
+    [[1, 1, 0], [0, 0, 1]]
+    """
+    grade = np.asarray(grade).astype(np.int64)
+    keep = grade >= 0
+    G = int(grade[keep].max(initial=0))
+    counts = np.zeros((T, G + 1), dtype=np.int64)
+    np.add.at(counts, (np.asarray(topic)[keep], grade[keep]), 1)
+    return counts
+
 
 def _level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:
-    grades = judgments.qrel_grade.astype(np.int64)
-    keep = grades >= 0
+    grades = judgments.qrel_grade
+    topics = judgments.qrel_topic
     if judged is not None:
-        keep &= np.asarray(judged, dtype=bool)
-    G = int(grades[keep].max(initial=0))
-    counts = np.zeros((T, G + 1), dtype=np.int64)
-    np.add.at(counts, (judgments.qrel_topic[keep], grades[keep]), 1)
-    return counts
+        judged = np.asarray(judged, dtype=bool)
+        grades, topics = grades[judged], topics[judged]
+    return level_counts_of(topics, grades, T)
 
 
 def judged_view(
@@ -168,16 +208,14 @@ def judged_view(
     """The kernels' view of an Experiment: official qrels (or ``truth=True`` for the complete
     qrels), optionally restricted to a pool (``judged``: bool mask over qrels entries) and
     cut at ``depth`` (trec_eval -M)."""
-    if not isinstance(relevance_level, (int, np.integer)) or isinstance(relevance_level, bool) or relevance_level < 1:
-        raise ValueError(f"relevance_level must be an integer ≥ 1, got {relevance_level!r}")
+    relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
     grade = judgments.grade_array(judged)
     length = experiment.length
+    depth = _check_max_depth(depth, "depth")
     if depth is not None:
-        if not isinstance(depth, (int, np.integer)) or depth < 1:
-            raise ValueError(f"depth (run cutoff) must be an integer ≥ 1, got {depth!r}")
         grade = grade[:, :, :depth]
         length = np.minimum(length, depth)
     counts = _level_counts(judgments, len(experiment.topics), judged)
@@ -346,7 +384,7 @@ def _infap(view: Judged) -> np.ndarray:
     above it, where d100 counts those in the pool (judged or pooled-unjudged),
     rel/nonrel the judged ones, ε = 1e-5; averaged over R."""
     eps = 1e-5
-    pooled = (view.grade >= 0) | ((view.grade < 0) & (view.grade > NO_DOC))  # in qrels at all
+    pooled = view.grade > NO_DOC  # in qrels at all (judged, or pooled with a negative grade)
     s, t, r = np.nonzero(view.rel)  # only relevant positions contribute
     k = (r + 1).astype(np.float64)
     rel_above = view.cum_rel[s, t, r] - 1.0
@@ -572,16 +610,13 @@ _KERNELS = {
     "RBPResidual": lambda v, m: _rbp_residual(v, m.param("p"), m.cutoff, m.param("tail")),
     "SDCG": lambda v, m: _sdcg(v, m.cutoff),
 }
-_CONDENSED_BASE = {"Pj": "P", "APj": "AP", "nDCGj": "nDCG"}
-
-
 def compute(view: Judged, measure: Measure) -> np.ndarray:
-    """The (S, T) per-topic values of one measure on a view."""
-    if measure.rel != view.relevance_level:
-        view = Judged(view.grade, view.level_counts, view.length, measure.rel)
-    if measure.family in _CONDENSED_BASE:
-        base = Measure(_CONDENSED_BASE[measure.family], measure.cutoff, measure.params, measure.rel)
-        return compute(condense(view), base)
+    """The (S, T) per-topic values of one measure on a view (the view's condensed list and
+    its other relevance levels are built once and kept on the view)."""
+    if measure.family in _CONDENSED:
+        base = Measure(_CONDENSED[measure.family], measure.cutoff, measure.params, measure.rel)
+        return compute(view.condensed, base)
+    view = view.at_level(measure.rel)
     kernel = _KERNELS.get(measure.family)
     if kernel is None:  # pragma: no cover - a test checks every family has a kernel
         raise ValueError(f"no kernel for measure {measure.name!r}")
@@ -658,6 +693,7 @@ def evaluate(
     max_depth: int | None = None,
     judged_only: bool = False,
     truth: bool = False,
+    view: Judged | None = None,
 ) -> Evaluation:
     """Evaluate every run of ``experiment`` on ``measures``.
 
@@ -665,7 +701,10 @@ def evaluate(
     every qrels topic, scoring unanswered ones as empty rankings), ``max_depth`` (-M),
     ``judged_only`` (-J: condensed lists). ``judged`` restricts the qrels to a pool (a bool
     mask over qrels entries, see :mod:`irnb.pooling`); ``truth=True`` evaluates against the
-    Experiment's complete qrels.
+    Experiment's complete qrels. ``view`` is a prebuilt :func:`judged_view` of ``experiment``
+    (every run) to reuse instead of building one — it already holds the pool, the qrels
+    and the cutoff, so it excludes ``judged``, ``truth`` and ``max_depth``; a view kept
+    between calls keeps its cached arrays (condensed list, other relevance levels).
 
     Example (hand-checkable): relevant at ranks 1 and 3, R = 2:
     AP = (1/1 + 2/3) / 2 = 0.8333, P@2 = 1/2.
@@ -678,11 +717,48 @@ def evaluate(
     [0.8333, 0.5]
     """
     parsed = parse_measures(measures)
+    _check_complete(complete)
+    max_depth = _check_max_depth(max_depth)
+    if view is None:
+        view = judged_view(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=max_depth)
+    else:
+        if not isinstance(view, Judged):
+            raise TypeError(f"view must be a Judged view (irnb.metrics.judged_view), got {type(view).__name__}")
+        given = [name for name, on in (("judged", judged is not None), ("truth", truth is not False),
+                                       ("max_depth", max_depth is not None)) if on]
+        if given:
+            raise ValueError(f"view= already holds the pool, qrels and cutoff; drop {'=, '.join(given)}=")
+        if view.length.shape != experiment.length.shape:
+            raise ValueError(f"view covers {view.length.shape[0]} runs × {view.length.shape[1]} topics, the "
+                             f"experiment {experiment.length.shape[0]} × {experiment.length.shape[1]}")
+        relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "evaluate")
+    if judged_only:
+        view = view.condensed
+    return _evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
+                          length=experiment.length, relevance_level=relevance_level, complete=complete)
+
+
+def _check_complete(complete) -> None:
     if not isinstance(complete, bool):
         raise TypeError(f"complete must be True or False, got {complete!r}")
-    view = judged_view(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=max_depth)
-    if judged_only:
-        view = condense(view)
+
+
+def _evaluate_view(
+    view: Judged,
+    measures: "str | Measure | Iterable[str | Measure]",
+    *,
+    run_names: tuple[str, ...],
+    topics: tuple[str, ...],
+    length: np.ndarray,
+    relevance_level: int = 1,
+    complete: bool = False,
+) -> Evaluation:
+    """The shared tail of :func:`evaluate` and ``CompletedQrels.evaluate``: every measure
+    computed on ``view`` (a measure left at rel 1 that uses the relevance level is
+    evaluated at ``relevance_level``), frozen, in an :class:`Evaluation` whose topics
+    count when answered (``length > 0``) or always (``complete``)."""
+    parsed = parse_measures(measures)
+    _check_complete(complete)
     values = {}
     for m in parsed:
         if m.rel == 1 and relevance_level != 1 and m.uses_rel:
@@ -692,7 +768,7 @@ def evaluate(
         arr = compute(view, m_eval)
         arr.flags.writeable = False
         values[m] = arr
-    answered = experiment.length > 0
+    answered = length > 0
     evaluated = np.ones_like(answered) if complete else answered
-    return Evaluation(run_names=experiment.run_names, topics=experiment.topics, measures=tuple(parsed),
+    return Evaluation(run_names=run_names, topics=topics, measures=tuple(parsed),
                       values=values, evaluated=evaluated, complete=complete)

@@ -13,6 +13,7 @@ The main example (run A, topic 1), used by most tests::
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -477,3 +478,49 @@ def test_counts_grow_with_depth(data, k):
     ev = evaluate(make(runs, qrels), [f"NumRelRet@{k}", f"NumRelRet@{k + 1}", f"R@{k}", f"R@{k + 1}"])
     assert np.all(ev[f"NumRelRet@{k}"] <= ev[f"NumRelRet@{k + 1}"])
     assert np.all(ev[f"R@{k}"] <= ev[f"R@{k + 1}"] + 1e-12)
+
+
+# ----------------------------------------------------------------- prebuilt views (view=)
+def test_evaluate_reuses_a_prebuilt_view():
+    from irnb.metrics import judged_view
+
+    view = judged_view(EXAMPLE)
+    ev = evaluate(EXAMPLE, ["P@3", "Pj@3", "P(rel=2)@3"], view=view)
+    # top 3 = a(1) x c(2): P@3 = 2/3; condensed a c b: 2/3; at level 2 only c: 1/3
+    assert ev["P@3"][0, 0] == pytest.approx(2 / 3)
+    assert ev["Pj@3"][0, 0] == pytest.approx(2 / 3)
+    assert ev["P(rel=2)@3"][0, 0] == pytest.approx(1 / 3)
+    assert evaluate(EXAMPLE, ["P@3"], view=view, relevance_level=2)["P@3"][0, 0] == pytest.approx(1 / 3)
+    # the pool travels with the view: without c judged, P@3 = 1/3 (only a)
+    pool = np.asarray(EXAMPLE.judgments.qrel_docno) != "c"
+    pooled = evaluate(EXAMPLE, ["P@3"], view=judged_view(EXAMPLE, judged=pool))
+    assert pooled["P@3"][0, 0] == pytest.approx(1 / 3)
+    assert pooled["P@3"][0, 0] == evaluate(EXAMPLE, ["P@3"], judged=pool)["P@3"][0, 0]
+    # the condensed list and other levels were built once and kept on the view
+    assert view.condensed is view.condensed
+    assert view.at_level(1) is view and view.at_level(2) is view.at_level(2)
+    assert view.at_level(2).relevance_level == 2 and view.at_level(2).num_rel.tolist() == [1]
+    with pytest.raises(ValueError, match=r"drop judged=, max_depth="):
+        evaluate(EXAMPLE, ["P@3"], view=view, judged=pool, max_depth=3)
+    with pytest.raises(TypeError, match="view must be a Judged view"):
+        evaluate(EXAMPLE, ["P@3"], view="all")
+
+
+def test_at_level_shares_level_free_arrays():
+    from irnb.metrics import judged_view
+
+    view = judged_view(EXAMPLE)
+    judged = view.judged
+    other = view.at_level(2)
+    assert other.judged is judged  # not recomputed
+    assert other.rel[0, 0].tolist() == [False, False, True, False, False, False]  # only c (grade 2)
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 2.5, "3"])
+def test_max_depth_has_one_rule_for_evaluate_and_experiment(bad):
+    message = re.escape(f"max_depth (run cutoff, trec_eval -M) must be an integer ≥ 1, got {bad!r}")
+    with pytest.raises(ValueError, match=message):
+        evaluate(EXAMPLE, ["P@3"], max_depth=bad)
+    with pytest.raises(ValueError, match=message):
+        Experiment(pd.DataFrame({"qid": "1", "docno": ["a"], "score": [1.0]}),
+                   pd.DataFrame({"qid": "1", "docno": ["a"], "grade": [1]}), max_depth=bad)
