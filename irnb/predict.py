@@ -78,7 +78,7 @@ import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -86,12 +86,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from scipy import sparse, special
 
-from .bias import BIAS_MEASURES, BiasResult
-from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, _lookup
+from .bias import BIAS_MEASURES, BiasResult, _names
+from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, _few, _lookup
 from .io import Qrels, read_qrels
 from .measures import Measure, Param, parse_measures
-from .metrics import Evaluation, Judged, compute
-from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out, subset_pools
+from .metrics import Evaluation, Judged, _check_complete, _evaluate_view, level_counts_of
+from .pooling import DEPTH, Pool, contributor_mask, leave_one_group_out, subset_pools
 
 __all__ = [
     "METHODS",
@@ -138,12 +138,6 @@ PREDICT_PARAMS: Mapping[str, Param] = MappingProxyType(
 
 _TOKEN_SEPARATOR = r"[^\p{L}\p{N}]+"
 _NOT_PLAIN = r"[^a-z0-9 \t\n\r]"
-_FEW = 5
-
-
-def _few(items: Sequence, n: int = _FEW) -> str:
-    items = list(items)
-    return f"{items[:n]}{'…' if len(items) > n else ''}"
 
 
 def _sklearn_svc():
@@ -635,34 +629,24 @@ class CompletedQrels:
     def level_counts(self) -> np.ndarray:
         """(T, G + 1) judged documents of each grade per topic in the completed qrels."""
         grade, topic, _ = self._entries
-        keep = grade >= 0
-        G = int(grade[keep].max(initial=0))
-        counts = np.zeros((len(self.experiment.topics), G + 1), dtype=np.int64)
-        np.add.at(counts, (topic[keep], grade[keep].astype(np.int64)), 1)
-        return counts
+        return level_counts_of(topic, grade, len(self.experiment.topics))
 
     def view(self, runs: np.ndarray | None = None) -> Judged:
         """The measure kernels' view (:class:`irnb.metrics.Judged`) of every run, or of the
-        runs at positions ``runs``, on the completed qrels."""
+        runs at positions ``runs``, on the completed qrels (at :attr:`relevance_level`)."""
         length = self.experiment.length if runs is None else self.experiment.length[runs]
-        return Judged(grade=self.grade_array(runs), level_counts=self.level_counts(), length=length)
+        return Judged(grade=self.grade_array(runs), level_counts=self.level_counts(), length=length,
+                      relevance_level=self.relevance_level)
 
     def evaluate(self, measures: "str | Measure | Iterable[str | Measure]", *, complete: bool = False) -> Evaluation:
         """Every run of the Experiment evaluated on the completed qrels (as
-        :func:`irnb.evaluate` on an Experiment built from :attr:`qrels`, without the rebuild)."""
+        :func:`irnb.evaluate` on an Experiment built from :attr:`qrels`, without the rebuild;
+        a measure left at rel 1 is evaluated at :attr:`relevance_level`)."""
         parsed = parse_measures(measures)
-        if not isinstance(complete, bool):
-            raise TypeError(f"complete must be True or False, got {complete!r}")
-        view = self.view()
-        values = {}
-        for m in parsed:
-            arr = compute(view, m)
-            arr.flags.writeable = False
-            values[m] = arr
-        answered = self.experiment.length > 0
-        return Evaluation(run_names=self.experiment.run_names, topics=self.experiment.topics,
-                          measures=tuple(parsed), values=values,
-                          evaluated=np.ones_like(answered) if complete else answered, complete=complete)
+        _check_complete(complete)  # before the view is built
+        exp = self.experiment
+        return _evaluate_view(self.view(), parsed, run_names=exp.run_names, topics=exp.topics,
+                              length=exp.length, relevance_level=self.relevance_level, complete=complete)
 
     # ------------------------------------------------------------ tables
     def frame(self) -> pd.DataFrame:
@@ -886,7 +870,7 @@ def complete_qrels(
         if depth is None:
             raise ValueError(f"{owner}: depth (the pool depth d: documents ranked at depth ≤ d are predicted) is "
                              "required, e.g. depth=100; or pass targets=")
-        depth = DEPTH.validate(int(depth) if isinstance(depth, np.integer) else depth, owner)
+        depth = DEPTH.validate(depth, owner)
         if runs is None:
             run_idx = np.arange(len(experiment.run_names))
         else:
@@ -915,14 +899,13 @@ def complete_qrels(
     # documents to read: the training documents and the targets
     qrel_docno = j.qrel_docno
     train_q = np.flatnonzero(judged_q)
-    needed = pa.concat_arrays([qrel_docno.take(pa.array(train_q)), qrel_docno.take(pa.array(target_q)),
-                               extra_docno])
-    corpus = _corpus(documents, needed)
-    train_row = corpus.index(qrel_docno.take(pa.array(train_q)))
-    target_row = np.concatenate([corpus.index(qrel_docno.take(pa.array(target_q))), corpus.index(extra_docno)])
+    train_docno = qrel_docno.take(pa.array(train_q))
+    target_docno = pa.concat_arrays([qrel_docno.take(pa.array(target_q)), extra_docno])
+    corpus = _corpus(documents, pa.concat_arrays([train_docno, target_docno]))
+    train_row = corpus.index(train_docno)
+    target_row = corpus.index(target_docno)
     target_topic = np.concatenate([j.qrel_topic[target_q].astype(np.int64), extra_topic])
     target_entry = np.concatenate([target_q, np.full(extra_topic.size, -1)])
-    target_docno = pa.concat_arrays([qrel_docno.take(pa.array(target_q)), extra_docno])
     train_topic = j.qrel_topic[train_q].astype(np.int64)
     train_label = j.qrel_grade[train_q] >= settings.relevance_level
 
@@ -983,14 +966,6 @@ def _options_corpus(experiment: Experiment, documents) -> TermCounts:
     return _corpus(documents, experiment.judgments.qrel_docno)
 
 
-def _contributing(experiment: Experiment, contributors, owner: str) -> np.ndarray:
-    return contributor_mask(experiment, contributors, owner=owner)
-
-
-def _names_of(experiment: Experiment, mask: np.ndarray) -> list[str]:
-    return [experiment.run_names[i] for i in np.flatnonzero(mask)]
-
-
 def leave_one_group_out_completions(experiment: Experiment, documents, *, depth: int, contributors=None,
                                     method: str = "svm", **options) -> dict[str, CompletedQrels]:
     """Büttcher et al.'s revised leave-one-out experiment (their Table 7), step 1: for every
@@ -1004,18 +979,16 @@ def leave_one_group_out_completions(experiment: Experiment, documents, *, depth:
     it to :func:`completed_leave_one_group_out_bias`.
     """
     owner = "leave_one_group_out_completions"
-    depth = DEPTH.validate(int(depth) if isinstance(depth, np.integer) else depth, owner)
-    contributing = _contributing(experiment, contributors, owner)
-    names = _names_of(experiment, contributing)
-    pools = leave_one_group_out(experiment, depth=depth, runs=names)
-    full = depth_pool(experiment, depth=depth, runs=names).judged
+    depth = DEPTH.validate(depth, owner)
+    contributing = contributor_mask(experiment, contributors, owner=owner)
+    pools = leave_one_group_out(experiment, depth=depth, runs=_names(experiment, contributing), keep_unpooled=True)
     corpus = _options_corpus(experiment, documents)
     groups = np.asarray(experiment.groups, dtype=object)
     out: dict[str, CompletedQrels] = {}
     for g, group in enumerate(pools.groups):
         if not (contributing & (groups == group)).any():
             continue
-        removed = full & ~pools.judged[g]
+        removed = ~pools.judged[g]  # G's unique contributions to the depth-d pool
         training = Pool(~removed, f"official qrels without group {group}'s unique depth-{depth} entries")
         out[group] = complete_qrels(experiment, corpus, pool=training, targets=removed, method=method, **options)
     return out
@@ -1160,7 +1133,7 @@ def _expected(experiment, probabilities, pool, relevance_level, background_rate,
 
 
 def _cutoff(k, owner: str) -> int:
-    return DEPTH.validate(int(k) if isinstance(k, np.integer) else k, owner)
+    return DEPTH.validate(k, owner)
 
 
 def expected_precision(experiment: Experiment, probabilities, k: int, pool=None, *, relevance_level: int = 1,

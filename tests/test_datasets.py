@@ -567,6 +567,29 @@ def test_truth_evaluation_and_estimator_error(small):
     assert pooled.bias <= 0
 
 
+@pytest.mark.parametrize("measure", ["GMAP", "NumRel"])
+def test_estimator_error_aggregates_as_the_measure_does(small, measure):
+    # GMAP averages geometrically, NumRel sums: the truth's own per-topic values as the
+    # estimate must give zero error for every run, and the per-run estimate is the truth's aggregate
+    true = evaluate(small.experiment, [measure], truth=True)
+    exact = estimator_error(small, measure, true[measure])
+    assert exact.bias == 0 and exact.rmse == 0 and exact.max_abs_error == 0
+    assert np.allclose(exact.per_run["error"], 0.0, rtol=0, atol=1e-12)
+    assert np.allclose(exact.per_run["estimate"], true.aggregate(measure), rtol=1e-12, atol=0)
+
+
+def test_estimator_error_gmap_per_run_is_the_geometric_mean():
+    # one run, two topics with AP 1 and 1/2: GMAP = √(1 · 1/2) = 0.7071 (the arithmetic mean is 0.75)
+    run = pd.DataFrame({"run": "a", "qid": ["1", "1", "2", "2"], "docno": ["x", "y", "x", "y"],
+                        "score": [2.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["x", "y", "x", "y"], "grade": [1, 0, 0, 1]})
+    exp = Experiment(run, qrels, truth=qrels)
+    err = estimator_error(exp, "GMAP", np.array([[1.0, 0.5]]))
+    assert err.per_run["estimate"].tolist() == pytest.approx([0.5 ** 0.5])
+    assert err.per_run["truth"].tolist() == pytest.approx([0.5 ** 0.5])
+    assert err.per_run["error"].tolist() == pytest.approx([0.0], abs=1e-12)
+
+
 def test_estimator_error_teaches(small):
     with pytest.raises(ValueError, match=r"shape \(S, T\) = \(8, 4\) or \(S,\) = \(8,\).*got \(3,\)"):
         estimator_error(small, "AP", np.zeros(3))

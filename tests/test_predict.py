@@ -474,3 +474,20 @@ def test_threshold_between_adjacent_floats_passes_exactly_r():
     assert int((scores >= threshold).sum()) == 1
     # ordinary case: halfway, (0.7 + 0.4) / 2 = 0.55
     assert _threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
+
+
+def test_completed_qrels_evaluate_at_their_relevance_level():
+    """The toy completion with relevant_grade=2 (a: 1, u: 2): at relevance level 2 only u is
+    relevant, so P@2 = (a, u) 1/2 for r1 and (v, b) 0/2 for r2, as evaluate(-l 2) gives on
+    an Experiment built from the completed qrels."""
+    import dataclasses
+
+    exp, texts = _toy()
+    pool = np.array([True, True, False])
+    graded = complete_qrels(exp, texts, depth=4, pool=pool, method="kld", relevant_grade=2)
+    level2 = dataclasses.replace(graded, relevance_level=2)
+    assert level2.view().relevance_level == 2
+    assert level2.evaluate(["P@2"]).means()["P@2"].tolist() == [0.5, 0.0]
+    rebuilt = evaluate(Experiment(exp.runs, level2.qrels), ["P@2"], relevance_level=2)
+    assert rebuilt.means()["P@2"].tolist() == [0.5, 0.0]
+    assert graded.evaluate(["P@2"]).means()["P@2"].tolist() == [1.0, 0.0]  # level 1: a and u

@@ -9,15 +9,23 @@ code: Voila shows the markdown and the widget, never the code cells. Run it with
 in headless Chromium, moves the pool-depth slider with the keyboard and checks the plot.
 """
 
+import sys
 from pathlib import Path
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from irnb.datasets.params import defaults
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_notebooks import KERNELSPEC, NOTEBOOKS  # noqa: E402
+
+params = defaults()
 cells = [
     new_markdown_cell(
         "# Incomplete relevance judgments, live\n\n"
-        "A simulated TREC-like test collection (50 topics, 40 runs in 12 groups, runs 1000 deep) whose "
+        f"A simulated TREC-like test collection ({params['num_topics']} topics, {params['num_runs']} runs in "
+        f"{params['num_groups']} groups, runs {params['run_depth']} deep) whose "
         "*complete* relevance judgments are known. The official pool judged only the top documents of "
         "some runs; the sliders change that pool and the way scores are computed from it.\n\n"
         "- **pool depth d**: how many top documents of each contributing run were judged.\n"
@@ -38,9 +46,5 @@ cells = [
 ]
 for cell, cell_id in zip(cells, ("about", "explorer"), strict=True):
     cell.id = cell_id  # fixed ids: regenerating gives the same file
-nb = new_notebook(cells=cells, metadata={
-    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-    "language_info": {"name": "python"},
-})
-Path(__file__).resolve().parents[1].joinpath("notebooks", "dashboard.ipynb").write_text(
-    nbformat.writes(nb), encoding="utf-8")
+nb = new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC, "language_info": {"name": "python"}})
+(NOTEBOOKS / "dashboard.ipynb").write_text(nbformat.writes(nb), encoding="utf-8")

@@ -1964,11 +1964,6 @@ def compute(nb: Notebook) -> tuple[dict, dict[str, list[dict]]]:
     return common, results
 
 
-def compute_answers(nb: Notebook) -> dict[str, list[dict]]:
-    """Variant label → one ``answer`` dict per exercise (see :func:`compute`)."""
-    return compute(nb)[1]
-
-
 def _fenced(code: str) -> str:
     return "```python\n" + code + "\n```"
 

@@ -34,9 +34,10 @@ import pyarrow.compute as pc
 
 from ..experiment import Experiment
 from ..metrics import evaluate
+from .real import clef_ehealth_2016_task2, trec_covid_round1
 
-__all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "POOL_SHARE_BINS", "load_trec_covid_round1",
-           "load_clef_ehealth_2016_task2", "calibration_table", "allowed_range", "TOLERANCE",
+__all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "POOL_SHARE_BINS",
+           "calibration_table", "allowed_range", "TOLERANCE",
            "TREC_COVID_DESIGN", "POOL_DEPENDENT", "DESIGN_ROWS", "WIDE_TOLERANCE", "real_statistics", "seed_table"]
 
 # Bins of "share of runs that rank a judged document in their top 100" (right-closed).
@@ -172,21 +173,6 @@ def collection_statistics(experiment: Experiment, *, pool_share_depth: int = 100
     return pd.Series(out, name="statistic")
 
 
-# --------------------------------------------------------------------------- real collections
-def load_trec_covid_round1(folder) -> Experiment:
-    """TREC-COVID round 1 with its official qrels (see :mod:`irnb.datasets.real`)."""
-    from .real import trec_covid_round1
-
-    return trec_covid_round1(folder)
-
-
-def load_clef_ehealth_2016_task2(folder) -> Experiment:
-    """CLEF eHealth 2016 IR task 2 (see :mod:`irnb.datasets.real`)."""
-    from .real import clef_ehealth_2016_task2
-
-    return clef_ehealth_2016_task2(folder)
-
-
 # --------------------------------------------------------------------------- the calibration table
 TOLERANCE = 0.05  # a range [lo, hi] of real values is widened by 5% of its midpoint on each side
 # The TREC-COVID-design rows are compared with one real value (the "range" is a point), and
@@ -228,8 +214,8 @@ def real_statistics(data_dir) -> pd.DataFrame:
 
     data_dir = Path(data_dir)
     return pd.DataFrame({
-        "TREC-COVID": collection_statistics(load_trec_covid_round1(data_dir / "trec-covid-round1")),
-        "CLEF 2016": collection_statistics(load_clef_ehealth_2016_task2(data_dir / "clef-ehealth-2016-irtask2")),
+        "TREC-COVID": collection_statistics(trec_covid_round1(data_dir / "trec-covid-round1")),
+        "CLEF 2016": collection_statistics(clef_ehealth_2016_task2(data_dir / "clef-ehealth-2016-irtask2")),
     })
 
 

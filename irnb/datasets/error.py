@@ -16,7 +16,7 @@ from scipy import stats
 
 from ..experiment import Experiment
 from ..measures import parse_measures
-from ..metrics import evaluate
+from ..metrics import _aggregate, evaluate
 
 __all__ = ["EstimatorError", "estimator_error"]
 
@@ -27,9 +27,11 @@ class EstimatorError:
 
     ``level`` is ``"topic"`` for (S, T) estimates — ``bias``, ``rmse`` and ``max_abs_error``
     over every evaluated (run, topic) — or ``"run"`` for (S,) estimates — over runs.
-    ``kendall_tau`` compares the system rankings (runs ordered by their mean estimate
+    ``kendall_tau`` compares the system rankings (runs ordered by their aggregated estimate
     versus their true score; τ-b, ties counted). ``per_run`` has one row per run: ``run,
-    estimate, truth, error`` (per-run means over topics for topic-level estimates).
+    estimate, truth, error`` (for topic-level estimates, each run's estimates aggregated over
+    topics as the measure aggregates its scores: the mean, the geometric mean for GMAP, the
+    sum for NumRel…).
     """
 
     measure: str
@@ -92,8 +94,7 @@ def estimator_error(source, measure, estimates, *, relevance_level: int = 1) -> 
     if est.ndim == 2:
         evaluated = ev.evaluated
         diff = (est - ev[m])[evaluated]
-        count = evaluated.sum(axis=1)
-        est_runs = np.where(evaluated, est, 0.0).sum(axis=1) / np.maximum(count, 1)
+        est_runs = _aggregate(est, evaluated, m.spec.aggregate)
         level = "topic"
     else:
         diff = est - true_runs

@@ -26,8 +26,6 @@ def _judgments(qrels: Qrels, topics_pa: pa.Array, index_of_doc: np.ndarray, rank
     qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
     T = ranking.shape[1]
     doc = index_of_doc[np.arange(T)[None, :, None], ranking].astype(np.int32)
-    for arr in (doc, qrel_topic, qrel_grade):
-        arr.flags.writeable = False
     return Judgments(doc=doc, qrel_topic=qrel_topic, qrel_grade=qrel_grade, qrel_docno=qrel_docno,
                      topic_start=starts)
 

@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ..io import write_qrels
 from .collection import Collection, simulate
 from .params import SIMULATION_PARAMS
 
@@ -52,11 +53,6 @@ def format_micro(micro: np.ndarray) -> pa.Array:
 
 def _write_lines(lines: pa.Array, path: Path) -> None:
     pacsv.write_csv(pa.table({"line": lines}), path, _LINES)
-
-
-def _qrels_lines(table: pa.Table) -> pa.Array:
-    grade = pc.cast(table["grade"], pa.string())
-    return pc.binary_join_element_wise(table["topic"], "0", table["docno"], grade, " ")
 
 
 def write_collection(collection: Collection, out_dir, *, overwrite: bool = False) -> Path:
@@ -86,8 +82,8 @@ def write_collection(collection: Collection, out_dir, *, overwrite: bool = False
         lines = pc.binary_join_element_wise(
             table["topic"], "Q0", table["docno"], rank, format_micro(collection.scores[s].ravel()), run.tag, " ")
         _write_lines(lines, runs_dir / name)
-    _write_lines(_qrels_lines(collection.qrels.table), out / "qrels.txt")
-    _write_lines(_qrels_lines(collection.truth.table), out / "qrels.truth.txt")
+    write_qrels(collection.qrels, out / "qrels.txt")
+    write_qrels(collection.truth, out / "qrels.truth.txt")
 
     info = collection.run_info
     with open(out / "runs.tsv", "w", encoding="utf-8", newline="\n") as handle:

@@ -109,6 +109,7 @@ _LATENT_KEYS = (np.uint64(0xA0761D6478BD642F), np.uint64(0xE7037ED1A0B428DB), np
                 np.uint64(0x589965CC75374CC3))  # length, topicality, lean, aspect
 _OWN_KEY = np.uint64(0x1D8E4E27C47D124F)
 _BACKGROUND_BITS, _TOPIC_BITS = 20, 12  # table sizes 2²⁰ and 2¹² slots
+_SYLLABLES = pa.array([c + v for c in "bdfgklmnprstvz" for v in "aeiou"], pa.string())  # 70 syllables
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -129,17 +130,13 @@ def _uniform(h: np.ndarray) -> np.ndarray:
 def vocabulary() -> pa.Array:
     """The fixed pseudo-word vocabulary, most frequent first: 2-syllable words, then
     3-syllable words (consonant-vowel syllables, so distinct indices give distinct words)."""
-    syllables = np.array([c + v for c in "bdfgklmnprstvz" for v in "aeiou"])  # 70
-    n = syllables.size
-    two = n * n
+    n = len(_SYLLABLES)
     idx = np.arange(VOCABULARY_SIZE, dtype=np.int64)
-    words = np.empty(VOCABULARY_SIZE, dtype=object)
     short = idx < 2500
-    a = (idx[short] * 2311 + 17) % two  # 2311 is prime, coprime with 4900: a bijection
-    words[short] = np.char.add(syllables[a // n], syllables[a % n])
-    b = (idx[~short] * 104729 + 31) % (n ** 3)  # 104729 is prime, coprime with 343000
-    words[~short] = np.char.add(np.char.add(syllables[b // two], syllables[(b // n) % n]), syllables[b % n])
-    out = pa.array(words.tolist(), pa.string())
+    out = pa.concat_arrays([
+        _syllable_words((idx[short] * 2311 + 17) % (n * n), 2),  # 2311 is prime, coprime with 4900: a bijection
+        _syllable_words((idx[~short] * 104729 + 31) % (n ** 3), 3),  # 104729 is prime, coprime with 343000
+    ])
     if len(pc.unique(out)) != VOCABULARY_SIZE:  # pragma: no cover - construction guarantees it
         raise RuntimeError("vocabulary words are not unique")
     return out
@@ -269,9 +266,8 @@ def mixtures(family: np.ndarray, grade: np.ndarray, u_tau: np.ndarray, u_rho: np
 
 def _syllable_words(codes: np.ndarray, syllables: int) -> pa.Array:
     """Pseudo-words of ``syllables`` consonant-vowel syllables, one per code (base 70 digits)."""
-    table = pa.array([c + v for c in "bdfgklmnprstvz" for v in "aeiou"], pa.string())  # 70 syllables
     digits = [(codes // 70 ** (syllables - 1 - k)) % 70 for k in range(syllables)]
-    return pc.binary_join_element_wise(*(table.take(pa.array(d)) for d in digits), "")
+    return pc.binary_join_element_wise(*(_SYLLABLES.take(pa.array(d)) for d in digits), "")
 
 
 @lru_cache(maxsize=1)
