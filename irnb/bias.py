@@ -78,12 +78,13 @@ from typing import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from .experiment import NO_DOC, UNJUDGED, Experiment
 from .measures import Measure, Param, parse_measures
 from .metrics import Judged, _aggregate, _level_counts, compute, evaluate
-from .pooling import DEPTH, Pool, contributor_mask, depth_pool, leave_one_group_out, random_subsample, subset_pools
+from .pooling import (DEPTH, Pool, _rng, contributor_mask, depth_pool, leave_one_group_out, random_subsample,
+                      subset_pools)
+from .stats import _paired, _t_kernel
 
 __all__ = [
     "BIAS_MEASURES",
@@ -350,10 +351,6 @@ def _ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
     return np.sort(idx)
 
 
-def _contributor_mask(experiment: Experiment, contributors, owner: str) -> np.ndarray:
-    return contributor_mask(experiment, contributors, owner=owner)
-
-
 def _names(experiment: Experiment, mask: np.ndarray) -> list[str]:
     return [experiment.run_names[i] for i in np.flatnonzero(mask)]
 
@@ -379,22 +376,14 @@ def _means(values: np.ndarray, evaluated: np.ndarray, measures: Sequence[Measure
 
 def _paired_t_p(a: np.ndarray, b: np.ndarray, evaluated: np.ndarray) -> np.ndarray:
     """Two-sided paired t-test p-value of a − b over the evaluated topics, per row:
-    (..., S, T) → (..., S); equals ``scipy.stats.ttest_rel``. Policy as :mod:`irnb.stats`:
-    all differences 0 → p = 1; constant non-zero difference → p = 0; n < 2 otherwise → NaN."""
-    d = np.where(evaluated, a - b, 0.0)
-    n = evaluated.sum(axis=-1).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = d.sum(axis=-1) / n
-        dev = np.where(evaluated, d - mean[..., None], 0.0)
-        var = (dev * dev).sum(axis=-1) / (n - 1.0)
-        lo = np.where(evaluated, d, np.inf).min(axis=-1)
-        hi = np.where(evaluated, d, -np.inf).max(axis=-1)
-        constant = lo == hi
-        t = mean / np.sqrt(var / n)
-        p = 2.0 * special.stdtr(n - 1.0, -np.abs(t))
-    p = np.where(constant, np.where(hi == 0, 1.0, 0.0), p)
-    p = np.where((n < 2) & ~(constant & (hi == 0)), np.nan, p)
-    return np.where(n == 0, np.nan, p)
+    (..., S, T) → (..., S); equals ``scipy.stats.ttest_rel``. The kernel and policy of
+    :func:`irnb.stats.t_test`: all differences 0 → p = 1; constant non-zero difference →
+    p = 0; n < 2 otherwise → NaN."""
+    a, b = np.broadcast_arrays(a, b, evaluated)[:2]
+    shape, T = a.shape[:-1], a.shape[-1]
+    x = np.where(evaluated, a, np.nan).reshape(-1, T)
+    y = np.where(evaluated, b, np.nan).reshape(-1, T)
+    return _t_kernel(_paired(x, y))[1].reshape(shape)
 
 
 def _assemble(kind: str, description: str, experiment: Experiment, measures: tuple[Measure, ...], idx: np.ndarray,
@@ -469,13 +458,14 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     """
     owner = "leave_one_group_out_bias"
     reference = _check_reference(reference, owner)
-    depth = DEPTH.validate(int(depth) if isinstance(depth, np.integer) else depth, owner)
+    depth = DEPTH.validate(depth, owner)
     parsed = tuple(parse_measures(measures))
     idx = _ranked_index(experiment, ranked, owner)
-    contributing = _contributor_mask(experiment, contributors, owner)
-    pools = leave_one_group_out(experiment, depth=depth, runs=_names(experiment, contributing))
-    full = depth_pool(experiment, depth=depth, runs=_names(experiment, contributing)).judged
-    ref_judged = None if reference == "qrels" else full
+    contributing = contributor_mask(experiment, contributors, owner=owner, name="contributors")
+    runs = _names(experiment, contributing)
+    # qrels reference: drop only G's unique entries from the official qrels (keep_unpooled)
+    pools = leave_one_group_out(experiment, depth=depth, runs=runs, keep_unpooled=reference == "qrels")
+    ref_judged = None if reference == "qrels" else depth_pool(experiment, depth=depth, runs=runs).judged
     ref_values = _reference_values(experiment, parsed, ref_judged, idx)
     red_values = ref_values.copy()
     run_group = np.asarray(experiment.groups, dtype=object)
@@ -487,9 +477,7 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
         members = np.flatnonzero(run_group[idx] == name)
         if members.size == 0:
             continue
-        kept = pools.judged[g]
-        judged = ~(full & ~kept) if reference == "qrels" else kept  # qrels: drop G's unique entries only
-        view = _subset_view(experiment, judged, idx[members])
+        view = _subset_view(experiment, pools.judged[g], idx[members])
         red_values[:, members] = _per_topic(view, parsed)
         left_out[members] = True
     ranked_groups = run_group[idx]
@@ -621,12 +609,7 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     fractions = [fractions] if isinstance(fractions, (int, float)) else list(fractions)
     if not fractions:
         raise ValueError(f"{owner}: fractions must list at least one share of the qrels in [0.05, 1], got none")
-    rng = seed if isinstance(seed, np.random.Generator) else None
-    if rng is None:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"{owner}: seed must be an integer or a numpy Generator (curves are reproducible), "
-                            f"got {seed!r}")
-        rng = np.random.default_rng(int(seed))
+    rng = _rng(seed, owner, "curves")
     evaluated = experiment.length[idx] > 0
     sign = np.array([1.0 if m.spec.higher_is_better else -1.0 for m in parsed])[:, None]
     full = np.round(_means(_reference_values(experiment, parsed, None, idx), evaluated, parsed), _DECIMALS)

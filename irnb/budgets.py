@@ -46,7 +46,7 @@ from .experiment import Experiment
 from .intervals import (ESTIMATORS, _check_background_rate, _check_smoothing, _estimator_key, _interval_measure,
                         point_estimates, score_intervals)
 from .measures import Measure, Param, parse_measure
-from .pooling import judgment_order
+from .pooling import contributor_mask, judgment_order
 from .stats import t_test
 
 __all__ = ["BUDGET_MEASURES", "BUDGET_SHARES", "RUN_SETS", "BudgetTests", "budget_tests", "default_budgets"]
@@ -251,14 +251,7 @@ def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str
     smoothing = _check_smoothing(smoothing, owner)
     total = experiment.judgments.num_judgments
     budget_list = _check_budgets(budgets, total, owner)
-    if contributors is None:
-        contributing = np.asarray(experiment.contributors, dtype=bool).copy()
-    else:
-        contributing = np.zeros(len(experiment.run_names), dtype=bool)
-        given = [contributors] if isinstance(contributors, str) else list(contributors)
-        contributing[experiment.run_index(given)] = True
-    if not contributing.any():
-        raise ValueError(f"{owner}: no contributing run; pass contributors=[...] (the runs that order the judgments)")
+    contributing = contributor_mask(experiment, contributors, owner=owner, name="contributors")
     contributor_names = [experiment.run_names[i] for i in np.flatnonzero(contributing)]
     order = judgment_order(experiment, runs=contributor_names, seed=seed)
     sets = {"contributing": np.flatnonzero(contributing), "non-contributing": np.flatnonzero(~contributing)}

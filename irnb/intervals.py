@@ -50,9 +50,9 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments
+from .experiment import Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
-from .metrics import _safe_div, compute, evaluate, judged_view
+from .metrics import _aggregate, _not_judged, _safe_div, compute, evaluate, judged_view
 from .pooling import DEPTH, Pool, _contributor_index, reachable_depth
 
 __all__ = [
@@ -218,10 +218,6 @@ def _estimates(lower: np.ndarray, residual: np.ndarray, background_rate: float, 
 
 
 # =============================================================================== validation
-def _as_int(value):
-    return int(value) if isinstance(value, np.integer) else value
-
-
 def _check_background_rate(value, owner: str) -> float:
     return BACKGROUND_RATE.validate(value, owner)
 
@@ -265,16 +261,12 @@ def _interval_measure(measure, measurement_depth, owner: str) -> Measure:
         raise ValueError(f"{owner}: score intervals use binary-gain RBP (unjudged → relevant = gain 1), got "
                          f"{m.name}; use RBP(p={m.param('p'):g})")
     if measurement_depth is not None:
-        k = MEASUREMENT_DEPTH.validate(_as_int(measurement_depth), owner)
+        k = MEASUREMENT_DEPTH.validate(measurement_depth, owner)
         m = dataclasses.replace(m, cutoff=k)
     return m
 
 
 # =============================================================================== results
-def _mean(values: np.ndarray, evaluated: np.ndarray) -> np.ndarray:
-    return _safe_div(np.where(evaluated, values, 0.0).sum(axis=1), evaluated.sum(axis=1))
-
-
 @dataclass(frozen=True, eq=False)
 class ScoreIntervals:
     """Per run and topic: lower bound B, upper bound T and residual Δ of one measure.
@@ -299,15 +291,15 @@ class ScoreIntervals:
     @property
     def mean_lower(self) -> np.ndarray:
         """(S,) mean of B over the evaluated topics."""
-        return _mean(self.lower, self.evaluated)
+        return _aggregate(self.lower, self.evaluated, "mean")
 
     @property
     def mean_upper(self) -> np.ndarray:
-        return _mean(self.upper, self.evaluated)
+        return _aggregate(self.upper, self.evaluated, "mean")
 
     @property
     def mean_residual(self) -> np.ndarray:
-        return _mean(self.residual, self.evaluated)
+        return _aggregate(self.residual, self.evaluated, "mean")
 
     def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> "PointEstimates":
         """All four point estimators (see :func:`point_estimates`)."""
@@ -362,8 +354,8 @@ class PointEstimates:
 
     def means(self) -> pd.DataFrame:
         """Run × estimator means (columns ``X_S, X_B, X_I, X_M``) over the evaluated topics."""
-        return pd.DataFrame({f"X_{k}": _mean(getattr(self, v), self.evaluated) for k, v in ESTIMATORS.items()},
-                            index=pd.Index(self.run_names, name="run"))
+        return pd.DataFrame({f"X_{k}": _aggregate(getattr(self, v), self.evaluated, "mean")
+                             for k, v in ESTIMATORS.items()}, index=pd.Index(self.run_names, name="run"))
 
     def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
         """Tidy rows ``run, topic, measure, estimator, value`` (estimator letters S/B/I/M)."""
@@ -376,7 +368,7 @@ class PointEstimates:
                                        "estimator": key, "value": values[s, t]}))
             if include_all:
                 parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "estimator": key, "value": _mean(values, self.evaluated)}))
+                                           "estimator": key, "value": _aggregate(values, self.evaluated, "mean")}))
         return pd.concat(parts, ignore_index=True)
 
 
@@ -520,7 +512,7 @@ class Scenarios:
     evaluated: np.ndarray = field(repr=False)
 
     def means(self) -> pd.DataFrame:
-        return pd.DataFrame({name: _mean(getattr(self, name), self.evaluated)
+        return pd.DataFrame({name: _aggregate(getattr(self, name), self.evaluated, "mean")
                              for name in ("pessimistic", "official", "optimistic")},
                             index=pd.Index(self.run_names, name="run"))
 
@@ -535,7 +527,7 @@ class Scenarios:
                                        "scenario": name, "value": values[s, t]}))
             if include_all:
                 parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "scenario": name, "value": _mean(values, self.evaluated)}))
+                                           "scenario": name, "value": _aggregate(values, self.evaluated, "mean")}))
         return pd.concat(parts, ignore_index=True)
 
 
@@ -605,30 +597,27 @@ def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, co
         raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
     mask = _pool_mask(experiment, pool)
     view = judged_view(experiment, judged=mask, relevance_level=m.rel)
-    grade = view.grade
-    unjudged = (grade < 0) & (grade != NO_DOC)
+    unjudged = _not_judged(view)
     u = unjudged.sum(axis=2)
-    rel = grade >= m.rel
-    nonrel = (grade >= 0) & ~rel
+    rel = view.rel
     S, T = u.shape
     R = np.broadcast_to(view.num_rel[None, :], (S, T))
     N = np.broadcast_to(view.num_nonrel[None, :], (S, T))
+    official = compute(view, m)
     if m.family == "AP":
-        pess = _ap_kernel(rel, R, m.cutoff)
+        pess = official  # unjudged → non-relevant, R unchanged: trec_eval's AP
         opt = _ap_kernel(rel | unjudged, R + u, m.cutoff)
     elif m.family == "Bpref":
-        pess = _bpref_kernel(rel, nonrel | unjudged, R, N + u)
-        opt = _bpref_kernel(rel | unjudged, nonrel, R + u, N)
+        pess = _bpref_kernel(rel, view.nonrel | unjudged, R, N + u)
+        opt = _bpref_kernel(rel | unjudged, view.nonrel, R + u, N)
     else:  # nDCG
+        pess = official  # unjudged → gain 0, ideal list unchanged: trec_eval's nDCG
         top = max(int(experiment.judgments.qrel_grade.max(initial=0)), m.rel, 1)
         G = max(view.level_counts.shape[1] - 1, top)
         counts = np.zeros((S, T, G + 1), dtype=np.int64)
         counts[:, :, : view.level_counts.shape[1]] = view.level_counts[None, :, :]
-        gains = np.clip(grade, 0, None).astype(np.float64)
-        pess = _ndcg_kernel(gains, counts, m.cutoff)
         counts[:, :, top] += u
-        opt = _ndcg_kernel(np.where(unjudged, float(top), gains), counts, m.cutoff)
-    official = compute(view, m)
+        opt = _ndcg_kernel(np.where(unjudged, float(top), view.gain), counts, m.cutoff)
     evaluated = np.ones((S, T), dtype=bool) if complete else experiment.length > 0
     for arr in (pess, official, opt, evaluated):
         arr.flags.writeable = False
@@ -687,8 +676,8 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     Example: fractions 0.1, 0.2, 0.3, 0.4, 0.5 at 1..5 runs lie on the line 0.1·x, so a
     cubic fit reads 0 at zero runs.
     """
-    d = DEPTH.validate(_as_int(depth), "estimate_background_rate")
-    deg = Param("degree", int, 3, low=0).validate(_as_int(degree), "estimate_background_rate")
+    d = DEPTH.validate(depth, "estimate_background_rate")
+    deg = Param("degree", int, 3, low=0).validate(degree, "estimate_background_rate")
     idx = _contributor_index(experiment, runs, "estimate_background_rate")
     mask = _pool_mask(experiment, pool)
     grades = experiment.judgments.qrel_grade
@@ -762,7 +751,7 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
         parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": m.name,
                                    **{c: a[s, t] for c, a in columns.items()}}))
         if include_all:
-            means = {c: _mean(a, ev.evaluated) if not np.isnan(a).all() else np.full(len(runs), np.nan)
+            means = {c: _aggregate(a, ev.evaluated, "mean") if not np.isnan(a).all() else np.full(len(runs), np.nan)
                      for c, a in columns.items()}
             means["value"] = ev.aggregate(m)
             parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": m.name, **means}))

@@ -29,6 +29,7 @@ Measure('nDCG@20')
 from __future__ import annotations
 
 import difflib
+import numbers
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -72,14 +73,15 @@ class Param:
 
     def validate(self, value: Any, owner: str) -> Any:
         """``value`` converted to the declared type, or a ValueError naming the parameter,
-        what is allowed and what was passed."""
+        what is allowed and what was passed. Numpy integers are integers (``np.int64(10)``
+        gives ``10``); booleans (``True``, ``np.True_``) never are."""
         bad = ValueError(f"{owner}: {self.label or self.name} must be {self.describe()}, got {value!r}")
         if self.type is str:
             if not isinstance(value, str) or value not in (self.choices or ()):
                 raise bad
             return value
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise bad
+        if isinstance(value, bool) or not isinstance(value, (numbers.Integral, float)):
+            raise bad  # numpy integers count as integers; booleans never do
         if self.type is int:
             if isinstance(value, float) and not value.is_integer():
                 raise bad

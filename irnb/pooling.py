@@ -168,28 +168,28 @@ class GroupPools:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _as_int(value):
-    return int(value) if isinstance(value, np.integer) else value
-
-
-def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str) -> np.ndarray:
+def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str,
+                       name: str = "runs") -> np.ndarray:
+    """Indices of the named runs, or (``runs=None``) of the Experiment's contributors;
+    errors name the caller's parameter ``name``."""
     if runs is None:
         idx = np.flatnonzero(experiment.contributors)
         if idx.size == 0:
-            raise ValueError(f"{owner}: the Experiment has no contributing runs; pass runs=[...]")
+            raise ValueError(f"{owner}: the Experiment has no contributing runs; pass {name}=[...]")
         return idx
     names = [runs] if isinstance(runs, str) else list(runs)
     if not names:
-        raise ValueError(f"{owner}: runs must name at least one run, got an empty list")
+        raise ValueError(f"{owner}: {name} must name at least one run, got an empty list")
     return np.unique(experiment.run_index(names))
 
 
 def contributor_mask(experiment: Experiment, runs: str | Iterable[str] | None = None, *,
-                     owner: str = "contributors") -> np.ndarray:
+                     owner: str = "contributors", name: str = "runs") -> np.ndarray:
     """A boolean mask over the Experiment's runs: the named runs, or (``runs=None``) the
-    Experiment's contributors; the rules and messages of :func:`_contributor_index`."""
+    Experiment's contributors; the rules and messages of :func:`_contributor_index`, whose
+    errors call the runs by the caller's parameter ``name`` (``pass contributors=[...]``)."""
     mask = np.zeros(len(experiment.run_names), dtype=bool)
-    mask[_contributor_index(experiment, runs, owner)] = True
+    mask[_contributor_index(experiment, runs, owner, name)] = True
     return mask
 
 
@@ -203,8 +203,8 @@ def subset_pools(experiment: Experiment, pool_runs: str | Iterable[str], *, dept
 
     Returns ``(contributing, subset, full, kept)``.
     """
-    depth = DEPTH.validate(_as_int(depth), owner)
-    contributing = contributor_mask(experiment, contributors, owner=owner)
+    depth = DEPTH.validate(depth, owner)
+    contributing = contributor_mask(experiment, contributors, owner=owner, name="contributors")
     names = [pool_runs] if isinstance(pool_runs, str) else list(pool_runs)
     if not names:
         raise ValueError(f"{owner}: pool_runs must name at least one contributing run, got an empty list")
@@ -224,11 +224,13 @@ def _names(experiment: Experiment, idx: np.ndarray) -> tuple[str, ...]:
     return tuple(experiment.run_names[i] for i in idx)
 
 
-def _rng(seed, owner: str) -> np.random.Generator:
+def _rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
+    """``seed`` itself if a Generator, else a new one seeded by the integer ``seed``; the
+    error says that ``what`` (pools, curves) are reproducible."""
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{owner}: seed must be an integer or a numpy Generator (pools are reproducible), "
+        raise TypeError(f"{owner}: seed must be an integer or a numpy Generator ({what} are reproducible), "
                         f"got {seed!r}")
     return np.random.default_rng(int(seed))
 
@@ -278,7 +280,7 @@ def depth_pool(experiment: Experiment, *, depth: int, runs: str | Iterable[str] 
     >>> [depth_pool(exp, depth=d).num_judged for d in (1, 2, 3)]
     [2, 3, 4]
     """
-    depth = DEPTH.validate(_as_int(depth), "depth_pool")
+    depth = DEPTH.validate(depth, "depth_pool")
     idx = _contributor_index(experiment, runs, "depth_pool")
     judged = _best_rank(experiment, idx) <= reachable_depth(experiment, depth)
     return Pool(judged, f"depth-{depth} pool of {_runs_label(experiment, idx)}", depth, _names(experiment, idx))
@@ -309,7 +311,7 @@ def leave_one_group_out(experiment: Experiment, *, depth: int,
     >>> logo["A"].frame(exp)["docno"].tolist(), logo["B"].frame(exp)["docno"].tolist()
     (['y'], ['x'])
     """
-    depth = DEPTH.validate(_as_int(depth), "leave_one_group_out")
+    depth = DEPTH.validate(depth, "leave_one_group_out")
     idx = _contributor_index(experiment, runs, "leave_one_group_out")
     group_names = tuple(dict.fromkeys(experiment.groups))
     code = {g: i for i, g in enumerate(group_names)}
@@ -364,7 +366,7 @@ def budget_pool(experiment: Experiment, *, judgments: int, runs: str | Iterable[
     >>> budget_pool(exp, judgments=2, seed=7).frame(exp)["docno"].tolist()
     ['x', 'y']
     """
-    n = JUDGMENTS.validate(_as_int(judgments), "budget_pool")
+    n = JUDGMENTS.validate(judgments, "budget_pool")
     total = experiment.judgments.num_judgments
     if n > total:
         raise ValueError(f"budget_pool: judgments must be an integer with 1 ≤ judgments ≤ {total} (the number "
@@ -444,7 +446,7 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     from .metrics import evaluate
 
     owner = "unjudged_overlap"
-    k = CUTOFF.validate(_as_int(measurement_depth), owner)
+    k = CUTOFF.validate(measurement_depth, owner)
     idx = experiment.run_index([run_a, run_b])
     j = experiment.judgments
     judged_entry = j.qrel_grade >= 0
@@ -480,8 +482,13 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
         keys.append(pd.DataFrame({"t": t, "docno": docno}))
     shared = keys[0].merge(keys[1], on=["t", "docno"], how="inner")
     overlap = np.bincount(shared["t"].to_numpy(np.int64), minlength=T)
-    m = parse_measure(f"P@{k}" if measure is None else measure)
-    values = evaluate(experiment, m, judged=mask).values[m][idx]
+    if measure is None:  # P@k = the interval's lower bound B: no need to evaluate every run
+        from .intervals import score_intervals
+
+        values = score_intervals(experiment, f"P@{k}", pool=mask).lower[idx]
+    else:
+        m = parse_measure(measure)
+        values = evaluate(experiment, m, judged=mask).values[m][idx]
     return pd.DataFrame({
         "topic": list(experiment.topics),
         "unjudged_a": counts[0].astype(np.int64), "unjudged_b": counts[1].astype(np.int64),

@@ -89,6 +89,11 @@ __all__ = [
 ]
 
 TESTS = ("t", "wilcoxon", "sign", "randomization", "anova", "tukey")
+#: Tests whose p-value for a pair of runs depends on the two runs' scores alone (with
+#: ``topics="pairwise"`` and the default fixed seed): testing a subset of the runs gives
+#: its pairs the p-values they get among all runs (ANOVA and Tukey HSD take all runs as
+#: their family).
+PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
 TOPIC_RULES = ("pairwise", "common")
 ADJUSTMENTS = ("bonferroni", "holm")
 WILCOXON_ZERO_METHODS = ("wilcox", "pratt", "zsplit")
@@ -329,7 +334,6 @@ class _Pairs:
     a: np.ndarray
     b: np.ndarray
     diff: np.ndarray  # (P, T)
-    has_nan: bool
     n: np.ndarray  # (P,) topics used
     mean_a: np.ndarray
     mean_b: np.ndarray
@@ -340,23 +344,32 @@ class _Pairs:
 
 
 def _pairs(sc: _Scores) -> _Pairs:
+    """Every pair of runs a < b of the scores, paired by :func:`_paired`."""
     V = sc.values
     a, b = np.triu_indices(V.shape[0], 1)
-    D = V[a] - V[b]
-    has_nan = bool(np.isnan(V).any())
+    return _paired(V[a], V[b], a=a, b=b)
+
+
+def _paired(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None, b: np.ndarray | None = None) -> _Pairs:
+    """Paired summaries of rows x[p] and y[p] over the topics both have (NaN: a missing
+    topic): (P, T) arrays in, per-row n, means, sd (ddof 1) and d_z out. ``a``, ``b`` name
+    the runs behind each row (default: the row number); :mod:`irnb.bias` shares this."""
+    D = x - y
+    if a is None:
+        a = b = np.arange(D.shape[0])
     with np.errstate(invalid="ignore", divide="ignore"):
-        if has_nan:
+        if np.isnan(D).any():
             valid = ~np.isnan(D)
             n = valid.sum(axis=1)
             mean = np.where(valid, D, 0.0).sum(axis=1) / n
-            mean_a = np.where(valid, V[a], 0.0).sum(axis=1) / n
-            mean_b = np.where(valid, V[b], 0.0).sum(axis=1) / n
+            mean_a = np.where(valid, x, 0.0).sum(axis=1) / n
+            mean_b = np.where(valid, y, 0.0).sum(axis=1) / n
             dev = np.where(valid, D - mean[:, None], 0.0)
             lo, hi = np.nanmin(np.where(valid, D, np.inf), axis=1), np.nanmax(np.where(valid, D, -np.inf), axis=1)
         else:
             n = np.full(D.shape[0], D.shape[1])
             mean = D.mean(axis=1)
-            mean_a, mean_b = V[a].mean(axis=1), V[b].mean(axis=1)
+            mean_a, mean_b = x.mean(axis=1), y.mean(axis=1)
             dev = D - mean[:, None]
             lo, hi = D.min(axis=1), D.max(axis=1)
         constant = (lo == hi) & (n > 0)
@@ -366,7 +379,7 @@ def _pairs(sc: _Scores) -> _Pairs:
         all_zero = constant & (hi == 0)
         d_z = np.where(all_zero, 0.0, mean / sd)
     d_z = np.where(n < 2, np.nan, d_z)
-    return _Pairs(a, b, D, has_nan, n, mean_a, mean_b, mean, sd, all_zero, d_z)
+    return _Pairs(a, b, D, n, mean_a, mean_b, mean, sd, all_zero, d_z)
 
 
 def _result(test, sc: _Scores, pr: _Pairs, statistic, p, direction, method, *, omnibus=None, options=(),

@@ -267,3 +267,14 @@ def test_rel_is_accepted_exactly_where_it_changes_the_values():
     assert at1["nDCG@2"] == at2["nDCG@2"]
     with pytest.raises(ValueError, match=r"measure RBP with gain=graded does not depend on the relevance level"):
         Measure("RBP", None, (("gain", "graded"),), 2)  # built directly, not parsed
+
+
+def test_param_accepts_numpy_integers_never_booleans():
+    import numpy as np
+
+    k = Param("k", int, 10, low=1)
+    assert k.validate(np.int64(5), "owner") == 5 and type(k.validate(np.uint8(3), "owner")) is int
+    assert Param("p", float, 0.5, low=0).validate(np.int32(2), "owner") == 2.0
+    for bad in (True, np.True_, np.int64(0)):
+        with pytest.raises(ValueError, match=r"owner: k must be an integer ≥ 1, got"):
+            k.validate(bad, "owner")

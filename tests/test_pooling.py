@@ -266,3 +266,37 @@ def test_a_pool_deeper_than_every_run_judges_only_retrieved_documents():
     # 40000 is beyond the int16 "not retrieved" marker (32767): z must stay unjudged
     for depth in (2, 1000, 40000):
         assert depth_pool(exp, depth=depth).num_judged == 2
+
+
+def test_numpy_integers_are_depths_and_budgets(exp):
+    assert depth_pool(exp, depth=np.int64(2)).num_judged == depth_pool(exp, depth=2).num_judged == 5
+    assert budget_pool(exp, judgments=np.int32(3), seed=0).num_judged == 3
+
+
+def test_contributor_errors_name_the_callers_parameter(exp):
+    from irnb.pooling import contributor_mask, subset_pools
+
+    assert contributor_mask(exp, ["c", "a"], name="contributors").tolist() == [True, False, True]
+    with pytest.raises(ValueError, match=r"owner: contributors must name at least one run, got an empty list"):
+        contributor_mask(exp, [], owner="owner", name="contributors")
+    with pytest.raises(ValueError, match=r"subset_pools: contributors must name at least one run"):
+        subset_pools(exp, ["a"], depth=1, contributors=[])
+    none = Experiment(_frame(RUNS), pd.DataFrame(QRELS, columns=["qid", "docno", "grade"]), contributors=[])
+    with pytest.raises(ValueError, match=r"no contributing runs; pass contributors=\[\.\.\.\]"):
+        contributor_mask(none, owner="owner", name="contributors")
+
+
+def test_unjudged_overlap_scores_are_p_at_k_of_an_evaluation(exp):
+    # the default P@k comes from the interval's lower bound; it must equal evaluate()'s P@k
+    from irnb.pooling import unjudged_overlap
+
+    for k in (1, 2, 3):
+        for pool in (None, depth_pool(exp, depth=1)):
+            table = unjudged_overlap(exp, "a", "c", measurement_depth=k, pool=pool)
+            mask = None if pool is None else pool.judged
+            (values,) = evaluate(exp, f"P@{k}", judged=mask).values.values()
+            assert table["score_a"].tolist() == values[0].tolist()
+            assert table["score_b"].tolist() == values[2].tolist()
+    # by hand, official qrels, k = 2: a ranks x (0), y (1) → 1/2; c ranks v (unjudged), x (0) → 0
+    row = unjudged_overlap(exp, "a", "c", measurement_depth=2).iloc[0]
+    assert (row["score_a"], row["score_b"], row["score_difference"]) == (0.5, 0.0, -0.5)
