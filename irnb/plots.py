@@ -50,7 +50,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .intervals import ESTIMATORS
+from .intervals import ESTIMATORS, _estimator_key as _intervals_estimator_key
 
 __all__ = [
     "PALETTE",
@@ -160,12 +160,13 @@ def _array(values, name: str, plot: str, length: int | None = None) -> np.ndarra
 
 
 def _estimator_key(estimator: str, plot: str) -> str:
-    text = str(estimator)
-    for key, name in ESTIMATORS.items():
-        if text in (key, name, f"X_{key}"):
-            return key
-    raise ValueError(f"{plot}: estimator must be one of S, B, I, M (or X_S …, or a name such as 'smoothed'), "
-                     f"got {estimator!r}")
+    """:func:`irnb.intervals._estimator_key` ("S", "X_S" or "simplistic" → "S"), its error
+    prefixed with the plot's name."""
+    try:
+        return _intervals_estimator_key(estimator)
+    except ValueError:
+        raise ValueError(f"{plot}: estimator must be one of S, B, I, M (or X_S …, or a name such as 'smoothed'), "
+                         f"got {estimator!r}") from None
 
 
 def _thin(positions: np.ndarray, labels: Sequence[str], most: int | None) -> tuple[np.ndarray, list[str]]:

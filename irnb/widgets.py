@@ -51,7 +51,6 @@ import time
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 
 from . import plots
 from .bias import leave_one_group_out_bias
@@ -59,8 +58,9 @@ from .decision import TABLE1_MEASURES, assessment_measure, case_matrix, case_pro
 from .experiment import Experiment
 from .intervals import ESTIMATORS, INTERVAL_PARAMS, point_estimates, score_intervals
 from .measures import parse_measure
-from .metrics import evaluate
+from .metrics import evaluate, judged_view
 from .pooling import POOL_PARAMS, depth_pool, unjudged_overlap
+from .stats import PAIR_LOCAL_TESTS
 
 __all__ = [
     "MEASURES",
@@ -89,6 +89,9 @@ BIAS_DEPTHS = (5, 10, 20, 50, 100)
 _CANVASES = ("auto", "ipympl", "png")
 _DRAW_RC = {"text.hinting": "no_hinting"}  # unhinted glyphs: a quarter less text-drawing time
 _TOP = 30
+#: Slider → the declared parameter it sets (bounds, default and description).
+_PARAMS = {"depth": POOL_PARAMS["depth"], "measurement_depth": INTERVAL_PARAMS["measurement_depth"],
+           "background_rate": INTERVAL_PARAMS["background_rate"], "smoothing": INTERVAL_PARAMS["smoothing"]}
 
 
 class _Invalid(ValueError):
@@ -99,6 +102,12 @@ def _ipywidgets():
     import ipywidgets
 
     return ipywidgets
+
+
+def _check_experiment(experiment, owner: str) -> None:
+    if not isinstance(experiment, Experiment):
+        raise TypeError(f"{owner}: expected an irnb.Experiment (e.g. irnb.datasets.default().experiment), "
+                        f"got {type(experiment).__name__}")
 
 
 def _doc(param) -> str:
@@ -113,8 +122,8 @@ def _build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, A
     w = _ipywidgets()
     depth = experiment.shape[2]
     style = {"description_width": "initial"}
-    d_param, k_param = POOL_PARAMS["depth"], INTERVAL_PARAMS["measurement_depth"]
-    e_param, l_param = INTERVAL_PARAMS["background_rate"], INTERVAL_PARAMS["smoothing"]
+    d_param, k_param, e_param, l_param = (_PARAMS[n] for n in ("depth", "measurement_depth", "background_rate",
+                                                                "smoothing"))
     contributors = [n for n, c in zip(experiment.run_names, experiment.contributors, strict=True) if c]
     groups = list(dict.fromkeys(experiment.groups))
     # default pair (the thesis's baseline versus a new system): a contributing run, a run that did not contribute
@@ -169,9 +178,7 @@ def _build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, A
 def _help(control_name: str):
     """The one-line description shown beside a slider."""
     w = _ipywidgets()
-    param = {"depth": POOL_PARAMS["depth"], "measurement_depth": INTERVAL_PARAMS["measurement_depth"],
-             "background_rate": INTERVAL_PARAMS["background_rate"],
-             "smoothing": INTERVAL_PARAMS["smoothing"]}.get(control_name)
+    param = _PARAMS.get(control_name)
     if param is None:
         return None
     return w.HTML(f"<small style='color:#555'>{html.escape(_doc(param))}</small>")
@@ -214,9 +221,7 @@ class View:
 
     def __init__(self, experiment: Experiment, *, controls: Mapping[str, Any] | None = None, top: int = _TOP,
                  canvas: str = "auto", standalone: bool = True, active: bool = True):
-        if not isinstance(experiment, Experiment):
-            raise TypeError(f"{type(self).__name__}: expected an irnb.Experiment (e.g. "
-                            f"irnb.datasets.default().experiment), got {type(experiment).__name__}")
+        _check_experiment(experiment, type(self).__name__)
         if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
             raise ValueError(f"top (runs shown in a plot) must be an integer ≥ 1, got {top!r}")
         if canvas not in _CANVASES:
@@ -621,6 +626,10 @@ class IntervalsView(View):
     panels = ("runs", "topics")
     figsize = (11.0, 5.5)
 
+    def __init__(self, experiment: Experiment, **kwargs):
+        self._truth_view = None  # irnb.metrics.judged_view of the complete qrels, built on first use
+        super().__init__(experiment, **kwargs)
+
     def _truth(self, measure):
         """True per-topic scores and means of ``measure`` (cached: they depend on it only)."""
         if self.experiment.truth is None:
@@ -629,7 +638,9 @@ class IntervalsView(View):
         if key not in self._cache:
             if len(self._cache) > 16:
                 self._cache.clear()
-            ev = evaluate(self.experiment, measure, truth=True)
+            if self._truth_view is None:  # the complete qrels' view: built once
+                self._truth_view = judged_view(self.experiment, truth=True)
+            ev = evaluate(self.experiment, measure, view=self._truth_view)
             self._cache[key] = (ev.values[measure], ev.aggregate(measure))
         return self._cache[key]
 
@@ -677,6 +688,12 @@ class DecisionView(View):
     def __init__(self, experiment: Experiment, *, test: str = "t", alpha: float = 0.05, **kwargs):
         self.test = test
         self.alpha = alpha
+        _check_experiment(experiment, type(self).__name__)
+        #: Table 1's measures that fit the Experiment's depth, parsed once
+        self.table1 = [m for m in map(parse_measure, TABLE1_MEASURES) if (m.cutoff or 0) <= experiment.shape[2]]
+        self._table1_wanted = [x for m in self.table1 for x in (m, assessment_measure(m))]
+        self._proportions: tuple[tuple, Any] | None = None  # ((depth, contributors), Table 1) of the pool
+        self._view: tuple[tuple, Any] | None = None  # ((depth, contributors), judged_view of the pool)
         super().__init__(experiment, **kwargs)
 
     def _update(self) -> str:
@@ -689,23 +706,23 @@ class DecisionView(View):
         assessment = assessment_measure(measure)
         contributors = self._contributors()
         pool = self._pool()
-        key = ("proportions", self._value("depth"), tuple(contributors))
-        table1 = [m for m in map(parse_measure, TABLE1_MEASURES) if (m.cutoff or 0) <= self.experiment.shape[2]]
-        fresh = key not in self._cache  # Table 1 depends on the pool only: one evaluation serves both panels
-        wanted = [measure, assessment] + ([x for m in table1 for x in (m, assessment_measure(m))] if fresh else [])
-        ev = evaluate(self.experiment, list(dict.fromkeys(wanted)), judged=pool.judged)
-        means = pd.Series(ev.aggregate(measure), index=list(self.experiment.run_names)).loc[shown]
-        order = list(means.sort_values(ascending=not measure.spec.higher_is_better, kind="stable").index[: self.top])
+        key = (self._value("depth"), tuple(contributors))
+        if self._view is None or self._view[0] != key:  # the judged view depends on the pool only
+            self._view = key, judged_view(self.experiment, judged=pool.judged)
+        fresh = self._proportions is None or self._proportions[0] != key
+        # Table 1 depends on the pool only: one evaluation serves both panels
+        wanted = [measure, assessment] + (self._table1_wanted if fresh else [])
+        ev = evaluate(self.experiment, list(dict.fromkeys(wanted)), view=self._view[1])
+        order = self._order(ev.aggregate(measure), shown, measure.spec.higher_is_better)
         tested = ev
-        if self.test in _PAIR_LOCAL_TESTS and 2 <= len(order) < len(self.experiment.run_names):
+        if self.test in PAIR_LOCAL_TESTS and 2 <= len(order) < len(self.experiment.run_names):
             tested = _only_runs(ev, order, (measure, assessment))
         table = compare_table(tested, measure, test=self.test, alpha=self.alpha)
         matrix = case_matrix(table)
         if fresh:
-            self._cache = {k: v for k, v in self._cache.items() if k[0] != "proportions"}
-            self._cache[key] = case_proportions({pool.description: ev}, measures=table1, test=self.test,
-                                                alpha=self.alpha)
-        proportions = self._cache[key]
+            self._proportions = key, case_proportions({pool.description: ev}, measures=self.table1, test=self.test,
+                                                      alpha=self.alpha)
+        proportions = self._proportions[1]
         now = self._mark("core", start)
         title = f"{measure.name} with {assessment.name} ({self.test}-test, α = {self.alpha:g})"
         self._draw("matrix", plots.case_matrix_plot, plots.update_case_matrix_plot, matrix, order=order, title=title)
@@ -717,11 +734,16 @@ class DecisionView(View):
                 + (f" · matrix: the top {self.top} of {len(shown)} runs by {measure.name}"
                    if len(shown) > self.top else ""))
 
-
-#: Tests whose p-value for a pair of runs depends on the two runs' scores alone (with
-#: ``topics="pairwise"`` and the default fixed seed): testing a subset of the runs gives
-#: its pairs the p-values they get among all runs.
-_PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
+    def _order(self, means: np.ndarray, shown: Sequence[str], higher_is_better: bool) -> list[str]:
+        """The top ``top`` of the ``shown`` runs by their mean, best first; ties keep the
+        runs' order, runs without a mean (NaN) come last."""
+        idx = self.experiment.run_index(shown)
+        values = np.asarray(means, dtype=np.float64)[idx]
+        missing = np.isnan(values)
+        score = np.where(missing, 0.0, -values if higher_is_better else values)
+        picked = idx[np.lexsort((np.arange(len(idx)), score, missing))[: self.top]]
+        names = self.experiment.run_names
+        return [names[i] for i in picked]
 
 
 def _only_runs(ev, runs: Sequence[str], measures: Sequence) -> Any:
@@ -790,6 +812,12 @@ class UnjudgedView(View):
     panels = ("unjudged", "simulated")
     figsize = (13.0, 4.8)
 
+    def __init__(self, experiment: Experiment, **kwargs):
+        self._overlap: tuple[tuple, Any] | None = None  # (key, unjudged_overlap table) of the last change
+        _check_experiment(experiment, type(self).__name__)
+        self._topics = np.asarray(experiment.topics, dtype=object)
+        super().__init__(experiment, **kwargs)
+
     def _update(self) -> str:
         start = time.perf_counter()
         run_a, run_b = self._value("run_a"), self._value("run_b")
@@ -797,17 +825,22 @@ class UnjudgedView(View):
             self._check_depth([run])
         k = self._value("measurement_depth")
         pool = self._pool()
-        table = unjudged_overlap(self.experiment, run_a, run_b, measurement_depth=k, pool=pool)
         iv = score_intervals(self.experiment, f"P@{k}", pool=pool)
         estimator = self._value("estimator")
         est = point_estimates(iv, background_rate=self._value("background_rate"), smoothing=self._smoothing())
-        s = int(self.experiment.run_index(run_b)[0])
-        answered = table["evaluated"].to_numpy(bool)
+        a, s = (int(i) for i in self.experiment.run_index([run_a, run_b]))
+        # the overlap depends on the runs, k and the pool only: E, λ and the estimator keep it
+        key = (run_a, run_b, k, self._value("depth"), tuple(self._contributors()))
+        if self._overlap is None or self._overlap[0] != key:
+            self._overlap = key, unjudged_overlap(self.experiment, run_a, run_b, measurement_depth=k, pool=pool)
+        table = self._overlap[1]
+        # Fig. 7.2's arrays from the P@k intervals: unjudged in run b's top k = k·Δ, original P@k = B
+        answered = iv.evaluated[a] & iv.evaluated[s]
         now = self._mark("core", start)
         self._draw("unjudged", plots.unjudged_plot, plots.update_unjudged_plot, table, run_a=run_a, run_b=run_b,
                    measure=f"P@{k}")
         self._draw("simulated", plots.simulated_precision_plot, plots.update_simulated_precision_plot,
-                   table["topic"][answered].tolist(), table["unjudged_b"].to_numpy()[answered],
+                   self._topics[answered].tolist(), np.rint(iv.residual[s][answered] * k),
                    iv.lower[s][answered], est.get(estimator)[s][answered], run=run_b, estimator=estimator,
                    measure=f"P@{k}")
         self._mark("artists", now)
@@ -829,9 +862,7 @@ class Explorer:
 
     def __init__(self, experiment: Experiment, *, top: int = _TOP, canvas: str = "auto"):
         w = _ipywidgets()
-        if not isinstance(experiment, Experiment):
-            raise TypeError(f"explorer: expected an irnb.Experiment (e.g. irnb.datasets.default().experiment), "
-                            f"got {type(experiment).__name__}")
+        _check_experiment(experiment, "explorer")
         self.controls = _build_controls(experiment, _ALL_CONTROLS)
         self.views: dict[str, View] = {}
         for i, (name, cls) in enumerate(_VIEWS.items()):

@@ -246,6 +246,32 @@ def test_unjudged_view_shows_the_cores_counts_and_simulated_precision(experiment
     np.testing.assert_allclose(view.artists["simulated"]["simulated"].get_ydata(), simulated[order])
 
 
+def test_unjudged_view_keeps_the_overlap_while_only_the_estimate_changes(experiment, monkeypatch):
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["measurement_depth"])
+        return unjudged_overlap(*args, **kwargs)
+
+    monkeypatch.setattr(widgets, "unjudged_overlap", counted)
+    view = widgets.unjudged_view(experiment)
+    b = view.controls["run_b"].value
+    view.controls["background_rate"].value = 0.02
+    view.controls["estimator"].value = "I"
+    assert len(calls) == 1  # E and the estimator cannot change the overlap
+    view.controls["measurement_depth"].value = 7
+    assert calls[-1] == 7 and len(calls) == 2
+    # Fig. 7.2's unjudged counts (k·Δ of the P@k interval) are the overlap table's, topic by topic
+    table = unjudged_overlap(experiment, view.controls["run_a"].value, b, measurement_depth=7,
+                             pool=depth_pool(experiment, depth=view.controls["depth"].value))
+    answered = table["evaluated"].to_numpy(bool)
+    iv = score_intervals(experiment, "P@7", pool=depth_pool(experiment, depth=view.controls["depth"].value))
+    original = iv.lower[experiment.run_names.index(b)][answered]
+    order = np.lexsort((np.arange(original.size), original))
+    np.testing.assert_array_equal(view.artists["simulated"]["unjudged"].get_ydata(),
+                                  table["unjudged_b"].to_numpy(np.float64)[answered][order])
+
+
 # =============================================================================== explorer, rendering
 def test_explorer_redraws_the_visible_tab_and_the_others_when_shown(experiment):
     ex = widgets.explorer(experiment)
