@@ -20,6 +20,7 @@ from .intervals import (
     scenarios,
     score_intervals,
 )
+from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
 
 __version__ = "0.1.0"
 
@@ -56,5 +57,9 @@ __all__ = [
     "compare_table",
     "case_proportions",
     "depth_curves",
+    "Reproduction",
+    "reproduce",
+    "reproduction_ids",
+    "reproductions",
     "__version__",
 ]

@@ -44,3 +44,27 @@ def _close_figures():
     yield
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")
+
+
+@pytest.fixture(scope="session")
+def trec_eval_bin(tmp_path_factory) -> Path:
+    """The real trec_eval 10.0 binary, built with make from ../shared/reference's source
+    tarball in a temporary folder (once per session). Skips, with the reason, when the
+    tarball is absent or no C compiler / make is on PATH (``.ci/run`` installs them)."""
+    import shutil
+    import subprocess
+    import tarfile
+
+    tarball = shared_path("reference", "trec_eval-10.0.tar.gz")
+    missing = [tool for tool in ("make", "cc") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"building trec_eval 10.0 needs {' and '.join(missing)} on PATH (a C toolchain)")
+    root = tmp_path_factory.mktemp("trec_eval_build")
+    with tarfile.open(tarball) as tar:
+        tar.extractall(root, filter="data")
+    (src,) = [p for p in root.iterdir() if p.is_dir()]
+    done = subprocess.run(["make", "-s"], cwd=src, capture_output=True, text=True)
+    binary = src / "trec_eval"
+    if done.returncode != 0 or not binary.exists():
+        pytest.fail(f"make failed building trec_eval 10.0 in {src}:\n{done.stderr[-2000:]}")
+    return binary

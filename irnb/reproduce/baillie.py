@@ -1,0 +1,3 @@
+"""Reproductions of baillie (filled in by the reproduction work)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Reproductions of thesis (filled in by the reproduction work)."""
+
+from __future__ import annotations
