@@ -60,13 +60,19 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_ = sub.add_parser("compare", help="all-pairs significance tests and the decision matrix",
                           description="Test every pair of runs on a measure and on its assessment measure "
                                       "(Judged@k, or MAA for AP) and classify each pair into the decision "
-                                      "matrix's cases 1-4 (Baillie et al.).")
+                                      "matrix's cases 1-4 (Baillie et al.). Default test: the papers' "
+                                      "one-way ANOVA over all runs + Bonferroni multiple comparisons.")
     cmp_.add_argument("qrels", help="qrels file (plain or .gz)")
     cmp_.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
     cmp_.add_argument("-m", "--measure", required=True, help="measure at depth k, e.g. P@10, P@100, AP")
-    cmp_.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization", "anova"), default="t",
-                      help="paired test over topics (anova: one-way ANOVA + Bonferroni, as in the paper)")
+    cmp_.add_argument("--test", choices=COMPARE_TESTS, default="anova",
+                      help="anova (default): one-way ANOVA over all runs + Bonferroni multiple comparisons, "
+                           "the papers' procedure; t, wilcoxon, sign, randomization: paired tests per pair, "
+                           "uncorrected; tukey: Tukey HSD")
     cmp_.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    cmp_.add_argument("--assessment", default=None, metavar="FAMILY",
+                      help="assessment measure family taken at the measure's depth (Judged, MAA, …) or a "
+                           "full name such as Judged@100 (default: Judged@k, MAA for AP)")
     cmp_.add_argument("--seed", type=int, default=0, help="seed for the randomization test")
     cmp_.add_argument("--keep-first", action="store_true",
                       help="keep the first occurrence of a docno repeated within a topic (default: error)")
@@ -202,6 +208,7 @@ def _cmd_simulate(args) -> int:
     return run_simulate(args)
 
 
+COMPARE_TESTS = ("anova", "t", "wilcoxon", "sign", "randomization", "tukey")  # = irnb.stats.TESTS (a test checks)
 COMPARE_COLUMNS = ["run_a", "run_b", "measure", "assessment", "mean_diff", "p_measure", "assessment_diff",
                    "p_assessment", "case", "strength", "better", "more_assessed"]
 
@@ -216,8 +223,14 @@ def _cmd_compare(args) -> int:
     if len(experiment.run_names) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")
     options = {"seed": args.seed} if args.test == "randomization" else {}
-    table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha, **options)
-    table = table[COMPARE_COLUMNS]
+    table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha, assessment=args.assessment,
+                          **options)
+    about = table.attrs
+    if args.format == "trec":  # a header line says what produced the table
+        sys.stdout.write(f"# {about['measure']} with {about['assessment']}: {about['procedure']}\n")
+    else:  # csv and json: every row says it
+        table = table.assign(test=about["test"], correction=about["correction"], alpha=about["alpha"])
+    table = table[COMPARE_COLUMNS + ([] if args.format == "trec" else ["test", "correction", "alpha"])]
     if args.format == "trec":
         sys.stdout.write("\t".join(COMPARE_COLUMNS) + "\n")
         for row in table.itertuples(index=False):

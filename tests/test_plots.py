@@ -177,6 +177,14 @@ def test_case_proportions_plot_is_depth_by_case_with_printed_values():
     with pytest.raises(ValueError, match="unknown setting 'd = 5'"):
         plots.update_case_proportions_plot(ax, table, setting="d = 5")
 
+    # a table from irnb.decision carries what produced it: the title and the row labels say it
+    table.attrs = {"procedure": "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05",
+                   "pairing": {"P@10": "Judged@10", "P@100": "Judged@100", "AP": "MAA"}}
+    ax = plots.case_proportions_plot(table)
+    assert ax.get_title().endswith("d = 10\none-way ANOVA + Bonferroni multiple comparisons, α = 0.05")
+    assert _yticks(ax) == ["P@10 · Judged@10", "P@100 · Judged@100", "AP · MAA"]
+    assert plots.procedure_caption(pd.DataFrame()) is None
+
 
 # =============================================================================== bias
 def _bias_result(ref_rank, red_rank, *, tau=(0.9, 0.8), description="hand-made") -> BiasResult:
@@ -268,6 +276,9 @@ def test_depth_curves_plot_draws_means_with_intervals_and_cases():
     np.testing.assert_allclose(found["assessment:s2"].get_ydata(), [0.5, 0.35])
     np.testing.assert_array_equal(found["measure:s1"].get_xdata(), [10, 100])
     assert {t.get_text() for t in ax.texts} == {"case 3", "case 4"}
+    curves = pd.DataFrame(rows)
+    curves.attrs = {"procedure": "paired t-test (no correction), α = 0.01"}
+    assert plots.depth_curves_plot(curves).get_title() == "cases by paired t-test (no correction), α = 0.01"
 
 
 def test_ranked_runs_plot_ranks_by_the_measure_and_keeps_each_runs_assessment():
