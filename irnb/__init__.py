@@ -19,6 +19,7 @@ from .intervals import (
     point_estimates,
     scenarios,
     score_intervals,
+    true_background_rate,
 )
 from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
 
@@ -52,6 +53,7 @@ __all__ = [
     "compare_intervals",
     "scenarios",
     "estimate_background_rate",
+    "true_background_rate",
     "interval_table",
     "pairwise_test",
     "compare_table",

@@ -739,11 +739,14 @@ def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=N
     return ax
 
 
-def background_rate_plot(fit, *, ax=None):
+def background_rate_plot(fit, *, truth: float | None = None, ax=None):
     """Ravana & Moffat's Fig. 1: the fraction of judged documents that are relevant
     against the number of contributing runs that pooled them (filled: points in the fit),
-    the fitted polynomial, and E read at zero runs. ``fit`` is
-    :class:`~irnb.intervals.BackgroundRateFit`."""
+    the fitted polynomial, and E read at zero runs (the legend gives the unclipped
+    reading when the fit leaves [0, 1]). ``fit`` is
+    :class:`~irnb.intervals.BackgroundRateFit`; ``truth`` (e.g.
+    :func:`irnb.intervals.true_background_rate`) draws the true rate at zero runs beside
+    the estimate."""
     ax = _axes(ax, (6.0, 4.0))
     x = np.asarray(fit.num_runs, dtype=np.float64)
     frac = np.asarray(fit.fraction, dtype=np.float64)
@@ -754,11 +757,20 @@ def background_rate_plot(fit, *, ax=None):
                  color=PALETTE[0], label="not in the fit")[0], "outside")
     grid = np.linspace(0.0, float(x.max(initial=1.0)), 200)
     _tag(ax.plot(grid, fit.fitted(grid), color=PALETTE[1], label=f"degree-{fit.degree} fit")[0], "fit")
+    label = f"E = {fit.rate:.3f}"
+    if fit.intercept != fit.rate:
+        label += f" (fit {fit.intercept:.3f}, clipped)"
     _tag(ax.plot([0.0], [fit.rate], linestyle="none", marker="*", markersize=12, color=PALETTE[2],
-                 label=f"E = {fit.rate:.3f}")[0], "rate")
+                 label=label)[0], "rate")
+    if truth is not None:
+        truth = float(truth)
+        if not 0.0 <= truth <= 1.0:
+            raise ValueError(f"background_rate_plot: truth must be a rate in [0, 1], got {truth!r}")
+        _tag(ax.plot([0.0], [truth], linestyle="none", marker="D", markersize=8, markerfacecolor="none",
+                     color=PALETTE[3 % len(PALETTE)], label=f"true rate {truth:.3f}")[0], "truth")
     ax.set_xlabel(f"contributing runs with the document in their top {fit.depth}")
     ax.set_ylabel("fraction of judged documents relevant")
-    ax.set_ylim(bottom=0.0)
+    ax.set_ylim(bottom=min(0.0, float(np.min(fit.fitted(grid))) if fit.intercept < 0 else 0.0))
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     return ax

@@ -305,6 +305,18 @@ def test_background_rate_plot_draws_the_fit_and_e():
     np.testing.assert_allclose(found["outside"].get_ydata(), [0.2])
     np.testing.assert_allclose(found["fit"].get_ydata(), 0.1 * found["fit"].get_xdata())
     assert found["rate"].get_ydata()[0] == 0.0 and found["rate"].get_label() == "E = 0.000"
+    # the estimate beside the truth, and a clipped fit says so
+    clipped = BackgroundRateFit(num_runs=np.array([1, 2]), judged=np.array([10, 10]), relevant=np.array([2, 6]),
+                                fraction=np.array([0.2, 0.6]), in_fit=np.array([True, True]),
+                                coefficients=np.array([0.4, -0.2]), rate=0.0, intercept=-0.2, overall=0.4,
+                                depth=10, degree=1)
+    ax = plots.background_rate_plot(clipped, truth=0.25)
+    found = plots.artists(ax)
+    assert found["rate"].get_label() == "E = 0.000 (fit -0.200, clipped)"
+    assert found["truth"].get_ydata()[0] == 0.25 and found["truth"].get_label() == "true rate 0.250"
+    assert ax.get_ylim()[0] == pytest.approx(-0.2)
+    with pytest.raises(ValueError, match="truth must be a rate in \\[0, 1\\], got 1.5"):
+        plots.background_rate_plot(clipped, truth=1.5)
 
 
 def test_separability_and_subsampling_plots_draw_the_tidy_rows():
