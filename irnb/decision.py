@@ -261,7 +261,8 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
     strength, better, more_assessed``; ``better`` / ``more_assessed`` name the run that is
     significantly better / more assessed, or are None when the two are "equal".
     ``higher_is_better`` / ``assessment_higher_is_better`` orient the two measures (an
-    assessment measure such as Unj@k, the unjudged share, is lower-is-better).
+    assessment measure such as Unj@k, the unjudged share, is lower-is-better). ``.attrs``:
+    ``test, correction, alpha, assessment, procedure, measure`` (as :func:`compare_table`).
     """
     alpha = _check_alpha(alpha)
     for name, flag in (("higher_is_better", higher_is_better),
@@ -283,7 +284,7 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
         sig_m, sig_a = p_m < alpha, p_a < alpha
     better_name = np.where(sig_m & (better > 0), ra, np.where(sig_m & (better < 0), rb, None))
     more_name = np.where(sig_a & (more > 0), ra, np.where(sig_a & (more < 0), rb, None))
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "run_a": ra, "run_b": rb,
         "measure": measure_tests.measure, "assessment": assessment_tests.measure, "test": measure_tests.test,
         "n_topics": measure_tests.n_topics,
@@ -295,6 +296,8 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
         # object columns: a missing name stays None (JSON null), not NaN
         "better": pd.Series(better_name, dtype=object), "more_assessed": pd.Series(more_name, dtype=object),
     })
+    out.attrs = _attrs(measure_tests.test, alpha, assessment_tests.measure, measure=measure_tests.measure)
+    return out
 
 
 def _evaluation(source, measures: Sequence[Measure], judged):
