@@ -71,8 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "uncorrected; tukey: Tukey HSD")
     cmp_.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     cmp_.add_argument("--assessment", default=None, metavar="FAMILY",
-                      help="assessment measure family taken at the measure's depth (Judged, MAA, …) or a "
-                           "full name such as Judged@100 (default: Judged@k, MAA for AP)")
+                      help="assessment measure: a name used as given (MAA, Judged@100) or a family that "
+                           "needs a depth (Judged, JudgedRet, NotUnj, Unj), taken at the measure's "
+                           "(default: Judged@k, MAA for AP)")
     cmp_.add_argument("--seed", type=int, default=0, help="seed for the randomization test")
     cmp_.add_argument("--keep-first", action="store_true",
                       help="keep the first occurrence of a docno repeated within a topic (default: error)")

@@ -28,10 +28,12 @@ no shared topic) counts as "equal". Every table says what produced it in its ``.
 
 Assessment measures (A). By default P@k is paired with A_p@k = ``Judged@k`` and AP with
 MAA (the 2007 paper); ``assessment=`` takes any assessment family instead (``Judged``,
-``JudgedRet``, ``NotUnj``, ``MAA``, ``MAAR`` where registered, or a full measure name such
-as ``Judged@100``), taken at the measure's depth. :func:`case_proportions` builds the 2007
-table (``form="2007"``: P@10 … P@1000 with A_p at the same depth, AP with MAA) or the 2008
-tables (``form="2008"``: P@d and MAP@d = AP@d, each with A_p@d).
+``JudgedRet``, ``NotUnj``, ``MAA``, ``MAAR``: :data:`ASSESSMENT_FAMILIES`), taken at each
+column's depth by the case tables and :func:`depth_curves`; :func:`compare_table` takes a
+measure name as given and a family that needs a depth at the measure's.
+:func:`case_proportions` builds the 2007 table (``form="2007"``: P@10 … P@1000 with A_p at
+the same depth, AP with MAA) or the 2008 tables (``form="2008"``: P@d and MAP@d = AP@d,
+each with A_p@d).
 
 Which run is better follows the test's own direction and the measure's orientation (for a
 lower-is-better measure the lower score is better); A is always higher-is-more-judged.
@@ -213,6 +215,21 @@ def assessment_measure(measure: "str | Measure", *, assessment: "str | Measure |
     return a
 
 
+def _given_assessment(m: Measure, assessment) -> Measure:
+    """compare_table's rule: ``assessment`` is a measure name as parsed (``MAA`` is MAA over
+    the whole ranking), except that a bare family that needs a depth takes the measure's."""
+    if assessment is None:
+        return assessment_measure(m)
+    if isinstance(assessment, str) and assessment.strip() in FAMILIES \
+            and FAMILIES[assessment.strip()].cutoff == "required":
+        return assessment_measure(m, assessment=assessment)
+    if not isinstance(assessment, (str, Measure)):
+        raise TypeError(f"assessment must be a measure name (str) or a Measure, got {type(assessment).__name__}")
+    a = parse_measure(assessment)
+    _assessment_family(a.family, "assessment")
+    return a
+
+
 def _check_alpha(alpha) -> float:
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)) or not 0 < alpha < 1:
         raise ValueError(f"alpha (significance level) must satisfy 0 < alpha < 1, got {alpha!r}")
@@ -354,8 +371,10 @@ def compare_table(experiment, measure: "str | Measure", *, test: str = DEFAULT_T
     """Every pair of runs of ``experiment`` (an Experiment, or an Evaluation holding both
     measures) classified by the decision matrix: see :func:`decide` for the columns.
 
-    ``measure``'s assessment measure is :func:`assessment_measure` (``assessment`` may name
-    a family, e.g. ``"NotUnj"``, taken at the measure's depth, or a full measure);
+    ``measure``'s assessment measure is :func:`assessment_measure`, or ``assessment``: a
+    measure name used as given (``"MAA"``, ``"MAAR"``, ``"Judged@100"``), or a family that
+    needs a depth (``"Judged"``, ``"JudgedRet"``, ``"NotUnj"``, ``"Unj"``), taken at the
+    measure's depth;
     ``judged`` restricts the qrels to a pool (a mask over qrels entries, see
     :mod:`irnb.pooling`); ``test`` is one of ``anova`` (default: one-way ANOVA +
     Bonferroni, the papers' procedure), ``t, wilcoxon, sign, randomization, tukey`` and
@@ -366,7 +385,7 @@ def compare_table(experiment, measure: "str | Measure", *, test: str = DEFAULT_T
     alpha = _check_alpha(alpha)
     _check_test(test, topics)
     m = parse_measure(measure)
-    a = assessment_measure(m, assessment=assessment)
+    a = _given_assessment(m, assessment)
     ev = _evaluation(experiment, [m, a], judged)
     table = _table(ev, m, a, test, alpha, topics, options)
     table.attrs = _attrs(test, alpha, a.name, measure=m.name)

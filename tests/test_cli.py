@@ -229,7 +229,10 @@ def test_compare_offers_every_test_and_names_it(two_runs, capsys):
     table = pd.read_csv(io.StringIO(out))
     assert list(table.columns[-3:]) == ["test", "correction", "alpha"]
     assert set(table["test"]) == {"tukey"} and set(table["correction"]) == {"tukey-hsd"}
-    assert table["alpha"].tolist() == [0.05] * 3 and set(table["assessment"]) == {"MAA@1"}
+    assert table["alpha"].tolist() == [0.05] * 3 and set(table["assessment"]) == {"MAA"}
+    code, out, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--assessment", "Unj")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("# P@1 with Unj@1: ")  # a family that needs a depth takes k
     code, _, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--assessment", "P")
     assert code == 2 and "assessment must be an assessment measure family" in err
 

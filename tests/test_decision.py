@@ -413,13 +413,17 @@ def test_assessment_override_moves_the_case_as_constructed():
     averages A_p at the ranks of judged documents, all before b's first unjudged one, so
     it is 1.0 for both runs: case 1."""
     exp = _scenario("same P, b mostly unjudged")
-    expected = {"Judged": (2, "a"), "Unj": (2, "a"), "MAA": (1, None)}
-    for family, (case, more) in expected.items():
-        table = compare_table(exp, "P@10", assessment=family)
-        assert table.attrs["assessment"] == f"{family}@10" == table.loc[0, "assessment"]
+    # compare_table: a family that needs a depth takes the measure's; any other name is used as given
+    expected = {"Judged": ("Judged@10", 2, "a"), "Unj": ("Unj@10", 2, "a"), "MAA": ("MAA", 1, None),
+                "MAA@10": ("MAA@10", 1, None)}
+    for given, (name, case, more) in expected.items():
+        table = compare_table(exp, "P@10", assessment=given)
+        assert table.attrs["assessment"] == name == table.loc[0, "assessment"]
         assert table.loc[0, "case"] == case and table.loc[0, "more_assessed"] == more
-    for family in irnb.decision.ASSESSMENT_FAMILIES:  # every registered family is accepted at the depth
-        assert compare_table(exp, "P@10", assessment=family).loc[0, "assessment"] == f"{family}@10"
+    # the case tables: every family is taken at each column's depth
+    for family in irnb.decision.ASSESSMENT_FAMILIES:
+        counts = case_counts(exp, measures=["P@10", "P@5"], assessment=family)
+        assert counts["assessment"].unique().tolist() == [f"{family}@10", f"{family}@5"]
     props = case_proportions(exp, measures=["P@10", "AP"], assessment="Judged", depths=[10, 1000])
     assert props.attrs["pairing"] == {"P@10": "Judged@10", "AP": "Judged@1000"}
     assert props.attrs["assessment"] == "Judged"
