@@ -359,8 +359,8 @@ def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndar
     """The kernels' view of runs ``idx`` only, with the qrels restricted to ``judged``
     (a private shortcut: :func:`irnb.metrics.judged_view` lays out every run)."""
     j = experiment.judgments
-    grade = j.qrel_grade if judged is None else np.where(judged, j.qrel_grade, UNJUDGED).astype(np.int8)
-    table = np.concatenate([grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])  # doc -2 → NO_DOC, -1 → UNJUDGED
+    # doc -2 → NO_DOC, -1 → UNJUDGED
+    table = np.concatenate([j.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
     counts = _level_counts(j, len(experiment.topics), judged)
     return Judged(grade=table[j.doc[idx]], level_counts=counts, length=experiment.length[idx])
 
