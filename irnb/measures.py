@@ -199,7 +199,7 @@ _FAMILIES: tuple[Family, ...] = (
     Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))", "Buckley & Voorhees 2004; trec_eval bpref",
            trec_name="bpref"),
     Family("Bpref10", "bpref-10: (1/R) Σ_r (1 − min(n_r, R+10)/min(N, R+10)), the top R + 10 judged non-relevant "
-           "documents count", "Buckley & Voorhees 2004 (bpref-10), as used by Büttcher et al. 2007; "
+           "documents count", "Buckley & Voorhees 2004 (bpref-10), as described by Büttcher et al. 2007; "
            "trec_eval 8 bpref_top10pRnonrel", aliases=("bpref_top10pRnonrel", "bpref-10")),
     Family("GMBpref", "geometric mean over topics of bpref (floored at 1e-5)", "trec_eval gm_bpref",
            aggregate="gmean", trec_name="gm_bpref"),
@@ -233,7 +233,7 @@ _FAMILIES: tuple[Family, ...] = (
     Family("Unj", "fraction of the top k not judged (not in the qrels, or a negative grade), over k",
            "trec_eval unj", cutoff="required", trec_name="unj", uses_rel=False, higher_is_better=False),
     Family("Judged", "Assessment Precision A_p@k: judged documents in the top k / k (missing ranks of a run "
-           "shorter than k count as unjudged)", "Baillie et al. 2007 §3 (A_p@k, \"exactly the definition for "
+           "shorter than k count as unjudged)", "Baillie et al. 2007 §2.1 (A_p@k, \"exactly the definition for "
            "standard Precision\")", cutoff="required", uses_rel=False),
     Family("JudgedRet", "judged documents in the top k / min(k, documents retrieved): a run shorter than k is "
            "judged over its own length", "ir_measures Judged@k; Baillie et al. 2007's |X ∩ A| / |X| with X the "
@@ -243,7 +243,7 @@ _FAMILIES: tuple[Family, ...] = (
            uses_rel=False),
     Family("MAA", "Average Assessment: mean of A_p@r over the ranks r of judged documents (MAA over topics); "
            "one judged document at rank 1 gives 1.0 whatever follows",
-           "Baillie et al. 2007 §3 (\"the average over all ranks where an assessed document occurred\")",
+           "Baillie et al. 2007 §2.1 (\"the average over all ranks where an assessed document occurred\")",
            cutoff="optional", uses_rel=False),
     Family("MAAR", "AP-like Average Assessment: Σ A_p@r over the ranks r of judged documents / judged documents "
            "in the qrels (as AP divides by R)", "irnb variant of Baillie et al. 2007's MAA", cutoff="optional",
