@@ -202,6 +202,30 @@ def test_not_unj_is_one_minus_trec_eval_unj(trec_eval_bin, tmp_path):
     assert ref["unj_10", "1"] == pytest.approx(3 / 10)  # x f y; ranks 7–10 count as judged
 
 
+def test_decision_matrix_accepts_every_assessment_reading():
+    """compare_table takes Judged@k, JudgedRet@k, NotUnj@k, MAA or MAAR as the assessment
+    measure, and assessment_measure refuses them as performance measures. Run a is short
+    (2 documents, both judged) and run b long (10, 2 judged), on 6 topics: at k = 10 a is
+    the more assessed run by JudgedRet (1 vs 0.2) and NotUnj (1 vs 0.2), while Judged@10
+    calls them equal (0.2 each) and the pair's assessment p-value is 1."""
+    from irnb.decision import assessment_measure, compare_table
+
+    topics = [str(t) for t in range(6)]
+    runs = {"a": {t: f"j{t}a j{t}b" for t in topics},
+            "b": {t: f"j{t}a j{t}b " + " ".join(f"u{t}{i}" for i in range(8)) for t in topics}}
+    exp = make(runs, {t: {f"j{t}a": 1, f"j{t}b": 0} for t in topics})
+    rows = {}
+    for name in ("Judged@10", "JudgedRet@10", "NotUnj@10", "MAA", "MAAR"):
+        table = compare_table(exp, "P@10", assessment=name, test="t")
+        assert table.loc[0, "assessment"] == name
+        rows[name] = table.loc[0]
+        with pytest.raises(ValueError, match="already measures assessment"):
+            assessment_measure(name)
+    assert rows["Judged@10"]["p_assessment"] == 1.0
+    assert rows["JudgedRet@10"]["more_assessed"] == rows["NotUnj@10"]["more_assessed"] == "a"
+    assert rows["JudgedRet@10"]["p_assessment"] < 0.05
+
+
 # ============================================================================ MAA and MAAR
 def test_maa_follows_the_paper_and_its_edge_case():
     """"The average over all ranks where an assessed document occurred": A_p@r averaged at
@@ -284,6 +308,27 @@ def test_pool_mask_reads_removed_entries_as_pooled_unjudged():
     # every other measure reads −1 and "dropped" alike
     for m in ("P@2", "AP", "Bpref", "nDCG", "Judged@3", "Unj@3", "MAA", "RBP(p=0.5)", "P@2(j)"):
         assert value(exp, m, judged=mask) == pytest.approx(value(exp, m, judged=~removed)), m
+
+
+# every bounded measure but infAP: a pooled-unjudged (−1) entry and a dropped one read alike
+_ALIKE = ["P@3", "AP", "nDCG@5", "RR", "Rprec", "Bpref", "Bpref10", "RankEff", "Judged@3", "JudgedRet@3",
+          "NotUnj@3", "Unj@3", "MAA", "MAAR", "RecallAssessment", "RBP(p=0.5)", "RBPResidual(p=0.5)", "SDCG@3",
+          "P@3(j)", "AP(j)", "nDCGRel", "BinG", "SetF"]
+
+
+@SETTINGS
+@given(experiments(), st.integers(0, 2 ** 16))
+def test_pooled_unjudged_changes_only_infap(data, seed):
+    """For any subset of the qrels removed, reading the removed entries as pooled-unjudged
+    (−1) or dropping them gives the same values for every measure but infAP; and infAP
+    with them dropped is computed on a pool whose documents are all judged."""
+    runs, qrels = data
+    exp = make(runs, qrels)
+    removed = np.random.default_rng(seed).random(exp.judgments.num_judgments) < 0.5
+    pooled = evaluate(exp, _ALIKE + ["infAP"], judged=PoolMask(~removed, pooled_unjudged=removed))
+    dropped = evaluate(exp, _ALIKE + ["infAP"], judged=~removed)
+    for m in _ALIKE:
+        np.testing.assert_allclose(pooled[m], dropped[m], err_msg=m)
 
 
 def test_pool_mask_is_plain_once_derived():
