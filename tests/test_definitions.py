@@ -226,6 +226,23 @@ def test_decision_matrix_accepts_every_assessment_reading():
     assert rows["JudgedRet@10"]["p_assessment"] < 0.05
 
 
+@pytest.mark.shared
+def test_not_unj_on_trec_covid_short_runs(trec_eval_bin, covid_runs):
+    """NotUnj@k = 1 − trec_eval's unj@k per topic on the six TREC-COVID runs, at depths
+    beyond their shortest rankings (34 documents for sheikh_bm25_all on one topic)."""
+    exp, paths, qrels = covid_runs
+    ev = evaluate(exp, ["NotUnj@100", "NotUnj@1000", "Judged@1000"])
+    for name, path in paths.items():
+        ref = _trec_eval(trec_eval_bin, qrels, path, "unj.100,1000")
+        s = exp.run_index(name)[0]
+        for t, topic in enumerate(exp.topics):
+            if exp.length[s, t] > 0:
+                for k in (100, 1000):
+                    assert ev[f"NotUnj@{k}"][s, t] == pytest.approx(1 - ref[f"unj_{k}", topic], abs=6e-5)
+    short = (exp.length > 0) & (exp.length < 1000)
+    assert np.all(ev["NotUnj@1000"][short] > ev["Judged@1000"][short])
+
+
 # ============================================================================ MAA and MAAR
 def test_maa_follows_the_paper_and_its_edge_case():
     """"The average over all ranks where an assessed document occurred": A_p@r averaged at
