@@ -179,8 +179,9 @@ class Judgments:
         """(Q,) int8: the grade each qrels entry reads as under the mask ``judged`` — its
         grade when judged, ``UNJUDGED`` (not in the pool) when left out, and
         ``POOLED_UNJUDGED`` (-1, trec_eval's "pooled but not judged") when a
-        :class:`PoolMask` keeps it in the pool unjudged. The one rule every view of a pool
-        (measures, bias experiments, completed qrels, written qrels files) goes through.
+        :class:`PoolMask` keeps it in the pool unjudged. The one rule the grade views of a
+        pool go through (measures, bias experiments, completed qrels, written qrels files);
+        the interval bounds need only judged / not judged, which both readings agree on.
 
         >>> j = Judgments(doc=np.zeros((1, 1, 1), np.int32), qrel_topic=np.zeros(3, np.int32),
         ...               qrel_grade=np.array([1, 0, 2], np.int8), qrel_docno=pa.array(["a", "b", "c"]),
