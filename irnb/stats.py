@@ -336,7 +336,7 @@ class _Pairs:
 
     a: np.ndarray
     b: np.ndarray
-    diff: np.ndarray  # (P, T)
+    diff: np.ndarray | None  # (P, T); None where the test needs no differences (see _moments)
     n: np.ndarray  # (P,) topics used
     mean_a: np.ndarray
     mean_b: np.ndarray
@@ -346,21 +346,24 @@ class _Pairs:
     d_z: np.ndarray
 
 
-def _pairs(sc: _Scores) -> _Pairs:
+def _pairs(sc: _Scores, *, keep_diff: bool = True) -> _Pairs:
     """Every pair of runs a < b of the scores, paired by :func:`_paired` in cache-sized
-    blocks of pairs (the same arithmetic, row by row, as one call over all pairs)."""
+    blocks of pairs (the same arithmetic, row by row, as one call over all pairs);
+    ``keep_diff=False`` drops the (P, T) differences (``diff`` is None)."""
     V = sc.values
     a, b = np.triu_indices(V.shape[0], 1)
     P, T = a.size, V.shape[1]
     if P <= _BLOCK:
-        return _paired(V[a], V[b], a=a, b=b)
-    diff = np.empty((P, T))
+        pr = _paired(V[a], V[b], a=a, b=b)
+        return pr if keep_diff else replace(pr, diff=None)
+    diff = np.empty((P, T)) if keep_diff else None
     fields = {name: np.empty(P) for name in ("n", "mean_a", "mean_b", "mean", "sd", "d_z")}
     all_zero = np.empty(P, dtype=bool)
     for lo in range(0, P, _BLOCK):
         sl = slice(lo, min(P, lo + _BLOCK))
         part = _paired(V[a[sl]], V[b[sl]])
-        diff[sl] = part.diff
+        if keep_diff:
+            diff[sl] = part.diff
         all_zero[sl] = part.all_zero
         for name, out in fields.items():
             out[sl] = getattr(part, name)
@@ -400,6 +403,43 @@ def _paired(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None, b: np.
     return _Pairs(a, b, D, n, mean_a, mean_b, mean, sd, all_zero, d_z)
 
 
+_SHAKY = 1e-3  # below this share, the Gram-matrix moments lose digits: recompute the pair directly
+
+
+def _moments(sc: _Scores) -> _Pairs:
+    """Paired summaries of every pair without the (P, T) differences (``diff`` is None), for
+    the tests that need only means and standard deviations (t, ANOVA, Tukey).
+
+    With every topic evaluated, Σ_t (d_t − d̄)² = G_aa + G_bb − 2·G_ab for the Gram matrix
+    G = X Xᵀ of the centred scores X: one matrix product instead of P·T differences. Where
+    that cancels badly (the pair's sum of squares or mean difference below 10⁻³ of the
+    runs' own), the pair is recomputed from its differences as :func:`_paired` does, so the
+    values agree with scipy to 10⁻¹² relative. Missing topics (NaN): :func:`_pairs`.
+    """
+    V = sc.values
+    S, T = V.shape
+    if T < 2 or np.isnan(V).any():
+        return _pairs(sc, keep_diff=False)
+    a, b = np.triu_indices(S, 1)
+    mean = V.mean(axis=1)
+    X = V - mean[:, None]
+    G = X @ X.T
+    ss = np.diag(G)
+    ss_d = ss[a] + ss[b] - 2.0 * G[a, b]
+    mean_d = mean[a] - mean[b]
+    shaky = (ss_d <= _SHAKY * (ss[a] + ss[b])) | (np.abs(mean_d) <= _SHAKY * (np.abs(mean[a]) + np.abs(mean[b])))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.sqrt(np.maximum(ss_d, 0.0) / (T - 1.0))
+        d_z = mean_d / sd
+    all_zero = np.zeros(a.size, dtype=bool)
+    rows = np.flatnonzero(shaky)
+    for lo in range(0, rows.size, _BLOCK):
+        sel = rows[lo:lo + _BLOCK]
+        part = _paired(V[a[sel]], V[b[sel]])
+        mean_d[sel], sd[sel], d_z[sel], all_zero[sel] = part.mean, part.sd, part.d_z, part.all_zero
+    return _Pairs(a, b, None, np.full(a.size, T), mean[a], mean[b], mean_d, sd, all_zero, d_z)
+
+
 def _result(test, sc: _Scores, pr: _Pairs, statistic, p, direction, method, *, omnibus=None, options=(),
             mean_a=None, mean_b=None, mean_diff=None, adjustment: str = "none") -> PairwiseTests:
     p = np.asarray(p, dtype=np.float64)
@@ -432,7 +472,7 @@ def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
     0.0742
     """
     sc = _scores(scores, measure, run_names, topics)
-    pr = _pairs(sc)
+    pr = _moments(sc)
     t, p = _t_kernel(pr)
     return _result("t", sc, pr, t, p, pr.mean, "t")
 
@@ -755,7 +795,7 @@ def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = 
     (3.0, 0.1495)
     """
     sc = _scores(scores, measure, run_names, topics)
-    pr = _pairs(sc)
+    pr = _moments(sc)
     n, means, ss_within, N, S, df_within, mse, valid = _groups(sc)
     grand = (means * n).sum() / N
     ss_between = (n * (means - grand) ** 2).sum()
@@ -837,7 +877,7 @@ def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
     -3.4641
     """
     sc = _scores(scores, measure, run_names, topics)
-    pr = _pairs(sc)
+    pr = _moments(sc)
     n, means, ss_within, N, S, df_within, mse, valid = _groups(sc)
     a, b = pr.a, pr.b
     diff = means[a] - means[b]
