@@ -23,8 +23,9 @@ Rules:
 
 * Topics are the official qrels' topics in string order (trec_eval's). A run topic absent
   from the qrels is not evaluated (trec_eval); it is listed in ``ignored_topics[run]``. A
-  qrels topic that a run did not answer has ``length`` 0; measures skip it unless asked
-  for ``complete=True`` (trec_eval ``-c``). A run that answers none of the qrels topics is
+  qrels topic that a run did not answer has ``length`` 0 and is listed in
+  ``missing_topics[run]``; measures skip it unless asked for ``complete=True`` (trec_eval
+  ``-c``), and :func:`irnb.metrics.evaluate` says so with a :class:`MissingTopicsWarning`. A run that answers none of the qrels topics is
   an error (usually a sign of the wrong qrels file).
 * Runs may have different lengths; the depth D is the longest ranking (on qrels topics),
   cut at ``max_depth`` (trec_eval ``-M``) when given; shorter rankings are padded with
@@ -54,16 +55,38 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, read_qrels,
-                 read_runs)
+from .io import (MAX_GRADE, MIN_GRADE, Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks,
+                 read_qrels, read_runs)
 
-__all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT"]
+__all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT", "MissingTopicsWarning",
+           "missing_topics_note"]
 
 UNJUDGED = -128  # grade sentinel: the document is not in the (pooled) qrels
 NO_DOC = -127  # grade sentinel: the run has no document at this rank
 NOT_IN_QRELS = -1  # doc-index sentinel
 NO_DOCUMENT = -2  # doc-index sentinel
-MIN_GRADE, MAX_GRADE = -126, 127
+
+
+class MissingTopicsWarning(UserWarning):
+    """Some qrels topics have no ranking in a run: they are left out of its mean (trec_eval
+    9.x; trec_eval 10.0 refuses the run), or scored 0 with ``complete=True`` (``-c``)."""
+
+
+def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, complete: bool, shown: int = 5) -> str:
+    """One sentence saying which qrels topics ``run`` does not answer and what the mean
+    does with them (the words of :class:`MissingTopicsWarning` and of ``irnb evaluate``).
+
+    >>> missing_topics_note("bm25", ["3", "4"], 3, complete=False)
+    "run 'bm25' answers 1 of the 3 qrels topics; the 2 others ('3', '4') are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); use complete=True (trec_eval -c) to score them 0"
+    """
+    names = ", ".join(repr(t if len(t) <= 40 else t[:40] + "…") for t in missing[:shown])
+    more = f", … {len(missing) - shown} more" if len(missing) > shown else ""
+    head = (f"run {run!r} answers {num_topics - len(missing)} of the {num_topics} qrels topics; "
+            f"the {len(missing)} others ({names}{more})")
+    if complete:
+        return f"{head} are scored 0 (complete=True, trec_eval -c)"
+    return (f"{head} are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); "
+            "use complete=True (trec_eval -c) to score them 0")
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -379,6 +402,9 @@ class Experiment:
         length = np.zeros((S, T), dtype=np.int32)
         length[blocks.run, blocks.topic] = blocks.count
         self.length = _read_only(length)
+        self.missing_topics: dict[str, list[str]] = {
+            self.run_names[s]: [self.topics[t] for t in np.flatnonzero(length[s] == 0)]
+            for s in np.flatnonzero((length == 0).any(axis=1))}
         self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth)
         self.truth: Judgments | None = None
         if truth is not None:

@@ -25,7 +25,9 @@ number trec_eval 10 prints in its own test suite is reproduced in
 * trec_eval's interpolated precision (``iprec_at_recall``, ``11pt_avg``) finds the c-th
   relevant document with c = round(x·R) (trec_eval 10; ≤ 9 used floor(x·R + 0.9));
   ``Rprec_mult`` still uses floor(x·R + 0.9).
-* A topic the run did not answer is skipped in the mean (trec_eval), or scored as an empty
+* A topic the run did not answer is skipped in the mean (trec_eval 9.x; 10.0 refuses the
+  run; either way irnb warns, :class:`~irnb.experiment.MissingTopicsWarning`, and lists
+  it in ``Evaluation.missing_topics``), or scored as an empty
   ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
   of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
 * Not implemented from trec_eval's all_trec set: ``runid`` and ``relstring`` (not numbers),
@@ -35,6 +37,7 @@ number trec_eval 10 prints in its own test suite is reproduced in
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable, Sequence
@@ -42,7 +45,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments, _check_max_depth
+from .experiment import NO_DOC, Experiment, Judgments, MissingTopicsWarning, _check_max_depth, missing_topics_note
 from .measures import _CONDENSED, REL, Measure, parse_measures
 
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
@@ -629,7 +632,9 @@ class Evaluation:
     """Per-topic values of several measures for every run.
 
     ``values[m]`` is an (S, T) array; ``evaluated[s, t]`` says which topics count in the
-    run's aggregate (answered topics, or all topics with ``complete=True``).
+    run's aggregate (answered topics, or all topics with ``complete=True``);
+    ``missing_topics[run]`` lists the qrels topics the run does not answer (only runs that
+    miss some are keys), whatever the averaging rule.
     """
 
     run_names: tuple[str, ...]
@@ -638,6 +643,7 @@ class Evaluation:
     values: dict = field(repr=False)
     evaluated: np.ndarray = field(repr=False)
     complete: bool = False
+    missing_topics: dict = field(default_factory=dict, repr=False)  # run → qrels topics it does not answer
 
     def __getitem__(self, measure) -> np.ndarray:
         m = parse_measures(measure)[0]
@@ -770,5 +776,12 @@ def _evaluate_view(
         values[m] = arr
     answered = length > 0
     evaluated = np.ones_like(answered) if complete else answered
+    missing = {run_names[s]: tuple(topics[t] for t in np.flatnonzero(~answered[s]))
+               for s in np.flatnonzero(~answered.all(axis=1))}
+    if missing:
+        notes = [missing_topics_note(run, topics_, len(topics), complete=complete)
+                 for run, topics_ in list(missing.items())[:3]]
+        more = f"; and {len(missing) - 3} more runs" if len(missing) > 3 else ""
+        warnings.warn("; ".join(notes) + more, MissingTopicsWarning, stacklevel=3)
     return Evaluation(run_names=run_names, topics=topics, measures=tuple(parsed),
-                      values=values, evaluated=evaluated, complete=complete)
+                      values=values, evaluated=evaluated, complete=complete, missing_topics=missing)
