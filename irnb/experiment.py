@@ -82,7 +82,7 @@ def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, co
     names = ", ".join(repr(t if len(t) <= 40 else t[:40] + "…") for t in missing[:shown])
     more = f", … {len(missing) - shown} more" if len(missing) > shown else ""
     head = (f"run {run!r} answers {num_topics - len(missing)} of the {num_topics} qrels topics; "
-            f"the {len(missing)} others ({names}{more})")
+            f"the {len(missing)} other{'s' if len(missing) > 1 else ''} ({names}{more})")
     if complete:
         return f"{head} are scored 0 (complete=True, trec_eval -c)"
     return (f"{head} are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); "
@@ -121,9 +121,10 @@ class Judgments:
     def num_judgments(self) -> int:
         return int(self.qrel_grade.shape[0])
 
-    def grade_array(self, judged: np.ndarray | None = None) -> np.ndarray:
+    def grade_array(self, judged: np.ndarray | None = None, *, runs: slice | None = None) -> np.ndarray:
         """Grades at every (run, topic, rank); ``judged`` is an optional boolean mask over the
-        qrels entries (a pool): entries outside it read as UNJUDGED.
+        qrels entries (a pool): entries outside it read as UNJUDGED. ``runs`` (a slice)
+        builds the array of those runs only (no full-size array is made or kept).
 
         >>> j = Judgments(doc=np.array([[[1, -1, 0, -2]]], np.int32), qrel_topic=np.zeros(2, np.int32),
         ...               qrel_grade=np.array([0, 2], np.int8), qrel_docno=pa.array(["a", "b"]),
@@ -133,8 +134,11 @@ class Judgments:
         >>> j.grade_array(np.array([True, False])).tolist()   # b left out of the pool
         [[[-128, -128, 0, -127]]]
         """
+        if judged is None and (runs is None or "_full_grade" in self.__dict__):
+            return self._full_grade if runs is None else self._full_grade[runs]
         if judged is None:
-            return self._full_grade
+            table = np.concatenate([self.qrel_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
+            return table[self.doc[runs]]
         judged = np.asarray(judged)
         if judged.dtype != bool or judged.shape != (self.num_judgments,):
             raise ValueError(
@@ -144,7 +148,7 @@ class Judgments:
         table = np.concatenate([np.where(judged, self.qrel_grade, UNJUDGED).astype(np.int8),
                                 np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
         # doc = -2 → table[-2] = NO_DOC, doc = -1 → table[-1] = UNJUDGED
-        return table[self.doc]
+        return table[self.doc if runs is None else self.doc[runs]]
 
     @cached_property
     def _full_grade(self) -> np.ndarray:
@@ -447,7 +451,9 @@ class Experiment:
         qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
         S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
-        np.copyto(doc, NOT_IN_QRELS, where=np.arange(depth, dtype=np.int32) < length[:, :, None])
+        ranks = np.arange(depth, dtype=np.int32)
+        for s in range(S):  # run by run: no (S, T, D) mask beside the array
+            np.copyto(doc[s], NOT_IN_QRELS, where=ranks < length[s, :, None])
         if qrel_topic.size:
             index = _qrels_index(qrel_topic, qrel_docno, lines=int(length.sum()))
             tables = [self.runs[name].table for name in self.run_names]
