@@ -52,6 +52,7 @@ import bz2
 import collections
 import dataclasses
 import errno
+import functools
 import gzip
 import io as _io
 import lzma
@@ -437,7 +438,7 @@ def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
     try:
         table = pacsv.read_csv(
             _io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=list(columns)),
+            read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
                 newlines_in_values=False, ignore_empty_lines=False,
@@ -908,6 +909,29 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
     return _run_from_bytes(data, name or file_name, label, on_duplicate)
 
 
+def _return_freed_memory() -> None:
+    """Hand the memory freed while parsing back to the operating system — Arrow's pool and,
+    with glibc, malloc's heap — rather than leave it to the allocators, which keep some of
+    it: a parse's temporaries are larger than the table it keeps (see benchmarks/bench_memory.py)."""
+    pa.default_memory_pool().release_unused()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.lru_cache(maxsize=1)
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None elsewhere (macOS, Windows, musl)."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    except OSError:
+        return None
+
+
 def _parse_threads() -> int:
     try:
         cores = len(os.sched_getaffinity(0))
@@ -1013,6 +1037,7 @@ def read_runs(
             else:
                 run_name = base if base_count[base] == 1 else rel
             found.append(dataclasses.replace(run, name=run_name))
+    _return_freed_memory()
     runs: dict[str, Run] = {}
     for run in found:
         if run.name in runs:
