@@ -95,7 +95,9 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 
 def _few(names: Sequence[str], n: int = 5) -> str:
-    return f"{list(names[:n])}{'…' if len(names) > n else ''}"
+    """The first ``n`` names, each cut to 40 characters."""
+    shown = [name if len(name) <= 40 else name[:40] + "…" for name in names[:n]]
+    return f"{shown}{'…' if len(names) > n else ''}"
 
 
 def _did_you_mean(name: str, choices: Sequence[str]) -> str:

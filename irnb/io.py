@@ -362,19 +362,17 @@ def _clean(data: bytes, label: str) -> bytes:
     return data
 
 
-def _cut(text: str, limit: int = SHOWN_CHARS) -> str:
-    """``text`` cut to ``limit`` characters, saying how long it was.
+def _short(value, limit: int = SHOWN_CHARS) -> str:
+    """repr of a value from the input, a long string cut to ``limit`` characters saying
+    how long it was.
 
-    >>> _cut("abc", 2)
-    'ab… (3 characters)'
+    >>> print(_short("abcdef", 3))
+    'abc'… (6 characters)
     """
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
-
-
-def _short(value) -> str:
-    """repr of a value (a string from the input), cut to a readable length."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
     text = repr(value)
-    return text if len(text) <= SHOWN_CHARS + 2 else _cut(text)
+    return text if len(text) <= limit + 2 else f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def _show(token: bytes) -> str:

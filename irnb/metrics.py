@@ -764,8 +764,9 @@ _CHUNK_CELLS = 1 << 21
 
 def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *, judged, relevance_level: int,
                         complete: bool, max_depth, judged_only: bool, truth: bool) -> Evaluation:
-    """:func:`evaluate` over ``per_chunk`` runs at a time (every kernel works run by run, so
-    the values are those of one call over all runs), joined into one Evaluation."""
+    """:func:`evaluate` over ``per_chunk`` runs at a time, joined into one Evaluation. Every
+    kernel works run by run, so the values are those of one call over all runs, up to the
+    order of floating-point sums (nDCG's dot products: within 1e-15)."""
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
