@@ -8,7 +8,7 @@ each is given to irnb (``Experiment`` + ``evaluate(complete=True)``) and to the 
 * irnb raises ``ValueError`` whose message starts with the file's path, is at most a few
   hundred characters long, and (for faults in a line) names the line; or
 * irnb's values equal trec_eval's, topic by topic, on the file as trec_eval reads irnb's
-  documented rules: a UTF-8 byte-order mark dropped, and blank and comment lines dropped
+  documented rules: compressed files decompressed, a UTF-8 byte-order mark dropped, and blank and comment lines dropped
   from qrels (trec_eval 10.0 reads a second consecutive qrels comment as a judgment and
   refuses blank qrels lines); a qrels topic whose grades are all negative (nothing judged,
   on which trec_eval 10.0 stops with "Can't calculate measure") is a topic with nothing
@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irnb import Experiment, evaluate
+from irnb import io as irnb_io
 
 # trec_eval name → irnb name; -m flags below ask trec_eval for exactly these
 MEASURES = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet", "map": "AP", "P_5": "P@5",
@@ -126,6 +127,7 @@ def _file(draw, kind: str) -> bytes:
 
 def _as_trec_eval_reads(data: bytes, kind: str) -> bytes:
     """The file with irnb's documented departures from trec_eval applied (see module doc)."""
+    data = irnb_io._decompress(data)  # gzip, xz, bzip2: irnb reads them, trec_eval does not
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if kind == "qrels":
