@@ -16,10 +16,16 @@ Rules (trec_eval's, unless marked *irnb*):
 * A qrels line is exactly ``qid iteration docno grade`` (trec_eval rejects a fifth column as
   a malformed line; so does irnb). The iteration column is ignored, whatever it holds
   (TREC-COVID writes ``0.5`` there). The grade must be an integer (``-1``, ``+2`` and ``007``
-  are integers; ``1.0`` and ``0x1`` are not); negative grades mean "pooled but not judged".
-* Fields are separated by any run of ASCII whitespace (space, tab, ``\\v``, ``\\f``, ``\\r``),
-  C's ``isspace`` as in trec_eval. Lines end with ``\\n`` or ``\\r\\n`` (Windows); a lone
-  ``\\r`` is whitespace inside a line (as in trec_eval).
+  are integers; ``1.0`` and ``0x1`` are not) in [MIN_GRADE, MAX_GRADE] = [-126, 127]
+  (*irnb*: grades are stored as 8-bit integers whose two lowest values are markers;
+  trec_eval documents -127 to 127); negative grades mean "pooled but not judged".
+* Fields are separated by any run of ASCII whitespace (space, tab, ``\\v``, ``\\f``),
+  C's ``isspace`` as in trec_eval. Lines end with ``\\n`` or ``\\r\\n`` (Windows).
+  *irnb*: a carriage return not followed by ``\\n`` is an error naming its line (trec_eval
+  reads it as a space, so a file with old Mac line ends becomes one line, silently).
+* *irnb*: a line longer than MAX_LINE_BYTES (10,000 bytes, trec_eval's own limit for
+  standard input) and a NUL byte (binary data; trec_eval would cut strings there) are
+  errors naming the line. Input echoed in a message is cut to SHOWN_CHARS (60) characters.
 * Lines whose first non-blank character is ``#`` are comments and blank lines are skipped
   in both runs and qrels (trec_eval ≥ 10 skips comments in both and blank lines in runs;
   *irnb* also skips blank lines in qrels). A ``#`` later on a line is ordinary text
@@ -30,10 +36,15 @@ Rules (trec_eval's, unless marked *irnb*):
 * A docno repeated within a topic is an error (trec_eval: "duplicate docs"), in runs and in
   qrels. ``on_duplicate="keep_first"`` keeps the first occurrence in file order (row order
   for DataFrames) and drops the others, whatever their scores or grades.
+* A path that cannot be read — missing, permission denied, a symlink loop, a directory
+  where a file is expected, a device or pipe (never read: it could block or never end) — is
+  a :class:`FileReadError` (a ``ValueError``) naming the path and the cause in the operating
+  system's words. A broken link or special file inside a runs folder is one too, not skipped.
 * Errors are ``ValueError`` naming ``file:line`` (``archive::member:line`` inside an
   archive, ``DataFrame 'name': row LABEL`` with the row's index label for frames) and
   saying what was expected: fewer than the required columns, a score that is not a finite
-  number, a grade that is not an integer, a repeated docno, an empty file (no data lines).
+  number, a grade that is not an integer or out of range, a repeated docno, an empty
+  file (no data lines).
   A DataFrame's topic and docno values must be non-empty and free of whitespace (so that
   the run can be written as TREC text).
 
