@@ -88,12 +88,19 @@ def measure(n_runs: int, root: Path) -> dict:
 
 
 def report(rows: list[dict]) -> str:
+    """A Markdown table; "marginal" is the peak's growth per added line since the previous
+    size (the fixed cost of imports, thread pools and allocator arenas drops out)."""
     lines = ["| run lines | runs | build peak (B/line) | held after build (B/line) | evaluate transient (B/line) "
-             "| process peak (MB) | peak (B/line) |", "|---|---|---|---|---|---|---|"]
+             "| evaluate (s) | process peak (MB) | peak (B/line) | marginal (B/line) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    previous = None
     for r in rows:
         n = r["lines"]
+        marginal = "" if previous is None else f"{(r['peak'] - previous['peak']) / (n - previous['lines']):.1f}"
         lines.append(f"| {n:,} | {r['runs']} | {r['build_peak'] / n:.1f} | {r['held'] / n:.1f} | "
-                     f"{r['eval_transient'] / n:.1f} | {r['peak'] / 2**20:,.0f} | {r['peak'] / n:.1f} |")
+                     f"{r['eval_transient'] / n:.1f} | {r['evaluate_s']:.2f} | {r['peak'] / 2**20:,.0f} | "
+                     f"{r['peak'] / n:.1f} | {marginal} |")
+        previous = r
     return "\n".join(lines)
 
 
@@ -117,7 +124,8 @@ def main(argv=None) -> int:
     if args.save:
         (HERE / "RESULTS_memory.md").write_text(
             "# Peak memory per run line (`python benchmarks/bench_memory.py --save`)\n\n"
-            f"Measures: {', '.join(MEASURES)}; 50 topics × 1,000 documents per run; 8-character docnos.\n\n"
+            f"Measures: {', '.join(MEASURES)}; 50 topics × 1,000 documents per run; 8-character docnos. "
+            "Process RSS (Linux VmHWM), above the RSS after the imports.\n\n"
             + text + "\n")
     return 0
 

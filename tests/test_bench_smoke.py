@@ -188,3 +188,14 @@ def test_compare_values_finds_a_planted_difference(bench, tiny):
                          "only_irnb": 0, "only_peer": 0}
     assert out["P@10"]["cells"] == 5 and out["P@10"]["only_irnb"] == 1
     assert out["P@10"]["max_abs_diff"] == 0.0
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="bench_memory reads Linux /proc figures")
+def test_memory_benchmark_measures_a_tiny_set(bench, tiny, monkeypatch):
+    import bench_memory
+
+    result = bench_memory.child(str(tiny.run_dir), str(tiny.qrels_path))
+    assert result["lines"] == 120 and result["runs"] == 3
+    assert result["peak"] >= result["held"] >= 0 and result["evaluate_s"] >= 0
+    table = bench_memory.report([result, dict(result, lines=240, peak=result["peak"] + 1200)])
+    assert table.splitlines()[-1].endswith("| 10.0 |")  # 1,200 more bytes for 120 more lines
