@@ -83,10 +83,11 @@ def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, co
     more = f", … {len(missing) - shown} more" if len(missing) > shown else ""
     head = (f"run {run!r} answers {num_topics - len(missing)} of the {num_topics} qrels topics; "
             f"the {len(missing)} other{'s' if len(missing) > 1 else ''} ({names}{more})")
+    verb, them = ("are", "them") if len(missing) > 1 else ("is", "it")
     if complete:
-        return f"{head} are scored 0 (complete=True, trec_eval -c)"
-    return (f"{head} are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); "
-            "use complete=True (trec_eval -c) to score them 0")
+        return f"{head} {verb} scored 0 (complete=True, trec_eval -c)"
+    return (f"{head} {verb} left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); "
+            f"use complete=True (trec_eval -c) to score {them} 0")
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

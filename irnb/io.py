@@ -198,13 +198,14 @@ class FileReadError(ValueError):
     """A file that cannot be read: missing, permission denied, a symlink loop, a directory
     where a file is expected, a device or pipe. A ``ValueError`` like every input error;
     ``path`` is the file and ``reason`` the cause in the operating system's words
-    (``strerror``, e.g. ``Permission denied``, ``Too many levels of symbolic links``).
+    (``strerror`` and the errno name, e.g. ``Permission denied (EACCES)``, ``Too many levels
+    of symbolic links (ELOOP)``) or the kind of special file.
 
     >>> try:
     ...     read_qrels("no/such/qrels.txt")
     ... except FileReadError as err:
     ...     print(err.reason)
-    No such file or directory
+    No such file or directory (ENOENT)
     """
 
     def __init__(self, path, reason: str, what: str = "file"):

