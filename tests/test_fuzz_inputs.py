@@ -14,7 +14,7 @@ each is given to irnb (``Experiment`` + ``evaluate(complete=True)``) and to the 
   on which trec_eval 10.0 stops with "Can't calculate measure") is a topic with nothing
   relevant. trec_eval must then succeed on that file.
 
-Seeded (``derandomize``) and bounded, so CI sees the same few hundred files every time.
+Seeded (``derandomize``) and bounded: CI sees the same 800 file pairs every time (about 10 s).
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def fuzz_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, database=None,
+@settings(max_examples=800, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(run_data=_file("run"), qrels_data=_file("qrels"))
 def test_malformed_files_are_refused_or_read_as_trec_eval_reads_them(trec_eval_bin, fuzz_dir, run_data, qrels_data):
