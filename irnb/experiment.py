@@ -24,8 +24,10 @@ Rules:
 * Topics are the official qrels' topics in string order (trec_eval's). A run topic absent
   from the qrels is not evaluated (trec_eval); it is listed in ``ignored_topics[run]``. A
   qrels topic that a run did not answer has ``length`` 0 and is listed in
-  ``missing_topics[run]``; measures skip it unless asked for ``complete=True`` (trec_eval
-  ``-c``), and :func:`irnb.metrics.evaluate` says so with a :class:`MissingTopicsWarning`. A run that answers none of the qrels topics is
+  ``missing_topics[run]`` (in topic order: the first is the one trec_eval 10.0 names when
+  it refuses such a run, "result qid '…' not found in qrels", exit status 4); measures skip
+  it unless asked for ``complete=True`` (trec_eval ``-c``), and
+  :func:`irnb.metrics.evaluate` says so with a :class:`MissingTopicsWarning`. A run that answers none of the qrels topics is
   an error (usually a sign of the wrong qrels file).
 * Runs may have different lengths; the depth D is the longest ranking (on qrels topics),
   cut at ``max_depth`` (trec_eval ``-M``) when given; shorter rankings are padded with
