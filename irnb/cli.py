@@ -225,8 +225,10 @@ COMPARE_COLUMNS = ["run_a", "run_b", "measure", "assessment", "mean_diff", "p_me
 
 
 def _cmd_compare(args) -> int:
+    import warnings
+
     from .decision import compare_table
-    from .experiment import Experiment
+    from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
 
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha must satisfy 0 < alpha < 1, got {args.alpha}")
@@ -234,7 +236,13 @@ def _cmd_compare(args) -> int:
     if len(experiment.run_names) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")
     options = {"seed": args.seed} if args.test == "randomization" else {}
-    table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha, **options)
+    with warnings.catch_warnings():  # said below, in the CLI's own words
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha, **options)
+    for run, topics in list(experiment.missing_topics.items())[:10]:
+        note = missing_topics_note(run, topics, len(experiment.topics), complete=False,
+                                   consequence="left out of its pairs' tests (a pair is tested on the topics both runs answer)")
+        print(f"irnb: warning: {note}", file=sys.stderr)
     table = table[COMPARE_COLUMNS]
     if args.format == "trec":
         sys.stdout.write("\t".join(COMPARE_COLUMNS) + "\n")

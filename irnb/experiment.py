@@ -74,9 +74,11 @@ class MissingTopicsWarning(UserWarning):
     9.x; trec_eval 10.0 refuses the run), or scored 0 with ``complete=True`` (``-c``)."""
 
 
-def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, complete: bool, shown: int = 5) -> str:
+def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, complete: bool, shown: int = 5,
+                        consequence: str | None = None) -> str:
     """One sentence saying which qrels topics ``run`` does not answer and what the mean
-    does with them (the words of :class:`MissingTopicsWarning` and of ``irnb evaluate``).
+    does with them (the words of :class:`MissingTopicsWarning` and of ``irnb evaluate``);
+    ``consequence`` replaces what the mean does (e.g. for paired tests).
 
     >>> missing_topics_note("bm25", ["3", "4"], 3, complete=False)
     "run 'bm25' answers 1 of the 3 qrels topics; the 2 others ('3', '4') are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); use complete=True (trec_eval -c) to score them 0"
@@ -86,6 +88,8 @@ def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, co
     head = (f"run {run!r} answers {num_topics - len(missing)} of the {num_topics} qrels topics; "
             f"the {len(missing)} other{'s' if len(missing) > 1 else ''} ({names}{more})")
     verb, them = ("are", "them") if len(missing) > 1 else ("is", "it")
+    if consequence is not None:
+        return f"{head} {verb} {consequence}"
     if complete:
         return f"{head} {verb} scored 0 (complete=True, trec_eval -c)"
     return (f"{head} {verb} left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); "

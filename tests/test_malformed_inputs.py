@@ -254,6 +254,15 @@ def test_the_cli_says_how_many_and_which_topics_are_missing(partial, capsys, fla
     assert "MissingTopicsWarning" not in err  # said once, in the CLI's words
 
 
+def test_the_cli_compare_says_which_topics_a_run_misses(partial, tmp_path, capsys):
+    run, qrels = partial
+    other = _write(tmp_path / "full.run", RUN + b"3 Q0 x 1 1 r\n")
+    assert main(["compare", str(qrels), str(run), str(other), "-m", "P@2"]) == 0
+    err = capsys.readouterr().err
+    assert err == ("irnb: warning: run 'part.run' answers 2 of the 3 qrels topics; the 1 other ('3') is left out "
+                   "of its pairs' tests (a pair is tested on the topics both runs answer)\n")
+
+
 def test_the_cli_names_the_first_few_missing_topics_only(tmp_path, capsys):
     qrels = _write(tmp_path / "q", b"".join(b"%d 0 a 1\n" % t for t in range(1, 31)))
     run = _write(tmp_path / "r", b"1 Q0 a 1 1 r\n2 Q0 a 1 1 r\n")
