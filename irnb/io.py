@@ -299,7 +299,11 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
     elif _is_archive(path):
         found = False
         try:
-            with tarfile.open(path, mode="r|*") as archive:
+            handle = open(path, "rb")
+        except OSError as err:
+            raise FileReadError(path, _os_reason(err), "run archive") from None
+        try:
+            with handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
                 for member in archive:
                     if not member.isfile() or _hidden(member.name):
                         continue

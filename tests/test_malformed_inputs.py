@@ -188,6 +188,9 @@ def test_permission_denied_is_a_file_read_error(tmp_path, monkeypatch):
         read_run(path)
     with pytest.raises(FileReadError, match=re.escape(f"{path}: cannot read qrels file: Permission denied (EACCES)")):
         read_qrels(path)
+    archive = _write(tmp_path / "runs.tar.gz", b"")
+    with pytest.raises(FileReadError, match=re.escape(f"{archive}: cannot read run archive: Permission denied (EACCES)")):
+        read_runs(archive)
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads files without permission")
