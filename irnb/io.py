@@ -238,7 +238,7 @@ def _file_kind(path: Path, what: str) -> str:
         return "dir"
     if stat.S_ISREG(info.st_mode):
         return "file"
-    kind = next((name for test, name in _NOT_REGULAR if test(info.st_mode)), "not a regular file")
+    kind = next((name for test, name in _NOT_REGULAR if test(info.st_mode)), "an unknown kind of file")
     raise FileReadError(path, f"not a regular file ({kind})", what)
 
 
