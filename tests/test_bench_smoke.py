@@ -201,3 +201,20 @@ def test_memory_benchmark_measures_a_tiny_set(bench, tiny, monkeypatch):
     assert {"build_peak", "held", "eval_transient", "peak", "evaluate_s"} <= set(result)
     table = bench_memory.report([result, dict(result, lines=240, peak=result["peak"] + 1200)])
     assert table.splitlines()[-1].endswith("| 10.0 |")  # 1,200 more bytes for 120 more lines
+
+
+def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
+    """benchmarks/bench_scale.py --quick: every part runs and prints its ratio line."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import bench_scale
+
+    bench_scale.main(["--quick", "--skip", "tukey"])
+    out = capsys.readouterr().out
+    assert "MAP of run 1" in out
+    first = out.split("MAP of run 1: ")[1].split(")")[0]
+    ours, peer = first.split(" / ")
+    if "pytrec_eval not installed" not in out:
+        assert float(ours) == pytest.approx(float(peer), abs=1e-6)  # irnb's MAP equals pytrec_eval's
+    assert "identical p-values: True" in out
+    assert "decision matrix (anova): 1,770 pairs" in out
+    assert "n_jobs=2: leave-one-group-out" in out
