@@ -23,7 +23,6 @@ import contextlib
 import gzip
 import hashlib
 import io
-import os
 import re
 import subprocess
 import sys
