@@ -110,7 +110,8 @@ def _cmd_evaluate(args) -> int:
         _evaluate_and_print(args, experiment, measures)
     for run, topics in experiment.ignored_topics.items():
         print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
-              f"({', '.join(topics[:5])}{'…' if len(topics) > 5 else ''})", file=sys.stderr)
+              f"({', '.join(t if len(t) <= 40 else t[:40] + '…' for t in topics[:5])}"
+              f"{'…' if len(topics) > 5 else ''})", file=sys.stderr)
     complete = args.complete and not (args.intervals or args.estimator)
     missing = list(experiment.missing_topics.items())
     for run, topics in missing[:10]:
