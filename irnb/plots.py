@@ -74,6 +74,7 @@ __all__ = [
     "update_simulated_precision_plot",
     "depth_curves_plot",
     "procedure_caption",
+    "estimate_label",
     "ranked_runs_plot",
     "background_rate_plot",
     "separability_plot",
@@ -170,6 +171,24 @@ def _estimator_key(estimator: str, plot: str) -> str:
                          f"got {estimator!r}") from None
 
 
+def estimate_label(estimates, estimator: str) -> str:
+    """The legend label of a point estimator with the parameters it uses, e.g.
+    ``X_M (smoothed, E = 0.01, λ = 1 − Δ)``; ``estimates`` is a
+    :class:`~irnb.intervals.PointEstimates` (its E and λ), or None for the name alone.
+
+    >>> estimate_label(None, "B")
+    'X_B (background)'
+    """
+    key = _estimator_key(estimator, "estimate_label")
+    parts = [ESTIMATORS[key]]
+    if estimates is not None and key != "S":
+        parts.append(f"E = {estimates.background_rate:g}")
+        if key == "M":
+            lam = estimates.smoothing
+            parts.append("λ = 1 − Δ" if lam == "auto" else f"λ = {lam:g}")
+    return f"X_{key} ({', '.join(parts)})"
+
+
 def _thin(positions: np.ndarray, labels: Sequence[str], most: int | None) -> tuple[np.ndarray, list[str]]:
     """Every m-th tick when there are more than ``most`` labels (readable, and each label
     costs a text layout on every redraw)."""
@@ -261,7 +280,7 @@ def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = "M"
     if estimates is not None:
         key = _estimator_key(estimator, plot)
         point = estimates.means()[f"X_{key}"].to_numpy()
-        label = f"X_{key} ({ESTIMATORS[key]})"
+        label = estimate_label(estimates, key)
     true = None if truth is None else _array(truth, "truth", plot, len(names))
     keep = np.arange(len(names)) if runs is None else np.asarray(
         [_run_position(names, r, plot) for r in runs], dtype=np.int64)
@@ -291,7 +310,7 @@ def update_topic_intervals_plot(ax, intervals, run: str, *, estimates=None, esti
     if estimates is not None:
         key = _estimator_key(estimator, plot)
         point = np.asarray(estimates.get(key))[s, keep]
-        label = f"X_{key} ({ESTIMATORS[key]})"
+        label = estimate_label(estimates, key)
     true = None
     if truth is not None:
         truth = np.asarray(truth, dtype=np.float64)
@@ -624,13 +643,14 @@ def update_unjudged_plot(ax, table: pd.DataFrame, *, run_a: str = "run a", run_b
 
 
 def simulated_precision_plot(topics: Sequence[str], unjudged, original, simulated, *, run: str = "",
-                             estimator: str = "I", measure: str = "P@k", ax=None):
+                             estimator: str = "I", measure: str = "P@k", estimates=None, ax=None):
     """The thesis chapter's Fig. 7.2: per topic (ordered by the original score), the
     unjudged documents in the top k (left axis), the original score (unjudged =
     non-relevant, B = X_S; dashed) and the simulated one (solid; X_I is the thesis's
     simulated precision: judged-relevant / judged in the top k). All arrays have one value
     per topic: e.g. ``unjudged_overlap(...)["unjudged_b"]``, ``intervals.lower[s]`` and
-    ``estimates.interpolated[s]``."""
+    ``estimates.interpolated[s]``; ``estimates`` (the
+    :class:`~irnb.intervals.PointEstimates`) puts its E and λ in the legend."""
     from matplotlib.lines import Line2D
 
     ax = _axes(ax, (9.0, 4.0))
@@ -639,11 +659,11 @@ def simulated_precision_plot(topics: Sequence[str], unjudged, original, simulate
     twin.add_line(_tag(Line2D([], [], color=PALETTE[0], linestyle="--", linewidth=1.2), "original"))
     twin.add_line(_tag(Line2D([], [], color=PALETTE[1], linewidth=1.4), "simulated"))
     return update_simulated_precision_plot(ax, topics, unjudged, original, simulated, run=run, estimator=estimator,
-                                           measure=measure)
+                                           measure=measure, estimates=estimates)
 
 
 def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, original, simulated, *, run: str = "",
-                                    estimator: str = "I", measure: str = "P@k"):
+                                    estimator: str = "I", measure: str = "P@k", estimates=None):
     """:func:`simulated_precision_plot` on an Axes that already holds one: in place."""
     plot = "update_simulated_precision_plot"
     topics = list(topics)
@@ -659,7 +679,7 @@ def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, origina
     found["original"].set_data(x, original[order])
     found["original"].set_label(f"original {measure} (X_S)")
     found["simulated"].set_data(x, simulated[order])
-    found["simulated"].set_label(f"simulated {measure} (X_{key})")
+    found["simulated"].set_label(f"simulated {measure}: " + estimate_label(estimates, key))
     twin = found["original"].axes
     ax.set_ylim(-0.5, max(1.0, float(unjudged.max(initial=0))) * 1.08)
     twin.set_ylim(0.0, 1.02)

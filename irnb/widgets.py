@@ -139,10 +139,9 @@ def _build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, A
         "measurement_depth": lambda: w.IntSlider(value=min(k_param.default, depth), min=int(k_param.low),
                                                  max=depth, description=SLIDER_LABELS["measurement_depth"],
                                                  tooltip=k_param.doc, style=style, continuous_update=False),
-        "background_rate": lambda: w.FloatSlider(value=e_param.default, min=e_param.low, max=e_param.high,
-                                                 step=0.001, readout_format=".3f", tooltip=e_param.doc,
-                                                 description=SLIDER_LABELS["background_rate"], style=style,
-                                                 continuous_update=False),
+        "background_rate": lambda: w.SelectionSlider(options=_background_rates(e_param), value=e_param.default,
+                                                     tooltip=e_param.doc, style=style, continuous_update=False,
+                                                     description=SLIDER_LABELS["background_rate"]),
         "smoothing": lambda: w.FloatSlider(value=0.5, min=l_param.low, max=l_param.high, step=0.01,
                                            description=SLIDER_LABELS["smoothing"], tooltip=l_param.doc,
                                            style=style, continuous_update=False, disabled=True),
@@ -165,15 +164,89 @@ def _build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, A
                                     tooltip="the run compared with run a"),
     }
     controls = {name: make[name]() for name in names}
-    if "smoothing" in controls and "auto_smoothing" in controls:
-        smoothing = controls["smoothing"]
-        smoothing.disabled = controls["auto_smoothing"].value
-
-        def _toggle(change, smoothing=smoothing):
-            smoothing.disabled = bool(change["new"])
-
-        controls["auto_smoothing"].observe(_toggle, names="value")
+    for control in controls.values():
+        control._irnb_tooltip = control.tooltip  # what the control does (a locked one says why instead)
     return controls
+
+
+#: E on a 1-2-5 scale: one step changes X_B = B + ΔE and X_M by at least a third (from 0: to 0.005),
+#: so the estimates move visibly; a fixed step of 0.001 moved them less than a pixel.
+_BACKGROUND_RATES = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+
+
+def _background_rates(param) -> list[float]:
+    """The E values the slider offers: :data:`_BACKGROUND_RATES` within the declared bounds,
+    with the declared default."""
+    rates = {r for r in _BACKGROUND_RATES if param.low <= r <= param.high} | {float(param.default)}
+    return sorted(rates)
+
+
+# =============================================================================== which controls apply
+#: Why a view ignores a control it does not declare in ``uses`` (shown as the locked control's tooltip).
+_NOT_USED = {
+    "intervals": {
+        "run_a": "the intervals view shows one run's topics: pick it with 'run' (run a and b are for the "
+                 "unjudged-documents view)",
+        "run_b": "the intervals view shows one run's topics: pick it with 'run' (run a and b are for the "
+                 "unjudged-documents view)",
+    },
+    "decision matrix": {
+        "background_rate": "the decision matrix compares the runs' measured scores (unjudged = non-relevant): "
+                           "E applies to the interval estimates only",
+        "smoothing": "the decision matrix compares the runs' measured scores: λ applies to the interval "
+                     "estimate X_M only",
+        "auto_smoothing": "the decision matrix compares the runs' measured scores: λ applies to the interval "
+                          "estimate X_M only",
+        "estimator": "the decision matrix compares the runs' measured scores, not a point estimate",
+        "run": "the decision matrix shows every pair of the runs shown (choose them with 'groups')",
+        "run_a": "the decision matrix shows every pair of the runs shown (choose them with 'groups')",
+        "run_b": "the decision matrix shows every pair of the runs shown (choose them with 'groups')",
+    },
+    "bias": {
+        "measurement_depth": "the bias view scores AP and bpref over each run's whole ranking: k does not apply",
+        "background_rate": "the bias view compares measured scores: E applies to the interval estimates only",
+        "smoothing": "the bias view compares measured scores: λ applies to the interval estimate X_M only",
+        "auto_smoothing": "the bias view compares measured scores: λ applies to the interval estimate X_M only",
+        "measure": "the bias view always compares AP (falls for left-out runs) with bpref (does not)",
+        "estimator": "the bias view compares measured scores, not a point estimate",
+        "groups": "every group with a contributing run is left out in turn, so the group selector does not apply",
+        "run": "the bias view shows every left-out run",
+        "run_a": "the bias view shows every left-out run",
+        "run_b": "the bias view shows every left-out run",
+    },
+    "unjudged documents": {
+        "measure": "the thesis's Figs 7.1 and 7.2 are drawn for P@k",
+        "groups": "the unjudged-documents view compares two runs: pick them with 'run a' and 'run b'",
+        "run": "the unjudged-documents view compares two runs: pick them with 'run a' and 'run b'",
+    },
+}
+
+
+def _locked_by_values(controls: Mapping[str, Any]) -> dict[str, str]:
+    """Controls that cannot change the picture given the other controls' values, with why:
+    E and λ enter some estimators only; λ = 1 − Δ locks the λ slider."""
+    locked: dict[str, str] = {}
+    estimator = controls["estimator"].value if "estimator" in controls else None
+    if estimator == "S":
+        why = "X_S (simplistic) counts unjudged documents as non-relevant: choose X_B, X_I or X_M to use {}"
+        locked.update(background_rate=why.format("E"), smoothing=why.format("λ"), auto_smoothing=why.format("λ"))
+    elif estimator in ("B", "I"):
+        why = f"λ weighs X_I against X_B in X_M only: choose X_M (smoothed) to use λ (X_{estimator} is shown)"
+        locked.update(smoothing=why, auto_smoothing=why)
+    if "smoothing" in controls and "smoothing" not in locked and controls.get("auto_smoothing") is not None \
+            and controls["auto_smoothing"].value:
+        locked["smoothing"] = ("λ = 1 − Δ per topic (the 'λ = 1 − Δ' box is ticked: X_M = B(1 + Δ) + Δ²E); "
+                               "untick it to set λ yourself")
+    return locked
+
+
+def _sync_controls(controls: Mapping[str, Any], locked: Mapping[str, str]) -> None:
+    """Lock (disable) the controls in ``locked`` with the reason as their tooltip; unlock the others."""
+    for name, control in controls.items():
+        reason = locked.get(name)
+        control.disabled = reason is not None
+        original = getattr(control, "_irnb_tooltip", control.tooltip)
+        control.tooltip = f"locked: {reason}" if reason is not None else original
 
 
 def _help(control_name: str):
@@ -215,6 +288,7 @@ class View:
     view is shown (``refresh()``).
     """
 
+    name: str = ""
     uses: tuple[str, ...] = ()
     panels: tuple[str, ...] = ()
     figsize: tuple[float, float] = (11.0, 5.0)
@@ -246,6 +320,11 @@ class View:
         self.layouts = 0  # layout passes so far (one at the start, more only when tick labels grow)
         for name in self.uses:
             self.controls[name].observe(self._on_change, names="value")
+        if standalone:  # the view's own controls: lock those the others' values make moot (E, λ)
+            for name in self.uses:
+                self.controls[name].observe(lambda _change: _sync_controls(self.controls, self.locked_controls()),
+                                            names="value")
+            _sync_controls(self.controls, self.locked_controls())
         parts = ([_panel(self.controls)] if standalone else []) + [self._canvas_widget, self.status]
         self.widget = w.VBox(parts)
         if self.active:  # an inactive view (a hidden tab) draws when first shown
@@ -256,6 +335,20 @@ class View:
     def artists(self) -> dict[str, dict[str, Any]]:
         """Panel → role → artist (see :func:`irnb.plots.artists`)."""
         return {name: plots.artists(ax) for name, ax in self.axes.items()}
+
+    def locked_controls(self, controls: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """The controls (of ``controls``, default the view's own) that cannot change this view
+        as the controls are set now, each with the reason: those the view does not use, E
+        and λ with an estimator that ignores them, λ while λ = 1 − Δ. The explorer
+        disables them and shows the reason as their tooltip."""
+        controls = self.controls if controls is None else controls
+        reasons = _NOT_USED.get(self.name, {})
+        locked = {n: reasons.get(n, f"the {self.name} view does not use this control") for n in controls
+                  if n not in self.uses}
+        for n, reason in _locked_by_values(controls).items():
+            if n in controls:
+                locked.setdefault(n, reason)
+        return locked
 
     def refresh(self) -> bool:
         """Read the controls, call the core, update the artists and redraw. Returns False
@@ -622,6 +715,7 @@ class IntervalsView(View):
     """Per-run [B, T] with the chosen point estimate (and the true score when the
     Experiment has truth), top ``top`` runs by the estimate; per-topic [B, T] of one run."""
 
+    name = "intervals"
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
             "estimator", "contributors", "groups", "run")
     panels = ("runs", "topics")
@@ -682,6 +776,7 @@ class DecisionView(View):
     Bonferroni, α = 0.05); both panels name the test and α.
     """
 
+    name = "decision matrix"
     uses = ("depth", "measurement_depth", "measure", "contributors", "groups")
     panels = ("matrix", "proportions")
     figsize = (13.0, 6.5)
@@ -768,6 +863,7 @@ class BiasView(View):
     Reference: the depth-d pool of the selected contributors (``reference="pool"``). Every
     group with a contributing run is left out in turn, so the group selector does not apply."""
 
+    name = "bias"
     uses = ("depth", "contributors")
     panels = ("rank", "score", "tau")
     figsize = (13.0, 4.8)
@@ -810,6 +906,7 @@ class UnjudgedView(View):
     top k of runs a and b with their overlap and Δ P@k; original versus simulated P@k of
     run b (the simulated value is the chosen estimator; X_I is the thesis's)."""
 
+    name = "unjudged documents"
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "estimator",
             "contributors", "run_a", "run_b")
     panels = ("unjudged", "simulated")
@@ -845,7 +942,7 @@ class UnjudgedView(View):
         self._draw("simulated", plots.simulated_precision_plot, plots.update_simulated_precision_plot,
                    self._topics[answered].tolist(), np.rint(iv.residual[s][answered] * k),
                    iv.lower[s][answered], est.get(estimator)[s][answered], run=run_b, estimator=estimator,
-                   measure=f"P@{k}")
+                   measure=f"P@{k}", estimates=est)
         self._mark("artists", now)
         return (f"{pool.description}: {run_a} has {int(table['unjudged_a'].sum()):,} and {run_b} "
                 f"{int(table['unjudged_b'].sum()):,} unjudged documents in their top {k} over "
@@ -873,7 +970,23 @@ class Explorer:
                                    active=i == 0)
         self.tabs = w.Tab(children=[v.widget for v in self.views.values()], titles=list(self.views))
         self.tabs.observe(self._on_tab, names="selected_index")
+        for control in self.controls.values():
+            control.observe(lambda _change: self._sync(), names="value")
+        self._sync()
         self.widget = w.VBox([_panel(self.controls), self.tabs])
+
+    @property
+    def active(self) -> View:
+        """The view on the visible tab."""
+        return list(self.views.values())[self.tabs.selected_index or 0]
+
+    def locked_controls(self) -> dict[str, str]:
+        """The controls that cannot change the visible view now, with why (they are disabled,
+        the reason is their tooltip); see :meth:`View.locked_controls`."""
+        return self.active.locked_controls(self.controls)
+
+    def _sync(self) -> None:
+        _sync_controls(self.controls, self.locked_controls())
 
     @property
     def artists(self) -> dict[str, dict[str, dict[str, Any]]]:
@@ -893,6 +1006,7 @@ class Explorer:
             view.active = name == selected
             if view.active and view.stale:
                 view.refresh()
+        self._sync()
 
     def _ipython_display_(self):  # pragma: no cover - needs a front end
         from IPython.display import display

@@ -256,7 +256,7 @@ def test_simulated_precision_plot_orders_by_the_original_score():
     np.testing.assert_allclose(found["original"].get_ydata(), [0.1, 0.2, 0.4])
     np.testing.assert_allclose(found["simulated"].get_ydata(), [0.1, 0.9, 0.8])
     np.testing.assert_allclose(found["unjudged"].get_ydata(), [0, 5, 3])
-    assert found["simulated"].get_label() == "simulated P@10 (X_I)"
+    assert found["simulated"].get_label() == "simulated P@10: X_I (interpolated)"
     with pytest.raises(ValueError, match="original must be 3 values"):
         plots.update_simulated_precision_plot(ax, ["a", "b", "c"], [1, 2, 3], [0.1], [0.1, 0.2, 0.3])
 

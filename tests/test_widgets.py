@@ -60,7 +60,8 @@ def test_sliders_take_bounds_defaults_and_symbols_from_the_declarations(experime
     E, lam = INTERVAL_PARAMS["background_rate"], INTERVAL_PARAMS["smoothing"]
     assert (c["depth"].min, c["depth"].max, c["depth"].value) == (d.low, D, min(d.default, D))
     assert (c["measurement_depth"].min, c["measurement_depth"].max, c["measurement_depth"].value) == (k.low, D, 10)
-    assert (c["background_rate"].min, c["background_rate"].max, c["background_rate"].value) == (E.low, E.high, 0.01)
+    rates = c["background_rate"].options
+    assert (rates[0], rates[-1], c["background_rate"].value) == (E.low, E.high, 0.01)
     assert (c["smoothing"].min, c["smoothing"].max) == (lam.low, lam.high)
     assert c["depth"].description == "pool depth d" and c["measurement_depth"].description == "measurement depth k"
     assert c["background_rate"].description == "E (background rate)" and c["smoothing"].description == "λ (smoothing)"
@@ -480,3 +481,96 @@ def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
     entries = len(cache)
     view.refresh()
     assert len(cache) == entries and view._canvas_widget.value == first
+
+
+# =============================================================================== no dead controls
+def _other_value(experiment, control, name):
+    """A value of ``control`` other than its current one that should matter to a view using it."""
+    value = control.value
+    if name == "depth":
+        return 5 if value != 5 else 6
+    if name == "measurement_depth":
+        return 5 if value != 5 else 20
+    if name == "auto_smoothing":
+        return not value
+    if name == "smoothing":
+        return 0.1 if value != 0.1 else 0.9
+    if name == "contributors":
+        return value[:1] if len(value) > 1 else tuple(experiment.run_names[:3])
+    if name == "groups":
+        return value[:2] if len(value) > 2 else tuple(dict.fromkeys(experiment.groups))
+    options = [o[1] if isinstance(o, tuple) else o for o in control.options]
+    return options[(options.index(value) + 1) % len(options)]  # the next option
+
+
+def _dead_pairs(ex, experiment, *, respect_locks: bool = True) -> tuple[list[tuple[str, str]], int]:
+    """(view, control) pairs where changing an enabled control leaves the view's picture as it
+    was, and how many pairs were checked; every control is put back after its change."""
+    dead, checked = [], 0
+    for name, view in ex.views.items():
+        ex.select(name)
+        for control_name, control in ex.controls.items():
+            checked += 1
+            if respect_locks and control.disabled:
+                assert control.tooltip.startswith("locked: "), (name, control_name, control.tooltip)
+                continue
+            before, value = view._canvas_widget.value, control.value
+            control.value = _other_value(experiment, control, control_name)
+            assert not _error(view), (name, control_name, view.status.value)
+            if view._canvas_widget.value == before:
+                dead.append((name, control_name))
+            control.value = value
+            assert view._canvas_widget.value == before, (name, control_name)  # back to the same picture
+    return dead, checked
+
+
+@pytest.mark.parametrize("setting", [{}, {"auto_smoothing": False}, {"estimator": "S"}, {"estimator": "B"},
+                                     {"estimator": "I", "auto_smoothing": False}])
+def test_every_enabled_control_changes_the_visible_view(experiment, setting):
+    ex = widgets.explorer(experiment)
+    for name, value in setting.items():
+        ex.controls[name].value = value
+    dead, checked = _dead_pairs(ex, experiment)
+    assert checked == 4 * 12 and dead == []
+
+
+def test_locked_controls_say_why(experiment):
+    ex = widgets.explorer(experiment)
+    c = ex.controls
+    assert c["smoothing"].disabled and "λ = 1 − Δ" in c["smoothing"].tooltip  # auto λ by default, and why
+    assert not c["run"].disabled and c["run_a"].disabled and "unjudged" in c["run_a"].tooltip
+    ex.select("bias")
+    locked = ex.locked_controls()
+    assert set(locked) == {"measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
+                           "estimator", "groups", "run", "run_a", "run_b"}
+    assert "AP" in c["measure"].tooltip and c["measure"].disabled
+    ex.select("decision matrix")
+    assert not c["measure"].disabled and c["measure"].tooltip == "the measure; @k takes the measurement depth k"
+    assert c["estimator"].disabled and not c["groups"].disabled
+    ex.select("unjudged documents")
+    assert c["run_a"].disabled is False and c["run"].disabled and c["measure"].disabled
+    c["estimator"].value = "S"
+    assert c["background_rate"].disabled and "X_S" in c["background_rate"].tooltip
+
+
+def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
+    view = widgets.intervals_view(experiment)
+    c = view.controls
+    c["depth"].value = 5  # a shallow pool: many unjudged documents, as in a lecture's first example
+    ax = view.axes["topics"]
+    rates = list(c["background_rate"].options)
+    assert rates[:3] == [0.0, 0.005, 0.01] and 0.001 not in rates
+    moves = []
+    for low, high in zip(rates, rates[1:]):
+        xs, pictures = [], []
+        for rate in (low, high):
+            c["background_rate"].value = rate
+            xs.append(np.sort(view.artists["topics"]["estimate"].get_xdata()))
+            pictures.append(view._canvas_widget.value)
+        assert pictures[0] != pictures[1], (low, high)
+        assert f"E = {high:g}" in view.artists["topics"]["estimate"].get_label()  # the legend says which E
+        width = ax.get_window_extent().width
+        x0, x1 = ax.get_xlim()
+        moves.append(float(np.max(np.abs(xs[1] - xs[0]))) * width / (x1 - x0))
+    # X_M = B(1 + Δ) + Δ²E: a topic with Δ = 1 moves by the step in E, half a pixel at least
+    assert min(moves) >= 0.45 and all(m >= 0.9 for m, r in zip(moves, rates[1:]) if r >= 0.02), moves
