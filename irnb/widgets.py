@@ -255,26 +255,43 @@ def _help(control_name: str):
     param = _PARAMS.get(control_name)
     if param is None:
         return None
-    return w.HTML(f"<small style='color:#555'>{html.escape(_doc(param))}</small>")
+    return w.HTML(f"<div style='color:#555;font-size:12px;line-height:1.2'>{html.escape(_doc(param))}</div>")
+
+
+#: Width of the control sidebar: the plot sits beside it, so at 1366 × 768 (and, scaled
+#: to fit, at 1024 × 768) the plot and its controls are on screen together.
+SIDEBAR_WIDTH = "330px"
 
 
 def _panel(controls: Mapping[str, Any]):
-    """The controls laid out: sliders with their descriptions, then selectors."""
+    """The controls as a narrow sidebar: each slider with its one-line description below it,
+    then the pickers and the run lists, one per row."""
     w = _ipywidgets()
+    full = {"width": "100%"}
     rows = []
     for name in ("depth", "measurement_depth", "background_rate", "smoothing"):
         if name in controls:
-            rows.append(w.HBox([controls[name], _help(name)]))
-    if "auto_smoothing" in controls:
+            controls[name].layout = w.Layout(**full)
+            rows.append(controls[name])
+            rows.append(_help(name))
+        if name == "smoothing" and "auto_smoothing" in controls:
+            rows.append(controls["auto_smoothing"])
+    if "auto_smoothing" in controls and "smoothing" not in controls:
         rows.append(controls["auto_smoothing"])
-    wrap = {"flex_flow": "row wrap"}
-    pickers = [controls[n] for n in ("measure", "estimator", "run", "run_a", "run_b") if n in controls]
-    if pickers:
-        rows.append(w.HBox(pickers, layout=wrap))
-    lists = [controls[n] for n in ("contributors", "groups") if n in controls]
-    if lists:
-        rows.append(w.HBox(lists, layout=wrap))
-    return w.VBox(rows)
+    for name in ("measure", "estimator", "run", "run_a", "run_b", "contributors", "groups"):
+        if name in controls:
+            controls[name].layout = w.Layout(**full)
+            if name in ("contributors", "groups"):
+                controls[name].rows = 4
+            rows.append(controls[name])
+    return w.VBox(rows, layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, overflow="hidden"))
+
+
+def _beside(sidebar, main):
+    """The sidebar on the left, ``main`` (the plot) taking the rest of the width."""
+    w = _ipywidgets()
+    main.layout = w.Layout(flex="1 1 auto", min_width="0")
+    return w.HBox([sidebar, main], layout=w.Layout(width="100%", align_items="flex-start"))
 
 
 # =============================================================================== views
@@ -325,8 +342,8 @@ class View:
                 self.controls[name].observe(lambda _change: _sync_controls(self.controls, self.locked_controls()),
                                             names="value")
             _sync_controls(self.controls, self.locked_controls())
-        parts = ([_panel(self.controls)] if standalone else []) + [self._canvas_widget, self.status]
-        self.widget = w.VBox(parts)
+        plot = w.VBox([self._canvas_widget, self.status])
+        self.widget = _beside(_panel(self.controls), plot) if standalone else plot
         if self.active:  # an inactive view (a hidden tab) draws when first shown
             self.refresh()
 
@@ -494,7 +511,8 @@ def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios
     figure = Figure(figsize=figsize, dpi=80, layout="constrained")
     _text_cache_canvas(FigureCanvasAgg)(figure)
     figure.subplots(1, panels, width_ratios=width_ratios)
-    image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * 80)}px"})
+    image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * 80)}px",
+                                                                  "max_width": "100%", "height": "auto"})
     return figure, image, mode
 
 
@@ -779,7 +797,7 @@ class DecisionView(View):
     name = "decision matrix"
     uses = ("depth", "measurement_depth", "measure", "contributors", "groups")
     panels = ("matrix", "proportions")
-    figsize = (13.0, 6.5)
+    figsize = (12.5, 6.0)
     width_ratios = (2.0, 1.0)
 
     def __init__(self, experiment: Experiment, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, **kwargs):
@@ -866,7 +884,7 @@ class BiasView(View):
     name = "bias"
     uses = ("depth", "contributors")
     panels = ("rank", "score", "tau")
-    figsize = (13.0, 4.8)
+    figsize = (12.5, 4.8)
 
     def __init__(self, experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
                  depths: Sequence[int] = BIAS_DEPTHS, **kwargs):
@@ -910,7 +928,7 @@ class UnjudgedView(View):
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "estimator",
             "contributors", "run_a", "run_b")
     panels = ("unjudged", "simulated")
-    figsize = (13.0, 4.8)
+    figsize = (12.5, 4.8)
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._overlap: tuple[tuple, Any] | None = None  # (key, unjudged_overlap table) of the last change
@@ -973,7 +991,7 @@ class Explorer:
         for control in self.controls.values():
             control.observe(lambda _change: self._sync(), names="value")
         self._sync()
-        self.widget = w.VBox([_panel(self.controls), self.tabs])
+        self.widget = _beside(_panel(self.controls), self.tabs)
 
     @property
     def active(self) -> View:

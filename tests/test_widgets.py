@@ -71,8 +71,9 @@ def test_sliders_take_bounds_defaults_and_symbols_from_the_declarations(experime
     c["auto_smoothing"].value = False
     assert not c["smoothing"].disabled
     # the one-line description sits beside each slider
-    helps = [child.value for box in view.widget.children[0].children if isinstance(box, ipywidgets.HBox)
-             for child in box.children if isinstance(child, ipywidgets.HTML)]
+    sidebar, plot = view.widget.children  # the controls beside the plot
+    assert sidebar.layout.width == widgets.SIDEBAR_WIDTH and view._canvas_widget in plot.children
+    helps = [child.value for child in sidebar.children if isinstance(child, ipywidgets.HTML)]
     assert any("a contributing run ranks it at depth ≤ d" in h for h in helps)
     assert any("probability that an unjudged document is relevant" in h for h in helps)
     assert list(c["contributors"].value) == [n for n, x in zip(experiment.run_names, experiment.contributors) if x]
@@ -499,6 +500,8 @@ def _other_value(experiment, control, name):
         return value[:1] if len(value) > 1 else tuple(experiment.run_names[:3])
     if name == "groups":
         return value[:2] if len(value) > 2 else tuple(dict.fromkeys(experiment.groups))
+    if not hasattr(control, "options"):  # a float slider (E before it took 1-2-5 steps)
+        return min(control.max, value + 0.01)
     options = [o[1] if isinstance(o, tuple) else o for o in control.options]
     return options[(options.index(value) + 1) % len(options)]  # the next option
 
