@@ -737,7 +737,7 @@ class IntervalsView(View):
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
             "estimator", "contributors", "groups", "run")
     panels = ("runs", "topics")
-    figsize = (11.0, 5.5)
+    figsize = (11.0, 5.0)
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._truth_view = None  # irnb.metrics.judged_view of the complete qrels, built on first use
@@ -797,7 +797,7 @@ class DecisionView(View):
     name = "decision matrix"
     uses = ("depth", "measurement_depth", "measure", "contributors", "groups")
     panels = ("matrix", "proportions")
-    figsize = (12.5, 6.0)
+    figsize = (12.5, 5.0)
     width_ratios = (2.0, 1.0)
 
     def __init__(self, experiment: Experiment, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, **kwargs):
@@ -884,7 +884,7 @@ class BiasView(View):
     name = "bias"
     uses = ("depth", "contributors")
     panels = ("rank", "score", "tau")
-    figsize = (12.5, 4.8)
+    figsize = (12.5, 4.6)
 
     def __init__(self, experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
                  depths: Sequence[int] = BIAS_DEPTHS, **kwargs):
@@ -928,7 +928,7 @@ class UnjudgedView(View):
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "estimator",
             "contributors", "run_a", "run_b")
     panels = ("unjudged", "simulated")
-    figsize = (12.5, 4.8)
+    figsize = (12.5, 4.6)
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._overlap: tuple[tuple, Any] | None = None  # (key, unjudged_overlap table) of the last change
