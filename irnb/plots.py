@@ -54,6 +54,7 @@ from .intervals import ESTIMATORS, _estimator_key as _intervals_estimator_key
 
 __all__ = [
     "PALETTE",
+    "MIN_FONT",
     "CASE_COLOURS",
     "artists",
     "intervals_plot",
@@ -140,8 +141,14 @@ def _role(ax, role: str, plot: str):
     return found[role]
 
 
-def _legend(ax, handles: Sequence, *, loc: str = "best", **kwargs) -> None:
-    """A legend of the visible labelled handles, rebuilt only when their labels change."""
+#: Smallest text size (points) of any text in a figure: legible at 100 % zoom and projected.
+MIN_FONT = 9
+
+
+def _legend(ax, handles: Sequence, *, where: str = "below", **kwargs) -> None:
+    """A legend of the visible labelled handles outside the data, rebuilt only when their
+    labels change: ``where="below"`` (under the x-axis label) or ``"right"`` (beside the
+    Axes, past a twin axis's labels). Entries of hidden artists are left out."""
     handles = [h for h in handles if (not hasattr(h, "get_visible") or h.get_visible())]
     labels = [h.get_label() if hasattr(h, "get_label") else h[0].get_label() for h in handles]
     current = ax.get_legend()
@@ -150,7 +157,34 @@ def _legend(ax, handles: Sequence, *, loc: str = "best", **kwargs) -> None:
     if current is not None:
         current.remove()
     if handles:
-        ax.legend(handles, labels, loc=loc, fontsize="small", **kwargs)
+        _outside_legend(ax, handles, labels, where=where, **kwargs)
+
+
+def _outside_legend(ax, handles, labels, *, where: str = "right", **kwargs):
+    from matplotlib.transforms import ScaledTranslation
+
+    shift = ScaledTranslation(0.0, -34 / 72, ax.figure.dpi_scale_trans)  # below the tick labels and x label
+    if where == "below":
+        options = {"loc": "upper center", "bbox_to_anchor": (0.5, 0.0), "bbox_transform": ax.transAxes + shift,
+                   "ncol": min(len(handles), 3)}
+    elif where == "right_twin":  # past the twin's tick labels and label
+        options = {"loc": "upper left", "bbox_to_anchor": (1.0, 1.0),
+                   "bbox_transform": ax.transAxes + ScaledTranslation(48 / 72, 0.0, ax.figure.dpi_scale_trans)}
+    else:
+        options = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)}
+    options.update(kwargs)
+    return ax.legend(handles, labels, fontsize=MIN_FONT, frameon=False, **options)
+
+
+def _plain_log_axis(axis) -> None:
+    """A log axis labelled in plain numbers (5, 10, 20, 50, 100), not 10¹/10²."""
+    from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
+
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    formatter = ScalarFormatter()
+    formatter.set_scientific(False)
+    axis.set_major_formatter(formatter)
+    axis.set_minor_formatter(NullFormatter())
 
 
 def _array(values, name: str, plot: str, length: int | None = None) -> np.ndarray:
@@ -246,11 +280,11 @@ def _set_rows(ax, labels: Sequence[str], lower: np.ndarray, upper: np.ndarray, p
     estimate.set_label(point_label)
     true_line.set_visible(truth is not None)
     true_line.set_data(truth[order] if truth is not None else [], y if truth is not None else [])
-    ax.set_yticks(*_thin(y, [labels[i] for i in order], max_labels), fontsize=7 if n <= 40 else 5)
+    ax.set_yticks(*_thin(y, [labels[i] for i in order], max_labels), fontsize=MIN_FONT)
     ax.set_ylim(n - 0.5, -0.5)
     hi = max([1e-9] + [float(np.nanmax(a[order])) for a in (upper, point, truth) if a is not None and n])
     ax.set_xlim(0.0, min(1.03, hi * 1.05) if hi <= 1.0 else hi * 1.05)
-    _legend(ax, [segments, estimate, true_line], loc="best")
+    _legend(ax, [segments, estimate, true_line], where="below")
     return order
 
 
@@ -352,7 +386,7 @@ def _case_legend(ax) -> None:
             patch = (patch, Line2D([], [], linestyle="none", marker="x", color="black", markersize=5))
         handles.append(patch)
         labels.append(f"{case} {STRENGTH[case]}: {text}")
-    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small", frameon=False)
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=MIN_FONT, frameon=False)
 
 
 def case_matrix_plot(matrix: pd.DataFrame, *, order: Sequence[str] | None = None, title: str | None = None, ax=None):
@@ -392,7 +426,7 @@ def update_case_matrix_plot(ax, matrix: pd.DataFrame, *, order: Sequence[str] | 
     rows, cols = np.nonzero(np.isin(values, (2, 4)))
     weak.set_data(cols, rows)
     weak.set_markersize(max(2.0, min(8.0, 160.0 / max(n, 1))))
-    size = 7 if n <= 30 else 5
+    size = MIN_FONT
     ax.set_xticks(np.arange(n), runs, rotation=90, fontsize=size)
     ax.set_yticks(np.arange(n), runs, fontsize=size)
     ax.set_xlim(-0.5, max(n, 1) - 0.5)
@@ -451,7 +485,7 @@ def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
     if set(labels) != wanted:
         for a in labels.values():
             a.remove()
-        labels = {f"label:{i}:{j}": _tag(ax.text(j, i, "", ha="center", va="center", fontsize="small"),
+        labels = {f"label:{i}:{j}": _tag(ax.text(j, i, "", ha="center", va="center", fontsize=MIN_FONT),
                                          f"label:{i}:{j}") for i in range(len(measures)) for j in range(len(cases))}
     for i in range(len(measures)):
         for j in range(len(cases)):
@@ -459,10 +493,10 @@ def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
             text = labels[f"label:{i}:{j}"]
             text.set_text("–" if np.isnan(value) else f"{value:.2f}")
             text.set_color("black" if np.isnan(value) or value > 0.55 else "white")
-    ax.set_xticks(np.arange(len(cases)), [f"case {c}\n{STRENGTH.get(c, '')}" for c in cases], fontsize="small")
+    ax.set_xticks(np.arange(len(cases)), [f"case {c}\n{STRENGTH.get(c, '')}" for c in cases], fontsize=MIN_FONT)
     pairing = getattr(table, "attrs", {}).get("pairing", {})
     ax.set_yticks(np.arange(len(measures)),
-                  [f"{m} · {pairing[m]}" if m in pairing else m for m in measures], fontsize="small")
+                  [f"{m} · {pairing[m]}" if m in pairing else m for m in measures], fontsize=MIN_FONT)
     ax.set_xlim(-0.5, len(cases) - 0.5)
     ax.set_ylim(len(measures) - 0.5, -0.5)
     ax.set_title(_with_caption(f"share of run pairs per case\n{setting}", table), fontsize="medium", y=1.0)
@@ -531,8 +565,8 @@ def update_bias_plot(ax, result, *, measures: Sequence[str] | None = None, value
     ax.set_xlabel("reference rank of the left-out run (1 = best)")
     ax.set_ylabel("rank change (+ = moved up)" if value == "rank" else "score change (reduced − reference)")
     ax.set_title(f"{value} change of the left-out runs\n" + textwrap.fill(result.description, 70),
-                 fontsize="small", y=1.0)
-    _legend(ax, lines, loc="best")
+                 fontsize=MIN_FONT, y=1.0)
+    _legend(ax, lines, where="below")
     return ax
 
 
@@ -545,6 +579,7 @@ def tau_depth_plot(results: Mapping[int, Any], *, value: str = "kendall_tau", cu
     ax = _axes(ax, (6.0, 4.0))
     _tag(ax.axvline(np.nan, color="grey", linestyle=":", linewidth=1.0), "current")
     ax.set_xscale("log")
+    _plain_log_axis(ax.xaxis)
     ax.grid(alpha=0.3)
     return update_tau_depth_plot(ax, results, value=value, current=current)
 
@@ -576,7 +611,7 @@ def update_tau_depth_plot(ax, results: Mapping[int, Any], *, value: str = "kenda
     ax.set_ylabel({"kendall_tau": "Kendall's τ", "tau_ap": "τ_AP",
                    "kendall_tau_left_out": "Kendall's τ (left-out runs)"}[value])
     ax.set_title("full versus reduced ranking", fontsize="medium", y=1.0)
-    _legend(ax, lines, loc="lower right")
+    _legend(ax, lines, where="below")
     return ax
 
 
@@ -633,12 +668,12 @@ def update_unjudged_plot(ax, table: pd.DataFrame, *, run_a: str = "run a", run_b
     spread = max(0.05, float(np.abs(rows["score_difference"].to_numpy()).max(initial=0)))
     twin.set_ylim(-spread * 1.1, spread * 1.1)
     ax.set_xlim(-0.5, max(len(rows), 1) - 0.5)
-    ax.set_xticks(*_thin(x, rows["topic"].tolist(), _TOPIC_LABELS), rotation=90, fontsize=6)
+    ax.set_xticks(*_thin(x, rows["topic"].tolist(), _TOPIC_LABELS), rotation=90, fontsize=MIN_FONT)
     ax.set_xlabel(f"topic (ordered by unjudged documents of {run_b})")
     ax.set_ylabel("unjudged documents in the top k")
     twin.set_ylabel(f"Δ {measure}", color=PALETTE[3])
     _legend(ax, [found["unjudged_a"], found["unjudged_b"], found["overlap"], found["difference"]],
-            loc="upper left")
+            where="right_twin")
     return ax
 
 
@@ -684,12 +719,12 @@ def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, origina
     ax.set_ylim(-0.5, max(1.0, float(unjudged.max(initial=0))) * 1.08)
     twin.set_ylim(0.0, 1.02)
     ax.set_xlim(-0.5, max(len(topics), 1) - 0.5)
-    ax.set_xticks(*_thin(x, [topics[i] for i in order], _TOPIC_LABELS), rotation=90, fontsize=6)
+    ax.set_xticks(*_thin(x, [topics[i] for i in order], _TOPIC_LABELS), rotation=90, fontsize=MIN_FONT)
     ax.set_xlabel(f"topic (ordered by original {measure})")
     ax.set_ylabel("unjudged documents in the top k")
     twin.set_ylabel(measure)
     ax.set_title(f"original versus simulated {measure}" + (f" — {run}" if run else ""), fontsize="medium", y=1.0)
-    _legend(ax, [found["unjudged"], found["original"], found["simulated"]], loc="upper left")
+    _legend(ax, [found["unjudged"], found["original"], found["simulated"]], where="right_twin")
     return ax
 
 
@@ -721,17 +756,18 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
     cases = curves.drop_duplicates("depth").sort_values("depth")
     transform = blended_transform_factory(ax.transData, ax.transAxes)
     for depth, case in zip(cases["depth"], cases["case"], strict=True):
-        ax.text(depth, 1.01, f"case {int(case)}", transform=transform, ha="center", va="bottom", fontsize="x-small")
+        ax.text(depth, 1.01, f"case {int(case)}", transform=transform, ha="center", va="bottom", fontsize=MIN_FONT)
     ax.set_xscale("log")
     depths = cases["depth"].to_numpy()
+    _plain_log_axis(ax.xaxis)
     ax.set_xticks(depths, [str(int(d)) for d in depths])
     ax.set_xlabel("measurement depth d")
     ax.set_ylabel("mean over topics")
     caption = procedure_caption(curves)
     if caption is not None:  # above the case labels
-        ax.set_title(f"cases by {caption}", fontsize="small", y=1.06)
+        ax.set_title(f"cases by {caption}", fontsize=MIN_FONT, y=1.06)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    _outside_legend(ax, *ax.get_legend_handles_labels())
     return ax
 
 
@@ -754,8 +790,9 @@ def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=N
     ax.set_ylabel("mean over topics")
     ax.set_ylim(0.0, 1.02)
     ax.grid(alpha=0.3)
-    ax.set_xticks(x, [str(means.index[i]) for i in order], rotation=90, fontsize=6 if x.size <= 60 else 4)
-    ax.legend(fontsize="small")
+    # every run is drawn; at most 40 are named (every m-th rank beyond: the table has the rest)
+    ax.set_xticks(*_thin(x, [str(means.index[i]) for i in order], 40), rotation=90, fontsize=MIN_FONT)
+    _outside_legend(ax, *ax.get_legend_handles_labels())
     return ax
 
 
@@ -792,7 +829,7 @@ def background_rate_plot(fit, *, truth: float | None = None, ax=None):
     ax.set_ylabel("fraction of judged documents relevant")
     ax.set_ylim(bottom=min(0.0, float(np.min(fit.fitted(grid))) if fit.intercept < 0 else 0.0))
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    _outside_legend(ax, *ax.get_legend_handles_labels())
     return ax
 
 
@@ -826,11 +863,12 @@ def separability_plot(table: pd.DataFrame, *, measure: str | None = None, run_se
                      marker=_MARKERS[measures.index(m) % len(_MARKERS)], markersize=4,
                      label=f"{m}, {e}, {s}")[0], f"separability:{m}:{s}:{e}")
     ax.set_xscale("log")
+    _plain_log_axis(ax.xaxis)
     ax.set_xlabel("judgments")
     ax.set_ylabel("fraction of run pairs separable")
     ax.set_ylim(0.0, 1.02)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="x-small")
+    _outside_legend(ax, *ax.get_legend_handles_labels())
     return ax
 
 
@@ -857,5 +895,5 @@ def subsampling_plot(curves: pd.DataFrame, *, value: str = "kendall_tau", ax=Non
     ax.set_ylabel({"kendall_tau": "Kendall's τ with the full qrels", "tau_ap": "τ_AP with the full qrels",
                    "mean_score": "mean score over runs"}[value])
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    _outside_legend(ax, *ax.get_legend_handles_labels())
     return ax

@@ -169,9 +169,9 @@ def _build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, A
     return controls
 
 
-#: E on a 1-2-5 scale: one step changes X_B = B + ΔE and X_M by at least a third (from 0: to 0.005),
+#: E on a 1-2-5 scale from 0.01: one step changes X_B = B + ΔE and X_M by at least a third (from 0: to 0.01),
 #: so the estimates move visibly; a fixed step of 0.001 moved them less than a pixel.
-_BACKGROUND_RATES = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+_BACKGROUND_RATES = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 
 
 def _background_rates(param) -> list[float]:

@@ -375,3 +375,49 @@ def test_unjudged_overlap_agrees_with_unj_at_k_on_a_simulated_collection():
     # a run shares all its unjudged documents with itself
     same = unjudged_overlap(exp, exp.run_names[4], exp.run_names[4], measurement_depth=15, pool=pool)
     np.testing.assert_array_equal(same["overlap"], same["unjudged_a"])
+
+
+# =============================================================================== legibility
+SMALLEST_FONT: dict[str, float] = {}  # test → smallest text size (points) in its figures
+
+
+def _texts(figure):
+    """Every visible, non-empty text of a drawn figure (titles, labels, tick labels, legends)."""
+    from matplotlib.text import Text
+
+    figure.canvas.draw()
+    return [t for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+@pytest.fixture(autouse=True)
+def every_text_is_legible(request):
+    """After each test: every text in every figure it left open is at least 9 pt
+    (:data:`irnb.plots.MIN_FONT`); the smallest size per test is kept in SMALLEST_FONT."""
+    yield
+    sizes = []
+    for number in plt.get_fignums():
+        texts = _texts(plt.figure(number))
+        small = [(t.get_text()[:30], t.get_fontsize()) for t in texts if t.get_fontsize() < plots.MIN_FONT]
+        assert small == [], f"{request.node.name}: texts under {plots.MIN_FONT} pt: {small[:5]}"
+        sizes += [t.get_fontsize() for t in texts]
+    if sizes:
+        SMALLEST_FONT[request.node.name] = min(sizes)
+    plt.close("all")
+
+
+def test_legends_sit_outside_the_data_and_name_only_drawn_artists(intervals):
+    ax = plots.intervals_plot(intervals)  # no estimates, no truth: their entries are left out
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["[B, T]"]
+    ax.figure.canvas.draw()
+    box, data = legend.get_window_extent(), ax.get_window_extent()
+    assert box.y1 <= data.y0  # below the Axes
+
+
+def test_depth_axes_read_in_plain_numbers():
+    results = {d: _bias_result([[1, 2, 3]] * 2, [[1, 3, 2]] * 2, tau=(0.9, 0.8 + d / 1000))
+               for d in (5, 10, 20, 50, 100)}
+    ax = plots.tau_depth_plot(results, current=20)
+    ax.figure.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+    assert {"10", "20", "50", "100"} <= set(labels) and not any("^" in x or "10^" in x for x in labels), labels

@@ -562,7 +562,7 @@ def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
     c["depth"].value = 5  # a shallow pool: many unjudged documents, as in a lecture's first example
     ax = view.axes["topics"]
     rates = list(c["background_rate"].options)
-    assert rates[:3] == [0.0, 0.005, 0.01] and 0.001 not in rates
+    assert rates[:3] == [0.0, 0.01, 0.02] and 0.001 not in rates
     moves = []
     for low, high in zip(rates, rates[1:]):
         xs, pictures = [], []
@@ -575,5 +575,5 @@ def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
         width = ax.get_window_extent().width
         x0, x1 = ax.get_xlim()
         moves.append(float(np.max(np.abs(xs[1] - xs[0]))) * width / (x1 - x0))
-    # X_M = B(1 + Δ) + Δ²E: a topic with Δ = 1 moves by the step in E, half a pixel at least
-    assert min(moves) >= 0.45 and all(m >= 0.9 for m, r in zip(moves, rates[1:]) if r >= 0.02), moves
+    # X_M = B(1 + Δ) + Δ²E: a topic with Δ = 1 moves by the step in E (≥ 0.01: most of a pixel or more)
+    assert min(moves) >= 0.8, moves
