@@ -18,14 +18,18 @@ Each paper's reproductions live in a module of their own (``baillie``, ``buttche
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+import inspect
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from ..experiment import Experiment
 
 __all__ = [
+    "Headline",
     "Reproduction",
     "Source",
     "ReproductionNeeds",
@@ -41,6 +45,33 @@ class ReproductionNeeds(ValueError):
 
 
 @dataclass(frozen=True)
+class Headline:
+    """A reproduction's one-line verdict, for the README's reproduction table.
+
+    ``paper``: the paper's headline finding with its numbers; ``irnb``: the same quantity
+    computed on the data (text); ``agrees``: whether the data shows the paper's finding by
+    the rule the reproduction states in its notes (None: the data cannot say).
+
+    >>> Headline("case 3 falls: .17 → .00", "case 3 falls: .09 → .00", True).verdict
+    'agrees'
+    """
+
+    paper: str
+    irnb: str
+    agrees: bool | None
+
+    def __post_init__(self):
+        if self.agrees is not None and not isinstance(self.agrees, (bool, np.bool_)):
+            raise TypeError(f"Headline.agrees must be True, False or None, got {self.agrees!r}")
+        object.__setattr__(self, "agrees", None if self.agrees is None else bool(self.agrees))
+
+    @property
+    def verdict(self) -> str:
+        """``agrees``, ``differs`` or ``n/a``."""
+        return {True: "agrees", False: "differs", None: "n/a"}[self.agrees]
+
+
+@dataclass(frozen=True)
 class Reproduction:
     """One reproduced table or figure.
 
@@ -48,6 +79,9 @@ class Reproduction:
     ``paper``: the paper's printed numbers in the same layout, or None where the paper
     prints none; ``notes``: the setting, what differs from the paper's and what agrees
     (computed sentences); ``figure(ax=None)`` draws it (figures only; tables raise).
+    ``headline``: the paper's headline against irnb's number (:class:`Headline`), where
+    the reproduction defines one; ``details``: further frames the figure is drawn from
+    (e.g. per-depth confidence intervals), by name.
     """
 
     id: str
@@ -58,6 +92,14 @@ class Reproduction:
     notes: str
     data: str  # which data it was run on: "embedded default (seed 0)", "TREC-COVID round 1", …
     draw: Callable[..., Any] | None = field(default=None, repr=False)
+    headline: Headline | None = None
+    details: Mapping[str, pd.DataFrame] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        if self.headline is not None and not isinstance(self.headline, Headline):
+            raise TypeError(f"{self.id}: headline must be an irnb.reproduce.Headline or None, "
+                            f"got {type(self.headline).__name__}")
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     def figure(self, ax=None):
         """Draw the reproduction (matplotlib, imported here); returns what was drawn."""
@@ -70,6 +112,9 @@ class Reproduction:
                  self.table.to_string()]
         if self.paper is not None:
             lines += ["", "paper:", self.paper.to_string()]
+        if self.headline is not None:
+            lines += ["", f"headline (paper): {self.headline.paper}",
+                      f"headline (irnb):  {self.headline.irnb} — {self.headline.verdict}"]
         if self.notes:
             lines += ["", self.notes]
         return "\n".join(lines)
@@ -92,6 +137,36 @@ class Source:
     @property
     def truth(self):
         return self.experiment.truth
+
+    @property
+    def pool_depth(self) -> int | None:
+        """The pool depth d: the simulator's own for the embedded default; otherwise
+        inferred as the deepest d to which every contributing run's top d is judged on
+        every topic (None when that is 0, e.g. when every run counts as a contributor but
+        only some were pooled). A run shorter than d counts as judged to d when all of its
+        documents are judged."""
+        if self.collection is not None and "pool_depth" in self.collection.params:
+            return int(self.collection.params["pool_depth"])
+        return _inferred_pool_depth(self.experiment)
+
+    def describe(self) -> str:
+        """One sentence: runs, contributors, groups, topics, pool depth.
+
+        E.g. ``"40 runs (12 contributing, 12 groups), 50 topics, pool depth 100"``."""
+        exp = self.experiment
+        runs, contributing = len(exp.run_names), int(np.count_nonzero(exp.contributors))
+        groups = len(set(exp.groups))
+        parts = [f"{contributing} contributing" if contributing < runs else "all contributing"]
+        if groups < runs:
+            parts.append(f"{groups} groups")
+        depth = self.pool_depth
+        if depth is None:
+            pool = "pool depth unknown"
+        elif self.collection is not None and "pool_depth" in self.collection.params:
+            pool = f"pool depth {depth}"
+        else:
+            pool = f"pool depth {depth} (inferred: contributors judged to that depth)"
+        return f"{runs} runs ({', '.join(parts)}), {len(exp.topics)} topics, {pool}"
 
     def require(self, what: str, id: str) -> None:
         """Raise :class:`ReproductionNeeds` naming what ``id`` needs when the data lacks it.
@@ -119,6 +194,20 @@ class Source:
                 "contributors": "runs that did not contribute to the pool (contributors=...; --contributors)",
             }[what]
             raise ReproductionNeeds(f"{id} needs {hint}; {self.label} has none")
+
+
+def _inferred_pool_depth(experiment: Experiment) -> int | None:
+    from ..experiment import NO_DOC, UNJUDGED
+
+    idx = np.flatnonzero(experiment.contributors)
+    if idx.size == 0:
+        return None
+    grade = experiment.judgments.grade_array()[idx]  # (C, T, D)
+    unjudged = (grade == UNJUDGED) | ((grade < 0) & (grade != NO_DOC))
+    first = np.where(unjudged.any(axis=2), unjudged.argmax(axis=2), grade.shape[2])  # 0-based first hole
+    answered = experiment.length[idx] > 0
+    depth = int(first[answered].min()) if answered.any() else 0
+    return depth or None
 
 
 @dataclass(frozen=True)
@@ -155,12 +244,20 @@ def reproduction_ids() -> list[str]:
     return list(_REGISTRY)
 
 
+def _options(spec: _Spec) -> dict[str, Any]:
+    """The reproduction's own keyword options and their defaults."""
+    params = inspect.signature(spec.run).parameters.values()
+    return {p.name: p.default for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}
+
+
 def reproductions() -> pd.DataFrame:
-    """One row per reproduction: ``id, title, source, needs``."""
+    """One row per reproduction: ``id, title, source, needs, options`` (its keyword
+    options with their defaults, e.g. ``test='anova', alpha=0.05``)."""
     _load()
     return pd.DataFrame(
-        [(s.id, s.title, s.source, ", ".join(s.needs)) for s in _REGISTRY.values()],
-        columns=["id", "title", "source", "needs"],
+        [(s.id, s.title, s.source, ", ".join(s.needs),
+          ", ".join(f"{k}={v!r}" for k, v in _options(s).items())) for s in _REGISTRY.values()],
+        columns=["id", "title", "source", "needs", "options"],
     )
 
 
@@ -199,7 +296,20 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
         raise ValueError(f"unknown reproduction id {id!r}{hint} (irnb.reproduction_ids() lists them)")
     spec = _REGISTRY[id]
+    allowed = _options(spec)
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(spec.run).parameters.values())
+    unknown = [name for name in options if name not in allowed]
+    if unknown and not takes_any:
+        close = difflib.get_close_matches(unknown[0], list(allowed), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise TypeError(f"{id}: unknown option {unknown[0]!r}{hint} (its options: "
+                        f"{', '.join(allowed) or 'none'})")
     source = _source(experiment, manual=manual, label=label)
     for need in spec.needs:
         source.require(need, id)
-    return spec.run(source, **options)
+    result = spec.run(source, **options)
+    if not isinstance(result, Reproduction) or result.id != id:
+        raise TypeError(f"reproduction {id!r} returned {type(result).__name__} "
+                        f"{getattr(result, 'id', '')!r}; expected a Reproduction with id {id!r}")
+    # a reproduction may leave title and source empty: the registered ones fill them
+    return replace(result, title=result.title or spec.title, source=result.source or spec.source)
