@@ -37,7 +37,11 @@ __all__ = [
     "reproduce",
     "reproduction_ids",
     "reproductions",
+    "read_groups",
 ]
+
+
+_FLOAT = "{:.4g}".format  # how tables print: four significant digits
 
 
 class ReproductionNeeds(ValueError):
@@ -109,9 +113,9 @@ class Reproduction:
 
     def __str__(self) -> str:
         lines = [f"{self.id}: {self.title}", f"source: {self.source}", f"data: {self.data}", "",
-                 self.table.to_string()]
+                 self.table.to_string(float_format=_FLOAT)]
         if self.paper is not None:
-            lines += ["", "paper:", self.paper.to_string()]
+            lines += ["", "paper:", self.paper.to_string(float_format=_FLOAT)]
         if self.headline is not None:
             lines += ["", f"headline (paper): {self.headline.paper}",
                       f"headline (irnb):  {self.headline.irnb} — {self.headline.verdict}"]
@@ -156,7 +160,8 @@ class Source:
         exp = self.experiment
         runs, contributing = len(exp.run_names), int(np.count_nonzero(exp.contributors))
         groups = len(set(exp.groups))
-        parts = [f"{contributing} contributing" if contributing < runs else "all contributing"]
+        parts = [f"{contributing} contributing" if 0 < contributing < runs else
+                 "all contributing" if contributing else "none marked as contributing"]
         if groups < runs:
             parts.append(f"{groups} groups")
         depth = self.pool_depth
@@ -313,3 +318,33 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
                         f"{getattr(result, 'id', '')!r}; expected a Reproduction with id {id!r}")
     # a reproduction may leave title and source empty: the registered ones fill them
     return replace(result, title=result.title or spec.title, source=result.source or spec.source)
+
+
+def read_groups(path) -> dict[str, str]:
+    """Run groups from a tab-separated file, one ``run<TAB>group`` per line (blank lines and
+    lines starting with ``#`` are skipped) — what ``irnb reproduce --groups`` reads.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+    ...     _ = f.write("# run\tgroup\nbm25\tuni\nbm25+rm3\tuni\nbert\tlab\n")
+    >>> read_groups(f.name)
+    {'bm25': 'uni', 'bm25+rm3': 'uni', 'bert': 'lab'}
+    >>> os.remove(f.name)
+    """
+    out: dict[str, str] = {}
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            text = line.rstrip("\n").rstrip("\r")
+            if not text.strip() or text.lstrip().startswith("#"):
+                continue
+            cells = text.split("\t")
+            if len(cells) != 2 or not cells[0].strip() or not cells[1].strip():
+                raise ValueError(f"{path}:{number}: expected 2 tab-separated columns (run<TAB>group), "
+                                 f"got {len(cells)}: {text!r}")
+            run, group = cells[0].strip(), cells[1].strip()
+            if run in out:
+                raise ValueError(f"{path}:{number}: run {run!r} listed twice (first as group {out[run]!r})")
+            out[run] = group
+    if not out:
+        raise ValueError(f"{path}: no run<TAB>group lines")
+    return out

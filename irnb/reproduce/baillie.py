@@ -191,87 +191,7 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
         irnb=f"case 3 {_fmt(mine[('@10', 3)])} → {_fmt(mine[('@1000', 3)])}, weak {_fmt(_weak(mine, '@10'))} → "
              f"{_fmt(_weak(mine, '@1000'))}",
         agrees=agrees)
-    return Reproduction("baillie2007-table1", "", f"{PAPER_2007}, Table 1", table.round(4), paper,
-                        "\n".join(notes), source.label, headline=headline)
-
-
-# =============================================================================== 2008 Tables 3 and 4
-def _paper_table3() -> pd.DataFrame:
-    """What the seed text keeps of the 2008 paper's Table 3: its grid was lost in extraction;
-    the prose quotes TREC-3 at P@10 (all four cases) and case 3 at P@30 and P@100."""
-    frame = pd.DataFrame(np.nan, index=pd.Index(["TREC 3"], name="collection"),
-                         columns=_columns([f"@{d}" for d in DEPTHS]))
-    frame[("pairs", "")] = 780  # "40 runs included as part of the pair-wise comparisons"
-    for case, value in zip(_CASES, (0.69, 0.07, 0.17, 0.07), strict=True):
-        frame[("@10", case)] = value
-    frame[("@30", 3)] = 0.11
-    frame[("@100", 3)] = 0.05
-    return frame
-
-
-def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths):
-    depths = _check_depths(depths, f"baillie2008-table{3 if family == 'P' else 4}")
-    columns = [(f"@{d}", f"{family}@{d}", f"Judged@{d}") for d in depths]
-    return depths, _proportion_table(source, columns, test=test, alpha=alpha, pool_depths=pool_depths)
-
-
-@register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
-          f"{PAPER_2008}, Table 3")
-def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = ()):
-    depths, table = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
-    first, last = f"@{depths[0]}", f"@{depths[-1]}"
-    mine = table.iloc[0]
-    case3 = [float(mine[(f"@{d}", 3)]) for d in depths]
-    # "the proportion … in the strong Case 3 either decreased or remained approximately constant"
-    agrees = bool(case3[-1] <= case3[0] + 0.02)
-    notes = [
-        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with A_p@d "
-        f"({_judged_words()}), d = {', '.join(map(str, depths))}.",
-        "The seed text lost the grid of Table 3; `paper` holds the numbers its prose quotes (TREC-3, 40 runs: "
-        "P@10 .69 .07 .17 .07; case 3 .11 at P@30 and .05 at P@100) and NaN elsewhere.",
-        f"Differs from the paper: TREC-3 … Terabyte 04 official runs against {source.label}; "
-        f"{_beyond(source, depths)}.",
-        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (paper, TREC-3: .17 → .11 → .05 for "
-        f"@10, @30, @100); {_trend_sentence(mine, first, last, 'overall')}.",
-        ("Agrees: the strong case-3 share decreases or stays about constant (within .02) as d grows, as the "
-         "paper reports." if agrees else "Differs: the case-3 share grows with depth by more than .02."),
-    ]
-    headline = Headline(paper="case 3 falls with d: .17 → .11 → .05 (TREC-3, P@10/30/100)",
-                        irnb=f"case 3 {' → '.join(_fmt(x) for x in case3)} ({', '.join(f'@{d}' for d in depths)})",
-                        agrees=agrees)
-    return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table.round(4), _paper_table3(),
-                        "\n".join(notes), source.label, headline=headline)
-
-
-_CONSTANT = 0.05  # "approximately constant": case-3 shares within this range
-
-
-@register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
-          f"{PAPER_2008}, Table 4")
-def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = ()):
-    depths, table = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
-    mine = table.iloc[0]
-    case3 = np.array([float(mine[(f"@{d}", 3)]) for d in depths])
-    spread = float(case3.max() - case3.min())
-    agrees = bool(spread <= _CONSTANT)
-    notes = [
-        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; MAP@d (trec_eval's "
-        f"map_cut, AP over the top d divided by R) tested with A_p@d ({_judged_words()}) — the 2008 pairing "
-        f"(the 2007 paper paired MAP with MAA).",
-        "The seed text lost the grid of Table 4 (`paper` is None); its prose says that for MAP the case-3 share "
-        "'remained approximately constant, between 0.04 and 0.07' on TREC-3, and likewise on TREC-8, Robust 03, "
-        "Robust 05 and HARD 05, while for Terabyte 04 it rose towards the pool depth and fell beyond it.",
-        f"Differs from the paper: TREC collections against {source.label}; {_beyond(source, depths)}.",
-        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (range {_fmt(spread)}; the paper's TREC-3 "
-        f"range is .03); weak cases 2 + 4 {' → '.join(_fmt(_weak(mine, f'@{d}')) for d in depths)}.",
-        (f"Agrees: the case-3 share stays within {_CONSTANT:g} across depths." if agrees else
-         f"Differs: the case-3 share moves by {_fmt(spread)} across depths (more than {_CONSTANT:g})."),
-    ]
-    headline = Headline(paper="MAP@d: case 3 about constant, .04–.07 (TREC-3)",
-                        irnb=f"case 3 {_fmt(case3.min())}–{_fmt(case3.max())}", agrees=agrees)
-    return Reproduction("baillie2008-table4", "", f"{PAPER_2008}, Table 4", table.round(4), None,
+    return Reproduction("baillie2007-table1", "", f"{PAPER_2007}, Table 1", table, paper,
                         "\n".join(notes), source.label, headline=headline)
 
 
@@ -488,6 +408,86 @@ def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
                         source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
 
 
+# =============================================================================== 2008 Tables 3 and 4
+def _paper_table3() -> pd.DataFrame:
+    """What the seed text keeps of the 2008 paper's Table 3: its grid was lost in extraction;
+    the prose quotes TREC-3 at P@10 (all four cases) and case 3 at P@30 and P@100."""
+    frame = pd.DataFrame(np.nan, index=pd.Index(["TREC 3"], name="collection"),
+                         columns=_columns([f"@{d}" for d in DEPTHS]))
+    frame[("pairs", "")] = 780  # "40 runs included as part of the pair-wise comparisons"
+    for case, value in zip(_CASES, (0.69, 0.07, 0.17, 0.07), strict=True):
+        frame[("@10", case)] = value
+    frame[("@30", 3)] = 0.11
+    frame[("@100", 3)] = 0.05
+    return frame
+
+
+def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths):
+    depths = _check_depths(depths, f"baillie2008-table{3 if family == 'P' else 4}")
+    columns = [(f"@{d}", f"{family}@{d}", f"Judged@{d}") for d in depths]
+    return depths, _proportion_table(source, columns, test=test, alpha=alpha, pool_depths=pool_depths)
+
+
+@register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
+          f"{PAPER_2008}, Table 3")
+def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+            pool_depths: Sequence[int] = ()):
+    depths, table = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
+    first, last = f"@{depths[0]}", f"@{depths[-1]}"
+    mine = table.iloc[0]
+    case3 = [float(mine[(f"@{d}", 3)]) for d in depths]
+    # "the proportion … in the strong Case 3 either decreased or remained approximately constant"
+    agrees = bool(case3[-1] <= case3[0] + 0.02)
+    notes = [
+        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with A_p@d "
+        f"({_judged_words()}), d = {', '.join(map(str, depths))}.",
+        "The seed text lost the grid of Table 3; `paper` holds the numbers its prose quotes (TREC-3, 40 runs: "
+        "P@10 .69 .07 .17 .07; case 3 .11 at P@30 and .05 at P@100) and NaN elsewhere.",
+        f"Differs from the paper: TREC-3 … Terabyte 04 official runs against {source.label}; "
+        f"{_beyond(source, depths)}.",
+        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (paper, TREC-3: .17 → .11 → .05 for "
+        f"@10, @30, @100); {_trend_sentence(mine, first, last, 'overall')}.",
+        ("Agrees: the strong case-3 share decreases or stays about constant (within .02) as d grows, as the "
+         "paper reports." if agrees else "Differs: the case-3 share grows with depth by more than .02."),
+    ]
+    headline = Headline(paper="case 3 falls with d: .17 → .11 → .05 (TREC-3, P@10/30/100)",
+                        irnb=f"case 3 {' → '.join(_fmt(x) for x in case3)} ({', '.join(f'@{d}' for d in depths)})",
+                        agrees=agrees)
+    return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table, _paper_table3(),
+                        "\n".join(notes), source.label, headline=headline)
+
+
+_CONSTANT = 0.05  # "approximately constant": case-3 shares within this range
+
+
+@register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
+          f"{PAPER_2008}, Table 4")
+def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+            pool_depths: Sequence[int] = ()):
+    depths, table = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
+    mine = table.iloc[0]
+    case3 = np.array([float(mine[(f"@{d}", 3)]) for d in depths])
+    spread = float(case3.max() - case3.min())
+    agrees = bool(spread <= _CONSTANT)
+    notes = [
+        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; MAP@d (trec_eval's "
+        f"map_cut, AP over the top d divided by R) tested with A_p@d ({_judged_words()}) — the 2008 pairing "
+        f"(the 2007 paper paired MAP with MAA).",
+        "The seed text lost the grid of Table 4 (`paper` is None); its prose says that for MAP the case-3 share "
+        "'remained approximately constant, between 0.04 and 0.07' on TREC-3, and likewise on TREC-8, Robust 03, "
+        "Robust 05 and HARD 05, while for Terabyte 04 it rose towards the pool depth and fell beyond it.",
+        f"Differs from the paper: TREC collections against {source.label}; {_beyond(source, depths)}.",
+        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (range {_fmt(spread)}; the paper's TREC-3 "
+        f"range is .03); weak cases 2 + 4 {' → '.join(_fmt(_weak(mine, f'@{d}')) for d in depths)}.",
+        (f"Agrees: the case-3 share stays within {_CONSTANT:g} across depths." if agrees else
+         f"Differs: the case-3 share moves by {_fmt(spread)} across depths (more than {_CONSTANT:g})."),
+    ]
+    headline = Headline(paper="MAP@d: case 3 about constant, .04–.07 (TREC-3)",
+                        irnb=f"case 3 {_fmt(case3.min())}–{_fmt(case3.max())}", agrees=agrees)
+    return Reproduction("baillie2008-table4", "", f"{PAPER_2008}, Table 4", table, None,
+                        "\n".join(notes), source.label, headline=headline)
+
+
 # =============================================================================== 2008 Fig. 4
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
           f"{PAPER_2008}, Fig. 4")
@@ -635,5 +635,5 @@ def _fig12(source: Source, *, depth: int = 1000):
     ]
     headline = Headline(paper=f"τ(MAP, A_p@1000) = {low:.3f}–{high:.3f} (TREC-3/6/7/8)",
                         irnb=f"τ = {tau:.3f} (Recall of Assessment: {tau_recall:.3f})", agrees=agrees)
-    return Reproduction("baillie2008-fig12", "", f"{PAPER_2008}, Fig. 12", table.round(4), paper, "\n".join(notes),
+    return Reproduction("baillie2008-fig12", "", f"{PAPER_2008}, Fig. 12", table, paper, "\n".join(notes),
                         source.label, draw=_draw_fig12, headline=headline, details={"runs": runs})
