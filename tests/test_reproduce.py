@@ -76,6 +76,13 @@ def test_unknown_id_and_option_are_named_with_a_suggestion():
         irnb.reproduce("baillie2007-fig2", depths=(10,), pairs=[("nope", "acorn-a1"), ("acorn-a1", "birch-m1")])
 
 
+def test_docstring_examples_hold():
+    import doctest
+
+    result = doctest.testmod(R)
+    assert result.attempted >= 4 and result.failed == 0
+
+
 def test_missing_groups_raise_reproduction_needs_naming_them(exp):
     from irnb import Experiment
 
@@ -294,9 +301,23 @@ def covid(covid_dir):
     return trec_covid_round1(covid_dir)
 
 
+@pytest.fixture(scope="module")
+def covid_results(covid):
+    """Every id on TREC-COVID with its default options (as README's table), timed."""
+    import time
+
+    out = {}
+    for id in MINE:
+        start = time.perf_counter()
+        out[id] = irnb.reproduce(id, covid, label="TREC-COVID round 1"), time.perf_counter() - start
+    return out
+
+
+@pytest.mark.shared
 @pytest.mark.parametrize("id", MINE)
-def test_every_id_runs_on_trec_covid(covid, id):
-    rep = irnb.reproduce(id, covid, label="TREC-COVID round 1", **OPTIONS.get(id, {}))
+def test_every_id_runs_on_trec_covid(covid_results, id):
+    rep, seconds = covid_results[id]
+    assert seconds < 60, f"{id} took {seconds:.1f} s on TREC-COVID (budget: a minute)"
     assert rep.data == "TREC-COVID round 1" and isinstance(rep.headline, R.Headline)
     if "table" in id:
         assert rep.table["pairs"].iloc[0].item() == 143 * 142 // 2
@@ -306,6 +327,7 @@ def test_every_id_runs_on_trec_covid(covid, id):
         assert 0 < rep.table["tau(MAP, A_p@1000)"].iloc[0] < 1
 
 
+@pytest.mark.shared
 def test_ids_run_on_clef_2016(shared_dir):
     from tests.conftest import shared_path
 
@@ -385,3 +407,40 @@ def test_cli_saves_a_figure(tmp_path, capsys):
     path = tmp_path / "fig.png"
     assert main(["reproduce", "thesis-fig7.2", "--figure", str(path)]) == 0
     assert path.stat().st_size > 1000 and f"figure: {path}" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------------- README
+@pytest.fixture(scope="module")
+def table_tool():
+    import sys
+    from pathlib import Path
+
+    tools = Path(__file__).resolve().parents[1] / "tools"
+    sys.path.insert(0, str(tools))
+    try:
+        return importlib.import_module("reproduction_table")
+    finally:
+        sys.path.remove(str(tools))
+
+
+def test_readme_table_default_column_is_what_the_code_computes(table_tool):
+    written = table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
+    computed = table_tool.rows(ids=MINE, covid=None).set_index("id")
+    assert set(MINE) <= set(written.index), "README's reproduction table lacks ids; run tools/reproduction_table.py"
+    for column in ("what it shows", "paper's headline", "irnb: default"):
+        assert written.loc[list(MINE), column].tolist() == computed[column].tolist(), column
+    verdicts = written.loc[list(MINE), "agrees (default / TREC-COVID)"].str.split(" / ").str[0]
+    assert verdicts.tolist() == computed["agrees (default / TREC-COVID)"].str.split(" / ").str[0].tolist()
+
+
+@pytest.mark.shared
+def test_readme_table_covid_column_is_what_the_code_computes(table_tool, covid_results):
+    written = table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
+    for id, (rep, _) in covid_results.items():
+        assert written.loc[id, "irnb: TREC-COVID"] == rep.headline.irnb, id
+        assert written.loc[id, "agrees (default / TREC-COVID)"].split(" / ")[1] == rep.headline.verdict, id
+
+
+def test_table_tool_round_trips_a_pipe(table_tool):
+    table = pd.DataFrame([["x", "a | b", "p", "i", "c", "agrees / n/a"]], columns=table_tool.COLUMNS)
+    assert table_tool.parse(table_tool.render(table)).equals(table)
