@@ -321,7 +321,7 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
 
 
 def read_groups(path) -> dict[str, str]:
-    """Run groups from a tab-separated file, one ``run<TAB>group`` per line (blank lines and
+    r"""Run groups from a tab-separated file, one ``run<TAB>group`` per line (blank lines and
     lines starting with ``#`` are skipped) — what ``irnb reproduce --groups`` reads.
 
     >>> import tempfile, os
