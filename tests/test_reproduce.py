@@ -99,6 +99,8 @@ def test_headline_and_details_are_checked():
     assert R.Headline("a", "b", None).verdict == "n/a"
     with pytest.raises(TypeError, match="headline must be an irnb.reproduce.Headline"):
         R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d", headline="agrees")
+    rep = R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d", headline=("p", "i", False))
+    assert rep.headline == R.Headline("p", "i", False) and rep.headline.verdict == "differs"
 
 
 def test_pool_depth_is_the_simulators_or_inferred(exp):

@@ -83,8 +83,8 @@ class Reproduction:
     ``paper``: the paper's printed numbers in the same layout, or None where the paper
     prints none; ``notes``: the setting, what differs from the paper's and what agrees
     (computed sentences); ``figure(ax=None)`` draws it (figures only; tables raise).
-    ``headline``: the paper's headline against irnb's number (:class:`Headline`), where
-    the reproduction defines one; ``details``: further frames the figure is drawn from
+    ``headline``: the paper's headline against irnb's number (:class:`Headline`, or a
+    ``(paper, irnb, agrees)`` tuple turned into one), where the reproduction defines one; ``details``: further frames the figure is drawn from
     (e.g. per-depth confidence intervals), by name.
     """
 
@@ -100,9 +100,12 @@ class Reproduction:
     details: Mapping[str, pd.DataFrame] = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
-        if self.headline is not None and not isinstance(self.headline, Headline):
-            raise TypeError(f"{self.id}: headline must be an irnb.reproduce.Headline or None, "
-                            f"got {type(self.headline).__name__}")
+        headline = self.headline
+        if isinstance(headline, (tuple, list)) and len(headline) == 3:  # (paper, irnb, agrees)
+            object.__setattr__(self, "headline", Headline(*headline))
+        elif headline is not None and not isinstance(headline, Headline):
+            raise TypeError(f"{self.id}: headline must be an irnb.reproduce.Headline, a (paper, irnb, agrees) "
+                            f"tuple or None, got {type(headline).__name__}")
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     def figure(self, ax=None):
