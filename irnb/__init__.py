@@ -20,7 +20,7 @@ from .intervals import (
     scenarios,
     score_intervals,
 )
-from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
+from .reproduce import Reproduction, ReproductionNeeds, reproduce, reproduction_ids, reproductions
 
 __version__ = "0.1.0"
 
@@ -59,6 +59,7 @@ __all__ = [
     "depth_curves",
     "Reproduction",
     "reproduce",
+    "ReproductionNeeds",
     "reproduction_ids",
     "reproductions",
     "__version__",

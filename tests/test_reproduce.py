@@ -395,6 +395,29 @@ def test_cli_errors_say_what_is_wrong(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_cli_says_what_your_data_lacks(small, capsys):
+    c, out, _ = small
+    one = sorted((out / "runs").iterdir())[0]
+    argv = ["reproduce", "baillie2008-fig11", "--qrels", str(out / "qrels.txt"), "--runs", str(one), "--label", "one"]
+    assert main(argv) == 2
+    assert "baillie2008-fig11 needs at least two runs (it compares pairs of runs); one has 1 run" in capsys.readouterr().err
+
+
+def test_few_runs_still_reproduce_or_say_they_cannot(small):
+    c, _, _ = small
+    runs = dict(list(c.experiment.runs.items())[:2])
+    two = irnb.Experiment(runs, c.experiment.qrels)
+    assert irnb.reproduce("baillie2008-fig11", two, depths=(10, 100)).table.index.get_level_values("pair").nunique() == 2
+    rep = irnb.reproduce("baillie2008-fig4", two, depths=(10, 100))
+    assert rep.table["run_a"].nunique() == 1  # one pair serves every case
+    table = irnb.reproduce("baillie2008-table3", two, depths=(10, 100))
+    shares = _shares(table.table)
+    assert shares.xs(3, axis=1, level="case").sum().sum() + shares.xs(4, axis=1, level="case").sum().sum() == 0
+    assert table.headline.agrees is None and "No pair differs significantly" in table.notes  # nothing to trend
+    with pytest.raises(R.ReproductionNeeds, match="needs at least two runs"):
+        irnb.reproduce("baillie2008-fig12", irnb.Experiment(dict(list(runs.items())[:1]), c.experiment.qrels))
+
+
 def test_cli_bad_groups_file_names_the_line(small, tmp_path, capsys):
     c, out, _ = small
     bad = tmp_path / "g.tsv"

@@ -181,7 +181,8 @@ class Source:
 
         ``what`` is one of ``groups`` (runs in more than one group, some group with several
         runs), ``manual`` (which runs are manual), ``truth`` (complete judgments),
-        ``texts`` (document texts), ``contributors`` (some run did not contribute).
+        ``texts`` (document texts), ``contributors`` (some run did not contribute),
+        ``pairs`` (at least two runs).
         """
         exp = self.experiment
         lacking = {
@@ -190,6 +191,7 @@ class Source:
             "truth": lambda: exp.truth is None,
             "texts": lambda: self.collection is None,
             "contributors": lambda: bool(exp.contributors.all()),
+            "pairs": lambda: len(exp.run_names) < 2,
         }
         if what not in lacking:
             raise ValueError(f"unknown requirement {what!r}; one of {sorted(lacking)}")
@@ -200,8 +202,10 @@ class Source:
                 "truth": "complete judgments to compare with (truth qrels; --truth FILE on the command line)",
                 "texts": "document texts (only the embedded default carries them)",
                 "contributors": "runs that did not contribute to the pool (contributors=...; --contributors)",
+                "pairs": "at least two runs (it compares pairs of runs)",
             }[what]
-            raise ReproductionNeeds(f"{id} needs {hint}; {self.label} has none")
+            has = f"{len(exp.run_names)} run" if what == "pairs" else "none"
+            raise ReproductionNeeds(f"{id} needs {hint}; {self.label} has {has}")
 
 
 def _inferred_pool_depth(experiment: Experiment) -> int | None:

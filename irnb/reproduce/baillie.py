@@ -148,6 +148,18 @@ def _trend_sentence(row: pd.Series, first: str, last: str, what: str) -> str:
             f"weak cases 2 + 4 {_fmt(_weak(row, first))} → {_fmt(_weak(row, last))} (from {first} to {last})")
 
 
+def _decided(row: pd.Series, agrees: bool) -> bool | None:
+    """``agrees``, or None when no pair differs significantly at any depth (cases 3 and 4
+    empty): the depth trend of significant differences cannot then be seen."""
+    significant = sum(float(row[(label, case)]) for label in row.index.get_level_values(0).unique()
+                      if label != "pairs" for case in (3, 4))
+    return agrees if significant > 0 else None
+
+
+_NO_SIGNIFICANCE = ("No pair differs significantly at any depth (cases 3 and 4 are empty): the data cannot show "
+                    "the trend.")
+
+
 def _beyond(source: Source, depths: Sequence[int]) -> str:
     d = source.pool_depth
     if d is None:
@@ -159,7 +171,7 @@ def _beyond(source: Source, depths: Sequence[int]) -> str:
 
 # =============================================================================== 2007 Table 1
 @register("baillie2007-table1", "Share of run pairs in decision-matrix cases 1–4 by measurement depth "
-          "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1")
+          "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1", needs=("pairs",))
 def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_depths: Sequence[int] = ()):
     """``pool_depths`` adds one row per depth-d pool of the contributing runs (the papers'
     collections differ in pool depth)."""
@@ -167,7 +179,7 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
     table = _proportion_table(source, columns, test=test, alpha=alpha, pool_depths=pool_depths)
     paper = _paper_table1()
     mine, theirs = table.iloc[0], paper.mean(axis=0)
-    agrees = bool(mine[("@1000", 3)] < mine[("@10", 3)] and _weak(mine, "@1000") > _weak(mine, "@10"))
+    agrees = _decided(mine, bool(mine[("@1000", 3)] < mine[("@10", 3)] and _weak(mine, "@1000") > _weak(mine, "@10")))
     paper_falls = int(((paper[("@1000", 3)] <= paper[("@10", 3)])).sum())
     paper_rises = int(((paper[("@1000", 2)] + paper[("@1000", 4)] > paper[("@10", 2)] + paper[("@10", 4)])).sum())
     notes = [
@@ -181,7 +193,8 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
         f"irnb ({source.label}): {_trend_sentence(mine, '@10', '@1000', 'as d grows')}; "
         f"MAP/MAA: case 3 {_fmt(mine[('MAP/AA', 3)])}, weak {_fmt(_weak(mine, 'MAP/AA'))} "
         f"(paper mean {_fmt(theirs[('MAP/AA', 3)])}, {_fmt(_weak(theirs, 'MAP/AA'))}).",
-        ("Agrees with the paper's headline: deeper measurement leaves fewer strong significant differences "
+        (_NO_SIGNIFICANCE if agrees is None else
+         "Agrees with the paper's headline: deeper measurement leaves fewer strong significant differences "
          "and more weak comparisons." if agrees else
          "Does not show the paper's headline (case 3 falling and weak cases rising from @10 to @1000)."),
     ]
@@ -298,10 +311,12 @@ def _pick_swaps(grid: _Grid, n: int, *, swap: bool, exclude=()) -> list[tuple[tu
     """The ``n`` pairs that best show the pattern of :func:`_swap_scores` (ties: run order),
     better-at-first-depth run first, and whether each shows all of it."""
     scores = _swap_scores(grid, swap=swap)
-    scores = scores[~scores.index.isin(list(exclude))]
+    rest = scores[~scores.index.isin(list(exclude))]
+    scores = rest if len(rest) else scores  # two runs: one pair serves every panel
     order = np.lexsort((-scores["lead"].to_numpy(), -scores["held"].to_numpy(), -scores["full"].to_numpy(dtype=int)))
     top = scores.iloc[order[:n]]
-    return [((x, y), bool(full)) for x, y, full in zip(top["x"], top["y"], top["full"], strict=True)]
+    picked = [((x, y), bool(full)) for x, y, full in zip(top["x"], top["y"], top["full"], strict=True)]
+    return (picked * n)[:n]  # fewer pairs than panels (two runs): repeat
 
 
 def _even_pair(grid: _Grid) -> tuple[str, str]:
@@ -367,7 +382,7 @@ def _pair_notes(grid: _Grid, source: Source, pairs, labels) -> list[str]:
 
 # =============================================================================== 2007 Fig. 2
 @register("baillie2007-fig2", "Two pairs across measurement depths: P@d and A_p@d with intervals and cases",
-          f"{PAPER_2007}, Fig. 2")
+          f"{PAPER_2007}, Fig. 2", needs=("pairs",))
 def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
           pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
@@ -429,7 +444,7 @@ def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths):
 
 
 @register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
-          f"{PAPER_2008}, Table 3")
+          f"{PAPER_2008}, Table 3", needs=("pairs",))
 def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
             pool_depths: Sequence[int] = ()):
     depths, table = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
@@ -437,7 +452,7 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
     mine = table.iloc[0]
     case3 = [float(mine[(f"@{d}", 3)]) for d in depths]
     # "the proportion … in the strong Case 3 either decreased or remained approximately constant"
-    agrees = bool(case3[-1] <= case3[0] + 0.02)
+    agrees = _decided(mine, bool(case3[-1] <= case3[0] + 0.02))
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with A_p@d "
         f"({_judged_words()}), d = {', '.join(map(str, depths))}.",
@@ -447,7 +462,8 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
         f"{_beyond(source, depths)}.",
         f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (paper, TREC-3: .17 → .11 → .05 for "
         f"@10, @30, @100); {_trend_sentence(mine, first, last, 'overall')}.",
-        ("Agrees: the strong case-3 share decreases or stays about constant (within .02) as d grows, as the "
+        (_NO_SIGNIFICANCE if agrees is None else
+         "Agrees: the strong case-3 share decreases or stays about constant (within .02) as d grows, as the "
          "paper reports." if agrees else "Differs: the case-3 share grows with depth by more than .02."),
     ]
     headline = Headline(paper="case 3 falls with d: .17 → .11 → .05 (TREC-3, P@10/30/100)",
@@ -461,14 +477,14 @@ _CONSTANT = 0.05  # "approximately constant": case-3 shares within this range
 
 
 @register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
-          f"{PAPER_2008}, Table 4")
+          f"{PAPER_2008}, Table 4", needs=("pairs",))
 def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
             pool_depths: Sequence[int] = ()):
     depths, table = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
     mine = table.iloc[0]
     case3 = np.array([float(mine[(f"@{d}", 3)]) for d in depths])
     spread = float(case3.max() - case3.min())
-    agrees = bool(spread <= _CONSTANT)
+    agrees = _decided(mine, bool(spread <= _CONSTANT))
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; MAP@d (trec_eval's "
         f"map_cut, AP over the top d divided by R) tested with A_p@d ({_judged_words()}) — the 2008 pairing "
@@ -479,7 +495,8 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
         f"Differs from the paper: TREC collections against {source.label}; {_beyond(source, depths)}.",
         f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (range {_fmt(spread)}; the paper's TREC-3 "
         f"range is .03); weak cases 2 + 4 {' → '.join(_fmt(_weak(mine, f'@{d}')) for d in depths)}.",
-        (f"Agrees: the case-3 share stays within {_CONSTANT:g} across depths." if agrees else
+        (_NO_SIGNIFICANCE if agrees is None else
+         f"Agrees: the case-3 share stays within {_CONSTANT:g} across depths." if agrees else
          f"Differs: the case-3 share moves by {_fmt(spread)} across depths (more than {_CONSTANT:g})."),
     ]
     headline = Headline(paper="MAP@d: case 3 about constant, .04–.07 (TREC-3)",
@@ -490,7 +507,7 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
 
 # =============================================================================== 2008 Fig. 4
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
-          f"{PAPER_2008}, Fig. 4")
+          f"{PAPER_2008}, Fig. 4", needs=("pairs",))
 def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
           pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: four (run, run) pairs (for cases 1, 2, 3, 4) instead of the chosen ones."""
@@ -504,8 +521,8 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
             count = (grid.cases == case).sum(axis=1)
             key = grid.column(last, "assessment_diff" if case in (1, 2) else "mean_diff").abs()
             sign = -1 if case == 1 else 1  # case 1: the most evenly judged; others: the clearest
-            order = sorted((p for p in grid.cases.index if p not in used),
-                           key=lambda p: (int(count[p]), sign * float(key[p])), reverse=True)
+            fresh = [p for p in grid.cases.index if p not in used] or list(grid.cases.index)  # few runs: reuse
+            order = sorted(fresh, key=lambda p: (int(count[p]), sign * float(key[p])), reverse=True)
             best = order[0]
             used.add(best)
             pairs.append(best)
@@ -536,7 +553,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
 
 # =============================================================================== 2008 Fig. 11
 @register("baillie2008-fig11", "Two pairs that swap from a strong to a weak comparison beyond the pool depth "
-          "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11")
+          "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11", needs=("pairs",))
 def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
            pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
@@ -592,7 +609,7 @@ def _draw_fig12(rep: Reproduction, ax=None):
 
 
 @register("baillie2008-fig12", "Runs ranked by MAP with their A_p@1000 and Recall of Assessment; Kendall's τ",
-          f"{PAPER_2008}, Fig. 12")
+          f"{PAPER_2008}, Fig. 12", needs=("pairs",))
 def _fig12(source: Source, *, depth: int = 1000):
     """``depth``: the assessment depth (A_p@depth; the paper's 1000)."""
     from ..bias import kendall_tau

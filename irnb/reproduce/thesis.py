@@ -109,7 +109,7 @@ def _draw_fig71(rep: Reproduction, ax=None):
 
 
 @register("thesis-fig7.1", "Unjudged documents in the top 20 of a baseline and a new system per topic, their "
-          "overlap and the change in P@20", f"{THESIS}, Fig. 7.1")
+          "overlap and the change in P@20", f"{THESIS}, Fig. 7.1", needs=("pairs",))
 def _fig71(source: Source, *, k: int = _K, pool_depth: int | None = None, run_a: str | None = None,
            run_b: str | None = None):
     """``k``: measurement depth (the chapter's 20); ``pool_depth``: judge a depth-d pool of
