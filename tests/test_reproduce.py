@@ -50,8 +50,11 @@ def _case_shares(exp, measure, assessment, d=None):
     from irnb.metrics import evaluate
     from irnb.stats import pairwise_test
 
+    from irnb.measures import parse_measure
+
     ev = evaluate(exp, [measure, assessment])
-    table = decide(pairwise_test(ev, measure, test="anova"), pairwise_test(ev, assessment, test="anova"))
+    table = decide(pairwise_test(ev, measure, test="anova"), pairwise_test(ev, assessment, test="anova"),
+                   assessment_higher_is_better=parse_measure(assessment).spec.higher_is_better)
     return np.bincount(table["case"], minlength=5)[1:] / len(table)
 
 
@@ -469,3 +472,15 @@ def test_readme_table_covid_column_is_what_the_code_computes(table_tool, covid_r
 def test_table_tool_round_trips_a_pipe(table_tool):
     table = pd.DataFrame([["x", "a | b", "p", "i", "c", "agrees / n/a"]], columns=table_tool.COLUMNS)
     assert table_tool.parse(table_tool.render(table)).equals(table)
+
+
+def test_assessment_option_replaces_a_p(exp):
+    rep = irnb.reproduce("baillie2008-table3", depths=(10, 1000), assessment="Unj")
+    # Unj@k, the unjudged share of the top k, is lower-is-more-judged: case 4 needs the better run LOWER on it
+    expected = _case_shares(exp, "P@1000", "Unj@1000")
+    assert rep.table["@1000"].iloc[0].tolist() == pytest.approx(expected.tolist())
+    assert "P@d tested with Unj@d" in rep.notes
+    with pytest.raises(ValueError, match="assessment must measure how much of a ranking is judged"):
+        irnb.reproduce("baillie2008-table3", assessment="P")
+    table1 = irnb.reproduce("baillie2007-table1", assessment="Unj")
+    assert "MAP with Unj@1000" in table1.notes

@@ -79,9 +79,30 @@ def _test_words(test: str, alpha: float) -> str:
     return f"the {test!r} test per pair, α = {alpha:g} (the papers used ANOVA + Bonferroni)"
 
 
-def _judged_words(k: int = 10) -> str:
-    """How A_p@k treats a run shorter than k, from the measure's own declaration."""
-    return parse_measure(f"Judged@{k}").spec.description
+def _judged_words(k: int = 10, assessment: str = "Judged") -> str:
+    """What the assessment measure is (for A_p@k: how it treats a run shorter than k), from
+    the measure's own declaration."""
+    return parse_measure(f"{assessment}@{k}").spec.description
+
+
+def _assessment(assessment, owner: str) -> str:
+    """The assessment family A@d is taken from (``Judged`` = A_p@d, the papers')."""
+    if not isinstance(assessment, str):
+        raise TypeError(f"{owner}: assessment must be a measure family such as 'Judged', 'JudgedRet' or 'Unj', "
+                        f"got {assessment!r}")
+    measure = parse_measure(f"{assessment}@10")  # unknown names get parse_measure's did-you-mean
+    from ..decision import assessment_measure
+
+    try:
+        assessment_measure(measure)
+    except ValueError:
+        return measure.family  # it measures assessment, as it should
+    raise ValueError(f"{owner}: assessment must measure how much of a ranking is judged (e.g. 'Judged', "
+                     f"'JudgedRet', 'Unj'), got {assessment!r}")
+
+
+def _a_name(assessment: str) -> str:
+    return "A_p@d" if assessment == "Judged" else f"{assessment}@d"
 
 
 def _check_depths(depths, owner: str) -> tuple[int, ...]:
@@ -172,10 +193,14 @@ def _beyond(source: Source, depths: Sequence[int]) -> str:
 # =============================================================================== 2007 Table 1
 @register("baillie2007-table1", "Share of run pairs in decision-matrix cases 1–4 by measurement depth "
           "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1", needs=("pairs",))
-def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_depths: Sequence[int] = ()):
+def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_depths: Sequence[int] = (),
+            assessment: str | None = None):
     """``pool_depths`` adds one row per depth-d pool of the contributing runs (the papers'
-    collections differ in pool depth)."""
-    columns = [(f"@{d}", f"P@{d}", f"Judged@{d}") for d in DEPTHS] + [("MAP/AA", "AP", "MAA")]
+    collections differ in pool depth); ``assessment`` replaces A for every column by that
+    family at the column's depth (MAP: at 1000), e.g. ``"JudgedRet"``."""
+    fam = "Judged" if assessment is None else _assessment(assessment, "baillie2007-table1")
+    columns = [(f"@{d}", f"P@{d}", f"{fam}@{d}") for d in DEPTHS]
+    columns += [("MAP/AA", "AP", "MAA" if assessment is None else f"{fam}@{DEPTHS[-1]}")]
     table = _proportion_table(source, columns, test=test, alpha=alpha, pool_depths=pool_depths)
     paper = _paper_table1()
     mine, theirs = table.iloc[0], paper.mean(axis=0)
@@ -184,8 +209,10 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
     paper_rises = int(((paper[("@1000", 2)] + paper[("@1000", 4)] > paper[("@10", 2)] + paper[("@10", 4)])).sum())
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}. Columns: P@d tested with "
-        f"A_p@d ({_judged_words()}), and MAP with MAA (the 2007 paper's pairing); each cell is the share of "
-        f"pairs in case 1, 2, 3, 4.",
+        f"{_a_name(fam)} ({_judged_words(assessment=fam)}), and MAP with "
+        + ("MAA (the 2007 paper's pairing)" if assessment is None else
+           f"{fam}@{DEPTHS[-1]} (the paper: MAA; A_p@d replaced by {fam}@d)")
+        + "; each cell is the share of pairs in case 1, 2, 3, 4.",
         f"Differs from the paper: {len(paper)} TREC collections (1990s ad hoc, Web 04, Robust, HARD; runs "
         f"pooled to depth 100 or less and measured to 1000) against {source.label}; {_beyond(source, DEPTHS)}.",
         f"Paper (mean of its {len(paper)} collections): {_trend_sentence(theirs, '@10', '@1000', 'as d grows')}; "
@@ -210,11 +237,14 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
 
 # =============================================================================== pairs across depths
 class _Grid:
-    """Every pair's decision at every depth: measure ``family@d`` with ``Judged@d``."""
+    """Every pair's decision at every depth: measure ``family@d`` with ``assessment@d``
+    (A_p@d = ``Judged@d`` by default)."""
 
-    def __init__(self, source: Source, family: str, depths: Sequence[int], test: str, alpha: float):
+    def __init__(self, source: Source, family: str, depths: Sequence[int], test: str, alpha: float,
+                 assessment: str = "Judged"):
         self.family, self.depths, self.test, self.alpha = family, tuple(depths), test, alpha
-        self.measures = {d: (f"{family}@{d}", f"Judged@{d}") for d in self.depths}
+        self.assessment = assessment
+        self.measures = {d: (f"{family}@{d}", f"{assessment}@{d}") for d in self.depths}
         self.ev = evaluate(source.experiment, [x for pair in self.measures.values() for x in pair])
         self.tables = {d: compare_table(self.ev, m, assessment=a, test=test, alpha=alpha).set_index(["run_a", "run_b"])
                        for d, (m, a) in self.measures.items()}
@@ -367,9 +397,10 @@ def _draw_pairs(rep: Reproduction, ax=None):
     return axes.reshape(len(labels), 2)
 
 
-def _pairs_setting(source: Source, measure: str, what: str, test: str, alpha: float) -> str:
-    return (f"Setting: {source.describe()}; {measure} and A_p@d ({_judged_words()}) of {what}, means over the "
-            f"topics both runs answered with 95 % t intervals; cases from {_test_words(test, alpha)}.")
+def _pairs_setting(source: Source, grid: _Grid, measure: str, what: str) -> str:
+    return (f"Setting: {source.describe()}; {measure} and {_a_name(grid.assessment)} "
+            f"({_judged_words(assessment=grid.assessment)}) of {what}, means over the topics both runs answered "
+            f"with 95 % t intervals; cases from {_test_words(grid.test, grid.alpha)}.")
 
 
 def _pair_notes(grid: _Grid, source: Source, pairs, labels) -> list[str]:
@@ -384,10 +415,11 @@ def _pair_notes(grid: _Grid, source: Source, pairs, labels) -> list[str]:
 @register("baillie2007-fig2", "Two pairs across measurement depths: P@d and A_p@d with intervals and cases",
           f"{PAPER_2007}, Fig. 2", needs=("pairs",))
 def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+         assessment: str = "Judged",
           pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
     depths = _check_depths(depths, "baillie2007-fig2")
-    grid = _Grid(source, "P", depths, test, alpha)
+    grid = _Grid(source, "P", depths, test, alpha, _assessment(assessment, "baillie2007-fig2"))
     if pairs is None:
         even = _even_pair(grid)
         (swap, strict), = _pick_swaps(grid, 1, swap=False, exclude={grid.key(*even)})
@@ -400,7 +432,7 @@ def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
     beyond = _weak_beyond(grid, *pairs[1], source.pool_depth)
     agrees = bool(strict and beyond)
     notes = [
-        _pairs_setting(source, "P@d", "two pairs", test, alpha),
+        _pairs_setting(source, grid, "P@d", "two pairs"),
         "Paper: Robust 2003 (top): s1 is significantly better than s2 up to P@500 while their A_p stays "
         "comparable (not significantly different except at A@100). Robust 2005 (bottom, pool depth 47): s4 "
         "(query expansion from an external collection) beats s3 (title keywords) at shallow depths, the two "
@@ -437,25 +469,29 @@ def _paper_table3() -> pd.DataFrame:
     return frame
 
 
-def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths):
-    depths = _check_depths(depths, f"baillie2008-table{3 if family == 'P' else 4}")
-    columns = [(f"@{d}", f"{family}@{d}", f"Judged@{d}") for d in depths]
+def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths, assessment):
+    owner = f"baillie2008-table{3 if family == 'P' else 4}"
+    depths = _check_depths(depths, owner)
+    fam = _assessment(assessment, owner)
+    columns = [(f"@{d}", f"{family}@{d}", f"{fam}@{d}") for d in depths]
     return depths, _proportion_table(source, columns, test=test, alpha=alpha, pool_depths=pool_depths)
 
 
 @register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
           f"{PAPER_2008}, Table 3", needs=("pairs",))
 def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = ()):
-    depths, table = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
+            pool_depths: Sequence[int] = (), assessment: str = "Judged"):
+    """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
+    depths, table = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+                             assessment=assessment)
     first, last = f"@{depths[0]}", f"@{depths[-1]}"
     mine = table.iloc[0]
     case3 = [float(mine[(f"@{d}", 3)]) for d in depths]
     # "the proportion … in the strong Case 3 either decreased or remained approximately constant"
     agrees = _decided(mine, bool(case3[-1] <= case3[0] + 0.02))
     notes = [
-        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with A_p@d "
-        f"({_judged_words()}), d = {', '.join(map(str, depths))}.",
+        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with "
+        f"{_a_name(assessment)} ({_judged_words(assessment=assessment)}), d = {', '.join(map(str, depths))}.",
         "The seed text lost the grid of Table 3; `paper` holds the numbers its prose quotes (TREC-3, 40 runs: "
         "P@10 .69 .07 .17 .07; case 3 .11 at P@30 and .05 at P@100) and NaN elsewhere.",
         f"Differs from the paper: TREC-3 … Terabyte 04 official runs against {source.label}; "
@@ -479,16 +515,18 @@ _CONSTANT = 0.05  # "approximately constant": case-3 shares within this range
 @register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
           f"{PAPER_2008}, Table 4", needs=("pairs",))
 def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = ()):
-    depths, table = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths)
+            pool_depths: Sequence[int] = (), assessment: str = "Judged"):
+    """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
+    depths, table = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+                             assessment=assessment)
     mine = table.iloc[0]
     case3 = np.array([float(mine[(f"@{d}", 3)]) for d in depths])
     spread = float(case3.max() - case3.min())
     agrees = _decided(mine, bool(spread <= _CONSTANT))
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; MAP@d (trec_eval's "
-        f"map_cut, AP over the top d divided by R) tested with A_p@d ({_judged_words()}) — the 2008 pairing "
-        f"(the 2007 paper paired MAP with MAA).",
+        f"map_cut, AP over the top d divided by R) tested with {_a_name(assessment)} "
+        f"({_judged_words(assessment=assessment)}) — the 2008 pairing (the 2007 paper paired MAP with MAA).",
         "The seed text lost the grid of Table 4 (`paper` is None); its prose says that for MAP the case-3 share "
         "'remained approximately constant, between 0.04 and 0.07' on TREC-3, and likewise on TREC-8, Robust 03, "
         "Robust 05 and HARD 05, while for Terabyte 04 it rose towards the pool depth and fell beyond it.",
@@ -509,10 +547,11 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
           f"{PAPER_2008}, Fig. 4", needs=("pairs",))
 def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+         assessment: str = "Judged",
           pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: four (run, run) pairs (for cases 1, 2, 3, 4) instead of the chosen ones."""
     depths = _check_depths(depths, "baillie2008-fig4")
-    grid = _Grid(source, "AP", depths, test, alpha)
+    grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig4"))
     last = depths[-1]
     found = []
     if pairs is None:
@@ -535,7 +574,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
     present = {c: int((grid.cases[last] == c).sum()) for c in _CASES}
     agrees = all(found)
     notes = [
-        _pairs_setting(source, "MAP@d", "one pair per case", test, alpha),
+        _pairs_setting(source, grid, "MAP@d", "one pair per case"),
         "Paper: one Robust 2005 pair per case (MAP left, A_p right), to show that all four outcomes occur in "
         "official runs.",
         "Chosen here: for each case, the pair in that case at the most depths (ties: case 1 the most evenly "
@@ -555,10 +594,11 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
 @register("baillie2008-fig11", "Two pairs that swap from a strong to a weak comparison beyond the pool depth "
           "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11", needs=("pairs",))
 def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+         assessment: str = "Judged",
            pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
     depths = _check_depths(depths, "baillie2008-fig11")
-    grid = _Grid(source, "AP", depths, test, alpha)
+    grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig11"))
     if pairs is None:
         picked = _pick_swaps(grid, 2, swap=True)
         pairs, strict = [p for p, _ in picked], [s for _, s in picked]
@@ -572,7 +612,7 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
     beyond = [bool(_weak_beyond(grid, *p, source.pool_depth)) for p in pairs]
     agrees = bool(strict[0] and beyond[0])
     notes = [
-        _pairs_setting(source, "MAP@d", "two pairs", test, alpha),
+        _pairs_setting(source, grid, "MAP@d", "two pairs"),
         "Paper (Robust 2005, pool depth 55): SAB05ROR1 has the higher MAP than PIRCRB05TD3 up to d = 100 (case 3 "
         "at 10 and 30), then the order swaps while PIRCRB05TD3 has significantly more of its list judged "
         "(towards case 2); likewise UIC0501 against INDRI05DMMT, the swap coinciding with a drop in UIC0501's A_p.",
