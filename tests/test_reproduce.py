@@ -484,3 +484,15 @@ def test_assessment_option_replaces_a_p(exp):
         irnb.reproduce("baillie2008-table3", assessment="P")
     table1 = irnb.reproduce("baillie2007-table1", assessment="Unj")
     assert "MAP with Unj@1000" in table1.notes
+
+
+def test_readme_reproduction_example_runs(table_tool):
+    import re
+
+    text = table_tool.README.read_text(encoding="utf-8")
+    section = text.split("## Reproducing the papers' tables and figures", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    exec(compile(code, "README.md (reproductions)", "exec"), {"print": lambda *a, **k: None})

@@ -149,7 +149,7 @@ def _proportion_table(source: Source, columns, *, test, alpha, pool_depths) -> p
         ev = evaluate(source.experiment, measures, judged=judged)
         rows.append(_proportion_row(ev, columns, test, alpha))
         index.append(name)
-    return pd.DataFrame(rows, index=pd.Index(index, name="data"), columns=_columns([c[0] for c in columns]))
+    return pd.DataFrame(rows, index=pd.Index(index, name="collection"), columns=_columns([c[0] for c in columns]))
 
 
 def _fmt(x: float) -> str:
