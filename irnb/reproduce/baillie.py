@@ -415,8 +415,7 @@ def _pair_notes(grid: _Grid, source: Source, pairs, labels) -> list[str]:
 @register("baillie2007-fig2", "Two pairs across measurement depths: P@d and A_p@d with intervals and cases",
           f"{PAPER_2007}, Fig. 2", needs=("pairs",))
 def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-         assessment: str = "Judged",
-          pairs: Sequence[tuple[str, str]] | None = None):
+          assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
     depths = _check_depths(depths, "baillie2007-fig2")
     grid = _Grid(source, "P", depths, test, alpha, _assessment(assessment, "baillie2007-fig2"))
@@ -547,25 +546,24 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
           f"{PAPER_2008}, Fig. 4", needs=("pairs",))
 def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-         assessment: str = "Judged",
-          pairs: Sequence[tuple[str, str]] | None = None):
+          assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: four (run, run) pairs (for cases 1, 2, 3, 4) instead of the chosen ones."""
     depths = _check_depths(depths, "baillie2008-fig4")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig4"))
     last = depths[-1]
     found = []
     if pairs is None:
-        pairs, used = [], set()
+        pairs, used = [], np.zeros(len(grid.cases), dtype=bool)
         for case in _CASES:
-            count = (grid.cases == case).sum(axis=1)
-            key = grid.column(last, "assessment_diff" if case in (1, 2) else "mean_diff").abs()
-            sign = -1 if case == 1 else 1  # case 1: the most evenly judged; others: the clearest
-            fresh = [p for p in grid.cases.index if p not in used] or list(grid.cases.index)  # few runs: reuse
-            order = sorted(fresh, key=lambda p: (int(count[p]), sign * float(key[p])), reverse=True)
-            best = order[0]
-            used.add(best)
-            pairs.append(best)
-            found.append(int(count[best]) > 0)
+            count = (grid.cases == case).sum(axis=1).to_numpy()
+            key = grid.column(last, "assessment_diff" if case in (1, 2) else "mean_diff").abs().to_numpy()
+            key = -key if case == 1 else key  # case 1: the most evenly judged; others: the clearest
+            free = ~used if not used.all() else np.ones_like(used)  # few runs: a pair may serve twice
+            order = np.lexsort((-key, -count))  # most depths in the case, then the key; ties: run order
+            best = next(i for i in order if free[i])
+            used[best] = True
+            pairs.append(grid.cases.index[best])
+            found.append(bool(count[best] > 0))
     else:
         pairs = _check_pairs(grid, pairs, 4, "baillie2008-fig4")
         found = [bool((grid.cases.loc[grid.key(*p)] == c).any()) for c, p in zip(_CASES, pairs, strict=True)]
@@ -594,8 +592,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
 @register("baillie2008-fig11", "Two pairs that swap from a strong to a weak comparison beyond the pool depth "
           "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11", needs=("pairs",))
 def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-         assessment: str = "Judged",
-           pairs: Sequence[tuple[str, str]] | None = None):
+           assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
     depths = _check_depths(depths, "baillie2008-fig11")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig11"))
