@@ -154,7 +154,7 @@ def test_table1_on_the_default(results, exp):
     rises = row[("@1000", 2)] + row[("@1000", 4)] > row[("@10", 2)] + row[("@10", 4)]
     assert rep.headline.agrees == (falls and rises)
     assert f"case 3 {R.baillie._fmt(row[('@10', 3)])} → {R.baillie._fmt(row[('@1000', 3)])}" in rep.headline.irnb
-    assert "one-way ANOVA over all runs, then Bonferroni" in rep.notes
+    assert "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05 (the papers' procedure)" in rep.notes
     with pytest.raises(ValueError, match="is a table; it has no figure"):
         rep.figure()
 

@@ -25,9 +25,8 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
-from ..decision import DEPTHS, compare_table
+from ..decision import ASSESSMENT_FAMILIES, DEPTHS, case_counts, compare_table, depth_curves, procedure_label
 from ..measures import parse_measure
 from ..metrics import evaluate
 from . import Headline, Reproduction, Source, register
@@ -74,9 +73,8 @@ def _paper_table1() -> pd.DataFrame:
 
 
 def _test_words(test: str, alpha: float) -> str:
-    if test == "anova":
-        return f"one-way ANOVA over all runs, then Bonferroni comparisons, α = {alpha:g} (the papers' procedure)"
-    return f"the {test!r} test per pair, α = {alpha:g} (the papers used ANOVA + Bonferroni)"
+    words = procedure_label(test, alpha=alpha)
+    return f"{words} (the papers' procedure)" if test == "anova" else f"{words} (the papers: ANOVA + Bonferroni)"
 
 
 def _judged_words(k: int = 10, assessment: str = "Judged") -> str:
@@ -90,15 +88,11 @@ def _assessment(assessment, owner: str) -> str:
     if not isinstance(assessment, str):
         raise TypeError(f"{owner}: assessment must be a measure family such as 'Judged', 'JudgedRet' or 'Unj', "
                         f"got {assessment!r}")
-    measure = parse_measure(f"{assessment}@10")  # unknown names get parse_measure's did-you-mean
-    from ..decision import assessment_measure
-
-    try:
-        assessment_measure(measure)
-    except ValueError:
-        return measure.family  # it measures assessment, as it should
-    raise ValueError(f"{owner}: assessment must measure how much of a ranking is judged (e.g. 'Judged', "
-                     f"'JudgedRet', 'Unj'), got {assessment!r}")
+    family = parse_measure(f"{assessment}@10").family  # unknown names get parse_measure's did-you-mean
+    if family not in ASSESSMENT_FAMILIES:
+        raise ValueError(f"{owner}: assessment must measure how much of a ranking is judged, one of "
+                         f"{', '.join(ASSESSMENT_FAMILIES)}; got {assessment!r}")
+    return family
 
 
 def _a_name(assessment: str) -> str:
@@ -114,23 +108,6 @@ def _check_depths(depths, owner: str) -> tuple[int, ...]:
     return tuple(int(d) for d in depths)
 
 
-def _shares(ev, measure: str, assessment: str, test: str, alpha: float) -> tuple[int, np.ndarray]:
-    """(pairs, proportions of cases 1–4) of every pair for one measure and its assessment."""
-    case = compare_table(ev, measure, assessment=assessment, test=test, alpha=alpha)["case"].to_numpy()
-    counts = np.bincount(case.astype(np.int64), minlength=5)[1:5]
-    return int(counts.sum()), counts / max(int(counts.sum()), 1)
-
-
-def _proportion_row(ev, columns: Sequence[tuple[str, str, str]], test: str, alpha: float) -> list:
-    """One table row: pairs, then the four case shares of each (label, measure, assessment)."""
-    row, pairs = [], None
-    for _, measure, assessment in columns:
-        n, shares = _shares(ev, measure, assessment, test, alpha)
-        pairs = n
-        row += list(shares)
-    return [pairs] + row
-
-
 def _settings(source: Source, pool_depths: Sequence[int]):
     """(row name, judged mask or None) for the data's qrels and each requested pool depth."""
     from ..pooling import depth_pool
@@ -142,14 +119,21 @@ def _settings(source: Source, pool_depths: Sequence[int]):
     return out
 
 
-def _proportion_table(source: Source, columns, *, test, alpha, pool_depths) -> pd.DataFrame:
-    measures = list(dict.fromkeys(x for _, m, a in columns for x in (m, a)))
-    rows, index = [], []
-    for name, judged in _settings(source, pool_depths):
-        ev = evaluate(source.experiment, measures, judged=judged)
-        rows.append(_proportion_row(ev, columns, test, alpha))
-        index.append(name)
-    return pd.DataFrame(rows, index=pd.Index(index, name="collection"), columns=_columns([c[0] for c in columns]))
+def _proportion_table(source: Source, columns, *, form, assessment, depths, test, alpha, pool_depths) -> pd.DataFrame:
+    """The case shares of ``columns`` (label, measure) by :func:`irnb.decision.case_counts`
+    in the paper's layout: one row per setting, ``pairs`` then (label, case 1–4)."""
+    settings = {name: (source.experiment, judged) for name, judged in _settings(source, pool_depths)}
+    tidy = case_counts(settings, form=form, measures=[m for _, m in columns], assessment=assessment, depths=depths,
+                       test=test, alpha=alpha)
+    label = {m: lab for lab, m in columns}
+    tidy = tidy.assign(label=tidy["measure"].map(label))
+    wide = tidy.pivot(index="setting", columns=["label", "case"], values="proportion")
+    pairs = tidy.groupby("setting", sort=False)["pairs"].first()
+    out = pd.DataFrame({("pairs", ""): pairs}).join(wide)
+    out = out.loc[list(settings)].reindex(columns=_columns([lab for lab, _ in columns]))
+    out.index.name = "collection"
+    out.attrs = {"pairing": tidy.attrs.get("pairing", {}), "procedure": tidy.attrs.get("procedure")}
+    return out
 
 
 def _fmt(x: float) -> str:
@@ -199,9 +183,9 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
     collections differ in pool depth); ``assessment`` replaces A for every column by that
     family at the column's depth (MAP: at 1000), e.g. ``"JudgedRet"``."""
     fam = "Judged" if assessment is None else _assessment(assessment, "baillie2007-table1")
-    columns = [(f"@{d}", f"P@{d}", f"{fam}@{d}") for d in DEPTHS]
-    columns += [("MAP/AA", "AP", "MAA" if assessment is None else f"{fam}@{DEPTHS[-1]}")]
-    table = _proportion_table(source, columns, test=test, alpha=alpha, pool_depths=pool_depths)
+    columns = [(f"@{d}", f"P@{d}") for d in DEPTHS] + [("MAP/AA", "AP")]
+    table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam, depths=DEPTHS, test=test,
+                              alpha=alpha, pool_depths=pool_depths)
     paper = _paper_table1()
     mine, theirs = table.iloc[0], paper.mean(axis=0)
     agrees = _decided(mine, bool(mine[("@1000", 3)] < mine[("@10", 3)] and _weak(mine, "@1000") > _weak(mine, "@10")))
@@ -267,31 +251,23 @@ class _Grid:
         return self.tables[d][name]
 
     def curves(self, pairs: Sequence[tuple[str, str]], labels: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """(wide table per pair and depth, tidy curves with 95 % t intervals for drawing)."""
-        wide, tidy = [], []
+        """(wide table per pair and depth, tidy :func:`irnb.decision.depth_curves` of every
+        pair with a ``pair`` column, for drawing)."""
+        tidy = pd.concat([depth_curves(self.ev, a, b, family=self.family, depths=self.depths,
+                                       assessment=self.assessment, test=self.test, alpha=self.alpha).assign(pair=label)
+                          for label, (a, b) in zip(labels, pairs, strict=True)], ignore_index=True)
+        wide = []
         for label, (a, b) in zip(labels, pairs, strict=True):
-            ia, ib = self.names.index(a), self.names.index(b)
+            part = tidy[tidy["pair"] == label]
             for d in self.depths:
-                m, asm = self.measures[d]
-                row = self.tables[d].loc[self.key(a, b)]
-                shared = self.ev.evaluated[ia] & self.ev.evaluated[ib]
-                n = int(shared.sum())
-                crit = special.stdtrit(n - 1, 0.975) if n >= 2 else np.nan
-                means = {}
-                for kind, meas, p in (("measure", m, row["p_measure"]), ("assessment", asm, row["p_assessment"])):
-                    for run, i in ((a, ia), (b, ib)):
-                        x = self.ev[meas][i][shared]
-                        mean = float(x.mean()) if n else np.nan
-                        half = crit * float(x.std(ddof=1)) / np.sqrt(n) if n >= 2 else np.nan
-                        means[kind, run] = mean
-                        tidy.append({"pair": label, "depth": d, "kind": kind, "measure": meas, "run": run,
-                                     "mean": mean, "lower": mean - half, "upper": mean + half, "n_topics": n,
-                                     "p_value": float(p), "case": int(row["case"])})
-                wide.append({"pair": label, "depth": d, "run_a": a, "run_b": b, "measure": m,
-                             "a": means["measure", a], "b": means["measure", b], "p": float(row["p_measure"]),
-                             "assessment": asm, "A_a": means["assessment", a], "A_b": means["assessment", b],
-                             "p_A": float(row["p_assessment"]), "case": int(row["case"])})
-        return pd.DataFrame(wide).set_index(["pair", "depth"]), pd.DataFrame(tidy)
+                at = part[part["depth"] == d].set_index(["kind", "run"])
+                wide.append({"pair": label, "depth": d, "run_a": a, "run_b": b,
+                             "measure": at.loc[("measure", a), "measure"], "a": at.loc[("measure", a), "mean"],
+                             "b": at.loc[("measure", b), "mean"], "p": at.loc[("measure", a), "p_value"],
+                             "assessment": at.loc[("assessment", a), "measure"],
+                             "A_a": at.loc[("assessment", a), "mean"], "A_b": at.loc[("assessment", b), "mean"],
+                             "p_A": at.loc[("assessment", a), "p_value"], "case": int(at["case"].iloc[0])})
+        return pd.DataFrame(wide).set_index(["pair", "depth"]), tidy
 
     def sequence(self, a: str, b: str) -> str:
         return " ".join(str(int(c)) for c in self.cases.loc[self.key(a, b)])
@@ -472,8 +448,9 @@ def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths, a
     owner = f"baillie2008-table{3 if family == 'P' else 4}"
     depths = _check_depths(depths, owner)
     fam = _assessment(assessment, owner)
-    columns = [(f"@{d}", f"{family}@{d}", f"{fam}@{d}") for d in depths]
-    return depths, _proportion_table(source, columns, test=test, alpha=alpha, pool_depths=pool_depths)
+    columns = [(f"@{d}", f"{family}@{d}") for d in depths]
+    return depths, _proportion_table(source, columns, form="2008", assessment=fam, depths=depths, test=test,
+                                     alpha=alpha, pool_depths=pool_depths)
 
 
 @register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
