@@ -157,6 +157,12 @@ def test_table1_on_the_default(results, exp):
     assert "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05 (the papers' procedure)" in rep.notes
     with pytest.raises(ValueError, match="is a table; it has no figure"):
         rep.figure()
+    # the notes say how the other A_p reading (judged over min(k, run length)) moves the finding
+    other = irnb.reproduce("baillie2007-table1", assessment="JudgedRet").table.iloc[0]
+    fmt = R.baillie._fmt
+    assert (f"with JudgedRet@d (judged documents in the top k / min(k, documents retrieved)" in rep.notes
+            and f"weak cases 2 + 4 {fmt(other[('@10', 2)] + other[('@10', 4)])} → "
+                f"{fmt(other[('@1000', 2)] + other[('@1000', 4)])}" in rep.notes.splitlines()[-1])
 
 
 def test_table1_pool_depth_rows(exp):

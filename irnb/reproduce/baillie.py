@@ -209,6 +209,12 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
          "and more weak comparisons." if agrees else
          "Does not show the paper's headline (case 3 falling and weak cases rising from @10 to @1000)."),
     ]
+    if assessment is None and "JudgedRet" in ASSESSMENT_FAMILIES:  # how the A_p reading moves the finding
+        other = _proportion_table(source, columns, form="2007", assessment="JudgedRet", depths=DEPTHS, test=test,
+                                  alpha=alpha, pool_depths=()).iloc[0]
+        notes.append(f"Sensitivity to the A_p reading: with JudgedRet@d ({_judged_words(assessment='JudgedRet')}) "
+                     f"in place of A_p@d, {_trend_sentence(other, '@10', '@1000', 'the same data gives')} "
+                     f"(assessment='JudgedRet').")
     headline = Headline(
         paper=f"@10 → @1000: case 3 {_fmt(theirs[('@10', 3)])} → {_fmt(theirs[('@1000', 3)])}, weak "
               f"{_fmt(_weak(theirs, '@10'))} → {_fmt(_weak(theirs, '@1000'))} (mean of 8 collections)",
