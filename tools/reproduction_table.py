@@ -43,7 +43,8 @@ def outcome(id: str, experiment=None, *, label: str | None = None) -> dict:
     try:
         rep = rep_module.reproduce(id, experiment, label=label)
     except rep_module.ReproductionNeeds as err:
-        return {"paper": None, "irnb": f"needs: {err}", "verdict": "n/a", "seconds": time.perf_counter() - start}
+        said = str(err).removeprefix(f"{id} ")  # "needs which runs are manual (…); TREC-COVID round 1 has none"
+        return {"paper": None, "irnb": said, "verdict": "n/a", "seconds": time.perf_counter() - start}
     seconds = time.perf_counter() - start
     if rep.headline is None:
         return {"paper": None, "irnb": "–", "verdict": "–", "seconds": seconds}
