@@ -236,8 +236,9 @@ def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str
     fixes the random order of ties in the judgment order; ``budgets`` numbers of judgments
     (default :func:`default_budgets` of the qrels size); ``estimators`` letters of
     S, B, I, M (default all four) and P (the pessimistic interval test);
-    ``background_rate`` E and ``smoothing`` λ (or "auto") as in :func:`irnb.intervals.point_estimates`; ``contributors`` the runs whose rankings
-    order the judgments and who form the "contributing" set (default the Experiment's).
+    ``background_rate`` E and ``smoothing`` λ (or "auto") as in
+    :func:`irnb.intervals.point_estimates`; ``contributors`` the runs whose rankings order
+    the judgments and who form the "contributing" set (default the Experiment's).
 
     Example (hand-checkable): two topics; run a ranks the relevant x first on both, run b
     ranks the non-relevant y first. With all 4 judgments P@1 is 1 vs 0 on both topics: a
