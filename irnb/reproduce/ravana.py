@@ -182,7 +182,7 @@ def table1(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
         larger = bool((D["non-contributing"].to_numpy() > D["contributing"].to_numpy()).all())
         agrees &= larger
         notes.append(f"The non-contributing runs' residuals are {'' if larger else 'not always '}larger than the "
-                     f"contributing runs' (as in the paper).")
+                     f"contributing runs' (the paper: larger).")
     main = _main_set(sets)
     final = table.loc["(a) B", (main, "deep")]
     over = bool((table.loc["(c) X_I", (main, "shallow")] > final).all()
