@@ -19,7 +19,7 @@ from irnb import Experiment
 from irnb.pooling import depth_pool, leave_one_group_out
 from irnb.reproduce import ReproductionNeeds
 
-IDS = [f"buttcher2007-table{i}" for i in range(1, 9)]
+IDS = [f"buttcher2007-table{i}" for i in range(1, 9)]  # and buttcher2007-fig1 (irnb's own id)
 FAST = {"buttcher2007-table6": dict(methods=("kld",), fractions=(0.2,)),
         "buttcher2007-table7": dict(methods=("kld",)),
         "buttcher2007-table8": dict(methods=("kld",))}
@@ -205,6 +205,29 @@ def test_table8_completion_raises_tau(reps):
 
     t8, t3 = reps["buttcher2007-table8"].table, reps["buttcher2007-table3"].table
     assert t8.loc[("KLD", TAU_ALL), "P@20"] > t3.loc[TAU_ALL, "P@20"]  # the paper: 0.8281 → 0.9164 (KLD)
+
+
+def test_fig1_recomputed(collection):
+    from irnb.pooling import random_subsample
+    from irnb.bias import kendall_tau
+
+    rep = irnb.reproduce("buttcher2007-fig1", collection, fractions=(0.1, 1.0), seed=3)
+    assert rep.paper is None and list(rep.table.index) == [0.1, 1.0]
+    exp = collection.experiment
+    # the same draw: subsampling_curves seeds one generator with `seed` and draws in order
+    pool = random_subsample(exp, fraction=0.1, seed=np.random.default_rng(3))
+    reduced = irnb.evaluate(exp, ["P@10"], judged=pool.judged).aggregate("P@10")
+    full = irnb.evaluate(exp, ["P@10"]).aggregate("P@10")
+    assert rep.table.loc[0.1, ("(a) mean score", "P@10")] == pytest.approx(reduced.mean())
+    # irnb.bias rounds scores to 12 decimals first, so that values equal up to float noise tie
+    tau = kendall_tau(np.round(full, 12), np.round(reduced, 12))
+    assert rep.table.loc[0.1, ("(b) Kendall's τ", "P@10")] == pytest.approx(tau)
+    assert rep.table.loc[1.0, "(b) Kendall's τ"].eq(1.0).all()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    axes = rep.figure()
+    assert len(axes) == 2 and len(axes[0].get_lines()) == rep.table["(a) mean score"].shape[1]
 
 
 def test_needs(collection):

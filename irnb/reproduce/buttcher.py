@@ -6,6 +6,9 @@ pool from 20 groups):
 
 * Table 1 — summary of the qrels (topics, groups, runs in the pool, manual/automatic,
   pool depth, judged / relevant / non-relevant documents per topic);
+* Figure 1 — unbiased incomplete judgments: random subsets of 5 %–80 % of the qrels, the
+  runs' mean score (a) and Kendall's τ against the full qrels (b) per measure (an id of
+  irnb's own: the issue's list names the tables only);
 * Table 2 — leave-one-group-out: each group's unique pool contributions removed, the
   group's runs re-ranked (rank change, RMS error, % significant) for MRR, P@10, P@20,
   nDCG@20, AP, bpref, P@20(j), RankEff;
@@ -233,6 +236,91 @@ def table1(source: Source, *, depth: int | None = None):
                 paper=PAPER_TABLE1, notes=notes, data=source.label,
                 headline=("640 judged, 118 relevant per topic (18.4 %)",
                           f"{judged / T:.0f} judged, {relevant / T:.0f} relevant per topic ({share:.1%})", None))
+
+
+# ---------------------------------------------------------------------------- Figure 1
+def _figure1_measures() -> tuple[str, ...]:
+    """The paper's measures, infAP, and bpref-10 where irnb has it."""
+    from ..measures import parse_measure
+
+    extra = []
+    for name in ("Bpref10",):
+        try:
+            parse_measure(name)
+        except ValueError:
+            continue
+        extra.append(name)
+    return MEASURES + EXTRA + tuple(extra)
+
+
+@register("buttcher2007-fig1", "Random subsets of the qrels: mean scores and Kendall's τ against the full qrels",
+          f"{PAPER}, Figure 1")
+def fig1(source: Source, *, seed: int = 0, repeats: int = 1,
+         fractions=(0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0)):
+    """``repeats`` random subsets per fraction (averaged); ``fractions`` of each topic's qrels kept."""
+    from ..bias import subsampling_curves
+
+    id = "buttcher2007-fig1"
+    exp = source.experiment
+    measures = _figure1_measures()
+    curves = subsampling_curves(exp, seed=seed, fractions=list(fractions), repeats=repeats, measures=measures)
+    mean = curves.groupby(["fraction", "measure"], sort=False)[["mean_score", "kendall_tau"]].mean()
+    labels = {m: LABELS.get(m, "bpref-10" if m == "Bpref10" else m) for m in measures}
+    parts = {}
+    for panel, column in (("(a) mean score", "mean_score"), ("(b) Kendall's τ", "kendall_tau")):
+        wide = mean[column].unstack("measure").reindex(columns=list(measures)).rename(columns=labels)
+        parts[panel] = wide
+    table = pd.concat(parts, axis=1, names=["panel", "measure"])
+    table.index.name = "fraction of qrels kept"
+    score = table["(a) mean score"]
+    low, high = score.index.min(), score.index.max()
+    falling = [c for c in score.columns if score.loc[low, c] < 0.9 * score.loc[high, c]]  # > 10 % lower
+    steady = [c for c in score.columns if c not in falling]
+    tau = table["(b) Kendall's τ"].loc[table.index < 1].mean()
+    order = " > ".join(f"{c} {tau[c]:.3f}" for c in tau.sort_values(ascending=False).index)
+    paper_steady = {"bpref", "RankEff"}
+    agrees = bool(set(steady) >= paper_steady and tau["RankEff"] >= tau["bpref"]
+                  and tau["bpref"] > max(tau["Avg. Prec."], tau["P@10"], tau["nDCG@20"]))
+    inf = (table[("(a) mean score", "infAP")] - table[("(a) mean score", "Avg. Prec.")]).abs().max()
+    notes = (f"Setting: {source.label}, {len(exp.topics)} topics, all {len(exp.run_names)} runs evaluated on uniform "
+             f"random subsets of each topic's qrels ({repeats} per fraction, seed {seed}); τ against the ranking on "
+             f"the full qrels, ties concordant. The paper: TREC 2006 Terabyte, 42 pool runs, 5 %–80 % of the qrels. "
+             f"Reducing the qrels lowers the mean score of {', '.join(falling) or 'no measure'}; "
+             f"{', '.join(steady) or 'none'} {'stays' if len(steady) == 1 else 'stay'} within 10 % of the full-qrels "
+             f"value at {low:.0%} (the paper: every measure falls except bpref and RankEff). Mean τ over the subsets, highest first: {order} (the paper: RankEff slightly above bpref, "
+             f"both above AP, P@k and nDCG@k). "
+             + ("Both findings hold here. " if agrees else "Not every finding holds here. ")
+             + (f"infAP differs from AP by up to {inf:.4f}: the removed judgments stay in the pool as judged-but-"
+                f"unknown, which infAP uses." if inf > 1e-4 else
+                "infAP equals AP here: this version of random_subsample drops the removed judgments instead of "
+                "keeping them as pooled-but-unjudged.")
+             + " The paper prints no numbers for this figure (.paper is None).")
+    return make(id=id, title="Incomplete, unbiased judgments", source=f"{PAPER}, Figure 1", table=table, paper=None,
+                notes=notes, data=source.label, draw=_draw_fig1,
+                headline=("all measures fall with fewer qrels except bpref and RankEff; τ: RankEff ≥ bpref > AP, P@k",
+                          f"steady: {', '.join(steady)}; τ RankEff {tau['RankEff']:.3f}, bpref {tau['bpref']:.3f}, "
+                          f"AP {tau['Avg. Prec.']:.3f}", agrees))
+
+
+def _draw_fig1(rep, ax=None):
+    import matplotlib.pyplot as plt
+
+    panels = list(dict.fromkeys(rep.table.columns.get_level_values("panel")))
+    if ax is None:
+        _, ax = plt.subplots(1, len(panels), figsize=(10, 3.8))
+    axes = list(np.ravel(ax))
+    if len(axes) != len(panels):
+        raise ValueError(f"ax must hold {len(panels)} Axes (one per panel), got {len(axes)}")
+    for a, panel in zip(axes, panels, strict=True):
+        frame = rep.table[panel]
+        for i, column in enumerate(frame.columns):
+            a.plot(frame.index, frame[column], marker="o", markersize=3, color=f"C{i % 10}", label=column)
+        a.set_xlabel("fraction of the qrels kept")
+        a.set_title(panel, fontsize=9)
+    axes[0].set_ylabel("mean score of all runs")
+    axes[-1].set_ylabel("Kendall's τ against the full qrels")
+    axes[-1].legend(fontsize=7, ncol=2)
+    return axes
 
 
 # ---------------------------------------------------------------------------- Table 2
@@ -543,3 +631,4 @@ def table8(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
                 headline=("SVM completion: P@20's Kendall's τ 0.8281 → 0.9512",
                           f"{name.upper()}: P@20's τ {base.loc['P@20', 'kendall_tau']:.4f} → "
                           f"{results[name].summary().loc['P@20', 'kendall_tau']:.4f}", agrees))
+
