@@ -17,7 +17,7 @@ from scipy import stats
 import irnb
 from irnb import Experiment
 from irnb.budgets import budget_tests
-from irnb.intervals import ScoreIntervals, pessimistic_t_test, score_intervals
+from irnb.intervals import ScoreIntervals, pessimistic_t_test
 from irnb.measures import parse_measure
 from irnb.pooling import budget_pool
 

@@ -38,7 +38,7 @@ import pandas as pd
 from ..bias import contributor_subset_bias, leave_one_group_out_bias
 from ..pooling import depth_pool, random_subsample
 from . import Source, register
-from ._common import make, manual_split, setting
+from ._common import make, manual_split, panel_axes, setting
 
 PAPER = "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007)"
 #: The paper's measures (irnb names) and their column labels.
@@ -303,14 +303,8 @@ def fig1(source: Source, *, seed: int = 0, repeats: int = 1,
 
 
 def _draw_fig1(rep, ax=None):
-    import matplotlib.pyplot as plt
-
     panels = list(dict.fromkeys(rep.table.columns.get_level_values("panel")))
-    if ax is None:
-        _, ax = plt.subplots(1, len(panels), figsize=(10, 3.8))
-    axes = list(np.ravel(ax))
-    if len(axes) != len(panels):
-        raise ValueError(f"ax must hold {len(panels)} Axes (one per panel), got {len(axes)}")
+    axes = panel_axes(ax, len(panels), width=5.0, height=3.8)
     for a, panel in zip(axes, panels, strict=True):
         frame = rep.table[panel]
         for i, column in enumerate(frame.columns):

@@ -24,6 +24,8 @@ the ``budgets`` given. Every computation is the core's (:mod:`irnb.budgets`,
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -31,7 +33,7 @@ from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..intervals import estimate_background_rate, point_estimates, score_intervals
 from ..pooling import budget_pool
 from . import ReproductionNeeds, Source, register
-from ._common import make, setting
+from ._common import make, panel_axes, setting
 
 PAPER = "Ravana & Moffat (AIRS 2010)"
 MEASURES = BUDGET_MEASURES  # P@10, SDCG@100, RBP(p=0.95)
@@ -116,26 +118,24 @@ def fig1(source: Source, *, depth: int | None = None, degree: int = 3):
     notes.append("The paper prints one bar's numbers (55 runs: 7 documents, 5 relevant): that is .paper; "
                  "the figure draws the fraction per number of runs with the fitted curve.")
     return make(id=id, title="Estimating the background rate E", source=f"{PAPER}, Figure 1", table=table,
-                paper=paper, notes=" ".join(notes), data=source.label, draw=_draw_fig1,
+                paper=paper, notes=" ".join(notes), data=source.label, draw=partial(_draw_fig1, fit=fit),
                 headline=("cubic fit at zero runs 0.043 (E = 0.01 used)", f"{fit.intercept:.3f}", agrees))
 
 
-def _draw_fig1(rep, ax=None):
+def _draw_fig1(rep, ax=None, *, fit):
+    """Bars: the fraction relevant per number of runs; line: the fitted polynomial from 0."""
     import matplotlib.pyplot as plt
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5))
     t = rep.table
-    x = t.index.to_numpy(dtype=float)
-    ax.bar(x, t["fraction"], width=0.8, color="0.7", label="fraction judged relevant")
-    grid = np.linspace(0, x.max(), 200)
-    fitted = np.interp(grid, x, t["fitted"])  # the curve through the fitted points
-    coeffs = np.polyfit(x[t["in_fit"].to_numpy(bool)], t["fitted"][t["in_fit"]].to_numpy(float),
-                        min(3, int(t["in_fit"].sum()) - 1))
-    fitted = np.polyval(coeffs, grid)
-    ax.plot(grid, fitted, color="C3", label="cubic fit")
-    ax.plot([0], [np.polyval(coeffs, 0.0)], "o", color="C3")
-    ax.set_xlabel("number of contributing runs with the document in their top d")
+    ax.bar(t.index.to_numpy(dtype=float), t["fraction"], width=0.8, color="0.7", label="fraction judged relevant")
+    grid = np.linspace(0.0, float(t.index.max()), 200)
+    ax.plot(grid, fit.fitted(grid), color="C3", label=f"degree-{fit.degree} fit")
+    ax.plot([0.0], [fit.intercept], "o", color="C3")
+    ax.annotate(f"{fit.intercept:.3f}", (0.0, fit.intercept), textcoords="offset points", xytext=(6, -10),
+                fontsize=8, color="C3")
+    ax.set_xlabel(f"number of contributing runs with the document in their top {fit.depth}")
     ax.set_ylabel("fraction relevant")
     ax.set_title(f"{rep.id} ({rep.data})", fontsize=9)
     ax.legend(fontsize=8)
@@ -262,18 +262,8 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
 
 
 def _draw_fig2(rep, ax=None):
-    import matplotlib.pyplot as plt
-
     measures = list(dict.fromkeys(rep.table.columns.get_level_values("measure")))
-    if ax is None:
-        _, ax = plt.subplots(1, len(measures), figsize=(4 * len(measures), 3.5), sharey=True, squeeze=False)
-        axes = list(ax[0])
-    else:
-        axes = list(np.ravel(ax))
-        if len(axes) == 1:
-            axes = axes * len(measures)
-        if len(axes) != len(measures):
-            raise ValueError(f"ax must be one Axes or {len(measures)} (one per measure), got {len(axes)}")
+    axes = panel_axes(ax, len(measures), sharey=True)
     for a, m in zip(axes, measures, strict=True):
         for i, method in enumerate(METHODS):
             values = rep.table[(m, method)]
