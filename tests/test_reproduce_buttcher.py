@@ -97,8 +97,12 @@ def test_table2_by_hand():
                          "score": [2, 1, 1, 2, 1]})
     qrels = pd.DataFrame({"qid": "1", "docno": ["w", "x", "y"], "grade": 1})
     exp = Experiment(runs, qrels, groups={"a": "A", "a2": "A", "b": "B"})
-    t = irnb.reproduce("buttcher2007-table2", exp, depth=2).table
+    rep = irnb.reproduce("buttcher2007-table2", exp, depth=2)
+    t = rep.table
     from irnb.reproduce.buttcher import AVG, DOWN, RMS, UP
+
+    # unjudged in the top 20 after leaving out: a loses x, a2 nothing, b loses w, all relevant: 2/3
+    assert "on average 0.7 unjudged documents in its top 20, of which 0.7 are relevant" in rep.notes
 
     assert t.loc[[AVG, UP, DOWN], "Avg. Prec."].tolist() == pytest.approx([1 / 3, 0.0, 1.0])
     assert t.loc[RMS, "Avg. Prec."] == pytest.approx(math.sqrt(((2 / 3 - 1 / 4) ** 2 + (2 / 3 - 1 / 2) ** 2) / 3))

@@ -130,6 +130,20 @@ def test_fig1_counts_by_hand(reps, collection):
     assert list(paper.columns) == list(t.columns) and paper.loc[55, "fraction"] == pytest.approx(5 / 7)
 
 
+def test_true_unjudged_rate_by_hand():
+    from irnb.reproduce.ravana import _true_unjudged_rate
+
+    # a ranks x, u, v; b ranks v, w. Judged: x. Unjudged in the top 2: u (a), v and w (b);
+    # v is counted once; truth: u relevant, v and w not → 1/3 of 3. At depth 1: v only → 0.
+    runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2, "qid": "1", "docno": ["x", "u", "v", "v", "w"],
+                         "score": [3, 2, 1, 2, 1]})
+    truth = pd.DataFrame({"qid": "1", "docno": ["x", "u", "v", "w"], "grade": [1, 1, 0, 0]})
+    exp = Experiment(runs, truth.iloc[:1], truth=truth)
+    assert _true_unjudged_rate(exp, 2) == (pytest.approx(1 / 3), 3)
+    assert _true_unjudged_rate(exp, 1) == (0.0, 1)
+    assert _true_unjudged_rate(Experiment(runs, truth.iloc[:1]), 2) is None
+
+
 def test_table1_recomputed(reps, collection):
     exp = collection.experiment
     t = reps["ravana2010-table1"].table

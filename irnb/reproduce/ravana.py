@@ -112,6 +112,10 @@ def fig1(source: Source, *, depth: int | None = None, degree: int = 3):
                  f"judgments the fraction relevant is {fit.overall:.3f} (the paper 0.038).")
     if fit.intercept < 0:
         notes.append("The fit dips below zero and is clipped to E = 0.")
+    true_rate = _true_unjudged_rate(exp, st.depth)
+    if true_rate is not None:
+        notes.append(f"The complete truth says {true_rate[0]:.3f} of the {true_rate[1]} unjudged documents in the "
+                     f"runs' top {st.depth} are relevant: the rate E stands for.")
     agrees = bool(0.0 < fit.intercept and fit.rate < average)
     notes.append("As in the paper, the rate read at zero runs is positive and well below the average fraction."
                  if agrees else "Unlike the paper, the rate read at zero runs is not a small positive number.")
@@ -120,6 +124,23 @@ def fig1(source: Source, *, depth: int | None = None, degree: int = 3):
     return make(id=id, title="Estimating the background rate E", source=f"{PAPER}, Figure 1", table=table,
                 paper=paper, notes=" ".join(notes), data=source.label, draw=partial(_draw_fig1, fit=fit),
                 headline=("cubic fit at zero runs 0.043 (E = 0.01 used)", f"{fit.intercept:.3f}", agrees))
+
+
+def _true_unjudged_rate(exp, depth: int):
+    """(fraction relevant in truth, count) of the distinct documents some run ranks at depth
+    ≤ ``depth`` that the qrels do not judge; None without truth."""
+    truth = exp.truth
+    if truth is None:
+        return None
+    official = exp.judgments.doc[:, :, :depth]
+    grade = exp.judgments.qrel_grade
+    judged = (official >= 0) & (grade[np.where(official >= 0, official, 0)] >= 0)
+    entry = truth.doc[:, :, :depth]
+    unjudged = ~judged & (entry >= 0)
+    distinct = np.unique(entry[unjudged])
+    if distinct.size == 0:
+        return None
+    return float((truth.qrel_grade[distinct] >= 1).mean()), int(distinct.size)
 
 
 def _draw_fig1(rep, ax=None, *, fit):
