@@ -257,6 +257,8 @@ def test_needs(collection):
         irnb.reproduce("buttcher2007-table6", exp)
     with pytest.raises(ValueError, match="methods must name"):
         irnb.reproduce("buttcher2007-table7", collection, methods=("nb",))
+    with pytest.raises(ValueError, match="max_groups must be an integer"):
+        irnb.reproduce("buttcher2007-table5", collection, max_groups=0)
     with pytest.raises(ValueError, match="depth must be"):
         irnb.reproduce("buttcher2007-table2", collection, depth=0)
 

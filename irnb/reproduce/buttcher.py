@@ -457,6 +457,8 @@ def table5(source: Source, *, depth: int | None = None, max_groups: int = 4, see
     from ..predict import completed_pool_bias, contributor_subset_completion
 
     id = "buttcher2007-table5"
+    if isinstance(max_groups, bool) or not isinstance(max_groups, (int, np.integer)) or max_groups < 1:
+        raise ValueError(f"{id}: max_groups must be an integer ≥ 1 (groups shown, two runs each), got {max_groups!r}")
     exp = source.experiment
     st = setting(source, depth, id)
     auto, manual, result = _automatic_only(source, st, _T5_MEASURES, id)
@@ -536,6 +538,8 @@ def table6(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
         auto, manual = manual_split(source, st, id)
         pools.append(("Automatic-only", "Rest", depth_pool(exp, depth=st.depth, runs=auto)))
         pools.append(("Manual-only", "Rest", depth_pool(exp, depth=st.depth, runs=manual)))
+    if not pools:
+        raise ValueError(f"{id}: fractions must list at least one share of the qrels to train on, got {fractions!r}")
     names = {"kld": "KLD classifier", "svm": "SVM classifier"}
     table = pd.DataFrame(np.nan, index=pd.MultiIndex.from_tuples([(a, b) for a, b, _ in pools],
                                                                    names=["training data", "test data"]),
