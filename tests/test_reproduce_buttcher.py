@@ -281,6 +281,10 @@ def test_covid_ap_under_bpref_over(covid):
 
     assert rep.table.loc[DOWN, "Avg. Prec."] > rep.table.loc[UP, "Avg. Prec."]
     assert rep.table.loc[UP, "bpref"] > rep.table.loc[DOWN, "bpref"]
+    pool_only = irnb.reproduce("buttcher2007-table3", exp, manual=manual, ranked="pool")
+    assert "τ over the 56 pool runs" in pool_only.notes
+    with pytest.raises(ValueError, match="ranked must be one of"):
+        irnb.reproduce("buttcher2007-table2", exp, ranked="some")
     t4 = irnb.reproduce("buttcher2007-table4", exp, manual=manual).table
     assert t4.loc["# Judged", "Orig. qrels"] == 8691
     with pytest.raises(ReproductionNeeds, match="document texts"):

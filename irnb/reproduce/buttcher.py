@@ -189,6 +189,23 @@ def _ap_bpref_agree(result) -> bool:
                 and s.loc["Bpref", "moved_up"] >= s.loc["Bpref", "moved_down"])
 
 
+RANKED = ("all", "pool")
+
+
+def _ranked(source: Source, st, ranked: str, id: str):
+    """The runs ranked: every run ("all", irnb's default) or the pool's ("pool", the paper's
+    42); None means every run to the core."""
+    if ranked not in RANKED:
+        raise ValueError(f"{id}: ranked must be one of {RANKED} ('all': every run; 'pool': the contributing runs, "
+                         f"as the paper), got {ranked!r}")
+    return None if ranked == "all" else list(st.contributors)
+
+
+def _ranked_text(result, exp) -> str:
+    n = len(result.run_names)
+    return f"all {n} runs" if n == len(exp.run_names) else f"the {n} pool runs"
+
+
 _CORPORA: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -347,17 +364,18 @@ def _draw_fig1(rep, ax=None):
 # ---------------------------------------------------------------------------- Table 2
 @register("buttcher2007-table2", "Leave-one-group-out: rank change, RMS error, % significant per measure",
           f"{PAPER}, Table 2", needs=("groups",))
-def table2(source: Source, *, depth: int | None = None):
+def table2(source: Source, *, depth: int | None = None, ranked: str = "all"):
     exp = source.experiment
     st = setting(source, depth, "buttcher2007-table2")
     measures = MEASURES + EXTRA
-    result = leave_one_group_out_bias(exp, depth=st.depth, measures=measures, contributors=st.contributors)
+    result = leave_one_group_out_bias(exp, depth=st.depth, measures=measures, contributors=st.contributors,
+                                      ranked=_ranked(source, st, ranked, "buttcher2007-table2"))
     table = _bias_layout(result, [AVG, UP, DOWN, RMS, SIG], measures)
     n = int(result.left_out.sum())
     agrees = _ap_bpref_agree(result)
     s = result.summary()
     notes = (_setting_text(source, st, f"; every group with a contributing run left out once and all its runs "
-                                       f"({n} in all) re-ranked among all {len(exp.run_names)} runs (the paper ranks "
+                                       f"({n} in all) re-ranked among {_ranked_text(result, exp)} (the paper ranks "
                                        f"the 42 pool runs)")
              + f" {_direction_sentence(result, 'left-out runs')}. "
              + ("As in the paper, AP underestimates the left-out runs and bpref overestimates them. " if agrees else
@@ -380,27 +398,28 @@ def table2(source: Source, *, depth: int | None = None):
 
 
 # ---------------------------------------------------------------------------- Table 3
-def _automatic_only(source: Source, st, measures, id: str):
+def _automatic_only(source: Source, st, measures, id: str, ranked: str = "all"):
     auto, manual = manual_split(source, st, id)
     result = contributor_subset_bias(source.experiment, auto, depth=st.depth, measures=measures,
+                                     ranked=_ranked(source, st, ranked, id),
                                      contributors=st.contributors, left_out=manual)
     return auto, manual, result
 
 
 @register("buttcher2007-table3", "Automatic-only pool: how the manual runs move, Kendall's τ",
           f"{PAPER}, Table 3", needs=("manual",))
-def table3(source: Source, *, depth: int | None = None):
+def table3(source: Source, *, depth: int | None = None, ranked: str = "all"):
     exp = source.experiment
     st = setting(source, depth, "buttcher2007-table3")
     measures = MEASURES + EXTRA
-    auto, manual, result = _automatic_only(source, st, measures, "buttcher2007-table3")
+    auto, manual, result = _automatic_only(source, st, measures, "buttcher2007-table3", ranked)
     table = _bias_layout(result, [AVG, UP, DOWN, RMS, TAU_ALL, TAU_MANUAL], measures)
     s = result.summary()
     below = [LABELS.get(m, m) for m in MEASURES if s.loc[m, "kendall_tau"] < 0.9]
     agrees = _ap_bpref_agree(result)
     notes = (_setting_text(source, st, f"; pool of the {len(auto)} automatic contributing runs; the "
                                        f"{len(manual)} manual contributing runs are the left-out runs (the paper: "
-                                       f"31 and 11); τ over all {len(exp.run_names)} runs")
+                                       f"31 and 11); τ over {_ranked_text(result, exp)}")
              + f" {_direction_sentence(result, 'manual runs')}. "
              + ("As in the paper, AP underestimates the manual runs and bpref overestimates them. " if agrees else
                 "Unlike the paper, AP does not underestimate and bpref overestimate the manual runs here. ")
@@ -580,7 +599,8 @@ def table6(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
 # ---------------------------------------------------------------------------- Tables 7 and 8
 @register("buttcher2007-table7", "Leave-one-group-out with the removed documents predicted (KLD, SVM)",
           f"{PAPER}, Table 7", needs=("groups", "texts"))
-def table7(source: Source, *, depth: int | None = None, seed: int = 0, methods=("kld", "svm")):
+def table7(source: Source, *, depth: int | None = None, seed: int = 0, methods=("kld", "svm"),
+           ranked: str = "all"):
     from ..predict import completed_leave_one_group_out_bias, leave_one_group_out_completions
 
     id = "buttcher2007-table7"
@@ -589,12 +609,14 @@ def table7(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
     st = setting(source, depth, id)
     corpus = _corpus(source, id)
     rows = [AVG, UP, DOWN, RMS, SIG]
-    plain = leave_one_group_out_bias(exp, depth=st.depth, measures=MEASURES, contributors=st.contributors)
+    runs = _ranked(source, st, ranked, id)
+    plain = leave_one_group_out_bias(exp, depth=st.depth, measures=MEASURES, contributors=st.contributors,
+                                     ranked=runs)
     parts, results = {}, {}
     for method in methods:
         completions = leave_one_group_out_completions(exp, corpus, depth=st.depth, contributors=list(st.contributors),
                                                       method=method, probabilities=False, seed=seed)
-        results[method] = completed_leave_one_group_out_bias(exp, completions, measures=MEASURES)
+        results[method] = completed_leave_one_group_out_bias(exp, completions, measures=MEASURES, ranked=runs)
         parts[method.upper()] = _bias_layout(results[method], rows, MEASURES)
     table = pd.concat(parts, names=["classifier", "statistic"])
     base = plain.summary()
@@ -621,7 +643,8 @@ def table7(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
 
 @register("buttcher2007-table8", "Automatic-only pool with the manual runs' documents predicted (KLD, SVM)",
           f"{PAPER}, Table 8", needs=("manual", "texts"))
-def table8(source: Source, *, depth: int | None = None, seed: int = 0, methods=("kld", "svm")):
+def table8(source: Source, *, depth: int | None = None, seed: int = 0, methods=("kld", "svm"),
+           ranked: str = "all"):
     from ..predict import completed_pool_bias, contributor_subset_completion
 
     id = "buttcher2007-table8"
@@ -630,13 +653,14 @@ def table8(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
     st = setting(source, depth, id)
     corpus = _corpus(source, id)
     rows = [AVG, UP, DOWN, RMS, TAU_ALL, TAU_MANUAL]
-    auto, manual, plain = _automatic_only(source, st, MEASURES, id)
+    auto, manual, plain = _automatic_only(source, st, MEASURES, id, ranked)
     parts, results = {}, {}
     for method in methods:
         completion = contributor_subset_completion(exp, corpus, auto, depth=st.depth,
                                                    contributors=list(st.contributors), method=method,
                                                    probabilities=False, seed=seed)
-        results[method] = completed_pool_bias(exp, completion, left_out=manual, measures=MEASURES)
+        results[method] = completed_pool_bias(exp, completion, left_out=manual, measures=MEASURES,
+                                              ranked=_ranked(source, st, ranked, id))
         parts[method.upper()] = _bias_layout(results[method], rows, MEASURES)
     table = pd.concat(parts, names=["classifier", "statistic"])
     base = plain.summary()
