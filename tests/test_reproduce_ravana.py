@@ -202,6 +202,21 @@ def test_table3_recanting_with_scipy(reps, collection):
     assert paper.loc[("P@10", "X_S", "shallow")].tolist() == [713, 1035, 7.0, 8.4]
 
 
+def test_small_collection_fallbacks():
+    from irnb.datasets import simulate
+
+    # 4 contributing runs: documents pooled by 1, 2 or 3 of them only, so the cubic cannot be
+    # fitted through 3 points; a quadratic through (1, 38/186), (2, 14/24), (3, 2/2) is exact
+    small = simulate(seed=3, num_topics=6, num_runs=10, num_groups=4, docs_per_topic=600, run_depth=100,
+                     pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1)
+    rep = irnb.reproduce("ravana2010-fig1", small)
+    assert "degree 2 is used" in rep.notes
+    assert rep.table["fitted"].to_numpy() == pytest.approx(rep.table["fraction"].to_numpy())
+    # the exact quadratic through those points, read at 0: 3·f(1) − 3·f(2) + f(3)
+    f = rep.table["fraction"]
+    assert f"crosses zero runs at {3 * f[1] - 3 * f[2] + f[3]:.3f}" in rep.notes
+
+
 def test_options_checked(collection):
     with pytest.raises(ValueError, match="three increasing numbers"):
         irnb.reproduce("ravana2010-table2", collection, budgets=[10, 5, 100])
