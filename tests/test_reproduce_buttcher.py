@@ -195,7 +195,8 @@ def test_table6_accuracy_recomputed(reps, collection):
     pool = random_subsample(exp, fraction=0.2, seed=np.random.default_rng(0))
     from irnb.reproduce.buttcher import _CORPORA  # the texts the reproductions tokenised (saves 2 s)
 
-    done = complete_qrels(exp, _CORPORA.get(collection, collection.documents), pool=pool, targets=~pool.judged,
+    removed = ~np.asarray(pool.judged)  # a plain mask (random_subsample may return a PoolMask)
+    done = complete_qrels(exp, _CORPORA.get(collection, collection.documents), pool=pool, targets=removed,
                           method="kld", probabilities=False, seed=0)
     # precision / recall per topic by hand from the predictions and the official grades
     truth = exp.judgments.qrel_grade[done.predicted["entry"].to_numpy()] >= 1

@@ -565,7 +565,8 @@ def table6(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
                          columns=_T6_COLUMNS)
     for train, test, pool in pools:
         for method in methods:
-            done = complete_qrels(exp, corpus, pool=pool, targets=~pool.judged, method=method,
+            removed = ~np.asarray(pool.judged)  # the entries outside the training pool, as a plain mask
+            done = complete_qrels(exp, corpus, pool=pool, targets=removed, method=method,
                                   probabilities=False, seed=seed)
             acc = done.accuracy()[["precision", "recall", "f1"]].mean()
             table.loc[(train, test), names[method]] = acc.to_numpy()
