@@ -319,29 +319,39 @@ def fig1(source: Source, *, seed: int = 0, repeats: int = 1,
     score = table["(a) mean score"]
     low, high = score.index.min(), score.index.max()
     falling = [c for c in score.columns if score.loc[low, c] < 0.9 * score.loc[high, c]]  # > 10 % lower
-    steady = [c for c in score.columns if c not in falling]
+    rising = [c for c in score.columns if score.loc[low, c] > 1.1 * score.loc[high, c]]  # > 10 % higher
+    steady = [c for c in score.columns if c not in falling and c not in rising]
     tau = table["(b) Kendall's τ"].loc[table.index < 1].mean()
     order = " > ".join(f"{c} {tau[c]:.3f}" for c in tau.sort_values(ascending=False).index)
     paper_steady = {"bpref", "RankEff"}
     agrees = bool(set(steady) >= paper_steady and tau["RankEff"] >= tau["bpref"]
                   and tau["bpref"] > max(tau["Avg. Prec."], tau["P@10"], tau["nDCG@20"]))
+    between = "bpref-10" in tau.index and bool(min(tau["bpref"], tau["RankEff"]) <= tau["bpref-10"]
+                                                <= max(tau["bpref"], tau["RankEff"]))
     inf = (table[("(a) mean score", "infAP")] - table[("(a) mean score", "Avg. Prec.")]).abs().max()
     notes = (f"Setting: {source.label}, {len(exp.topics)} topics, all {len(exp.run_names)} runs evaluated on uniform "
              f"random subsets of each topic's qrels ({repeats} per fraction, seed {seed}); τ against the ranking on "
              f"the full qrels, ties concordant. The paper: TREC 2006 Terabyte, 42 pool runs, 5 %–80 % of the qrels. "
              f"Reducing the qrels lowers the mean score of {', '.join(falling) or 'no measure'}; "
              f"{', '.join(steady) or 'none'} {'stays' if len(steady) == 1 else 'stay'} within 10 % of the full-qrels "
-             f"value at {low:.0%} (the paper: every measure falls except bpref and RankEff). Mean τ over the subsets, highest first: {order} (the paper: RankEff slightly above bpref, "
+             f"value at {low:.0%}"
+             + (f"; {', '.join(rising)} {'rises' if len(rising) == 1 else 'rise'} by more than 10 %" if rising else "")
+             + f" (the paper: every measure falls except bpref and RankEff"
+             + (", and bpref-10 rises, as Buckley & Voorhees found" if "bpref-10" in score.columns else "")
+             + f"). Mean τ over the subsets, highest first: {order} (the paper: RankEff slightly above bpref, "
              f"both above AP, P@k and nDCG@k). "
              + ("Both findings hold here. " if agrees else "Not every finding holds here. ")
-             + (f"infAP differs from AP by up to {inf:.4f}: the removed judgments stay in the pool as judged-but-"
-                f"unknown, which infAP uses." if inf > 1e-4 else
+             + (f"bpref-10's τ ({tau['bpref-10']:.3f}) {'lies' if between else 'does not lie'} between bpref's and "
+                f"RankEff's (the paper: mostly between). " if "bpref-10" in tau.index else "")
+             + (f"infAP differs from AP by up to {inf:.4f}: the removed judgments stay in the pool as pooled but "
+                f"not judged (trec_eval's grade -1), which infAP uses." if inf > 1e-4 else
                 "infAP equals AP here: this version of random_subsample drops the removed judgments instead of "
                 "keeping them as pooled-but-unjudged.")
              + " The paper prints no numbers for this figure (.paper is None).")
     return make(id=id, title="Incomplete, unbiased judgments", source=f"{PAPER}, Figure 1", table=table, paper=None,
                 notes=notes, data=source.label, draw=_draw_fig1,
-                headline=("all measures fall with fewer qrels except bpref and RankEff; τ: RankEff ≥ bpref > AP, P@k",
+                headline=("all measures fall with fewer qrels except bpref and RankEff; "
+                          "τ: RankEff ≥ bpref > AP, P@k",
                           f"steady: {', '.join(steady)}; τ RankEff {tau['RankEff']:.3f}, bpref {tau['bpref']:.3f}, "
                           f"AP {tau['Avg. Prec.']:.3f}", agrees))
 
@@ -429,7 +439,8 @@ def table3(source: Source, *, depth: int | None = None, ranked: str = "all"):
                f"(paper 6.364), RankEff by {s.loc['RankEff', 'mean_abs_rank_change']:.2f} (paper 1.818).")
     return make(id="buttcher2007-table3", title="Automatic-only pool", source=f"{PAPER}, Table 3", table=table,
                 paper=PAPER_TABLE3, notes=notes, data=source.label,
-                headline=("manual runs move down on AP (3↑/13↓), up on bpref (12↑/0↓); τ < 0.9 for all measures",
+                headline=("manual runs move down on AP (3↑/13↓), up on bpref (12↑/0↓); "
+                          "τ < 0.9 for all measures",
                           f"AP {int(s.loc['AP', 'max_rank_up'])}↑/{int(s.loc['AP', 'max_rank_down'])}↓, "
                           f"bpref {int(s.loc['Bpref', 'max_rank_up'])}↑/{int(s.loc['Bpref', 'max_rank_down'])}↓; "
                           f"τ < 0.9 for {len(below)} of 8", agrees))
@@ -625,9 +636,10 @@ def table7(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
     agrees = True
     for method, res in results.items():
         s = res.summary()
-        sentences.append(f"{method.upper()}: P@20's mean absolute rank change {base.loc['P@20', 'mean_abs_rank_change']:.2f} "
-                         f"→ {s.loc['P@20', 'mean_abs_rank_change']:.2f}, its RMS error {base.loc['P@20', 'rms_error']:.4f} "
-                         f"→ {s.loc['P@20', 'rms_error']:.4f}")
+        sentences.append(f"{method.upper()}: P@20's mean absolute rank change "
+                         f"{base.loc['P@20', 'mean_abs_rank_change']:.2f} → "
+                         f"{s.loc['P@20', 'mean_abs_rank_change']:.2f}, its RMS error "
+                         f"{base.loc['P@20', 'rms_error']:.4f} → {s.loc['P@20', 'rms_error']:.4f}")
         agrees &= bool(s.loc["P@20", "rms_error"] < base.loc["P@20", "rms_error"])
     notes = (_setting_text(source, st, "; each group's unique pool contributions predicted by a classifier trained on "
                                        "the rest of the qrels")
@@ -672,7 +684,8 @@ def table8(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
         sentences.append(f"{method.upper()}: P@20's Kendall's τ {base.loc['P@20', 'kendall_tau']:.4f} → "
                          f"{s.loc['P@20', 'kendall_tau']:.4f}, bpref's {base.loc['Bpref', 'kendall_tau']:.4f} → "
                          f"{s.loc['Bpref', 'kendall_tau']:.4f}, P@20's mean absolute rank change of a manual run "
-                         f"{base.loc['P@20', 'mean_abs_rank_change']:.2f} → {s.loc['P@20', 'mean_abs_rank_change']:.2f}")
+                         f"{base.loc['P@20', 'mean_abs_rank_change']:.2f} → "
+                         f"{s.loc['P@20', 'mean_abs_rank_change']:.2f}")
         agrees &= bool(s.loc["P@20", "kendall_tau"] >= base.loc["P@20", "kendall_tau"])
     notes = (_setting_text(source, st, f"; the entries only the {len(manual)} manual contributing runs pooled are "
                                        f"predicted by a classifier trained on the automatic-only qrels")
