@@ -563,6 +563,7 @@ def table6(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
     st = setting(source, depth, id)
     corpus = _corpus(source, id)
     rng = np.random.default_rng(seed)
+    fractions = (fractions,) if isinstance(fractions, (int, float)) else tuple(fractions)  # -o fractions=0.2
     pools = [(f"{f:.0%}", f"{1 - f:.0%}", random_subsample(exp, fraction=f, seed=rng)) for f in fractions]
     if source.manual:
         auto, manual = manual_split(source, st, id)
