@@ -217,6 +217,11 @@ def test_small_collection_fallbacks():
     assert f"crosses zero runs at {3 * f[1] - 3 * f[2] + f[3]:.3f}" in rep.notes
 
 
+def test_fig2_at_given_budgets(collection):
+    rep = irnb.reproduce("ravana2010-fig2", collection, budgets=500, run_set="contributing")
+    assert rep.table.index.tolist() == [500] and "separability of the contributing runs (66 pairs)" in rep.notes
+
+
 def test_options_checked(collection):
     with pytest.raises(ValueError, match="three increasing numbers"):
         irnb.reproduce("ravana2010-table2", collection, budgets=[10, 5, 100])
