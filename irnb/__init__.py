@@ -21,6 +21,7 @@ from .intervals import (
     score_intervals,
 )
 from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
+from .report import Report, report
 
 __version__ = "0.1.0"
 
@@ -61,5 +62,7 @@ __all__ = [
     "reproduce",
     "reproduction_ids",
     "reproductions",
+    "Report",
+    "report",
     "__version__",
 ]

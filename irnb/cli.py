@@ -1,7 +1,8 @@
 """The ``irnb`` command.
 
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
-column); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
+column); ``irnb report QRELS RUN... -m MEASURE...`` writes the comparison table for a
+paper; ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
 exit status 2 and no traceback.
 """
 
@@ -78,6 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Write a seeded simulated TREC-like test collection with complete truth.")
     _configure_simulate(sim)
     sim.set_defaults(func=_cmd_simulate)
+
+    rep = sub.add_parser("report", help="the comparison table for a paper (means, CIs, significance, effect sizes)",
+                         description="One table: each run's mean per measure with a seeded bootstrap confidence "
+                                     "interval, significance against a baseline (or letter groups) after a "
+                                     "multiple-comparison correction, effect sizes d_z, the best value in bold, "
+                                     "and Judged@k when judgments are incomplete.")
+    _configure_report(rep)
+    rep.set_defaults(func=_cmd_report)
 
     lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
@@ -229,6 +238,41 @@ def _cmd_compare(args) -> int:
         records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
         json.dump(records, sys.stdout, indent=1)
         sys.stdout.write("\n")
+    return 0
+
+
+def _configure_report(parser) -> None:
+    parser.add_argument("qrels", help="qrels file (plain or .gz)")
+    parser.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", required=True,
+                        help="measure, e.g. AP, P@10, nDCG@10 (repeatable)")
+    parser.add_argument("--baseline", default=None, metavar="RUN",
+                        help="run the others are tested against (default: all pairs, letter groups)")
+    parser.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization"), default="t",
+                        help="paired test over topics (default t)")
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+                        help="multiple-comparison correction (default holm; bh = Benjamini-Hochberg)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (0.95)")
+    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic, scoring unanswered topics 0")
+    parser.add_argument("--keep-first", action="store_true",
+                        help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    parser.add_argument("--format", choices=("markdown", "latex", "html", "csv"), default="markdown",
+                        help="output format (default markdown; csv: the tidy table at full precision)")
+
+
+def _cmd_report(args) -> int:
+    from .experiment import Experiment
+    from .report import report
+
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    result = report(experiment, args.measures, baseline=args.baseline, test=args.test, correction=args.correction,
+                    alpha=args.alpha, confidence=args.confidence, n_resamples=args.resamples, seed=args.seed,
+                    complete=args.complete)
+    sys.stdout.write(result.render(args.format))
     return 0
 
 
