@@ -88,9 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
     _configure_report(rep)
     rep.set_defaults(func=_cmd_report)
 
-    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
+    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks",
+                         description="Copy the teaching notebooks to a working folder and run JupyterLab on the "
+                                     "first one; Ctrl-C or SIGTERM stops the server. Options after -- go to "
+                                     "JupyterLab, e.g. irnb lab -- --port 9999.")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.add_argument("--binder", action="store_true", help="print the Binder links (JupyterLab, Voila) and exit")
+    lab.add_argument("jupyter_args", nargs="*", metavar="-- JUPYTER_OPTION",
+                     help="options passed to JupyterLab unchanged (after --)")
     lab.set_defaults(func=_cmd_lab)
     return parser
 
@@ -277,9 +283,12 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_lab(args) -> int:
-    from .lab import open_lab
+    from .lab import binder_url, open_lab
 
-    return open_lab(target=args.dir, open_browser=not args.no_browser)
+    if args.binder:
+        print(f"JupyterLab: {binder_url('lab')}\nVoila dashboard: {binder_url('voila')}")
+        return 0
+    return open_lab(target=args.dir, open_browser=not args.no_browser, jupyter_args=args.jupyter_args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
