@@ -21,7 +21,7 @@ from .intervals import (
     score_intervals,
 )
 from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
-from .report import Report, report
+from .reporting import Report, report
 
 __version__ = "0.1.0"
 

@@ -272,7 +272,7 @@ def _configure_report(parser) -> None:
 
 def _cmd_report(args) -> int:
     from .experiment import Experiment
-    from .report import report
+    from .reporting import report
 
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
     result = report(experiment, args.measures, baseline=args.baseline, test=args.test, correction=args.correction,

@@ -811,13 +811,13 @@ def subsampling_plot(curves: pd.DataFrame, *, value: str = "kendall_tau", ax=Non
 def topic_difference_plot(differences: pd.DataFrame, *, run: str = "run", baseline: str = "baseline",
                           measure: str = "", ax=None):
     """One bar per topic: ``run`` minus ``baseline``, in the order of ``differences`` (from
-    :func:`irnb.report.topic_differences`: largest gain first). Gains are blue, losses
+    :func:`irnb.reporting.topic_differences`: largest gain first). Gains are blue, losses
     orange; the title counts wins, losses and ties. The bars are one PolyCollection with the
     role ``difference`` (bar i spans 0 to ``differences["difference"][i]``)."""
     for column in ("topic", "difference"):
         if column not in differences.columns:
             raise ValueError(f"topic_difference_plot: expected a column {column!r} "
-                             f"(irnb.report.topic_differences), got columns {list(differences.columns)}")
+                             f"(irnb.reporting.topic_differences), got columns {list(differences.columns)}")
     ax = _axes(ax, (8.0, 3.5))
     diff = differences["difference"].to_numpy(np.float64)
     x = np.arange(diff.size, dtype=np.float64)

@@ -1,4 +1,4 @@
-"""irnb.report / `irnb report`: values checked against an independent computation
+"""irnb.report (irnb.reporting) / `irnb report`: values checked against an independent computation
 (pytrec_eval's per-topic values, a plain numpy bootstrap, scipy's bootstrap and ttest_rel,
 hand-computed Holm and Benjamini–Hochberg) on CLEF eHealth 2018 runs; the four formats;
 the letter display; the per-topic difference plot."""
@@ -18,7 +18,7 @@ from scipy import stats as sps
 
 from irnb import Experiment, evaluate, read_run, report
 from irnb.cli import main
-from irnb.report import compact_letters, topic_differences
+from irnb.reporting import compact_letters, topic_differences
 from irnb.stats import benjamini_hochberg, bonferroni, holm, t_test
 
 RUN_FILES = ["CUNI/CUNI_en.run1", "IELAB/IELAB_02.txt", "SINAI/SINAI_Run1_google+cTakes.result",

@@ -9,8 +9,8 @@ command line). What each cell means (written policy):
   answered, or every qrels topic with ``complete=True``; GMAP-like measures are geometric
   means). Counts summed over topics (``num_ret``…) are refused.
 * **Confidence interval**: a seeded percentile bootstrap over topics. For a run with n
-  evaluated topics, ``np.random.default_rng(seed).integers(0, n, size=(B, n))`` gives B
-  resamples of its topics (B = ``n_resamples``; the same draws for every run and measure
+  evaluated topics (in topic-id string order), ``np.random.default_rng(seed).integers(0, n,
+  size=(B, n))`` gives B resamples of its topics (see :func:`bootstrap_ci` for very many topics) (B = ``n_resamples``; the same draws for every run and measure
   with n topics, so runs are resampled in step); the interval is the ``(1 − c)/2`` and
   ``(1 + c)/2`` quantiles (``np.quantile``, linear) of the B resampled means, c =
   ``confidence``. Geometric means are bootstrapped on the log scale.
@@ -64,6 +64,7 @@ _UNJUDGED_RULE = {
     "RecallAssessment": "counted as unjudged", "RBPResidual": "counted as the residual",
 }
 _NONRELEVANT = "non-relevant (trec_eval)"
+_BOOTSTRAP_CELLS = 4_000_000  # topic draws per block of resamples (32 MB of indices)
 
 
 # =================================================================== pieces
@@ -71,8 +72,9 @@ def bootstrap_ci(values, *, confidence: float = 0.95, n_resamples: int = 10_000,
                  log_scale: bool = False) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``values`` (one run's per-topic scores).
 
-    Resamples are ``np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))``; the
-    interval is the ``(1 ∓ confidence)/2`` quantiles of the resampled means (the geometric
+    Resamples are ``np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))``
+    (drawn in blocks of ⌊4,000,000 / n⌋ resamples, one ``integers`` call per block, when
+    that is fewer than ``n_resamples``); the interval is the ``(1 ∓ confidence)/2`` quantiles of the resampled means (the geometric
     mean's with ``log_scale``, values floored at 1e-5 as trec_eval's GMAP).
 
     Two topics, 0 and 1: every resample's mean is 0, 0.5 or 1, so the 95 % interval is [0, 1].
@@ -90,9 +92,13 @@ def _bootstrap(values: np.ndarray, confidence: float, n_resamples: int, seed: in
                log_scale: bool) -> np.ndarray:
     """(R, 2) intervals for R rows of the same length n, all from the same resamples."""
     n = values.shape[1]
-    idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+    rng = np.random.default_rng(seed)
     v = np.log(np.maximum(values, 1e-5)) if log_scale else values
-    means = np.stack([row[idx].mean(axis=1) for row in v])  # (R, B)
+    rows = max(1, _BOOTSTRAP_CELLS // n)  # resamples per block: bounded memory with many topics
+    means = np.empty((v.shape[0], n_resamples))
+    for lo in range(0, n_resamples, rows):
+        idx = rng.integers(0, n, size=(min(rows, n_resamples - lo), n))
+        means[:, lo:lo + idx.shape[0]] = [row[idx].mean(axis=1) for row in v]
     q = (1.0 - confidence) / 2.0
     out = np.quantile(means, [q, 1.0 - q], axis=1).T
     return np.exp(out) if log_scale else out
