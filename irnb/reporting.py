@@ -475,8 +475,9 @@ def _caption(parsed, table: pd.DataFrame, names, *, baseline, test, correction, 
                  + ".")
     judged = [j for j in dict.fromkeys(table["judged_measure"]) if j]
     if judged:
-        parts.append(f"Judgments are incomplete: {', '.join(judged)} gives the share of each run's top k "
-                     "documents that are judged (mean over topics).")
+        shares = ", ".join(f"{j}: the share of each run's top {j.split('@')[1]} documents that are judged"
+                           for j in judged)
+        parts.append(f"Judgments are incomplete: {shares} (mean over topics).")
     else:
         parts.append("Every document in the measured top k of every run is judged.")
     return " ".join(parts)

@@ -156,7 +156,7 @@ def test_markdown_cells_markers_bold_and_caption(with_baseline):
     for phrase in ("Mean over 49–50 topics per run", "95 % percentile bootstrap confidence interval",
                    "2,000 resamples, seed 3", f"baseline {BASELINE}", "paired t-test, Holm correction over the 6 "
                    "comparisons per measure, α = 0.05", "Unjudged documents: non-relevant (trec_eval) for AP, P@10",
-                   "Judged@10 gives the share"):
+                   "Judgments are incomplete: Judged@10: the share of each run's top 10 documents that are judged"):
         assert phrase in caption, phrase
 
 
