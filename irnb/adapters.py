@@ -115,7 +115,7 @@ def _looks_nested(mapping: Mapping, depth: int) -> bool:
     return isinstance(value, Mapping)
 
 
-def _scoreddocs_frame(source: Any, what: str) -> pd.DataFrame:
+def _scoreddocs_frame(source: Any) -> pd.DataFrame:
     qids, docnos, scores = [], [], []
     for item in source.scoreddocs_iter():
         qids.append(str(item.query_id))
@@ -150,7 +150,7 @@ def as_run(source: Any, *, name: str | None = None, on_duplicate: str = "error")
                         on_duplicate=on_duplicate)
     if hasattr(source, "scoreddocs_iter"):
         label = name or _dataset_name(source, "scoreddocs")
-        return read_run(_scoreddocs_frame(source, label), name=label, on_duplicate=on_duplicate)
+        return read_run(_scoreddocs_frame(source), name=label, on_duplicate=on_duplicate)
     if isinstance(source, Mapping):
         if source and not _looks_nested(source, 1):
             raise _shape_error("run", RUN_SHAPES, source, ": a dict whose values are not {docno: score} dicts")
