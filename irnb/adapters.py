@@ -12,7 +12,7 @@ Runs (:func:`as_runs`, what :class:`~irnb.experiment.Experiment` accepts):
 * ranx ``Run`` objects: one, a list, or ``{name: ranx.Run}`` (recognised by duck typing:
   irnb never imports ranx);
 * anything with ir_datasets' ``scoreddocs_iter()`` (items with ``query_id``, ``doc_id``,
-  ``score``), e.g. ``ir_datasets.load("antique/test")``; named by its ``dataset_id()``
+  ``score``), such as an ``ir_datasets.load(...)`` dataset that has scoreddocs; named by its ``dataset_id()``
   when it has one, else ``"scoreddocs"``.
 
 Qrels (:func:`as_qrels`): what :func:`irnb.io.read_qrels` reads (a path, a DataFrame with

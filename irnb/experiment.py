@@ -54,6 +54,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .adapters import as_qrels, as_runs
 from .io import Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks
 
 __all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT"]
@@ -273,12 +274,6 @@ class _Blocks(NamedTuple):
 _BATCH_LINES = 1 << 20
 
 
-def _run_map(runs, on_duplicate: str) -> dict[str, Run]:
-    from .adapters import as_runs  # every accepted shape is converted there
-
-    return as_runs(runs, on_duplicate=on_duplicate)
-
-
 def _check_max_depth(value, name: str = "max_depth") -> int | None:
     """The run cutoff (trec_eval ``-M``) as an int, or None; the one rule for
     :class:`Experiment` and :func:`irnb.metrics.evaluate`: an integer ≥ 1 (numpy integers
@@ -348,13 +343,11 @@ class Experiment:
     ):
         _check_policy(on_duplicate)
         max_depth = _check_max_depth(max_depth)
-        run_map = _run_map(runs, on_duplicate)
+        run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
         if not run_map:
             raise ValueError("expected at least one run, got none")
         run_map = {name: _in_trec_order(name, run) for name, run in run_map.items()}
         if not isinstance(qrels, Qrels):
-            from .adapters import as_qrels
-
             qrels = as_qrels(qrels, on_duplicate=on_duplicate)
 
         self.runs: dict[str, Run] = run_map
@@ -376,8 +369,6 @@ class Experiment:
         self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth)
         self.truth: Judgments | None = None
         if truth is not None:
-            from .adapters import as_qrels
-
             truth_qrels = as_qrels(truth, on_duplicate=on_duplicate)
             self.truth = self._lay_out(truth_qrels, topics_pa, blocks, self.length, self.depth)
 
