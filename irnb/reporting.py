@@ -9,9 +9,10 @@ command line). What each cell means (written policy):
   answered, or every qrels topic with ``complete=True``; GMAP-like measures are geometric
   means). Counts summed over topics (``num_ret``…) are refused.
 * **Confidence interval**: a seeded percentile bootstrap over topics. For a run with n
-  evaluated topics (in topic-id string order), ``np.random.default_rng(seed).integers(0, n,
-  size=(B, n))`` gives B resamples of its topics (see :func:`bootstrap_ci` for very many topics) (B = ``n_resamples``; the same draws for every run and measure
-  with n topics, so runs are resampled in step); the interval is the ``(1 − c)/2`` and
+  evaluated topics (in topic-id string order), ``np.random.default_rng(seed).integers(0,
+  n, size=(B, n))`` gives B = ``n_resamples`` resamples of its topics (the same draws for
+  every run and measure with n topics, so runs are resampled in step; see
+  :func:`bootstrap_ci` for very many topics); the interval is the ``(1 − c)/2`` and
   ``(1 + c)/2`` quantiles (``np.quantile``, linear) of the B resampled means, c =
   ``confidence``. Geometric means are bootstrapped on the log scale.
 * **Significance**: with a ``baseline``, each other run is tested against it with a
@@ -74,8 +75,9 @@ def bootstrap_ci(values, *, confidence: float = 0.95, n_resamples: int = 10_000,
 
     Resamples are ``np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))``
     (drawn in blocks of ⌊4,000,000 / n⌋ resamples, one ``integers`` call per block, when
-    that is fewer than ``n_resamples``); the interval is the ``(1 ∓ confidence)/2`` quantiles of the resampled means (the geometric
-    mean's with ``log_scale``, values floored at 1e-5 as trec_eval's GMAP).
+    that is fewer than ``n_resamples``); the interval is the ``(1 ∓ confidence)/2``
+    quantiles of the resampled means (of the geometric mean with ``log_scale``, values
+    floored at 1e-5 as trec_eval's GMAP).
 
     Two topics, 0 and 1: every resample's mean is 0, 0.5 or 1, so the 95 % interval is [0, 1].
 

@@ -11,7 +11,8 @@ Rules:
   ``Run.metadata`` (a dict; empty when there is no block). A block without its end line,
   a second block, or YAML that is not a mapping is a ``ValueError`` naming ``file:line``.
 
->>> data = b"# ir_metadata.start\\n# tag: bm25\\n# method:\\n#   retrieval: BM25\\n# ir_metadata.end\\n1 Q0 d 1 2.0 bm25\\n"
+>>> data = (b"# ir_metadata.start\\n# tag: bm25\\n# method:\\n#   retrieval: BM25\\n# ir_metadata.end\\n"
+...         b"1 Q0 d 1 2.0 bm25\\n")
 >>> comments, meta = read_comments(data, "run.txt")
 >>> comments[1], meta
 ('tag: bm25', {'tag': 'bm25', 'method': {'retrieval': 'BM25'}})
@@ -64,7 +65,8 @@ def read_comments(data: bytes, label: str) -> tuple[tuple[str, ...], dict]:
         parsed = yaml.safe_load(body) if body.strip() else {}
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        where = lines[first + 1 + mark.line][0] if mark is not None and first + 1 + mark.line < ends[0] else lines[first][0]
+        inside = mark is not None and first + 1 + mark.line < ends[0]
+        where = lines[first + 1 + mark.line][0] if inside else lines[first][0]
         raise ValueError(f"{label}:{where}: the ir_metadata block is not valid YAML: "
                          f"{getattr(err, 'problem', None) or err}") from None
     if not isinstance(parsed, dict):

@@ -31,7 +31,8 @@ STUB = textwrap.dedent("""\
     pidfile, mode = sys.argv[1], sys.argv[2]
     if mode == "ignore":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    code = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN) if %r == 'ignore' else None; time.sleep(600)" % mode
+    code = ("import signal, time; "
+            "signal.signal(signal.SIGTERM, signal.SIG_IGN) if %r == 'ignore' else None; time.sleep(600)" % mode)
     kernel = subprocess.Popen([sys.executable, "-c", code])
     with open(pidfile + ".tmp", "w") as out:
         out.write(f"{__import__('os').getpid()} {kernel.pid}")

@@ -279,6 +279,7 @@ def test_topic_differences_and_plot(clef):
     heights = np.array([path.vertices[1, 1] for path in bars.get_paths()])
     np.testing.assert_allclose(heights, expected)
     wins, losses = int((expected > 0).sum()), int((expected < 0).sum())
-    assert ax.get_title() == f"elastic − terrier: {wins} topics better, {losses} worse, {expected.size - wins - losses} tied"
+    ties = expected.size - wins - losses
+    assert ax.get_title() == f"elastic − terrier: {wins} topics better, {losses} worse, {ties} tied"
     with pytest.raises(ValueError, match="baseline: unknown run 'nope'"):
         topic_differences(ev, "AP", "elastic_BM25f_noqe.out", "nope")
