@@ -283,3 +283,18 @@ def test_topic_differences_and_plot(clef):
     assert ax.get_title() == f"elastic − terrier: {wins} topics better, {losses} worse, {ties} tied"
     with pytest.raises(ValueError, match="baseline: unknown run 'nope'"):
         topic_differences(ev, "AP", "elastic_BM25f_noqe.out", "nope")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 7).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.booleans(), min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2),
+    st.lists(st.floats(0, 1), min_size=n, max_size=n))))
+def test_letters_share_exactly_when_runs_do_not_differ(case):
+    n, flags, means = case
+    names = [f"r{i}" for i in range(n)]
+    pairs = [(names[i], names[j]) for i in range(n) for j in range(i + 1, n)]
+    differ = dict(zip(pairs, flags, strict=True))
+    letters = compact_letters(names, means, differ)
+    for (a, b), different in differ.items():
+        assert bool(set(letters[a]) & set(letters[b])) == (not different), (a, b, letters)
+    assert all(letters[name] for name in names)
