@@ -206,6 +206,11 @@ def test_benjamini_hochberg_hand_example():
     expected = [0.008, 0.032, 0.0672, 0.0672, 0.0672, 0.08, 0.592 / 7, 0.205]
     np.testing.assert_allclose(benjamini_hochberg(p), expected, rtol=1e-12)
     np.testing.assert_allclose(benjamini_hochberg([0.5, np.nan, 0.01]), [0.5, np.nan, 0.02])
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    for values in (p, np.random.default_rng(5).random(40) ** 3):
+        np.testing.assert_allclose(benjamini_hochberg(values), multitest.multipletests(values, method="fdr_bh")[1],
+                                   rtol=1e-12)
+        np.testing.assert_allclose(holm(values), multitest.multipletests(values, method="holm")[1], rtol=1e-12)
     tests = t_test([[0.5, 0.6, 0.7], [0.4, 0.4, 0.4], [0.3, 0.2, 0.4]])
     np.testing.assert_array_equal(tests.adjust("bh").p_value, benjamini_hochberg(tests.p_value))
     with pytest.raises(ValueError, match=re.escape("adjustment method must be one of ('bonferroni', 'holm', 'bh'), "

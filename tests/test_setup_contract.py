@@ -152,12 +152,25 @@ def test_gitignore_lists_the_lab_working_folder():
 _NOT_DISTRIBUTIONS = {"tomli": "only on Python < 3.11, where tomllib is missing (test_binder.py)"}
 
 
-def _imported_modules(path: Path) -> set[str]:
-    """Top-level module names a file imports (import, from … import, pytest.importorskip)."""
+def _imported_modules(path: Path, *, top_level_only: bool = False) -> set[str]:
+    """Top-level module names a file imports (import, from … import, pytest.importorskip);
+    with ``top_level_only``, only the imports the module runs when it is imported (not those
+    inside its functions and classes: a helper's optional peers stay optional)."""
     import ast
 
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if top_level_only:
+        nodes, stack = [], list(tree.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            nodes.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+    else:
+        nodes = list(ast.walk(tree))
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -168,6 +181,29 @@ def _imported_modules(path: Path) -> set[str]:
     return found
 
 
+def _declared_distributions(requirements: list[str]) -> set[str]:
+    """Names of the distributions the requirements install directly, with those their extras
+    pull in (``dask[distributed]`` → dask and distributed)."""
+    import importlib.metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    names = set()
+    for text in requirements:
+        req = Requirement(text)
+        names.add(canonicalize_name(req.name))
+        for extra in req.extras:
+            try:
+                needs = importlib.metadata.requires(req.name) or []
+            except importlib.metadata.PackageNotFoundError:
+                continue
+            for need in map(Requirement, needs):
+                if need.marker is not None and need.marker.evaluate({"extra": extra}):
+                    names.add(canonicalize_name(need.name))
+    return names
+
+
 def test_test_extra_installs_every_package_the_tests_import():
     import importlib.metadata
 
@@ -175,12 +211,10 @@ def test_test_extra_installs_every_package_the_tests_import():
         import tomllib
     else:  # pragma: no cover
         tomllib = pytest.importorskip("tomli")
-    from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    declared = {canonicalize_name(Requirement(r).name)
-                for r in project["dependencies"] + project["optional-dependencies"]["test"]}
+    declared = _declared_distributions(project["dependencies"] + project["optional-dependencies"]["test"])
     local = {p.stem for folder in ("tests", "benchmarks", "tools") for p in (REPO / folder).glob("*.py")}
     files = list((REPO / "tests").glob("*.py"))
     modules: set[str] = set()
@@ -189,7 +223,7 @@ def test_test_extra_installs_every_package_the_tests_import():
     for name in sorted(modules & local):  # helpers the tests import from benchmarks/ and tools/
         for folder in ("benchmarks", "tools"):
             if (REPO / folder / f"{name}.py").is_file():
-                modules |= _imported_modules(REPO / folder / f"{name}.py")
+                modules |= _imported_modules(REPO / folder / f"{name}.py", top_level_only=True)
     third_party = modules - set(sys.stdlib_module_names) - local - {"irnb"} - set(_NOT_DISTRIBUTIONS)
     providers = importlib.metadata.packages_distributions()
     missing = {}
