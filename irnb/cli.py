@@ -121,7 +121,7 @@ def _format_value(measure, value: float, digits: int | None) -> str:
 def _cmd_evaluate(args) -> int:
     import warnings
 
-    from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
+    from .experiment import Experiment, MissingTopicsWarning
     from .measures import parse_measures
 
     _check_pool_options(args)
@@ -134,7 +134,15 @@ def _cmd_evaluate(args) -> int:
         print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
               f"({', '.join(t if len(t) <= 40 else t[:40] + '…' for t in topics[:5])}"
               f"{'…' if len(topics) > 5 else ''})", file=sys.stderr)
-    complete = args.complete and not (args.intervals or args.estimator)
+    _warn_missing_topics(experiment, complete=args.complete and not (args.intervals or args.estimator))
+    return 0
+
+
+def _warn_missing_topics(experiment, *, complete: bool) -> None:
+    """On stderr, for (at most 10) runs that do not answer every qrels topic, what the mean
+    does with the topics they miss (MissingTopicsWarning's words, with the CLI's -c)."""
+    from .experiment import missing_topics_note
+
     missing = list(experiment.missing_topics.items())
     for run, topics in missing[:10]:
         note = missing_topics_note(run, topics, len(experiment.topics), complete=complete)
@@ -143,7 +151,6 @@ def _cmd_evaluate(args) -> int:
     if len(missing) > 10:
         print(f"irnb: warning: … and {len(missing) - 10} more runs that do not answer every qrels topic "
               f"({len(missing)} of {len(experiment.run_names)} runs)", file=sys.stderr)
-    return 0
 
 
 def _evaluate_and_print(args, experiment, measures) -> None:
@@ -312,14 +319,19 @@ def _configure_report(parser) -> None:
 
 
 def _cmd_report(args) -> int:
-    from .experiment import Experiment
+    import warnings
+
+    from .experiment import Experiment, MissingTopicsWarning
     from .reporting import report
 
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
-    result = report(experiment, args.measures, baseline=args.baseline, test=args.test, correction=args.correction,
-                    alpha=args.alpha, confidence=args.confidence, n_resamples=args.resamples, seed=args.seed,
-                    complete=args.complete)
+    with warnings.catch_warnings():  # said below, in the CLI's own words
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        result = report(experiment, args.measures, baseline=args.baseline, test=args.test,
+                        correction=args.correction, alpha=args.alpha, confidence=args.confidence,
+                        n_resamples=args.resamples, seed=args.seed, complete=args.complete)
     sys.stdout.write(result.render(args.format))
+    _warn_missing_topics(experiment, complete=args.complete)
     return 0
 
 

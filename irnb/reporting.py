@@ -26,9 +26,11 @@ command line). What each cell means (written policy):
 * **Effect size**: the paired d_z = mean(run − other) / sd(run − other) over shared topics
   against the baseline, or, without one, against the column's best run.
 * **Best** value per column in bold (all tied values).
-* **Judged@k**: when some run has unjudged documents in its top k, the table adds
-  Judged@k (Assessment Precision) beside the measure, k = the measure's cutoff, else
-  ``judged_depth`` (10); the caption says how each measure treats unjudged documents.
+* **Judged@k**: when some run has unjudged documents in its top k (Unj@k > 0 on some
+  topic), the table adds Judged@k (Assessment Precision: judged documents in the top k
+  over k, so a ranking shorter than k scores below 1) beside the measure, k = the
+  measure's cutoff, else ``judged_depth`` (10); the caption says how each measure treats
+  unjudged documents.
 * Run metadata (``#`` comments, ir_metadata; :mod:`irnb.runmeta`) is listed under the table.
 
 Hand example (three topics, run a = 0.5, 0.6, 0.7 against baseline b = 0.4, 0.4, 0.4):
@@ -378,7 +380,9 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
             raise ValueError(f"measures: {m.name} is a count summed over topics; a report compares measures "
                              "averaged over topics (e.g. AP, P@10, nDCG@10)")
     judged_for = {m: parse_measures(f"Judged@{m.cutoff or judged_depth}")[0] for m in parsed}
-    ev = evaluate(experiment, list(dict.fromkeys([*parsed, *judged_for.values()])), complete=complete)
+    unjudged_for = {m: parse_measures(f"Unj@{m.cutoff or judged_depth}")[0] for m in parsed}
+    ev = evaluate(experiment, list(dict.fromkeys([*parsed, *judged_for.values(), *unjudged_for.values()])),
+                  complete=complete)
     S = len(names)
     rows = []
     for m in parsed:
@@ -427,7 +431,8 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
         best = np.isclose(means * sign, best_value, rtol=0, atol=1e-12)
         judged_m = judged_for[m]
         judged = ev.aggregate(judged_m)
-        incomplete = bool((np.where(evaluated, ev[judged_m], 1.0) < 1).any())
+        # an unjudged document in some run's top k (a ranking shorter than k is not one)
+        incomplete = bool((np.where(evaluated, ev[unjudged_for[m]], 0.0) > 0).any())
         for s, run in enumerate(names):
             rows.append({
                 "run": run, "measure": m.name, "mean": means[s], "ci_low": ci[s, 0], "ci_high": ci[s, 1],

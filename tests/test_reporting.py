@@ -230,11 +230,14 @@ def test_bh_lies_between_raw_and_holm(p):
 
 def test_cli_report_matches_the_api(clef):
     exp, paths, qrels = clef
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    out, notes = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(notes):
         code = main(["report", str(qrels), *map(str, paths), "-m", "AP", "--baseline", BASELINE, "--keep-first",
                      "--correction", "bh", "--resamples", "300", "--format", "csv"])
     assert code == 0
+    assert notes.getvalue() == ("irnb: warning: run 'UEvoraIRtask1run1.res' answers 49 of the 50 qrels topics; the 1 "
+                                "other ('167001') is left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such "
+                                "a run); use -c to score it 0\n")
     assert out.getvalue() == report(exp, ["AP"], baseline=BASELINE, correction="bh", n_resamples=300).to_csv()
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
@@ -265,6 +268,9 @@ def test_complete_judgments_say_so():
     assert "Every document in the measured top k of every run is judged." in rep.caption
     # P@1: x = 1, 0; y = 0, 1 → means 0.5 and 0.5, both best; differences +1, −1: d_z = 0
     assert rep.table["best"].all() and rep.table.loc[0, "d_z"] == 0.0
+    # AP (no cutoff): Judged@10 = 2/10 for rankings of 2 documents, yet every retrieved document is judged
+    ap = report(Experiment(runs, qrels), ["AP"], n_resamples=50)
+    assert ap.table["judged"].tolist() == [0.2, 0.2] and (ap.table["judged_measure"] == "").all()
 
 
 def test_topic_differences_and_plot(clef):
