@@ -23,6 +23,7 @@ from .intervals import (
     true_background_rate,
 )
 from .reproduce import Reproduction, ReproductionNeeds, reproduce, reproduction_ids, reproductions
+from .reporting import Report, report
 
 __version__ = "0.1.0"
 
@@ -69,5 +70,7 @@ __all__ = [
     "ReproductionNeeds",
     "reproduction_ids",
     "reproductions",
+    "Report",
+    "report",
     "__version__",
 ]

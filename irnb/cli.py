@@ -1,7 +1,8 @@
 """The ``irnb`` command.
 
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
-column); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
+column); ``irnb report QRELS RUN... -m MEASURE...`` writes the comparison table for a
+paper; ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
 exit status 2 and no traceback.
 """
 
@@ -93,9 +94,23 @@ def build_parser() -> argparse.ArgumentParser:
     _configure_reproduce(rep)
     rep.set_defaults(func=_cmd_reproduce)
 
-    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
+    rpt = sub.add_parser("report", help="the comparison table for a paper (means, CIs, significance, effect sizes)",
+                         description="One table: each run's mean per measure with a seeded bootstrap confidence "
+                                     "interval, significance against a baseline (or letter groups) after a "
+                                     "multiple-comparison correction, effect sizes d_z, the best value in bold, "
+                                     "and Judged@k when judgments are incomplete.")
+    _configure_report(rpt)
+    rpt.set_defaults(func=_cmd_report)
+
+    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks",
+                         description="Copy the teaching notebooks to a working folder and run JupyterLab on the "
+                                     "first one; Ctrl-C or SIGTERM stops the server. Options after -- go to "
+                                     "JupyterLab, e.g. irnb lab -- --port 9999.")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.add_argument("--binder", action="store_true", help="print the Binder links (JupyterLab, Voila) and exit")
+    lab.add_argument("jupyter_args", nargs="*", metavar="-- JUPYTER_OPTION",
+                     help="options passed to JupyterLab unchanged (after --)")
     lab.set_defaults(func=_cmd_lab)
     return parser
 
@@ -113,7 +128,7 @@ def _format_value(measure, value: float, digits: int | None) -> str:
 def _cmd_evaluate(args) -> int:
     import warnings
 
-    from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
+    from .experiment import Experiment, MissingTopicsWarning
     from .measures import parse_measures
 
     _check_pool_options(args)
@@ -126,7 +141,15 @@ def _cmd_evaluate(args) -> int:
         print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
               f"({', '.join(t if len(t) <= 40 else t[:40] + '…' for t in topics[:5])}"
               f"{'…' if len(topics) > 5 else ''})", file=sys.stderr)
-    complete = args.complete and not (args.intervals or args.estimator)
+    _warn_missing_topics(experiment, complete=args.complete and not (args.intervals or args.estimator))
+    return 0
+
+
+def _warn_missing_topics(experiment, *, complete: bool) -> None:
+    """On stderr, for (at most 10) runs that do not answer every qrels topic, what the mean
+    does with the topics they miss (MissingTopicsWarning's words, with the CLI's -c)."""
+    from .experiment import missing_topics_note
+
     missing = list(experiment.missing_topics.items())
     for run, topics in missing[:10]:
         note = missing_topics_note(run, topics, len(experiment.topics), complete=complete)
@@ -135,7 +158,6 @@ def _cmd_evaluate(args) -> int:
     if len(missing) > 10:
         print(f"irnb: warning: … and {len(missing) - 10} more runs that do not answer every qrels topic "
               f"({len(missing)} of {len(experiment.run_names)} runs)", file=sys.stderr)
-    return 0
 
 
 def _evaluate_and_print(args, experiment, measures) -> None:
@@ -370,7 +392,54 @@ def _cmd_reproduce(args) -> int:
 def _cmd_lab(args) -> int:
     from .lab import open_lab
 
-    return open_lab(target=args.dir, open_browser=not args.no_browser)
+
+def _configure_report(parser) -> None:
+    parser.add_argument("qrels", help="qrels file (plain or .gz)")
+    parser.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", required=True,
+                        help="measure, e.g. AP, P@10, nDCG@10 (repeatable)")
+    parser.add_argument("--baseline", default=None, metavar="RUN",
+                        help="run the others are tested against (default: all pairs, letter groups)")
+    parser.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization"), default="t",
+                        help="paired test over topics (default t)")
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+                        help="multiple-comparison correction (default holm; bh = Benjamini-Hochberg)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (0.95)")
+    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic, scoring unanswered topics 0")
+    parser.add_argument("--keep-first", action="store_true",
+                        help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    parser.add_argument("--format", choices=("markdown", "latex", "html", "csv"), default="markdown",
+                        help="output format (default markdown; csv: the tidy table at full precision)")
+
+
+def _cmd_report(args) -> int:
+    import warnings
+
+    from .experiment import Experiment, MissingTopicsWarning
+    from .reporting import report
+
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    with warnings.catch_warnings():  # said below, in the CLI's own words
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        result = report(experiment, args.measures, baseline=args.baseline, test=args.test,
+                        correction=args.correction, alpha=args.alpha, confidence=args.confidence,
+                        n_resamples=args.resamples, seed=args.seed, complete=args.complete)
+    sys.stdout.write(result.render(args.format))
+    _warn_missing_topics(experiment, complete=args.complete)
+    return 0
+
+
+def _cmd_lab(args) -> int:
+    from .lab import binder_url, open_lab
+
+    if args.binder:
+        print(f"JupyterLab: {binder_url('lab')}\nVoila dashboard: {binder_url('voila')}")
+        return 0
+    return open_lab(target=args.dir, open_browser=not args.no_browser, jupyter_args=args.jupyter_args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
