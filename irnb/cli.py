@@ -389,10 +389,6 @@ def _cmd_reproduce(args) -> int:
     return 0
 
 
-def _cmd_lab(args) -> int:
-    from .lab import open_lab
-
-
 def _configure_report(parser) -> None:
     parser.add_argument("qrels", help="qrels file (plain or .gz)")
     parser.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
