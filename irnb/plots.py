@@ -927,7 +927,7 @@ def topic_difference_plot(differences: pd.DataFrame, *, run: str = "run", baseli
     ax.set_ylim(low - pad, high + pad)
     ax.axhline(0.0, color="black", linewidth=0.8)
     positions, labels = _thin(x, [str(t) for t in differences["topic"]], _TOPIC_LABELS)
-    ax.set_xticks(positions, labels, rotation=90, fontsize=6)
+    ax.set_xticks(positions, labels, rotation=90, fontsize=MIN_FONT)
     ax.set_xlim(-0.6, max(diff.size, 1) - 0.4)
     ax.set_xlabel("topic (sorted by difference)")
     ax.set_ylabel(f"{measure} difference" if measure else "difference")
