@@ -502,7 +502,8 @@ def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
                   [f"{m} · {pairing[m]}" if m in pairing else m for m in measures], fontsize=MIN_FONT)
     ax.set_xlim(-0.5, len(cases) - 0.5)
     ax.set_ylim(len(measures) - 0.5, -0.5)
-    ax.set_title(_with_caption(f"share of run pairs per case\n{setting}", table), fontsize="medium", y=1.0)
+    title = _with_caption(f"share of run pairs per case\n{setting}", table)
+    ax.set_title("\n".join(textwrap.fill(line, 44) for line in title.split("\n")), fontsize="medium", y=1.0)
     return ax
 
 

@@ -780,7 +780,8 @@ class IntervalsView(View):
 
 
 class DecisionView(View):
-    """The decision matrix (run × run cases, top ``top`` runs by the measure) and the case
+    """The decision matrix (run × run cases, the top ``top`` runs by the measure, at most
+    :attr:`matrix_rows`) and the case
     proportions by measurement depth (Baillie et al.'s Table 1) for the current pool.
 
     Speed: Table 1 depends on the pool only, so it is computed when d or the contributors
@@ -796,6 +797,8 @@ class DecisionView(View):
 
     name = "decision matrix"
     uses = ("depth", "measurement_depth", "measure", "contributors", "groups")
+    #: The matrix shows at most this many runs (the top by the measure; the groups picker shows others)
+    matrix_rows = 20
     panels = ("matrix", "proportions")
     figsize = (12.5, 5.0)
     width_ratios = (2.0, 1.0)
@@ -847,8 +850,13 @@ class DecisionView(View):
         runs = len(self.experiment.run_names)
         return (f"{pool.description}: {pool.num_judged:,} judgments · case proportions over all "
                 f"{runs * (runs - 1) // 2:,} pairs"
-                + (f" · matrix: the top {self.top} of {len(shown)} runs by {measure.name}"
-                   if len(shown) > self.top else ""))
+                + (f" · matrix: the top {self._rows} of {len(shown)} runs by {measure.name} (pick groups to see "
+                   "others)" if len(shown) > self._rows else ""))
+
+    @property
+    def _rows(self) -> int:
+        """Runs the matrix shows: ``top``, at most :attr:`matrix_rows` (run names stay ≥ 9 pt apart)."""
+        return min(self.top, self.matrix_rows)
 
     def _order(self, means: np.ndarray, shown: Sequence[str], higher_is_better: bool) -> list[str]:
         """The top ``top`` of the ``shown`` runs by their mean, best first; ties keep the
@@ -857,7 +865,7 @@ class DecisionView(View):
         values = np.asarray(means, dtype=np.float64)[idx]
         missing = np.isnan(values)
         score = np.where(missing, 0.0, -values if higher_is_better else values)
-        picked = idx[np.lexsort((np.arange(len(idx)), score, missing))[: self.top]]
+        picked = idx[np.lexsort((np.arange(len(idx)), score, missing))[: self._rows]]
         names = self.experiment.run_names
         return [names[i] for i in picked]
 
