@@ -578,3 +578,15 @@ def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
         moves.append(float(np.max(np.abs(xs[1] - xs[0]))) * width / (x1 - x0))
     # X_M = B(1 + Δ) + Δ²E: a topic with Δ = 1 moves by the step in E (≥ 0.01: most of a pixel or more)
     assert min(moves) >= 0.8, moves
+
+
+def test_every_text_of_every_live_view_is_legible(experiment):
+    from matplotlib.text import Text
+
+    from irnb.plots import MIN_FONT
+
+    ex = widgets.explorer(experiment)
+    for name, view in ex.views.items():
+        ex.select(name)
+        texts = [t for t in view.figure.findobj(Text) if t.get_visible() and t.get_text().strip()]
+        assert texts and min(t.get_fontsize() for t in texts) >= MIN_FONT, name
