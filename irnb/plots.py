@@ -155,12 +155,15 @@ def _legend(ax, handles: Sequence, *, where: str = "below", **kwargs) -> None:
     handles = [h for h in handles if (not hasattr(h, "get_visible") or h.get_visible())]
     labels = [h.get_label() if hasattr(h, "get_label") else h[0].get_label() for h in handles]
     current = ax.get_legend()
-    if current is not None and [t.get_text() for t in current.get_texts()] == labels:
+    if current is not None and getattr(current, "_irnb_handles", None) == handles:
+        for text, label in zip(current.get_texts(), labels):  # same entries: new words only (no new legend)
+            if text.get_text() != label:
+                text.set_text(label)
         return
     if current is not None:
         current.remove()
     if handles:
-        _outside_legend(ax, handles, labels, where=where, **kwargs)
+        _outside_legend(ax, handles, labels, where=where, **kwargs)._irnb_handles = handles
 
 
 def _outside_legend(ax, handles, labels, *, where: str = "right", **kwargs):
