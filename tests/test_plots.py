@@ -181,7 +181,8 @@ def test_case_proportions_plot_is_depth_by_case_with_printed_values():
     table.attrs = {"procedure": "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05",
                    "pairing": {"P@10": "Judged@10", "P@100": "Judged@100", "AP": "MAA"}}
     ax = plots.case_proportions_plot(table)
-    assert ax.get_title().endswith("d = 10\none-way ANOVA + Bonferroni multiple comparisons, α = 0.05")
+    # lines wrapped at 44 characters to fit beside the matrix
+    assert ax.get_title().endswith("d = 10\none-way ANOVA + Bonferroni multiple\ncomparisons, α = 0.05")
     assert _yticks(ax) == ["P@10 · Judged@10", "P@100 · Judged@100", "AP · MAA"]
     assert plots.procedure_caption(pd.DataFrame()) is None
 
