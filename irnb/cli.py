@@ -86,6 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     _configure_simulate(sim)
     sim.set_defaults(func=_cmd_simulate)
 
+    jn = sub.add_parser("judge-next", help="which unjudged documents to judge next (qid docno lines)",
+                        description="Print the unjudged documents whose judgments best decide the run "
+                                    "comparisons, most useful first, as 'qid docno' lines.")
+    _configure_judge_next(jn)
+    jn.set_defaults(func=_cmd_judge_next)
+
     lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -270,6 +276,30 @@ def _cmd_compare(args) -> int:
         records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
         json.dump(records, sys.stdout, indent=1)
         sys.stdout.write("\n")
+    return 0
+
+
+def _configure_judge_next(parser) -> None:
+    parser.add_argument("qrels", help="qrels file: the judgments so far (documents it lists with grade ≥ 0 are judged)")
+    parser.add_argument("runs", nargs="+", metavar="run", help="run files, directories or archives")
+    parser.add_argument("-n", type=int, default=10, help="how many documents to print (default 10)")
+    parser.add_argument("-m", "--measure", default="P@10", help="P@k, RBP(p=...) or SDCG@k (default P@10)")
+    parser.add_argument("--strategy", choices=("decide-pairs", "depth", "rbp"), default="decide-pairs",
+                        help="decide-pairs (default), or the baselines depth / rbp")
+    parser.add_argument("-E", "--background-rate", type=float, default=None,
+                        help="chance that an unjudged document is relevant (default: estimated from the qrels)")
+    parser.add_argument("--why", action="store_true", help="add the gain and the reason as a comment on each line")
+
+
+def _cmd_judge_next(args) -> int:
+    from .experiment import Experiment
+    from .judging import judge_next
+
+    experiment = Experiment(args.runs, args.qrels)
+    table = judge_next(experiment, n=args.n, measure=args.measure, strategy=args.strategy,
+                       background_rate=args.background_rate)
+    for row in table.itertuples(index=False):
+        sys.stdout.write(f"{row.topic} {row.docno}" + (f"\t# gain {row.gain:.4f}: {row.why}" if args.why else "") + "\n")
     return 0
 
 

@@ -63,7 +63,7 @@ from .measures import Measure, Param, parse_measure
 from .pooling import Pool, _contributor_index
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
-           "Candidates", "candidates", "plan"]
+           "Candidates", "candidates", "plan", "AssessmentSession"]
 
 #: Strategy names: the default aims to decide pairs; the other two are baselines.
 STRATEGIES = ("decide-pairs", "depth", "rbp")
@@ -408,3 +408,93 @@ def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str]
             spent += int(picked.size)  # fewer than asked when fewer documents can help
             record(strategy, rnd, spent, mask)
     return pd.DataFrame(rows)
+
+
+# =============================================================================== an assessor's session
+class AssessmentSession:
+    """One assessor's loop: the next suggested document, a judgment, updated intervals.
+
+    The state behind the "be the assessor" widget (:func:`irnb.widgets_judge.assessor`), and
+    usable on its own. It starts from ``judged`` (as :func:`judge_next`), suggests one
+    document at a time with the decide-pairs kernel (:func:`plan`), and applies each
+    judgment to the runs' mean bounds exactly (relevant: B̄_s += a_s(d); not relevant:
+    T̄_s −= a_s(d)), so the assessor's answers count even where they disagree with the qrels.
+    ``agreements`` counts the answers that match the qrels' grade when the qrels judge the
+    document (on :func:`complete_experiment`, the truth).
+
+    >>> run = pd.DataFrame({"run": ["a", "a", "b", "b"], "qid": "1", "docno": ["x", "u", "y", "v"],
+    ...                     "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["x", "y"], "grade": [1, 0]})
+    >>> session = AssessmentSession(Experiment(run, qrels), measure="P@2", background_rate=0.1)
+    >>> session.current["docno"], session.spent, session.decided
+    ('v', 0, 0)
+    >>> session.judge(False)          # v not relevant: T̄_b = 0.5 − 0.5 = 0 < B̄_a = 0.5
+    >>> session.spent, session.decided, session.current is None
+    (1, 1, True)
+    """
+
+    def __init__(self, experiment: Experiment, *, judged=None, measure: "str | Measure" = "P@10", runs=None,
+                 background_rate: float | None = None, only_qrels: bool = False):
+        self.experiment = experiment
+        self.measure = parse_measure(measure)
+        self._cands = candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
+        iv = score_intervals(experiment, self.measure, pool=judged)
+        self.run_names = tuple(experiment.run_names[s] for s in self._cands.runs)
+        self.lower = iv.mean_lower[self._cands.runs].copy()
+        self.upper = iv.mean_upper[self._cands.runs].copy()
+        self.initial_decided = self.decided
+        rate = _background(experiment, judged, self.measure, background_rate)
+        self._pi = np.full(len(self._cands), rate)
+        self._open = np.ones(len(self._cands), dtype=bool)
+        self.spent = 0
+        self.agreements = 0
+        self.history: list[dict] = []
+        self.current: dict | None = None
+        self._advance()
+
+    @property
+    def decided(self) -> int:
+        """Pairs of runs whose mean intervals no longer overlap (B̄_i > T̄_j)."""
+        return int((self.lower[:, None] > self.upper[None, :]).sum())
+
+    @property
+    def pairs(self) -> int:
+        return len(self.run_names) * (len(self.run_names) - 1) // 2
+
+    def intervals(self) -> pd.DataFrame:
+        """Run × (lower, upper) of the mean intervals now, by upper bound descending."""
+        frame = pd.DataFrame({"lower": self.lower, "upper": self.upper}, index=pd.Index(self.run_names, name="run"))
+        return frame.sort_values(["upper", "lower"], ascending=False)
+
+    def _advance(self) -> None:
+        rows = np.flatnonzero(self._open)
+        picked, gain, why = plan(self._cands.weight[rows], self._pi[rows], self.lower, self.upper, 1,
+                                 names=self.run_names)
+        if picked.size == 0:
+            self.current = None
+            return
+        c = int(rows[picked[0]])
+        self.current = {"candidate": c, "topic": self.experiment.topics[self._cands.topic[c]],
+                        "docno": str(self._cands.docno[c]), "gain": float(gain[0]), "why": why[0]}
+
+    def judge(self, relevant: bool) -> None:
+        """Record the assessor's judgment of the current suggestion and move to the next."""
+        if self.current is None:
+            raise ValueError("judge: nothing left to judge (every pair is decided or no candidate can help)")
+        if not isinstance(relevant, (bool, np.bool_)):
+            raise TypeError(f"judge: relevant must be True or False, got {relevant!r}")
+        c = self.current["candidate"]
+        a = self._cands.weight[c]
+        if relevant:
+            self.lower = np.minimum(self.lower + a, self.upper)
+        else:
+            self.upper = np.maximum(self.upper - a, self.lower)
+        entry = int(self._cands.entry[c])
+        grade = int(self.experiment.judgments.qrel_grade[entry]) if entry >= 0 else -1
+        if grade >= 0:
+            self.agreements += int((grade >= self.measure.rel) == bool(relevant))
+        self._open[c] = False
+        self.spent += 1
+        self.history.append({**{k: v for k, v in self.current.items() if k != "candidate"},
+                             "relevant": bool(relevant), "qrels_grade": grade if grade >= 0 else None})
+        self._advance()
