@@ -21,6 +21,7 @@ from .intervals import (
     score_intervals,
     true_background_rate,
 )
+from .judging import AssessmentSession, judge_next
 from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
 
 __version__ = "0.1.0"
@@ -62,6 +63,8 @@ __all__ = [
     "compare_table",
     "case_proportions",
     "depth_curves",
+    "judge_next",
+    "AssessmentSession",
     "Reproduction",
     "reproduce",
     "reproduction_ids",
