@@ -125,7 +125,11 @@ def _judged_mask(experiment: Experiment, judged) -> np.ndarray:
     grades = experiment.judgments.qrel_grade >= 0
     if judged is None:
         return grades
-    return np.asarray(judged.judged if isinstance(judged, Pool) else judged, dtype=bool) & grades
+    mask = np.asarray(judged.judged if isinstance(judged, Pool) else judged)
+    if mask.dtype != bool or mask.shape != grades.shape:
+        raise ValueError(f"judged must be an irnb.pooling.Pool or a boolean mask over the Experiment's "
+                         f"{grades.size} qrels entries, got dtype {mask.dtype} with shape {mask.shape}")
+    return mask & grades
 
 
 def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, judged=None, runs=None,
@@ -310,7 +314,9 @@ def judge_next(experiment: Experiment, *, judged=None, n: int = 10, measure: "st
     ``judged``: a :class:`~irnb.pooling.Pool` or boolean mask over the qrels entries (None:
     the qrels as they are). ``runs``: the runs whose pairs are compared (default every run).
     Fewer than ``n`` rows come back when fewer documents can help (with ``"decide-pairs"``,
-    when every pair is decided the frame is empty).
+    when every pair is decided the frame is empty). Rows are in the order chosen: with
+    ``"decide-pairs"`` each gain is computed after the expected effect of the rows above it,
+    so gains need not decrease.
 
     Hand-checkable example (module docstring): a = (x relevant, u), b = (y non-relevant, v)
     under P@2, E = 0.1: a ∈ [0.5, 1], b ∈ [0, 0.5], the pair a > b is undecided with gap 0.

@@ -121,6 +121,9 @@ def test_errors_name_the_parameter(exp):
         judge_next(exp, n=0)
     with pytest.raises(ValueError, match="score intervals exist for P@k"):
         judge_next(exp, measure="AP")
+    with pytest.raises(ValueError, match="boolean mask over the Experiment's 2 qrels entries, got dtype bool "
+                                         r"with shape \(3,\)"):
+        judge_next(exp, judged=np.ones(3, bool), strategy="depth")
     with pytest.raises(ValueError, match="not both"):
         judge_next(exp, background_rate=0.1, probabilities=pd.DataFrame())
 
