@@ -463,6 +463,12 @@ class AssessmentSession:
         """Pairs of runs whose mean intervals no longer overlap (B̄_i > T̄_j)."""
         return int((self.lower[:, None] > self.upper[None, :]).sum())
 
+    def decided_matrix(self) -> pd.DataFrame:
+        """Run × run: +1 where the row's mean interval lies above the column's, −1 below, 0 open."""
+        win = self.lower[:, None] > self.upper[None, :]
+        return pd.DataFrame(win.astype(np.int8) - win.T.astype(np.int8), index=list(self.run_names),
+                            columns=list(self.run_names))
+
     @property
     def pairs(self) -> int:
         return len(self.run_names) * (len(self.run_names) - 1) // 2

@@ -6,8 +6,8 @@ JupyterLab and in Voila (plain HTML and buttons, no custom front-end code).
 
 The widget shows the next suggested document (topic, docno, why, and its text when
 ``documents`` maps docnos to text, e.g. ``irnb.datasets.default().documents``), two
-buttons ("relevant" / "not relevant"), the runs' mean intervals [B̄, T̄] as bars, and the
-counters: judgments spent, pairs decided (of all pairs), answers that agree with the qrels.
+buttons ("relevant" / "not relevant"), the runs' mean intervals [B̄, T̄] as bars, the
+matrix of decided pairs, and the counters: judgments spent, pairs decided (of all pairs), answers that agree with the qrels.
 
 >>> from irnb.datasets import default
 >>> from irnb.judging import complete_experiment
@@ -35,7 +35,8 @@ class AssessorWidget:
 
     ``session`` holds the state; ``relevant()`` / ``not_relevant()`` do what the buttons do
     (and are what the buttons call); ``widget`` is the ipywidgets box to display;
-    ``document_html``, ``counters_html`` and ``intervals_html`` are its current contents.
+    ``document_html``, ``counters_html``, ``intervals_html`` and ``matrix_html`` are its
+    current contents.
     """
 
     def __init__(self, session: AssessmentSession, *, documents: Mapping[str, str] | None = None):
@@ -46,12 +47,13 @@ class AssessorWidget:
         self.document = w.HTML()
         self.counters = w.HTML()
         self.intervals = w.HTML()
+        self.matrix = w.HTML()
         self.relevant_button = w.Button(description="relevant", button_style="success", icon="check")
         self.not_relevant_button = w.Button(description="not relevant", button_style="danger", icon="times")
         self.relevant_button.on_click(lambda _: self.relevant())
         self.not_relevant_button.on_click(lambda _: self.not_relevant())
         self.widget = w.VBox([self.counters, self.document, w.HBox([self.relevant_button, self.not_relevant_button]),
-                              self.intervals])
+                              w.HBox([self.intervals, self.matrix])])
         self.refresh()
 
     # ------------------------------------------------------------------ actions
@@ -96,12 +98,26 @@ class AssessorWidget:
         return (f"<table><tr><th>run</th><th>B̄</th><th>T̄</th><th>{html.escape(self.session.measure.name)} "
                 f"interval (0 to 1)</th></tr>{''.join(rows)}</table>")
 
+    @property
+    def matrix_html(self) -> str:
+        """The decided pairs among the runs shown (▲: the row's interval lies above the
+        column's, ▼: below, blank: still open)."""
+        runs = self.session.intervals().index[:_RUNS_SHOWN]
+        m = self.session.decided_matrix().loc[runs, runs]
+        mark = {1: "▲", -1: "▼", 0: ""}
+        head = "".join(f"<th title='{html.escape(r)}'>{i + 1}</th>" for i, r in enumerate(runs))
+        body = "".join(f"<tr><th style='text-align:left'>{i + 1} {html.escape(r)}</th>"
+                       + "".join(f"<td style='text-align:center'>{mark[int(v)]}</td>" for v in m.loc[r]) + "</tr>"
+                       for i, r in enumerate(runs))
+        return f"<b>pairs decided</b><table><tr><th></th>{head}</tr>{body}</table>"
+
     def refresh(self) -> None:
         done = self.session.current is None
         self.relevant_button.disabled = self.not_relevant_button.disabled = done
         self.document.value = self.document_html
         self.counters.value = self.counters_html
         self.intervals.value = self.intervals_html
+        self.matrix.value = self.matrix_html
 
     def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
         from IPython.display import display

@@ -201,6 +201,7 @@ def test_session_state_transitions(exp):
     assert s.current["docno"] == "u" and s.history[0]["relevant"] is True and s.history[0]["qrels_grade"] is None
     s.judge(True)  # u relevant: a = [1, 1] > b = [0.5, 0.5]
     assert (s.spent, s.decided, s.current) == (2, 1, None)
+    assert s.decided_matrix().values.tolist() == [[0, 1], [-1, 0]]
     with pytest.raises(ValueError, match="nothing left to judge"):
         s.judge(False)
 
@@ -217,6 +218,8 @@ def test_assessor_widget_buttons_update_the_counters():
     assert "judgments spent: <b>1</b>" in w.counters.value and "pairs decided: <b>1</b> of 1" in w.counters.value
     assert w.relevant_button.disabled and "Nothing left to judge" in w.document.value
     assert "<td>b</td><td>0.000</td><td>0.000</td>" in w.intervals.value
+    # a above b: row a (shown first, larger T̄) has ▲ in b's column
+    assert w.session.decided_matrix().loc["a", "b"] == 1 and "▲" in w.matrix.value
 
 
 # ----------------------------------------------------------------------------- simulation and benchmark
