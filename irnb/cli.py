@@ -1,7 +1,8 @@
 """The ``irnb`` command.
 
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
-column); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
+column); ``irnb trec_eval [options] QRELS RUN`` is a drop-in for trec_eval 10.0 (its
+options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
 exit status 2 and no traceback.
 """
 
@@ -78,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Write a seeded simulated TREC-like test collection with complete truth.")
     _configure_simulate(sim)
     sim.set_defaults(func=_cmd_simulate)
+
+    te = sub.add_parser("trec_eval", help="a drop-in for trec_eval 10.0 (same options, same output)",
+                        description="irnb trec_eval [trec_eval options] QRELS RUN: prints what trec_eval 10.0 "
+                                    "prints; see `irnb trec_eval -h`.", add_help=False)
+    te.add_argument("args", nargs=argparse.REMAINDER, help="trec_eval's options and files")
+    te.set_defaults(func=_cmd_trec_eval)
 
     lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
@@ -191,7 +198,7 @@ def _check_pool_options(args) -> None:
 
 
 def _configure_simulate(parser) -> None:
-    from .datasets.files import configure_simulate_parser
+    from .datasets.params import configure_simulate_parser
 
     configure_simulate_parser(parser)
 
@@ -232,6 +239,12 @@ def _cmd_compare(args) -> int:
     return 0
 
 
+def _cmd_trec_eval(args) -> int:
+    from .trec_eval import main as trec_eval_main
+
+    return trec_eval_main(args.args)
+
+
 def _cmd_lab(args) -> int:
     from .lab import open_lab
 
@@ -239,6 +252,11 @@ def _cmd_lab(args) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:  # trec_eval's own option syntax (-mP.5, -l2, -q after files): no argparse
+        from .trec_eval import main as trec_eval_main
+
+        return trec_eval_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

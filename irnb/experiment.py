@@ -54,16 +54,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, read_qrels,
                  read_runs)
 
 __all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT"]
 
-UNJUDGED = -128  # grade sentinel: the document is not in the (pooled) qrels
-NO_DOC = -127  # grade sentinel: the run has no document at this rank
 NOT_IN_QRELS = -1  # doc-index sentinel
 NO_DOCUMENT = -2  # doc-index sentinel
-MIN_GRADE, MAX_GRADE = -126, 127
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

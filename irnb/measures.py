@@ -204,8 +204,9 @@ _FAMILIES: tuple[Family, ...] = (
     Family("nDCGRel", "nDCG averaged over the relevant (positive-gain) documents of the qrels; an unretrieved "
            "one counts the nDCG at the end of the run", "trec_eval ndcg_rel", trec_name="ndcg_rel",
            uses_rel=False),
-    Family("RnDCG", "nDCG averaged at the R-level points (where the ideal gain changes) and at the run's end",
-           "trec_eval Rndcg", trec_name="Rndcg", uses_rel=False),
+    Family("RnDCG", "nDCG averaged at the R-level points (where the ideal gain changes) and at the run's end; "
+           "0 when no document reaches the relevance level (gains are the grades)",
+           "trec_eval Rndcg", trec_name="Rndcg"),
     Family("G", "normalised gain G: Σ gain_i / log2(2 + ideal cost_i − gain so far_i) over Σ ideal gains",
            "trec_eval G (Buckley, experimental)", trec_name="G", uses_rel=False),
     Family("BinG", "binary G: (1/R) Σ over retrieved relevant of 1 / log2(2 + non-relevant above)",

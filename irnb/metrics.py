@@ -37,13 +37,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
-import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments, _check_max_depth
+from ._grades import NO_DOC
 from .measures import _CONDENSED, REL, Measure, parse_measures
+
+if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
+    import pandas as pd
+
+    from .experiment import Experiment, Judgments
 
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
 
@@ -208,6 +212,8 @@ def judged_view(
     """The kernels' view of an Experiment: official qrels (or ``truth=True`` for the complete
     qrels), optionally restricted to a pool (``judged``: bool mask over qrels entries) and
     cut at ``depth`` (trec_eval -M)."""
+    from .experiment import _check_max_depth
+
     relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
@@ -325,10 +331,10 @@ def _lround(x: np.ndarray) -> np.ndarray:
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray:
+def _interpolated_precision(view: Judged, levels: Sequence[float], *, trec_version: int = 10) -> np.ndarray:
     """trec_eval 10 iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
-    documents (halves away from zero, C's lround; trec_eval ≤ 9 used floor(x·R + 0.9)), at
-    least 1; the value is the best precision at or below the rank of the c-th relevant
+    documents (halves away from zero, C's lround; trec_eval ≤ 9, ``trec_version=9``, used
+    floor(x·R + 0.9)), at least 1; the value is the best precision at or below the rank of the c-th relevant
     document, down to the end of the run; 0 when fewer than c relevant documents are
     retrieved."""
     D = view.depth
@@ -340,7 +346,7 @@ def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray
     R = view.num_rel.astype(np.float64)
     out = np.zeros((len(levels),) + prec.shape[:2])
     for i, x in enumerate(levels):  # a loop over recall levels, not over runs or topics
-        c = np.maximum(_lround(x * R), 1)
+        c = np.maximum(_lround(x * R) if trec_version >= 10 else np.floor(x * R + 0.9).astype(np.int64), 1)
         pos = (view.cum_rel < c[None, :, None]).sum(axis=2)  # 0-based rank of the c-th relevant
         value = np.take_along_axis(best_below, np.minimum(pos, max(D - 1, 0))[:, :, None], axis=2)[:, :, 0]
         out[i] = np.where(c[None, :] <= rel_ret, value, 0.0)
@@ -652,11 +658,15 @@ class Evaluation:
 
     def means(self) -> pd.DataFrame:
         """A run × measure table of aggregates (columns in canonical names)."""
+        import pandas as pd
+
         return pd.DataFrame({m.name: self.aggregate(m) for m in self.measures},
                             index=pd.Index(self.run_names, name="run"))
 
     def to_frame(self, *, per_topic: bool = True, include_all: bool = True) -> pd.DataFrame:
         """Tidy rows ``run, topic, measure, value``; ``topic == "all"`` holds the aggregate."""
+        import pandas as pd
+
         parts = []
         S, T = self.evaluated.shape
         runs = np.asarray(self.run_names, dtype=object)
@@ -710,12 +720,15 @@ def evaluate(
     AP = (1/1 + 2/3) / 2 = 0.8333, P@2 = 1/2.
 
     >>> import pandas as pd
+    >>> from irnb import Experiment
     >>> run = pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
     >>> qrels = pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "grade": [1, 0, 1]})
     >>> ev = evaluate(Experiment(run, qrels), ["AP", "P@2"])
     >>> [round(float(x), 4) for x in ev.means().iloc[0]]
     [0.8333, 0.5]
     """
+    from .experiment import _check_max_depth
+
     parsed = parse_measures(measures)
     _check_complete(complete)
     max_depth = _check_max_depth(max_depth)
