@@ -42,16 +42,13 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
-from .measures import Measure
+from .measures import TREC_DEFAULT_CUTOFFS as _CUTS, Measure
 from .metrics import Judged, _interpolated_precision, compute, level_counts_of
 
 __all__ = ["TREC_MEASURES", "NICKNAMES", "main", "VERSIONS"]
 
 VERSIONS = ("10", "9")
-CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_IPREC_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-_RPREC_MULT = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-_EXIT_USAGE, _EXIT_INPUT, _EXIT_MISSING_TOPIC = 1, 2, 4
+_EXIT_USAGE, _EXIT_INPUT, _EXIT_MISSING_TOPIC = 1, 2, 4  # trec_eval's exit statuses (4 also: duplicate docs)
 
 
 @dataclass(frozen=True)
@@ -88,24 +85,24 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("Rprec", family="Rprec"),
     TrecMeasure("bpref", family="Bpref"),
     TrecMeasure("recip_rank", family="RR"),
-    TrecMeasure("iprec_at_recall", "cut_double", _IPREC_LEVELS, family="IPrec"),
-    TrecMeasure("P", "cut_long", CUTS, family="P"),
+    TrecMeasure("iprec_at_recall", "cut_double", _CUTS["iprec_at_recall"], family="IPrec"),
+    TrecMeasure("P", "cut_long", _CUTS["P"], family="P"),
     TrecMeasure("relstring", "params", (10.0,), fmt="string", summary="none"),
-    TrecMeasure("recall", "cut_long", CUTS, family="R"),
+    TrecMeasure("recall", "cut_long", _CUTS["recall"], family="R"),
     TrecMeasure("infAP", family="infAP"),
     TrecMeasure("gm_bpref", per_topic=False, summary="gmean", family="GMBpref"),
-    TrecMeasure("Rprec_mult", "cut_double", _RPREC_MULT, family="RprecMult"),
+    TrecMeasure("Rprec_mult", "cut_double", _CUTS["Rprec_mult"], family="RprecMult"),
     TrecMeasure("utility", "params", (1.0, -1.0, 0.0, 0.0), family="Utility"),
-    TrecMeasure("11pt_avg", "params", _IPREC_LEVELS, family="ElevenPointAP"),
+    TrecMeasure("11pt_avg", "params", _CUTS["iprec_at_recall"], family="ElevenPointAP"),
     TrecMeasure("binG", family="BinG"),
     TrecMeasure("G", "pairs", family="G"),
     TrecMeasure("ndcg", "pairs", family="nDCG"),
     TrecMeasure("ndcg_rel", "pairs", family="nDCGRel"),
     TrecMeasure("Rndcg", "pairs", family="RnDCG"),
-    TrecMeasure("ndcg_cut", "cut_long", CUTS, family="nDCG"),
-    TrecMeasure("map_cut", "cut_long", CUTS, family="AP"),
-    TrecMeasure("relative_P", "cut_long", CUTS, family="RelP"),
-    TrecMeasure("success", "cut_long", (1, 5, 10), family="Success"),
+    TrecMeasure("ndcg_cut", "cut_long", _CUTS["ndcg_cut"], family="nDCG"),
+    TrecMeasure("map_cut", "cut_long", _CUTS["map_cut"], family="AP"),
+    TrecMeasure("relative_P", "cut_long", _CUTS["relative_P"], family="RelP"),
+    TrecMeasure("success", "cut_long", _CUTS["success"], family="Success"),
     TrecMeasure("set_P", family="SetP"),
     TrecMeasure("set_relative_P", family="SetRelP"),
     TrecMeasure("set_recall", family="SetR"),
@@ -114,7 +111,7 @@ TREC_MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("num_nonrel_judged_ret", fmt="long", summary="sum", family="NumNonRelJudgedRet"),
     TrecMeasure("rbp", "pairs", family="RBP", pairs=("p",)),
     TrecMeasure("rbp_resid", "pairs", family="RBPResidual", pairs=("p",)),
-    TrecMeasure("unj", "cut_long", (5, 10, 20), family="Unj"),
+    TrecMeasure("unj", "cut_long", _CUTS["unj"], family="Unj"),
 )
 _BY_NAME = {m.name: m for m in TREC_MEASURES}
 _NEW_IN_10 = ("unj", "rbp", "rbp_resid")  # trec_eval 9.x has none of these
@@ -503,8 +500,12 @@ def read_qrels(data: bytes, label: str) -> dict[bytes, dict[bytes, int]]:
     return qrels
 
 
+class RepeatedDocno(ValueError):
+    """A docno given twice for a topic: trec_eval stops with exit status 4 ("duplicate docs")."""
+
+
 def _repeated(label, number, first, topic, docno, what) -> ValueError:
-    return ValueError(f"{label}:{number}: docno {docno.decode(errors='replace')!r} repeated for topic "
+    return RepeatedDocno(f"{label}:{number}: docno {docno.decode(errors='replace')!r} repeated for topic "
                       f"{topic.decode(errors='replace')!r} (first at line {first}); expected each docno once per "
                       f"topic in a {what}")
 
@@ -682,7 +683,7 @@ def _fmt_default(value) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``irnb trec_eval ARGS``: the exit status (0, or trec_eval's: 1 usage, 2 input, 4 a
-    qrels topic without results)."""
+    qrels topic without results or a docno repeated within a topic)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         options, rest, wanted = parse_args(argv)
@@ -702,6 +703,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         sys.stderr.write(f"irnb trec_eval: error: {err}\n{USAGE}")
         return _EXIT_USAGE
+    except RepeatedDocno as err:
+        print(f"irnb trec_eval: error: {err}", file=sys.stderr)
+        return _EXIT_MISSING_TOPIC
     except MissingTopic as err:
         print(f"irnb trec_eval: error: qrels topic {err.args[0]!r} has no results in the run; trec_eval 10.0 "
               "stops here (exit status 4). Use -c to score it as an empty ranking, or --compat 9 to skip it",
