@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="condensed lists: drop documents not in the qrels before ranking")
     ev.add_argument("--keep-first", action="store_true",
                     help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    ev.add_argument("--compat", choices=("9", "10"), default="9",
+                    help="trec_eval version to follow: 9 (default: 32-bit scores, as pytrec_eval, ir_measures and "
+                         "published leaderboards) or 10 (trec_eval 10.0: doubles)")
     ev.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
                     help="trec: run<TAB>measure<TAB>topic|all<TAB>value (4 decimals); csv/json: full precision")
     pool = ev.add_argument_group("simulated pools and score intervals")
@@ -110,7 +113,8 @@ def _cmd_evaluate(args) -> int:
 
     _check_pool_options(args)
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
-    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error",
+                            compat=args.compat)
     pool = None
     if args.pool_depth is not None:
         from .pooling import depth_pool

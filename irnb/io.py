@@ -585,9 +585,33 @@ def _check_policy(on_duplicate: str) -> None:
 # --------------------------------------------------------------------------- trec_eval order
 
 
-def _descending_key(topic_rank: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """uint64 sort key: topic rank ascending, then float32(score) descending, as one integer
-    (float32 bits mapped to an order-preserving uint32; -0.0 and 0.0 tie, as in C)."""
+COMPAT_VERSIONS = ("9", "10")  # trec_eval major versions whose score comparison irnb reproduces
+
+
+def check_compat(compat, owner: str = "compat") -> str:
+    """The trec_eval version rule as a string ``"9"`` or ``"10"`` (integers 9 and 10 count):
+    9.x compares scores as 32-bit floats, 10.0 as doubles."""
+    text = str(compat) if isinstance(compat, (str, int)) and not isinstance(compat, bool) else None
+    if text not in COMPAT_VERSIONS:
+        raise ValueError(f"{owner} (trec_eval version) must be one of '9', '10', got {compat!r}")
+    return text
+
+
+def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9") -> np.ndarray:
+    """uint64 sort key: topic rank ascending, then score descending — compared as float32
+    (trec_eval 9.x, ``compat="9"``) or as float64 (10.0) — as one integer. float32: its bits
+    mapped to an order-preserving uint32 beside the topic rank; float64: the dense rank of
+    (topic, score) pairs. -0.0 and 0.0 tie, as in C."""
+    if compat == "10":
+        bits = np.where(score == 0, 0.0, score).astype(np.float64).view(np.uint64)
+        ascending = np.where(bits & np.uint64(1 << 63), ~bits, bits | np.uint64(1 << 63))
+        descending = ~ascending
+        order = np.lexsort((descending, topic_rank))
+        t, d = topic_rank[order], descending[order]
+        new = np.r_[True, (t[1:] != t[:-1]) | (d[1:] != d[:-1])]
+        key = np.empty(score.size, dtype=np.uint64)
+        key[order] = np.cumsum(new) - 1
+        return key
     with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
         s32 = score.astype(np.float32)
     s32[s32 == 0] = 0.0
@@ -599,30 +623,33 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray) -> np.ndarray:
 # Tables that irnb sorted (or found sorted), with where each topic's rows start: the
 # Experiment then needs neither a second check of the order nor the topic codes again.
 # Keyed by the (immutable) table's id; an entry goes when its table is freed.
-_TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array]] = {}
+_TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array, str]] = {}
 
 
-def _remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array) -> None:
+def _remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = "9") -> None:
     key = id(table)
-    _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics)
+    _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics,
+                          compat)
 
 
-def _topic_blocks(table: pa.Table) -> tuple[np.ndarray, pa.Array] | None:
-    """``(starts, topics)`` of a table known to be in trec_eval order: the rows of
-    ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the order is not known."""
+def _topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Array] | None:
+    """``(starts, topics)`` of a table known to be in trec_eval order (of trec_eval version
+    ``compat``): the rows of ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the
+    order is not known."""
     entry = _TOPIC_BLOCKS.get(id(table))
-    if entry is None or entry[0]() is not table:
+    if entry is None or entry[0]() is not table or entry[3] != compat:
         return None
     return entry[1], entry[2]
 
 
 def _sorted_blocks(
-    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None
+    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None, compat: str = "9"
 ) -> tuple[pa.Table, np.ndarray, pa.Array]:
     """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
     float32(score) descending, docno descending — with where each topic's rows start and
     the topics in order (see :func:`_topic_blocks`); ``codes``/``dictionary`` are
-    ``_topic_codes(table["topic"])`` when the caller has them.
+    ``_topic_codes(table["topic"])`` when the caller has them; ``compat`` the trec_eval
+    version whose score comparison ranks (see :func:`_descending_key`).
 
     One stable numeric argsort (none on the usual input, written topic by topic in score
     order), then a string sort of only the rows whose (topic, score) ties; the table is
@@ -639,7 +666,7 @@ def _sorted_blocks(
     rank_of_code[by_name] = np.arange(len(dictionary))
     starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
     topics = dictionary.take(pa.array(by_name))
-    key = _descending_key(rank_of_code[codes], table["score"].to_numpy())
+    key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
     presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
     order = np.arange(n) if presorted else np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]

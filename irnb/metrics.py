@@ -23,7 +23,8 @@ number trec_eval 10 prints in its own test suite is reproduced in
   level, as trec_eval's default gains do. Graded RBP (trec_eval ``rbp``) divides by the
   topic's top judged grade when that exceeds 1.
 * trec_eval's interpolated precision (``iprec_at_recall``, ``11pt_avg``) finds the c-th
-  relevant document with c = round(x·R) (trec_eval 10; ≤ 9 used floor(x·R + 0.9));
+  relevant document with c = round(x·R) (trec_eval 10) or floor(x·R + 0.9) (≤ 9), as
+  the Experiment's ``compat`` says (default 9);
   ``Rprec_mult`` still uses floor(x·R + 0.9).
 * A topic the run did not answer is skipped in the mean (trec_eval), or scored as an empty
   ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
@@ -62,13 +63,16 @@ class Judged:
     """What the kernels see: grades at every (run, topic, rank) and per-topic qrels counts.
 
     ``level_counts[t, g]`` counts judged documents of grade g (0 ≤ g ≤ max grade) in the
-    qrels of topic t; ``length[s, t]`` is the ranking's length.
+    qrels of topic t; ``length[s, t]`` is the ranking's length; ``trec_version`` (9 or 10)
+    the trec_eval version whose rules differ between versions (interpolated precision's
+    rank of the c-th relevant document), the Experiment's ``compat``.
     """
 
     grade: np.ndarray = field(repr=False)  # (S, T, D) int8
     level_counts: np.ndarray = field(repr=False)  # (T, G + 1) int64
     length: np.ndarray = field(repr=False)  # (S, T)
     relevance_level: int = 1
+    trec_version: int = 9
 
     # ----------------------------------------------------------- masks and cumulative sums
     @cached_property
@@ -169,7 +173,7 @@ class Judged:
             return self
         other = self._levels.get(relevance_level)
         if other is None:
-            other = Judged(self.grade, self.level_counts, self.length, int(relevance_level))
+            other = Judged(self.grade, self.level_counts, self.length, int(relevance_level), self.trec_version)
             for name in _LEVEL_FREE:
                 if name in self.__dict__:
                     other.__dict__[name] = self.__dict__[name]
@@ -225,7 +229,8 @@ def judged_view(
         grade = grade[:, :, :depth]
         length = np.minimum(length, depth)
     counts = _level_counts(judgments, len(experiment.topics), judged)
-    return Judged(grade=grade, level_counts=counts, length=length, relevance_level=int(relevance_level))
+    return Judged(grade=grade, level_counts=counts, length=length, relevance_level=int(relevance_level),
+                  trec_version=int(getattr(experiment, "compat", "9")))
 
 
 def condense(view: Judged) -> Judged:
@@ -237,7 +242,7 @@ def condense(view: Judged) -> Judged:
     s, t, r = np.nonzero(judged)
     out[s, t, new_pos[s, t, r]] = view.grade[s, t, r]
     return Judged(grade=out, level_counts=view.level_counts, length=judged.sum(axis=2),
-                  relevance_level=view.relevance_level)
+                  relevance_level=view.relevance_level, trec_version=view.trec_version)
 
 
 # =================================================================== kernels
@@ -331,12 +336,12 @@ def _lround(x: np.ndarray) -> np.ndarray:
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def _interpolated_precision(view: Judged, levels: Sequence[float], *, trec_version: int = 10) -> np.ndarray:
-    """trec_eval 10 iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
-    documents (halves away from zero, C's lround; trec_eval ≤ 9, ``trec_version=9``, used
-    floor(x·R + 0.9)), at least 1; the value is the best precision at or below the rank of the c-th relevant
-    document, down to the end of the run; 0 when fewer than c relevant documents are
-    retrieved."""
+def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray:
+    """trec_eval iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
+    documents in trec_eval 10 (halves away from zero, C's lround), floor(x·R + 0.9) in
+    trec_eval ≤ 9 (``view.trec_version``), at least 1; the value is the best precision at
+    or below the rank of the c-th relevant document, down to the end of the run; 0 when
+    fewer than c relevant documents are retrieved."""
     D = view.depth
     ranks = np.arange(1, D + 1, dtype=np.float64)
     in_run = ranks[None, None, :] <= view.length[:, :, None]
@@ -346,7 +351,7 @@ def _interpolated_precision(view: Judged, levels: Sequence[float], *, trec_versi
     R = view.num_rel.astype(np.float64)
     out = np.zeros((len(levels),) + prec.shape[:2])
     for i, x in enumerate(levels):  # a loop over recall levels, not over runs or topics
-        c = np.maximum(_lround(x * R) if trec_version >= 10 else np.floor(x * R + 0.9).astype(np.int64), 1)
+        c = np.maximum(_lround(x * R) if view.trec_version >= 10 else np.floor(x * R + 0.9).astype(np.int64), 1)
         pos = (view.cum_rel < c[None, :, None]).sum(axis=2)  # 0-based rank of the c-th relevant
         value = np.take_along_axis(best_below, np.minimum(pos, max(D - 1, 0))[:, :, None], axis=2)[:, :, 0]
         out[i] = np.where(c[None, :] <= rel_ret, value, 0.0)

@@ -375,7 +375,7 @@ def _pairs(text: str, what: str) -> dict[str, float]:
 
 def _iprec(levels, *, mean: bool = False):
     def value(view, ctx):
-        out = _interpolated_precision(view, levels, trec_version=ctx["compat"])[:, 0]
+        out = _interpolated_precision(view, levels)[:, 0]
         return out.mean(axis=0) if mean else out[0]
 
     return value
@@ -574,7 +574,7 @@ def build_view(qrels, run, topics: list[bytes], options: Options) -> Judged:
     grades = np.fromiter((g for t in topics for g in qrels[t].values()), dtype=np.int64, count=topic_of.size)
     length = np.array([[len(r) for r in rankings]], dtype=np.int64)
     view = Judged(grade=grade, level_counts=level_counts_of(topic_of, grades, len(topics)), length=length,
-                  relevance_level=options.relevance_level)
+                  relevance_level=options.relevance_level, trec_version=int(options.compat))
     return view.condensed if options.judged_only else view
 
 
