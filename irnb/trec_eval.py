@@ -325,7 +325,8 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
         if any(x <= 0 for x in values):
             raise UsageError(f"{what}: multiples of R must be > 0, got {param!r}")
         return [Row(f"{spec.name}_{_fmt_double(x)}", spec, kernel(irnb("RprecMult", mult=x))) for x in values]
-    name = spec.name if param is None else f"{spec.name}_{param}"
+    # trec_eval names a measure after its parameters only where they take any (map.5 is map)
+    name = spec.name if param is None or spec.kind == "single" else f"{spec.name}_{param}"
     if spec.kind == "params":
         values = list(spec.default) if param is None else _numbers(param, what)
         if spec.name == "relstring":
@@ -374,8 +375,17 @@ def _pairs(text: str, what: str) -> dict[str, float]:
 
 
 def _iprec(levels, *, mean: bool = False):
+    """iprec_at_recall (or 11pt_avg, their mean). trec_eval's quirk kept: a ranking left
+    empty by -J starts from precision 0/0, so a level whose c is 0 (x·R < 0.5 in 10.0,
+    x·R + 0.9 < 1 in 9.x) is NaN, printed ``-nan``."""
     def value(view, ctx):
         out = _interpolated_precision(view, levels)[:, 0]
+        empty = (view.length[0] == 0) & ctx["judged_only"]  # -c's stand-in ranking has 1 document before -J
+        if empty.any():
+            R = view.num_rel.astype(np.float64)
+            for i, x in enumerate(levels):
+                zero = x * R < 0.5 if view.trec_version >= 10 else np.floor(x * R + 0.9) == 0
+                out[i] = np.where(empty & zero, np.nan, out[i])
         return out.mean(axis=0) if mean else out[0]
 
     return value
@@ -447,14 +457,18 @@ def _read_bytes(path: str) -> bytes:
 
 
 def _lines(data: bytes, label: str):
-    """(line number, fields) of the data lines, as :mod:`irnb.io` reads them."""
+    """(line number, fields) of the data lines, as :mod:`irnb.io` reads them: fields split
+    at ASCII whitespace (C's isspace), blank lines and lines starting with ``#`` skipped, a
+    UTF-8 byte-order mark dropped, a UTF-16 one refused."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ValueError(f"{label}:1: expected UTF-8 text, got a UTF-16 byte-order mark; save the file as UTF-8")
     if data.startswith(_BOM):
         data = data[len(_BOM):]
-    for number, line in enumerate(data.split(b"\n"), start=1):
+    number = 0
+    for line in data.split(b"\n"):
+        number += 1
         parts = line.split()
-        if parts and not parts[0].startswith(b"#"):
+        if parts and parts[0][:1] != b"#":
             yield number, parts
 
 
@@ -471,91 +485,103 @@ def _show(token: bytes) -> str:
     return repr(token.decode("utf-8", errors="replace"))
 
 
+class RepeatedDocno(ValueError):
+    """A docno given twice for a topic: trec_eval stops with exit status 4 ("duplicate docs")."""
+
+
+def _repeated(data: bytes, label: str, number: int, topic: bytes, docno: bytes, what: str) -> ValueError:
+    first = next(n for n, parts in _lines(data, label) if parts[0] == topic and parts[2] == docno)
+    return RepeatedDocno(f"{label}:{number}: docno {docno.decode(errors='replace')!r} repeated for topic "
+                         f"{topic.decode(errors='replace')!r} (first at line {first}); expected each docno once "
+                         f"per topic in a {what}")
+
+
 def read_qrels(data: bytes, label: str) -> dict[bytes, dict[bytes, int]]:
-    """topic → {docno: grade}; errors name ``label:line``."""
+    """topic → {docno: grade}; errors name ``label:line``.
+
+    >>> read_qrels(b"1 0 d1 2\\n# a comment\\n1 0 d2 -1\\n", "q.txt")
+    {b'1': {b'd1': 2, b'd2': -1}}
+    """
     qrels: dict[bytes, dict[bytes, int]] = {}
-    first: dict[tuple[bytes, bytes], int] = {}
+    check_utf8 = not data.isascii()
+    integer = _INTEGER.fullmatch
     for number, parts in _lines(data, label):
         if len(parts) != 4:
             raise ValueError(f"{label}:{number}: expected 4 columns (qid iteration docno grade), got {len(parts)}: "
                              f"{_show(b' '.join(parts))}")
         topic, _, docno, token = parts
-        if not _INTEGER.fullmatch(token):
+        if not integer(token):
             raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {_show(token)}")
         grade = int(token)
         if not MIN_GRADE <= grade <= MAX_GRADE:
             raise ValueError(f"{label}:{number}: topic {topic.decode(errors='replace')!r}, docno "
                              f"{docno.decode(errors='replace')!r}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}], "
                              f"got {grade}")
-        docs = qrels.setdefault(topic, {})
-        if docno in docs:
-            raise _repeated(label, number, first[topic, docno], topic, docno, "qrels")
-        if not data.isascii():
+        docs = qrels.get(topic)
+        if docs is None:
+            docs = qrels[topic] = {}
+        elif docno in docs:
+            raise _repeated(data, label, number, topic, docno, "qrels")
+        if check_utf8:
             _utf8(topic, label, number, "qid (column 1)")
             _utf8(docno, label, number, "docno (column 3)")
         docs[docno] = grade
-        first[topic, docno] = number
     if not qrels:
         raise ValueError(f"{label}: empty qrels: expected lines of 'qid iteration docno grade', found none")
     return qrels
 
 
-class RepeatedDocno(ValueError):
-    """A docno given twice for a topic: trec_eval stops with exit status 4 ("duplicate docs")."""
+def read_run(data: bytes, label: str) -> tuple[dict[bytes, dict[bytes, float]], bytes]:
+    """topic → {docno: score} in file order, and the run id (trec_eval's: the last line's
+    6th column). Scores must be finite numbers (no ``_``: C's atof stops there).
 
-
-def _repeated(label, number, first, topic, docno, what) -> ValueError:
-    return RepeatedDocno(f"{label}:{number}: docno {docno.decode(errors='replace')!r} repeated for topic "
-                      f"{topic.decode(errors='replace')!r} (first at line {first}); expected each docno once per "
-                      f"topic in a {what}")
-
-
-def _parse_score(token: bytes, label: str, number: int) -> float:
-    try:
-        if b"_" in token:  # Python's float() accepts 1_000; C's atof does not
-            raise ValueError
-        score = float(token)
-    except ValueError:
-        raise ValueError(f"{label}:{number}: expected a number in column 5 (score), got {_show(token)}") from None
-    if not math.isfinite(score):
-        raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {_show(token)}")
-    return score
-
-
-def read_run(data: bytes, label: str) -> tuple[dict[bytes, list], bytes]:
-    """topic → [(score, docno, line)] in file order, and the run id (trec_eval's: the last
-    line's 6th column)."""
-    run: dict[bytes, list] = {}
-    seen: dict[tuple[bytes, bytes], int] = {}
+    >>> read_run(b"1 Q0 d1 1 2.5 tag\\n1 Q0 d2 2 2.5 tag\\n", "r.txt")
+    ({b'1': {b'd1': 2.5, b'd2': 2.5}}, b'tag')
+    """
+    run: dict[bytes, dict[bytes, float]] = {}
     runid = b""
-    ascii_text = data.isascii()
+    check_utf8 = not data.isascii()
     for number, parts in _lines(data, label):
         if len(parts) < 6:
             raise ValueError(f"{label}:{number}: expected 6 columns (qid Q0 docno rank score tag), got {len(parts)}: "
                              f"{_show(b' '.join(parts))}")
-        topic, docno = parts[0], parts[2]
-        score = _parse_score(parts[4], label, number)
-        if not ascii_text:
+        topic, docno, token = parts[0], parts[2], parts[4]
+        try:
+            if b"_" in token:  # Python's float() accepts 1_000; C's atof does not
+                raise ValueError
+            score = float(token)
+        except ValueError:
+            raise ValueError(f"{label}:{number}: expected a number in column 5 (score), got {_show(token)}") from None
+        if score - score != 0:  # inf or nan
+            raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {_show(token)}")
+        docs = run.get(topic)
+        if docs is None:
+            docs = run[topic] = {}
+        elif docno in docs:
+            raise _repeated(data, label, number, topic, docno, "run")
+        if check_utf8:
             _utf8(topic, label, number, "qid (column 1)")
             _utf8(docno, label, number, "docno (column 3)")
-        key = (topic, docno)
-        if key in seen:
-            raise _repeated(label, number, seen[key], topic, docno, "run")
-        seen[key] = number
-        run.setdefault(topic, []).append((score, docno))
+        docs[docno] = score
         runid = parts[5]
     if not run:
         raise ValueError(f"{label}: empty run: expected lines of 'qid Q0 docno rank score tag', found none")
     return run, runid
 
 
-def _ranking(entries: list, compat: str) -> list[bytes]:
+def _ranking(docs: dict[bytes, float], compat: str) -> list[bytes]:
     """Docnos by score descending, ties by docno descending (byte order, C's strcmp); 9.x
-    compares the scores as 32-bit floats."""
+    compares the scores as 32-bit floats.
+
+    >>> _ranking({b"a": 1.00000001, b"c": 1.0, b"b": 2.0}, "10"), _ranking({b"a": 1.00000001, b"c": 1.0}, "9")
+    ([b'b', b'a', b'c'], [b'c', b'a'])
+    """
     if compat == "9":
-        scores = np.asarray([e[0] for e in entries], dtype=np.float64).astype(np.float32).tolist()
-        entries = [(s, e[1]) for s, e in zip(scores, entries, strict=True)]
-    return [docno for _, docno in sorted(entries, reverse=True)]
+        scores = np.fromiter(docs.values(), dtype=np.float64, count=len(docs)).astype(np.float32).tolist()
+        pairs = zip(scores, docs)
+    else:
+        pairs = zip(docs.values(), docs)
+    return [docno for _, docno in sorted(pairs, reverse=True)]
 
 
 def build_view(qrels, run, topics: list[bytes], options: Options) -> Judged:
@@ -563,7 +589,7 @@ def build_view(qrels, run, topics: list[bytes], options: Options) -> Judged:
     counts, lengths (0 for a topic the run does not answer)."""
     rankings = []
     for topic in topics:
-        ranking = _ranking(run[topic], options.compat) if topic in run else []
+        ranking = _ranking(run[topic], options.compat) if topic in run else []  # -c: an empty ranking
         rankings.append(ranking[: options.max_depth] if options.max_depth else ranking)
     depth = max((len(r) for r in rankings), default=0)
     grade = np.full((1, len(topics), depth), NO_DOC, dtype=np.int8)
@@ -593,7 +619,7 @@ def evaluate(qrels, run, runid: bytes, options: Options, out) -> int:
             answered = [True] * len(topics)
     rows = [row for name, param in _ordered(options.measures) for row in _rows(_BY_NAME[name], param, options)]
     view = build_view(qrels, run, topics, options)
-    ctx = {"compat": int(options.compat)}
+    ctx = {"judged_only": options.judged_only}
     values = {row.name: row.value(view, ctx) for row in rows}
     for row in rows:  # trec_eval's clean-up for an unanswered topic under -c
         if row.name == "utility" or row.name.startswith(("utility_", "unj_", "rbp_resid")):
@@ -660,6 +686,8 @@ def _line(row: Row, topic: str, value) -> str:
         return f"{row.name:<22}\t{topic}\t'{value}'\n"
     if row.measure.fmt == "long":
         return f"{row.name:<22}\t{topic}\t{int(value)}\n"
+    if value != value:  # NaN: C's printf of 0.0/0.0 on x86 (sign bit set)
+        return f"{row.name:<22}\t{topic}\t  -nan\n"
     return f"{row.name:<22}\t{topic}\t{value:6.4f}\n"
 
 
@@ -703,7 +731,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         sys.stderr.write(f"irnb trec_eval: error: {err}\n{USAGE}")
         return _EXIT_USAGE
-    except RepeatedDocno as err:
+    except RepeatedDocno as err:  # trec_eval: "duplicate docs", exit status 4
         print(f"irnb trec_eval: error: {err}", file=sys.stderr)
         return _EXIT_MISSING_TOPIC
     except MissingTopic as err:
