@@ -244,7 +244,7 @@ def _mark(texts: list[str], compat: str) -> dict[str, str | None]:
             names = [name]
         for n in names:
             if n not in _BY_NAME:
-                raise UsageError(f"-m {text}: {_why_unknown(n, compat)}")
+                raise UsageError(f"-m {text}: {_why_unknown(n)}")
             if compat == "9" and n in _NEW_IN_10:
                 raise UsageError(f"-m {text}: trec_eval 9.x has no measure {n!r} (it is new in 10.0); "
                                  "drop --compat 9")
@@ -255,7 +255,7 @@ def _mark(texts: list[str], compat: str) -> dict[str, str | None]:
     return marked
 
 
-def _why_unknown(name: str, compat: str) -> str:
+def _why_unknown(name: str) -> str:
     if name in _OUTSIDE:
         return f"trec_eval's {name!r} is {_OUTSIDE[name]}; irnb trec_eval computes the all_trec measures"
     base, _, tail = name.rpartition("_")
