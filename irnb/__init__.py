@@ -35,9 +35,14 @@ def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'irnb' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
+    loaded = importlib.import_module(f".{module}", __name__)
+    # bind every name the module exports (later look-ups skip this function); this also
+    # puts the function `reproduce` back over the subpackage `irnb.reproduce` that the
+    # import just bound here
+    for export, owner in _EXPORTS.items():
+        if owner == module:
+            globals()[export] = getattr(loaded, export)
+    return globals()[name]
 
 
 def __dir__():

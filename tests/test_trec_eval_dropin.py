@@ -291,3 +291,27 @@ def test_irnb_evaluate_compat_10_matches_trec_eval_10(trec_eval_bin, covid, caps
     ours_ = [line.split("\t")[3] for line in capsys.readouterr().out.splitlines()]
     reference = theirs(trec_eval_bin, ["-m", "map", "-m", "ndcg_cut.10", qrels, run])[0].decode().splitlines()
     assert ours_ == [line.split("\t")[2] for line in reference]
+
+
+def test_import_irnb_is_lazy_and_every_public_name_resolves():
+    code = ("import sys, irnb\n"
+            "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'scipy', 'pyarrow', 'numpy'})\n"
+            "missing = [n for n in irnb.__all__ if getattr(irnb, n, None) is None]\n"
+            "from irnb import Experiment, evaluate, reproduce\n"
+            "print(heavy, missing, callable(reproduce), sorted(set(irnb.__all__) - set(dir(irnb))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert done.stdout.strip() == "[] [] True []", done.stderr
+
+
+def test_experiment_compat_is_validated_and_ranks_as_the_version_says():
+    import pandas as pd
+
+    from irnb import Experiment, evaluate
+
+    qrels = pd.DataFrame({"qid": "1", "docno": ["a", "c"], "grade": [1, 0]})
+    close = pd.DataFrame({"qid": "1", "docno": ["a", "c"], "score": [1.00000001, 1.0]})  # equal as float32
+    # 9.x: a tie, docno descending puts c (non-relevant) first → RR = 1/2; 10.0: a first → RR = 1
+    assert float(evaluate(Experiment(close, qrels), "RR").aggregate("RR")[0]) == 0.5
+    assert float(evaluate(Experiment(close, qrels, compat=10), "RR").aggregate("RR")[0]) == 1.0
+    with pytest.raises(ValueError, match=r"compat \(trec_eval version\) must be one of '9', '10', got '11'"):
+        Experiment(close, qrels, compat="11")
