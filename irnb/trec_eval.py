@@ -10,7 +10,7 @@ Measures are trec_eval's table (:data:`TREC_MEASURES`, in its print order), each
 an irnb :class:`~irnb.measures.Measure` whose kernel (:mod:`irnb.metrics`) computes it;
 the nicknames ``official``, ``set`` and ``all_trec`` expand as in trec_eval. Measures
 outside ``all_trec`` (preference measures, ``qrels_jg``, ``yaap``, ``dcg``) and gain
-parameters (``ndcg.1=3,2=9``) are refused with a message saying so.
+parameters other than ``ndcg``'s (``Rndcg.1=3``) are refused with a message saying so.
 
 Rules where trec_eval 10.0 and 9.x differ (``--compat 9``):
 
@@ -341,6 +341,9 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
         if spec.name == "set_F":
             return [Row(name, spec, lambda view, ctx, x=values[0]: _set_f(view, x))]
     if spec.kind == "pairs" and param is not None:
+        if spec.name == "ndcg":
+            gains = _pairs(param, what, keep_order=True)
+            return [Row(name, spec, lambda view, ctx: _ndcg_with_gains(view, gains))]
         pairs = _pairs(param, what)
         if not spec.pairs:
             raise UsageError(f"{what}: gain parameters (rel_level=gain) are not supported by irnb trec_eval; "
@@ -361,16 +364,70 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
     return [Row(name, spec, kernel(irnb(spec.family)))]
 
 
-def _pairs(text: str, what: str) -> dict[str, float]:
-    out = {}
+def _pairs(text: str, what: str, *, keep_order: bool = False):
+    """``name=value,…`` as a dict (the first value of a name counts), or as a list of pairs
+    in the order given (``keep_order``)."""
+    out = []
     for part in text.split(","):
         key, eq, value = part.partition("=")
         try:
             if not eq or not key:
                 raise ValueError
-            out[key] = float(value)
+            out.append((key, float(value)))
         except ValueError:
             raise UsageError(f"{what}: expected name=value pairs separated by commas, got {part!r}") from None
+    return out if keep_order else dict(reversed(out))
+
+
+def _ndcg_with_gains(view: Judged, pairs: list[tuple[str, float]]) -> np.ndarray:
+    """trec_eval ndcg with gains given as ``rel_level=gain`` (``-m ndcg.1=3,2=9,4=4.5``), as
+    m_ndcg.c computes it: the levels present in the qrels keep gain = level unless given;
+    the gain levels are sorted by C's ``(int) (gain1 − gain2)``; a document not in the qrels
+    counts as level −1, one pooled but unjudged as −2; the ideal ranking takes the levels
+    from the highest gain down while the gain is positive. Gains whose difference is below
+    1 compare equal in trec_eval, so their order there is qsort's, which may differ."""
+    import functools
+
+    given = [(int(key), gain) for key, gain in pairs if re.fullmatch(r"[+-]?\d+", key)]
+    out = np.zeros(view.grade.shape[1])
+    for t in range(view.grade.shape[1]):
+        counts = view.level_counts[t]
+        present = np.flatnonzero(counts)
+        num_levels = int(present[-1]) + 1 if present.size else 0
+        levels = [[level, gain, 0] for level, gain in given]
+        for i in range(num_levels):
+            match = next((entry for entry in levels if entry[0] == i), None)
+            if match is not None:
+                match[2] = int(counts[i])
+            else:
+                levels.append([i, float(i), int(counts[i])])
+        levels.sort(key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))
+        gain_of: dict[int, float] = {}
+        for level, gain, _ in levels:
+            gain_of.setdefault(level, gain)
+        grades = view.grade[0, t, : int(view.length[0, t])].tolist()
+        rels = [-1 if g == UNJUDGED else -2 if g < 0 else g for g in grades]
+        dcg = ideal = 0.0
+        cur = len(levels) - 1
+        ideal_gain = levels[cur][1] if cur >= 0 else 0.0
+        at_level = i = 0
+        while True:
+            in_run = i < len(rels)
+            if not in_run and ideal_gain <= 0.0:
+                break
+            if in_run:
+                gain = gain_of.get(rels[i], 0.0)
+                if gain != 0:
+                    dcg += gain / math.log2(i + 2)
+            if ideal_gain > 0.0:
+                at_level += 1
+                while cur >= 0 and at_level > levels[cur][2]:
+                    at_level, cur = 1, cur - 1
+                    ideal_gain = levels[cur][1] if cur >= 0 else 0.0
+                if ideal_gain > 0.0:
+                    ideal += ideal_gain / math.log2(i + 2)
+            i += 1
+        out[t] = dcg / ideal if ideal > 0.0 else 0.0
     return out
 
 

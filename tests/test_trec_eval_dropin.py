@@ -76,7 +76,8 @@ OWN = [
     (["-m", "all_trec", "-mrelstring.20", "-q", "-l2"], "qrels.rel_level", "results.test"),
     (["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000",
       "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75",
-      "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20"], "qrels.test", "results.test"),
+      "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20"], "qrels.test", "results.test"),
+    (["-q", "-m", "ndcg.0=1,1=2,-1=0.5", "-J"], "qrels.rel_level", "results.test"),
     (["-m", "official", "-q"], "qrels.test", "results.test"),
     (["-m", "set", "-q"], "qrels.test", "results.test"),
     (["-m", "all_trec", "-q", "-J"], "qrels.test", "results.test"),
@@ -104,7 +105,11 @@ def test_reference_outputs_identical(ref, capsysbinary):
                                   (["-m", "all_trec", "-q", "-c", "-M100"], "qrels.test", "results.trunc",
                                    "out.test.aqcM"),
                                   (["-m", "all_trec", "-mrelstring.20", "-q", "-l2"], "qrels.rel_level",
-                                   "results.test", "out.test.aql")]:
+                                   "results.test", "out.test.aql"),
+                                  (["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m",
+                                    "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m",
+                                    "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4",
+                                    "-msuccess.2,5,20"], "qrels.test", "results.test", "out.test.meas_params")]:
         assert ours(args + [ref / qrels, ref / run], capsysbinary) == ((ref / out).read_bytes(), 0)
 
 
@@ -149,7 +154,7 @@ def test_refusals_exit_non_zero_with_a_reason(ref, capsys):
     for args, reason, status in [
         (["-m", "P_10"], "trec_eval writes its parameters after a dot, e.g. P.10", 1),
         (["-m", "prefs_simp"], "a preference measure", 1),
-        (["-m", "ndcg.1=3,2=9"], "gain parameters", 1),
+        (["-m", "Rndcg.1=3,2=9"], "gain parameters", 1),
         (["-R", "prefs"], "reads rel_info format 'qrels' only", 1),
         (["-Z", "zscores"], "not supported", 1),
         (["--compat", "9", "-m", "rbp"], "trec_eval 9.x has no measure 'rbp'", 1),
