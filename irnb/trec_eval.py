@@ -42,7 +42,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
-from .measures import TREC_DEFAULT_CUTOFFS as _CUTS, Measure
+from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure
 from .metrics import Judged, _interpolated_precision, compute, level_counts_of
 
 __all__ = ["TREC_MEASURES", "NICKNAMES", "main", "VERSIONS"]
@@ -340,27 +340,26 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
             return [Row(name, spec, _iprec(values, mean=True))]
         if spec.name == "set_F":
             return [Row(name, spec, lambda view, ctx, x=values[0]: _set_f(view, x))]
+    if spec.kind == "pairs" and spec.pairs:  # rbp, rbp_resid: p=…; trec_eval's defaults as the family declares
+        params = dict(FAMILIES[spec.family].trec_defaults)
+        if param is not None:
+            pairs = _pairs(param, what)
+            unknown = [k for k in pairs if k not in spec.pairs]
+            if unknown:
+                raise UsageError(f"{what}: {spec.name} takes {', '.join(p + '=…' for p in spec.pairs)}, "
+                                 f"got {unknown[0]!r}")
+            if not 0 < pairs["p"] < 1:
+                raise UsageError(f"{what}: persistence p must satisfy 0 < p < 1, got {pairs['p']:g}")
+            params.update(pairs)
+        return [Row(name, spec, kernel(irnb(spec.family, **params)))]
     if spec.kind == "pairs" and param is not None:
-        if spec.name == "ndcg":
-            gains = _pairs(param, what, keep_order=True)
-            return [Row(name, spec, lambda view, ctx: _ndcg_with_gains(view, gains))]
-        pairs = _pairs(param, what)
-        if not spec.pairs:
-            raise UsageError(f"{what}: gain parameters (rel_level=gain) are not supported by irnb trec_eval; "
-                             f"{spec.name} uses the grades as gains")
-        unknown = [k for k in pairs if k not in spec.pairs]
-        if unknown:
-            raise UsageError(f"{what}: {spec.name} takes {', '.join(p + '=…' for p in spec.pairs)}, got {unknown[0]!r}")
-        p = pairs.get("p", 0.9)
-        if not 0 < p < 1:
-            raise UsageError(f"{what}: persistence p must satisfy 0 < p < 1, got {p:g}")
-        extra = {"gain": "graded"} if spec.name == "rbp" else {"tail": "if_unjudged"}
-        return [Row(name, spec, kernel(irnb(spec.family, p=p, **extra)))]
+        if spec.name != "ndcg":
+            raise UsageError(f"{what}: gain parameters (rel_level=gain) are supported for ndcg only by irnb "
+                             f"trec_eval; {spec.name} uses the grades as gains")
+        gains = _pairs(param, what, keep_order=True)
+        return [Row(name, spec, lambda view, ctx: _ndcg_with_gains(view, gains))]
     if spec.name == "runid":
         return [Row(name, spec, lambda view, ctx: None)]
-    if spec.name in ("rbp", "rbp_resid"):
-        extra = {"gain": "graded"} if spec.name == "rbp" else {"tail": "if_unjudged"}
-        return [Row(name, spec, kernel(irnb(spec.family, p=0.9, **extra)))]
     return [Row(name, spec, kernel(irnb(spec.family)))]
 
 
@@ -750,8 +749,6 @@ def _line(row: Row, topic: str, value) -> str:
 
 # =========================================================================== entry point
 def _help() -> str:
-    from .measures import FAMILIES
-
     lines = [USAGE, "Measures (trec_eval 10.0's all_trec; defaults in brackets):"]
     for m in TREC_MEASURES:
         extra = f" [{','.join(_fmt_default(v) for v in m.default)}]" if m.default else ""
