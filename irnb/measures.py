@@ -10,7 +10,10 @@ one-line description, its source) and parsed from text in either spelling:
   ``recip_rank``, ``recall_100``, ``Rprec``, ``bpref``, ``infAP``, ``num_ret``, ``unj_10``,
   ``success_5``, ``rbp``, ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``11pt_avg`` …
   A trec_eval name means what trec_eval computes: ``rbp`` is graded RBP with p = 0.9 and
-  ``rbp_resid`` trec_eval's residual rule (see the RBP families).
+  ``rbp_resid`` trec_eval's residual rule (see the RBP families); a list name (``P``,
+  ``ndcg_cut``, ``P.5,10``) is its list (:data:`TREC_DEFAULT_CUTOFFS`), which
+  :func:`parse_measures` expands and :func:`parse_measure` refuses; a cutoff on a trec_eval
+  measure that takes none (``map.5``, ``ndcg_5``) is refused, naming ``map_cut_5``.
 
 Canonical names (``str(measure)``) list every numeric parameter and the choice parameters
 that differ from their default, in declared order, so that ``parse_measure(str(m)) == m``:

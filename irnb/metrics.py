@@ -29,9 +29,10 @@ number trec_eval 10 prints in its own test suite is reproduced in
 * A topic the run did not answer is skipped in the mean (trec_eval), or scored as an empty
   ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
   of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
-* Not implemented from trec_eval's all_trec set: ``runid`` and ``relstring`` (not numbers),
-  measure parameters given on the trec_eval command line that change gains or recall
-  points (``ndcg.1=3,…``, ``11pt_avg.0.25,…``), and utility's 4th coefficient.
+* Not kernels here: ``runid`` and ``relstring`` (not numbers), measure parameters given on
+  the trec_eval command line that change gains or recall points (``ndcg.1=3,…``,
+  ``11pt_avg.0.25,…``), and utility's 4th coefficient — :mod:`irnb.trec_eval` (the
+  ``irnb trec_eval`` drop-in) computes them on top of these kernels.
 """
 
 from __future__ import annotations
