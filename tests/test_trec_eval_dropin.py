@@ -164,7 +164,32 @@ def test_refusals_exit_non_zero_with_a_reason(ref, capsys):
         assert reason in capsys.readouterr().err
     assert main([files[0]]) == 1
     assert main([files[0], str(ref / "no-such-run")]) == 2
-    assert "no-such-run: no such file" in capsys.readouterr().err
+    assert "no-such-run: cannot read file: No such file or directory (ENOENT)" in capsys.readouterr().err
+    assert main([files[0], str(ref)]) == 2
+    assert "trec_eval: cannot read file: a directory" in capsys.readouterr().err
+
+
+def test_input_rules_as_irnb_io(ref, tmp_path, capsys):
+    """The lean reader applies irnb.io's rules: CRLF read, a BOM dropped, a lone CR, a NUL
+    byte, a non-number score, a short line or a non-integer grade refused naming the line."""
+    qrels = ref / "qrels.test"
+    run = (ref / "results.test").read_bytes()
+    (tmp_path / "crlf.txt").write_bytes(b"\xef\xbb\xbf" + run.replace(b"\n", b"\r\n"))
+    assert main([str(qrels), str(tmp_path / "crlf.txt")]) == 0
+    plain = capsys.readouterr().out
+    assert main([str(qrels), str(ref / "results.test")]) == 0 and capsys.readouterr().out == plain
+    for name, data, message in [
+        ("cr.txt", b"301 Q0 a 1 1.0 t\r301 Q0 b 2 0.5 t\n", "cr.txt:1: expected line ends"),
+        ("nul.txt", b"301 Q0 a 1 1.0 t\n301 Q0 \0b 2 0.5 t\n", "nul.txt:2: expected text, got a NUL byte"),
+        ("score.txt", b"301 Q0 a 1 1.0 t\n301 Q0 b 2 x t\n", "score.txt:2: expected a number in column 5"),
+        ("short.txt", b"301 Q0 a 1 1.0\n", "short.txt:1: expected 6 columns (qid Q0 docno rank score tag), got 5"),
+    ]:
+        (tmp_path / name).write_bytes(data)
+        assert main([str(qrels), str(tmp_path / name)]) == 2
+        assert message in capsys.readouterr().err
+    (tmp_path / "q.txt").write_bytes(b"301 0 a 1\n301 0 b 1.0\n")
+    assert main([str(tmp_path / "q.txt"), str(ref / "results.test")]) == 2
+    assert "q.txt:2: expected an integer grade in column 4, got '1.0'" in capsys.readouterr().err
 
 
 # ====================================================================== real runs in ../shared
