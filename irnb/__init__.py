@@ -13,7 +13,8 @@ import importlib
 
 # public name → the module that owns it
 _EXPORTS = {
-    "Experiment": "experiment", "Judgments": "experiment", "UNJUDGED": "experiment", "NO_DOC": "experiment",
+    "Experiment": "experiment", "Judgments": "experiment", "PoolMask": "experiment", "UNJUDGED": "experiment",
+    "NO_DOC": "experiment",
     "Run": "io", "Qrels": "io", "read_run": "io", "read_runs": "io", "read_qrels": "io", "write_run": "io",
     "write_qrels": "io",
     "Measure": "measures", "parse_measure": "measures", "parse_measures": "measures",
@@ -66,6 +67,7 @@ __all__ = [
     "Evaluation",
     "evaluate",
     "Pool",
+    "PoolMask",
     "official_pool",
     "depth_pool",
     "leave_one_group_out",
