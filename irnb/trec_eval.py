@@ -9,8 +9,8 @@ order and format (``%-22s\\t%s\\t%6.4f``). ``--compat 9`` follows trec_eval 9.x 
 Measures are trec_eval's table (:data:`TREC_MEASURES`, in its print order), each mapped to
 an irnb :class:`~irnb.measures.Measure` whose kernel (:mod:`irnb.metrics`) computes it;
 the nicknames ``official``, ``set`` and ``all_trec`` expand as in trec_eval. Measures
-outside ``all_trec`` (preference measures, ``qrels_jg``, ``yaap``, ``dcg``) and gain
-parameters other than ``ndcg``'s (``Rndcg.1=3``) are refused with a message saying so.
+outside ``all_trec`` (preference measures, ``qrels_jg``, ``yaap``, ``dcg``) are refused
+with a message saying so; gain parameters (``ndcg.1=3,2=9``) are computed as trec_eval does.
 
 Rules where trec_eval 10.0 and 9.x differ (``--compat 9``):
 
@@ -352,12 +352,9 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
                 raise UsageError(f"{what}: persistence p must satisfy 0 < p < 1, got {pairs['p']:g}")
             params.update(pairs)
         return [Row(name, spec, kernel(irnb(spec.family, **params)))]
-    if spec.kind == "pairs" and param is not None:
-        if spec.name != "ndcg":
-            raise UsageError(f"{what}: gain parameters (rel_level=gain) are supported for ndcg only by irnb "
-                             f"trec_eval; {spec.name} uses the grades as gains")
+    if spec.kind == "pairs" and param is not None:  # ndcg, G, ndcg_rel, Rndcg: rel_level=gain,…
         gains = _pairs(param, what, keep_order=True)
-        return [Row(name, spec, lambda view, ctx: _ndcg_with_gains(view, gains))]
+        return [Row(name, spec, lambda view, ctx: _with_gains(view, spec.name, gains))]
     if spec.name == "runid":
         return [Row(name, spec, lambda view, ctx: None)]
     return [Row(name, spec, kernel(irnb(spec.family)))]
@@ -378,56 +375,178 @@ def _pairs(text: str, what: str, *, keep_order: bool = False):
     return out if keep_order else dict(reversed(out))
 
 
-def _ndcg_with_gains(view: Judged, pairs: list[tuple[str, float]]) -> np.ndarray:
-    """trec_eval ndcg with gains given as ``rel_level=gain`` (``-m ndcg.1=3,2=9,4=4.5``), as
-    m_ndcg.c computes it: the levels present in the qrels keep gain = level unless given;
-    the gain levels are sorted by C's ``(int) (gain1 − gain2)``; a document not in the qrels
-    counts as level −1, one pooled but unjudged as −2; the ideal ranking takes the levels
-    from the highest gain down while the gain is positive. Gains whose difference is below
-    1 compare equal in trec_eval, so their order there is qsort's, which may differ."""
+def _gain_levels(counts: np.ndarray, given: list[tuple[int, float]]) -> list[list]:
+    """trec_eval's setup_gains for one topic: [level, gain, documents of that level in the
+    qrels], the levels given on the command line first, then those of the qrels not given
+    (gain = level), sorted by C's ``(int) (gain1 − gain2)`` (gains less than 1 apart compare
+    equal there, so their order is qsort's, which may differ)."""
     import functools
 
+    present = np.flatnonzero(counts)
+    levels = [[level, gain, 0] for level, gain in given]
+    for i in range(int(present[-1]) + 1 if present.size else 0):
+        match = next((entry for entry in levels if entry[0] == i), None)
+        if match is not None:
+            match[2] = int(counts[i])
+        else:
+            levels.append([i, float(i), int(counts[i])])
+    return sorted(levels, key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))
+
+
+class _Ideal:
+    """The ideal ranking's gains, highest gain level first, one rank per :meth:`step` (C's
+    cur_level / num_at_level walk)."""
+
+    def __init__(self, levels: list[list]):
+        self.levels, self.cur, self.at = levels, len(levels) - 1, 0
+        self.gain = levels[-1][1] if levels else 0.0
+
+    def step(self) -> float:
+        self.at += 1
+        while self.cur >= 0 and self.at > self.levels[self.cur][2]:
+            self.at, self.cur = 1, self.cur - 1
+            self.gain = self.levels[self.cur][1] if self.cur >= 0 else 0.0
+        return self.gain
+
+
+def _div(a: float, b: float) -> float:
+    """a / b as C's doubles divide (inf or nan for b = 0)."""
+    return float(np.divide(np.float64(a), np.float64(b))) if b == 0 else a / b
+
+
+def _with_gains(view: Judged, measure: str, pairs: list[tuple[str, float]]) -> np.ndarray:
+    """trec_eval's ndcg, G, ndcg_rel and Rndcg with gains given as ``rel_level=gain``
+    (``-m ndcg.1=3,2=9,4=4.5``), ported from m_ndcg.c, m_G.c, m_ndcg_rel.c and m_Rndcg.c:
+    a document not in the qrels counts as level −1, one pooled but unjudged as −2; a level
+    without a gain gains 0."""
     given = [(int(key), gain) for key, gain in pairs if re.fullmatch(r"[+-]?\d+", key)]
     out = np.zeros(view.grade.shape[1])
-    for t in range(view.grade.shape[1]):
-        counts = view.level_counts[t]
-        present = np.flatnonzero(counts)
-        num_levels = int(present[-1]) + 1 if present.size else 0
-        levels = [[level, gain, 0] for level, gain in given]
-        for i in range(num_levels):
-            match = next((entry for entry in levels if entry[0] == i), None)
-            if match is not None:
-                match[2] = int(counts[i])
-            else:
-                levels.append([i, float(i), int(counts[i])])
-        levels.sort(key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))
-        gain_of: dict[int, float] = {}
-        for level, gain, _ in levels:
-            gain_of.setdefault(level, gain)
-        grades = view.grade[0, t, : int(view.length[0, t])].tolist()
-        rels = [-1 if g == UNJUDGED else -2 if g < 0 else g for g in grades]
-        dcg = ideal = 0.0
-        cur = len(levels) - 1
-        ideal_gain = levels[cur][1] if cur >= 0 else 0.0
-        at_level = i = 0
-        while True:
-            in_run = i < len(rels)
-            if not in_run and ideal_gain <= 0.0:
-                break
-            if in_run:
-                gain = gain_of.get(rels[i], 0.0)
-                if gain != 0:
-                    dcg += gain / math.log2(i + 2)
-            if ideal_gain > 0.0:
-                at_level += 1
-                while cur >= 0 and at_level > levels[cur][2]:
-                    at_level, cur = 1, cur - 1
-                    ideal_gain = levels[cur][1] if cur >= 0 else 0.0
-                if ideal_gain > 0.0:
-                    ideal += ideal_gain / math.log2(i + 2)
-            i += 1
-        out[t] = dcg / ideal if ideal > 0.0 else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for t in range(view.grade.shape[1]):
+            levels = _gain_levels(view.level_counts[t], given)
+            gain_of: dict[int, float] = {}
+            for level, gain, _ in levels:
+                gain_of.setdefault(level, gain)
+            grades = view.grade[0, t, : int(view.length[0, t])].tolist()
+            gains = [gain_of.get(-1 if g == UNJUDGED else -2 if g < 0 else g, 0.0) for g in grades]
+            if measure == "Rndcg" and view.num_rel[t] == 0:
+                continue
+            out[t] = _GAIN_MEASURES[measure](gains, _Ideal(levels))
     return out
+
+
+def _ndcg_gains(gains: list[float], ideal: _Ideal) -> float:
+    dcg = idcg = 0.0
+    i = 0
+    while i < len(gains) and ideal.gain > 0.0:
+        if gains[i] != 0:
+            dcg += gains[i] / math.log2(i + 2)
+        if ideal.step() > 0.0:
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    for j in range(i, len(gains)):
+        if gains[j] != 0:
+            dcg += gains[j] / math.log2(j + 2)
+    i = max(i, len(gains))
+    while ideal.gain > 0.0:
+        if ideal.step() > 0.0:
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    return dcg / idcg if idcg > 0.0 else 0.0
+
+
+def _g_gains(gains: list[float], ideal: _Ideal) -> float:
+    total = ideal_sum = cost = g = 0.0
+    i = 0
+    while i < len(gains) and ideal.gain > 0.0:
+        total += gains[i]
+        step = ideal.step()
+        if step > 0.0:
+            ideal_sum += step
+        cost += step if step >= 1.0 else 1.0
+        if gains[i] != 0:
+            g += gains[i] / math.log2(2 + cost - total)
+        i += 1
+    for j in range(i, len(gains)):
+        total += gains[j]
+        cost += 1.0
+        if gains[j] != 0:
+            g += gains[j] / math.log2(2 + cost - total)
+    while ideal.gain > 0.0:
+        if ideal.step() > 0.0:
+            ideal_sum += ideal.gain
+    return g / ideal_sum if ideal_sum > 0.0 else 0.0
+
+
+def _ndcg_rel_gains(gains: list[float], ideal: _Ideal) -> float:
+    dcg = idcg = total = 0.0
+    rel_ret = rel = 0
+    i = 0
+    while i < len(gains) and ideal.gain > 0.0:
+        if gains[i] != 0:
+            dcg += gains[i] / math.log2(i + 2)
+        if ideal.step() > 0.0:
+            rel += 1
+            idcg += ideal.gain / math.log2(i + 2)
+        if gains[i] > 0:
+            total += _div(dcg, idcg)
+            rel_ret += 1
+        i += 1
+    for j in range(i, len(gains)):
+        if gains[j] != 0:
+            dcg += gains[j] / math.log2(j + 2)
+        if gains[j] > 0:
+            total += _div(dcg, idcg)
+            rel_ret += 1
+    i = max(i, len(gains))
+    while ideal.gain > 0.0:
+        if ideal.step() > 0.0:
+            rel += 1
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    total += (rel - rel_ret) * _div(dcg, idcg)
+    return _div(total, rel) if total > 0.0 else 0.0
+
+
+def _rndcg_gains(gains: list[float], ideal: _Ideal) -> float:
+    dcg = idcg = total = 0.0
+    changes = 0
+    old = ideal.gain
+    i = 0
+    while i < len(gains) and ideal.gain > 0.0:
+        step = ideal.step()
+        if old != step:
+            if idcg > 0.0:
+                total += dcg / idcg
+                changes += 1
+            old = step
+        if gains[i] != 0:
+            dcg += gains[i] / math.log2(i + 2)
+        if step > 0.0:
+            idcg += step / math.log2(i + 2)
+        i += 1
+    if i < len(gains):
+        for j in range(i, len(gains)):
+            if gains[j] != 0:
+                dcg += gains[j] / math.log2(j + 2)
+        i = len(gains)
+        if idcg > 0.0:
+            total += dcg / idcg
+            changes += 1
+    while ideal.gain > 0.0:
+        step = ideal.step()
+        if old != step:
+            if idcg > 0.0:
+                total += dcg / idcg
+                changes += 1
+            old = step
+        if step > 0.0:
+            idcg += step / math.log2(i + 2)
+        i += 1
+    return _div(total, changes)
+
+
+_GAIN_MEASURES = {"ndcg": _ndcg_gains, "G": _g_gains, "ndcg_rel": _ndcg_rel_gains, "Rndcg": _rndcg_gains}
 
 
 def _iprec(levels, *, mean: bool = False):
@@ -436,7 +555,7 @@ def _iprec(levels, *, mean: bool = False):
     x·R + 0.9 < 1 in 9.x) is NaN, printed ``-nan``."""
     def value(view, ctx):
         out = _interpolated_precision(view, levels)[:, 0]
-        empty = (view.length[0] == 0) & ctx["judged_only"]  # -c's stand-in ranking has 1 document before -J
+        empty = view.length[0] == 0  # a ranking emptied by -J
         if empty.any():
             R = view.num_rel.astype(np.float64)
             for i, x in enumerate(levels):
@@ -690,10 +809,14 @@ def _ranking(docs: dict[bytes, float], compat: str) -> list[bytes]:
 
 def build_view(qrels, run, topics: list[bytes], options: Options) -> Judged:
     """The kernels' view of one run: (1, T, D) grades in ranking order, per-topic qrels
-    counts, lengths (0 for a topic the run does not answer)."""
+    counts, lengths. A topic the run does not answer (-c) is trec_eval 10.0's stand-in
+    ranking of one document, ``ceci_nest_pas_un_docno``, or empty for 9.x (not evaluated)."""
     rankings = []
     for topic in topics:
-        ranking = _ranking(run[topic], options.compat) if topic in run else []  # -c: an empty ranking
+        if topic in run:
+            ranking = _ranking(run[topic], options.compat)
+        else:
+            ranking = [_STAND_IN] if options.compat == "10" else []
         rankings.append(ranking[: options.max_depth] if options.max_depth else ranking)
     depth = max((len(r) for r in rankings), default=0)
     grade = np.full((1, len(topics), depth), NO_DOC, dtype=np.int8)
@@ -706,6 +829,15 @@ def build_view(qrels, run, topics: list[bytes], options: Options) -> Judged:
     view = Judged(grade=grade, level_counts=level_counts_of(topic_of, grades, len(topics)), length=length,
                   relevance_level=options.relevance_level, trec_version=int(options.compat))
     return view.condensed if options.judged_only else view
+
+
+_STAND_IN = b"ceci_nest_pas_un_docno"  # trec_eval 10.0's one document for a topic without results (-c)
+# rows trec_eval 10.0 resets (to 0, or '') after computing them on the stand-in ranking: these
+# names exactly (so not utility_2,-1,0,0 nor relstring_20), and every name starting unj
+
+
+def _reset(name: str) -> bool:
+    return name in ("num_ret", "utility", "relstring", "rbp_resid") or name.startswith("unj")
 
 
 # =========================================================================== evaluating
@@ -723,11 +855,13 @@ def evaluate(qrels, run, runid: bytes, options: Options, out) -> int:
             answered = [True] * len(topics)
     rows = [row for name, param in _ordered(options.measures) for row in _rows(_BY_NAME[name], param, options)]
     view = build_view(qrels, run, topics, options)
-    ctx = {"judged_only": options.judged_only}
-    values = {row.name: row.value(view, ctx) for row in rows}
-    for row in rows:  # trec_eval's clean-up for an unanswered topic under -c
-        if row.name == "utility" or row.name.startswith(("utility_", "unj_", "rbp_resid")):
-            values[row.name] = np.where(answered, values[row.name], 0.0)
+    values = {row.name: row.value(view, None) for row in rows}
+    for row in rows:  # an unanswered topic under -c: 10.0 resets some rows, 9.x did not evaluate it
+        if not all(answered) and (options.compat == "9" or _reset(row.name)):
+            if row.measure.fmt == "string":
+                values[row.name] = [v if a else "" for v, a in zip(values[row.name], answered, strict=True)]
+            else:
+                values[row.name] = np.where(answered, values[row.name], 0.0)
     shown = [t for t, a in enumerate(answered) if a or options.compat == "10"]
     if stop is not None:
         shown = [t for t in shown if t < stop]
