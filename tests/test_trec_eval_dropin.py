@@ -351,3 +351,13 @@ def test_experiment_compat_is_validated_and_ranks_as_the_version_says():
     assert float(evaluate(Experiment(close, qrels, compat=10), "RR").aggregate("RR")[0]) == 1.0
     with pytest.raises(ValueError, match=r"compat \(trec_eval version\) must be one of '9', '10', got '11'"):
         Experiment(close, qrels, compat="11")
+
+
+def test_startup_benchmark_runs_and_reports_both_ratios(trec_eval_bin, capsys, monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO / "benchmarks"))
+    import bench_startup
+
+    assert bench_startup.main(["--runs", "1", "--trec-eval", str(trec_eval_bin)]) == 0
+    table = capsys.readouterr().out
+    assert "| irnb trec_eval (one topic) |" in table and "| trec_eval 10.0 (C binary) |" in table
+    assert "÷ import numpy | ÷ trec_eval binary |" in table
