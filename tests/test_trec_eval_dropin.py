@@ -361,3 +361,12 @@ def test_startup_benchmark_runs_and_reports_both_ratios(trec_eval_bin, capsys, m
     table = capsys.readouterr().out
     assert "| irnb trec_eval (one topic) |" in table and "| trec_eval 10.0 (C binary) |" in table
     assert "÷ import numpy | ÷ trec_eval binary |" in table
+
+
+@pytest.mark.parametrize("module", ["irnb.trec_eval", "irnb.measures", "irnb.experiment"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
