@@ -854,6 +854,9 @@ def evaluate(qrels, run, runid: bytes, options: Options, out) -> int:
             topics = [t for t, a in zip(topics, answered, strict=True) if a]
             answered = [True] * len(topics)
     rows = [row for name, param in _ordered(options.measures) for row in _rows(_BY_NAME[name], param, options)]
+    if not topics:
+        raise NoTopics("no qrels topic has results in the run (trec_eval: No queries with both results and "
+                       "relevance info); is this the right qrels file?")
     view = build_view(qrels, run, topics, options)
     values = {row.name: row.value(view, None) for row in rows}
     for row in rows:  # an unanswered topic under -c: 10.0 resets some rows, 9.x did not evaluate it
@@ -876,9 +879,6 @@ def evaluate(qrels, run, runid: bytes, options: Options, out) -> int:
         out.write("".join(lines).encode("utf-8"))
         out.flush()
         raise MissingTopic(topics[stop].decode("utf-8"))
-    if not topics:
-        raise ValueError("no topic has both results and relevance judgments (trec_eval: No queries with both "
-                         "results and relevance info)")
     if options.summary:
         count = len(topics)
         for row in rows:
@@ -900,6 +900,10 @@ def evaluate(qrels, run, runid: bytes, options: Options, out) -> int:
 
 class MissingTopic(Exception):
     """trec_eval 10.0's stop at a qrels topic the run does not answer (without -c)."""
+
+
+class NoTopics(ValueError):
+    """No qrels topic has results (9.x without -c): trec_eval's exit status 7."""
 
 
 def _ordered(measures: dict) -> list[tuple[str, str | None]]:
@@ -947,7 +951,7 @@ def _fmt_default(value) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``irnb trec_eval ARGS``: the exit status (0, or trec_eval's: 1 usage, 2 input, 4 a
-    qrels topic without results or a docno repeated within a topic)."""
+    qrels topic without results or a docno repeated within a topic, 7 no topic in common)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         options, rest, wanted = parse_args(argv)
@@ -967,6 +971,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         sys.stderr.write(f"irnb trec_eval: error: {err}\n{USAGE}")
         return _EXIT_USAGE
+    except NoTopics as err:
+        print(f"irnb trec_eval: error: {err}", file=sys.stderr)
+        return 7
     except RepeatedDocno as err:  # trec_eval: "duplicate docs", exit status 4
         print(f"irnb trec_eval: error: {err}", file=sys.stderr)
         return _EXIT_MISSING_TOPIC

@@ -140,6 +140,10 @@ def test_unanswered_qrels_topic_stops_as_trec_eval_10(trec_eval_bin, ref, tmp_pa
     assert expected[1] == 4
     out, status = ours(["--compat", "9", "-m", "num_q", ref / "qrels.test", run], capsysbinary)
     assert (out, status) == (b"num_q                 \tall\t2\n", 0)
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"999 Q0 a 1 1.0 t\n")
+    assert ours(["--compat", "9", ref / "qrels.test", other], capsysbinary) == (b"", 7)
+    assert theirs(trec_eval_bin, [ref / "qrels.test", other])[1] == 4  # 10.0 stops at the first qrels topic
 
 
 def test_repeated_docno_refused_naming_file_and_line(trec_eval_bin, ref, tmp_path, capsysbinary):
