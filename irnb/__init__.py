@@ -13,8 +13,8 @@ import importlib
 
 # public name → the module that owns it
 _EXPORTS = {
-    "Experiment": "experiment", "Judgments": "experiment", "PoolMask": "experiment", "UNJUDGED": "experiment",
-    "NO_DOC": "experiment",
+    "Experiment": "experiment", "Judgments": "experiment", "MissingTopicsWarning": "experiment",
+    "PoolMask": "experiment", "UNJUDGED": "experiment", "NO_DOC": "experiment", "FileReadError": "io",
     "Run": "io", "Qrels": "io", "read_run": "io", "read_runs": "io", "read_qrels": "io", "write_run": "io",
     "write_qrels": "io",
     "Measure": "measures", "parse_measure": "measures", "parse_measures": "measures",
@@ -22,7 +22,8 @@ _EXPORTS = {
     "Pool": "pooling", "official_pool": "pooling", "depth_pool": "pooling", "leave_one_group_out": "pooling",
     "budget_pool": "pooling", "random_subsample": "pooling",
     "score_intervals": "intervals", "point_estimates": "intervals", "compare_intervals": "intervals",
-    "scenarios": "intervals", "estimate_background_rate": "intervals", "interval_table": "intervals",
+    "scenarios": "intervals", "estimate_background_rate": "intervals", "true_background_rate": "intervals",
+    "interval_table": "intervals",
     "pairwise_test": "stats",
     "compare_table": "decision", "case_proportions": "decision", "depth_curves": "decision",
     "Reproduction": "reproduce", "reproduce": "reproduce", "reproduction_ids": "reproduce",
@@ -52,6 +53,8 @@ def __dir__():
 __all__ = [
     "Experiment",
     "Judgments",
+    "MissingTopicsWarning",
+    "FileReadError",
     "UNJUDGED",
     "NO_DOC",
     "Run",
@@ -78,6 +81,7 @@ __all__ = [
     "compare_intervals",
     "scenarios",
     "estimate_background_rate",
+    "true_background_rate",
     "interval_table",
     "pairwise_test",
     "compare_table",

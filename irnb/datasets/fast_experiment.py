@@ -52,6 +52,7 @@ def experiment_from_ranking(
     exp.max_depth = None
     exp.compat = "9"  # the Experiment default (simulated scores have no float32 ties to settle)
     exp.ignored_topics = {}
+    exp.missing_topics = {}  # every run answers every topic
     exp.depth = D
     exp.judgments = _judgments(qrels, topics_pa, official_index, ranking)
     exp.truth = _judgments(truth, topics_pa, truth_index, ranking)
