@@ -42,6 +42,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
+from ._text import _clean, _show
 from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure
 from .metrics import Judged, _interpolated_precision, compute, level_counts_of
 
@@ -604,7 +605,6 @@ def _relstring(view: Judged, n: int) -> list[str]:
 
 
 # =========================================================================== reading
-_BOM = b"\xef\xbb\xbf"
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
@@ -643,48 +643,10 @@ def _read_bytes(path: str) -> bytes:
     return data
 
 
-MAX_LINE_BYTES = 10_000  # trec_eval's own line limit (MAXLINE) when it reads standard input
-SHOWN_CHARS = 60  # input echoed in an error message is cut to this many characters
-
-
-def _line_of(data: bytes, position: int) -> int:
-    return data.count(b"\n", 0, position) + 1
-
-
-def _clean(data: bytes, label: str) -> bytes:
-    """The text rules of :mod:`irnb.io` (issue 20), without pyarrow: a UTF-8 byte-order mark
-    dropped and CRLF read as LF (line numbers unchanged); refused, naming the line: UTF-16,
-    a NUL byte, a carriage return not followed by a line feed, a line over MAX_LINE_BYTES."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise ValueError(f"{label}:1: expected UTF-8 text, got a UTF-16 byte-order mark; save the file as UTF-8")
-    if data.startswith(_BOM):
-        data = data[len(_BOM):]
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise ValueError(f"{label}:{_line_of(data, nul)}: expected text, got a NUL byte (\\x00); "
-                         "is this a binary or UTF-16 file?")
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
-        lone = data.find(b"\r")
-        if lone >= 0:
-            raise ValueError(f"{label}:{_line_of(data, lone)}: expected line ends \\n or \\r\\n, got a carriage "
-                             "return (\\r) not followed by \\n (old Mac line ends?); convert the file to \\n line ends")
-    start, n = 0, len(data)
-    while n - start > MAX_LINE_BYTES:  # one rfind per MAX_LINE_BYTES, not a loop over lines
-        last = data.rfind(b"\n", start, start + MAX_LINE_BYTES + 1)
-        if last < 0:
-            end = data.find(b"\n", start)
-            raise ValueError(f"{label}:{_line_of(data, start)}: line of {(n if end < 0 else end) - start:,} bytes, "
-                             f"expected at most {MAX_LINE_BYTES:,} (is this a TREC file? it starts "
-                             f"{_show(data[start:start + SHOWN_CHARS])})")
-        start = last + 1
-    return data
-
-
 def _lines(data: bytes, label: str):
     """(line number, fields) of the data lines, as :mod:`irnb.io` reads them: fields split
-    at ASCII whitespace (C's isspace), blank lines and lines starting with ``#`` skipped
-    (see :func:`_clean` for the rest)."""
+    at ASCII whitespace (C's isspace), blank lines and lines starting with ``#`` skipped,
+    and irnb's text rules (:func:`irnb._text._clean`: line ends, BOM, NUL bytes, long lines)."""
     number = 0
     for line in _clean(data, label).split(b"\n"):
         number += 1
@@ -700,12 +662,6 @@ def _utf8(token: bytes, label: str, number: int, what: str) -> bytes:
         raise ValueError(f"{label}:{number}: expected UTF-8 text in the {what}, got byte {token[err.start]:#04x}") \
             from None
     return token
-
-
-def _show(token: bytes) -> str:
-    """repr of input text, cut to SHOWN_CHARS characters saying how long it was."""
-    text = token.decode("utf-8", errors="replace")
-    return repr(text) if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]!r}… ({len(text):,} characters)"
 
 
 class RepeatedDocno(ValueError):
