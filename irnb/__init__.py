@@ -23,11 +23,13 @@ _EXPORTS = {
     "budget_pool": "pooling", "random_subsample": "pooling",
     "score_intervals": "intervals", "point_estimates": "intervals", "compare_intervals": "intervals",
     "scenarios": "intervals", "estimate_background_rate": "intervals", "true_background_rate": "intervals",
+    "pessimistic_t_test": "intervals",
     "interval_table": "intervals",
     "pairwise_test": "stats",
     "compare_table": "decision", "case_proportions": "decision", "depth_curves": "decision",
     "Reproduction": "reproduce", "reproduce": "reproduce", "reproduction_ids": "reproduce",
-    "reproductions": "reproduce",
+    "reproductions": "reproduce", "ReproductionNeeds": "reproduce",
+    "Report": "reporting", "report": "reporting",
 }
 
 __version__ = "0.1.0"
@@ -79,6 +81,7 @@ __all__ = [
     "score_intervals",
     "point_estimates",
     "compare_intervals",
+    "pessimistic_t_test",
     "scenarios",
     "estimate_background_rate",
     "true_background_rate",
@@ -89,7 +92,10 @@ __all__ = [
     "depth_curves",
     "Reproduction",
     "reproduce",
+    "ReproductionNeeds",
     "reproduction_ids",
     "reproductions",
+    "Report",
+    "report",
     "__version__",
 ]

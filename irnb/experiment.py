@@ -58,8 +58,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
-from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, check_compat,
-                 read_qrels, read_runs)
+from .adapters import as_qrels, as_runs
+from .io import Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, check_compat
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
            "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
@@ -391,21 +391,6 @@ class _Blocks(NamedTuple):
 _BATCH_LINES = 1 << 20
 
 
-def _run_map(runs, on_duplicate: str) -> dict[str, Run]:
-    if isinstance(runs, Run):
-        return {runs.name: runs}
-    if isinstance(runs, Mapping) and runs and all(isinstance(r, Run) for r in runs.values()):
-        return {str(k): r for k, r in runs.items()}
-    if isinstance(runs, (list, tuple)) and runs and all(isinstance(r, Run) for r in runs):
-        run_map: dict[str, Run] = {}
-        for r in runs:
-            if r.name in run_map:
-                raise ValueError(f"two runs are named {r.name!r}; expected unique run names")
-            run_map[r.name] = r
-        return run_map
-    return read_runs(runs, on_duplicate=on_duplicate)
-
-
 def _check_max_depth(value, name: str = "max_depth") -> int | None:
     """The run cutoff (trec_eval ``-M``) as an int, or None; the one rule for
     :class:`Experiment` and :func:`irnb.metrics.evaluate`: an integer ≥ 1 (numpy integers
@@ -441,9 +426,11 @@ class Experiment:
 
     Parameters
     ----------
-    runs : mapping name → Run, a Run, a list of Runs, or anything ``read_runs`` accepts
-        (paths, directories, archives, DataFrames).
-    qrels : Qrels or anything ``read_qrels`` accepts: the official judgments.
+    runs : mapping name → Run, a Run, a list of Runs, anything ``read_runs`` accepts
+        (paths, directories, archives, DataFrames), pytrec_eval/ranx dicts, ranx Runs or an
+        ir_datasets scoreddocs source (every shape: :mod:`irnb.adapters`).
+    qrels : Qrels, anything ``read_qrels`` accepts, a ``{qid: {docno: grade}}`` dict, ranx
+        Qrels or an ir_datasets qrels source: the official judgments.
     groups : optional mapping run name → group (default: each run its own group); every
         run needs a group and every name must be a run.
     contributors : optional run names that contributed to the pool (default: every run),
@@ -489,12 +476,12 @@ class Experiment:
         _check_policy(on_duplicate)
         max_depth = _check_max_depth(max_depth)
         self.compat: str = check_compat(compat)
-        run_map = _run_map(runs, on_duplicate)
+        run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
         if not run_map:
             raise ValueError("expected at least one run, got none")
         run_map = {name: _in_trec_order(name, run, self.compat) for name, run in run_map.items()}
         if not isinstance(qrels, Qrels):
-            qrels = read_qrels(qrels, on_duplicate=on_duplicate)
+            qrels = as_qrels(qrels, on_duplicate=on_duplicate)
 
         self.runs: dict[str, Run] = run_map
         self.run_names: tuple[str, ...] = tuple(run_map)
@@ -518,7 +505,7 @@ class Experiment:
         self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth)
         self.truth: Judgments | None = None
         if truth is not None:
-            truth_qrels = truth if isinstance(truth, Qrels) else read_qrels(truth, on_duplicate=on_duplicate)
+            truth_qrels = as_qrels(truth, on_duplicate=on_duplicate)
             self.truth = self._lay_out(truth_qrels, topics_pa, blocks, self.length, self.depth)
 
     # ------------------------------------------------------------------ construction
@@ -661,8 +648,41 @@ class Experiment:
     def __repr__(self) -> str:
         S, T, D = self.shape
         truth = f", truth={self.truth.num_judgments} judgments" if self.truth is not None else ""
+        described = [(name, self._metadata_text(name)) for name in self.run_names]
+        described = [(name, text) for name, text in described if text]
+        meta = "".join(f"\n  {name}: {text}" for name, text in described[:10])
+        if len(described) > 10:
+            meta += f"\n  … and {len(described) - 10} more runs with metadata (see .summary())"
         return (f"Experiment({S} runs × {T} topics × depth {D}, "
-                f"{self.judgments.num_judgments} judgments{truth})")
+                f"{self.judgments.num_judgments} judgments{truth})"
+                + (f"\nrun metadata:{meta}" if meta else ""))
+
+    def _metadata_text(self, name: str) -> str:
+        from .runmeta import describe_metadata
+
+        run = self.runs[name]
+        return describe_metadata(run.comments, run.metadata)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per run: ``group``, ``contributor``, ``topics`` (qrels topics answered),
+        ``documents`` (lines laid out), ``tag``, ``source`` and ``metadata`` (the run file's
+        ir_metadata entries or first ``#`` comment, see :mod:`irnb.runmeta`; ``""`` when none).
+
+        >>> import pandas as pd
+        >>> qrels = pd.DataFrame({"qid": ["1"], "docno": ["a"], "grade": [1]})
+        >>> run = pd.DataFrame({"run": "r", "qid": "1", "docno": ["a", "b"], "score": [2.0, 1.0]})
+        >>> Experiment(run, qrels).summary()[["topics", "documents"]].values.tolist()
+        [[1, 2]]
+        """
+        return pd.DataFrame({
+            "group": list(self.groups),
+            "contributor": self.contributors.tolist(),
+            "topics": self.answered.sum(axis=1).tolist(),
+            "documents": self.length.sum(axis=1).tolist(),
+            "tag": [self.runs[n].tag for n in self.run_names],
+            "source": [self.runs[n].source for n in self.run_names],
+            "metadata": [self._metadata_text(n) for n in self.run_names],
+        }, index=pd.Index(self.run_names, name="run"))
 
     def run_index(self, names: str | Iterable[str]) -> np.ndarray:
         """Positions of the named runs; unknown names raise with a did-you-mean."""

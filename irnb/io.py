@@ -28,7 +28,9 @@ Rules (trec_eval's, unless marked *irnb*):
   errors naming the line. Input echoed in a message is cut to SHOWN_CHARS (60) characters.
 * Lines whose first non-blank character is ``#`` are comments and blank lines are skipped
   in both runs and qrels (trec_eval ≥ 10 skips comments in both and blank lines in runs;
-  *irnb* also skips blank lines in qrels). A ``#`` later on a line is ordinary text
+  *irnb* also skips blank lines in qrels). *irnb* keeps a run file's comments on the Run
+  (``Run.comments``, and an ir_metadata block parsed into ``Run.metadata``; see
+  :mod:`irnb.runmeta`). A ``#`` later on a line is ordinary text
   (docnos such as ``msmarco_v2.1_doc_00_880019750#4_1633802806``).
 * *irnb*: a UTF-8 byte-order mark at the start of a file is dropped (trec_eval would make
   it part of the first topic id, so that topic would silently match nothing). Text must
@@ -87,6 +89,7 @@ import pyarrow.csv as pacsv
 
 from ._grades import MAX_GRADE, MIN_GRADE
 from ._text import MAX_LINE_BYTES, SHOWN_CHARS, _clean, _short, _show  # noqa: F401
+from .runmeta import read_comments
 
 __all__ = [
     "FileReadError",
@@ -138,6 +141,9 @@ class Run:
     table: pa.Table = field(repr=False)
     tag: str = ""
     source: str = ""
+    #: the file's ``#`` comment lines (text after ``#``) and its ir_metadata block (irnb.runmeta)
+    comments: tuple[str, ...] = field(default=(), repr=False)
+    metadata: Mapping = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def num_lines(self) -> int:
@@ -146,6 +152,16 @@ class Run:
     @property
     def topics(self) -> list[str]:
         return pc.unique(self.table["topic"]).to_pylist()
+
+    @classmethod
+    def from_dict(cls, scores: Mapping, *, name: str = "run") -> "Run":
+        """A run from the pytrec_eval/ranx shape ``{qid: {docno: score}}`` (see
+        :mod:`irnb.adapters`, which also reads ranx and ir_datasets objects)."""
+        from .adapters import as_run
+
+        if not isinstance(scores, Mapping):
+            raise TypeError(f"Run.from_dict: expected a dict {{qid: {{docno: score}}}}, got {type(scores).__name__}")
+        return as_run(scores, name=name)
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, rank, score`` (rank 1-based, trec_eval order)."""
@@ -169,6 +185,15 @@ class Qrels:
     @property
     def topics(self) -> list[str]:
         return pc.unique(self.table["topic"]).to_pylist()
+
+    @classmethod
+    def from_dict(cls, grades: Mapping) -> "Qrels":
+        """Qrels from the pytrec_eval/ranx shape ``{qid: {docno: grade}}`` (see :mod:`irnb.adapters`)."""
+        from .adapters import as_qrels
+
+        if not isinstance(grades, Mapping):
+            raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}")
+        return as_qrels(grades)
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, grade``."""
@@ -792,7 +817,9 @@ def _run_from_bytes(data: bytes, name: str, label: str, on_duplicate: str) -> Ru
     table, numbers, tag = _parse_run_bytes(data, label)
     if table.num_rows == 0:
         raise ValueError(f"{label}: empty run: expected lines of '{RUN_COLUMNS}', found none")
-    return _run_from_table(table, numbers, name, tag, label, on_duplicate)
+    run = _run_from_table(table, numbers, name, tag, label, on_duplicate)
+    comments, metadata = read_comments(data, label)
+    return dataclasses.replace(run, comments=comments, metadata=metadata) if comments else run
 
 
 def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
