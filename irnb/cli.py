@@ -1,7 +1,9 @@
 """The ``irnb`` command.
 
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
-column); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
+column); ``irnb report QRELS RUN... -m MEASURE...`` writes the comparison table for a
+paper; ``irnb trec_eval [options] QRELS RUN`` is a drop-in for trec_eval 10.0
+(its options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
 exit status 2 and no traceback.
 """
 
@@ -40,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="condensed lists: drop documents not in the qrels before ranking")
     ev.add_argument("--keep-first", action="store_true",
                     help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    ev.add_argument("--compat", choices=("9", "10"), default="9",
+                    help="trec_eval version to follow: 9 (default: 32-bit scores, as pytrec_eval, ir_measures and "
+                         "published leaderboards) or 10 (trec_eval 10.0: doubles)")
     ev.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
                     help="trec: run<TAB>measure<TAB>topic|all<TAB>value (4 decimals); csv/json: full precision")
     pool = ev.add_argument_group("simulated pools and score intervals")
@@ -92,9 +97,36 @@ def build_parser() -> argparse.ArgumentParser:
     _configure_judge_next(jn)
     jn.set_defaults(func=_cmd_judge_next)
 
-    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
+    te = sub.add_parser("trec_eval", help="a drop-in for trec_eval 10.0 (same options, same output)",
+                        description="irnb trec_eval [trec_eval options] QRELS RUN: prints what trec_eval 10.0 "
+                                    "prints; see `irnb trec_eval -h`.", add_help=False)
+    te.add_argument("args", nargs=argparse.REMAINDER, help="trec_eval's options and files")
+    te.set_defaults(func=_cmd_trec_eval)
+
+    rep = sub.add_parser("reproduce", help="reproduce a table or figure of the seed papers",
+                         description="Reproduce a table or figure of the five papers irnb teaches (Baillie et "
+                                     "al. 2007/2008, Büttcher et al. 2007, Ravana & Moffat 2010, the thesis "
+                                     "chapter) on the embedded default collection or on your runs and qrels.")
+    _configure_reproduce(rep)
+    rep.set_defaults(func=_cmd_reproduce)
+
+    rpt = sub.add_parser("report", help="the comparison table for a paper (means, CIs, significance, effect sizes)",
+                         description="One table: each run's mean per measure with a seeded bootstrap confidence "
+                                     "interval, significance against a baseline (or letter groups) after a "
+                                     "multiple-comparison correction, effect sizes d_z, the best value in bold, "
+                                     "and Judged@k when judgments are incomplete.")
+    _configure_report(rpt)
+    rpt.set_defaults(func=_cmd_report)
+
+    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks",
+                         description="Copy the teaching notebooks to a working folder and run JupyterLab on the "
+                                     "first one; Ctrl-C or SIGTERM stops the server. Options after -- go to "
+                                     "JupyterLab, e.g. irnb lab -- --port 9999.")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.add_argument("--binder", action="store_true", help="print the Binder links (JupyterLab, Voila) and exit")
+    lab.add_argument("jupyter_args", nargs="*", metavar="-- JUPYTER_OPTION",
+                     help="options passed to JupyterLab unchanged (after --)")
     lab.set_defaults(func=_cmd_lab)
     return parser
 
@@ -112,12 +144,13 @@ def _format_value(measure, value: float, digits: int | None) -> str:
 def _cmd_evaluate(args) -> int:
     import warnings
 
-    from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
+    from .experiment import Experiment, MissingTopicsWarning
     from .measures import parse_measures
 
     _check_pool_options(args)
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
-    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error",
+                            compat=args.compat)
     with warnings.catch_warnings():  # said once per run below, in the CLI's own words
         warnings.simplefilter("ignore", MissingTopicsWarning)
         _evaluate_and_print(args, experiment, measures)
@@ -125,7 +158,15 @@ def _cmd_evaluate(args) -> int:
         print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
               f"({', '.join(t if len(t) <= 40 else t[:40] + '…' for t in topics[:5])}"
               f"{'…' if len(topics) > 5 else ''})", file=sys.stderr)
-    complete = args.complete and not (args.intervals or args.estimator)
+    _warn_missing_topics(experiment, complete=args.complete and not (args.intervals or args.estimator))
+    return 0
+
+
+def _warn_missing_topics(experiment, *, complete: bool) -> None:
+    """On stderr, for (at most 10) runs that do not answer every qrels topic, what the mean
+    does with the topics they miss (MissingTopicsWarning's words, with the CLI's -c)."""
+    from .experiment import missing_topics_note
+
     missing = list(experiment.missing_topics.items())
     for run, topics in missing[:10]:
         note = missing_topics_note(run, topics, len(experiment.topics), complete=complete)
@@ -134,7 +175,6 @@ def _cmd_evaluate(args) -> int:
     if len(missing) > 10:
         print(f"irnb: warning: … and {len(missing) - 10} more runs that do not answer every qrels topic "
               f"({len(missing)} of {len(experiment.run_names)} runs)", file=sys.stderr)
-    return 0
 
 
 def _evaluate_and_print(args, experiment, measures) -> None:
@@ -223,7 +263,7 @@ def _check_pool_options(args) -> None:
 
 
 def _configure_simulate(parser) -> None:
-    from .datasets.files import configure_simulate_parser
+    from .datasets.params import configure_simulate_parser
 
     configure_simulate_parser(parser)
 
@@ -303,13 +343,154 @@ def _cmd_judge_next(args) -> int:
     return 0
 
 
-def _cmd_lab(args) -> int:
-    from .lab import open_lab
+def _configure_reproduce(parser) -> None:
+    parser.add_argument("id", nargs="?", help="reproduction id, e.g. baillie2007-table1 (see --list)")
+    parser.add_argument("--list", action="store_true", help="print every id with its title, one per line")
+    data = parser.add_argument_group("your data (default: the embedded simulated collection)")
+    data.add_argument("--qrels", default=None, metavar="FILE", help="qrels file (plain or .gz)")
+    data.add_argument("--runs", nargs="+", default=None, metavar="RUN",
+                      help="run files, directories of runs, or .tar/.tar.xz archives")
+    data.add_argument("--groups", default=None, metavar="TSV",
+                      help="run groups: a file of run<TAB>group lines, one per run ('#' lines skipped)")
+    data.add_argument("--contributors", nargs="+", default=None, metavar="RUN",
+                      help="the runs that contributed to the pool (default: every run)")
+    data.add_argument("--manual", nargs="+", default=None, metavar="RUN", help="the runs that are manual")
+    data.add_argument("--truth", default=None, metavar="FILE", help="complete (deeper) qrels to compare with")
+    data.add_argument("--label", default=None, help="name of the data in the output (default: 'your data')")
+    data.add_argument("--keep-first", action="store_true",
+                      help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a reproduction's own option, e.g. -o test=t -o depths=10,100 (repeatable; "
+                             "irnb.reproductions() lists them)")
+    parser.add_argument("--figure", default=None, metavar="FILE", help="also save the figure (png, pdf, svg)")
 
-    return open_lab(target=args.dir, open_browser=not args.no_browser)
+
+def _cmd_trec_eval(args) -> int:
+    from .trec_eval import main as trec_eval_main
+
+    return trec_eval_main(args.args)
+
+
+def _option_value(text: str):
+    """``10,100`` → (10, 100); ``0.01`` → 0.01; ``none`` → None; else the text."""
+    import ast
+
+    if text.lower() == "none":
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _cmd_reproduce(args) -> int:
+    from .reproduce import read_groups, reproduce, reproductions
+
+    if args.list:
+        if args.id:
+            raise ValueError("--list prints every id; drop the id or --list")
+        for row in reproductions().itertuples(index=False):
+            sys.stdout.write(f"{row.id}\t{row.title}\n")
+        return 0
+    if not args.id:
+        raise ValueError("reproduce needs an id (irnb reproduce --list prints them)")
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"-o/--option must be NAME=VALUE, got {item!r}")
+        options[name.strip()] = _option_value(value.strip())
+    given = [flag for flag, value in (("--groups", args.groups), ("--contributors", args.contributors),
+                                      ("--truth", args.truth), ("--manual", args.manual)) if value]
+    if (args.qrels is None) != (args.runs is None):
+        raise ValueError("your data needs both --qrels FILE and --runs RUN... (or neither: the embedded default)")
+    experiment = None
+    if args.qrels is not None:
+        from .experiment import Experiment
+
+        experiment = Experiment(args.runs, args.qrels, groups=read_groups(args.groups) if args.groups else None,
+                                contributors=args.contributors, truth=args.truth,
+                                on_duplicate="keep_first" if args.keep_first else "error")
+        if args.manual:
+            unknown = [r for r in args.manual if r not in experiment.run_names]
+            if unknown:
+                raise ValueError(f"--manual: unknown run {unknown[0]!r} (the runs: "
+                                 f"{', '.join(experiment.run_names[:8])}{'…' if len(experiment.run_names) > 8 else ''})")
+    elif given:
+        raise ValueError(f"{', '.join(given)} describe your data; add --qrels FILE --runs RUN...")
+    result = reproduce(args.id, experiment, manual=args.manual, label=args.label, **options)
+    if args.figure and result.draw is None:
+        raise ValueError(f"--figure: {args.id} is a table; it has no figure (drop --figure)")
+    sys.stdout.write(str(result) + "\n")
+    if args.figure:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        drawn = result.figure()
+        import numpy as np
+
+        first = np.asarray(drawn, dtype=object).reshape(-1)[0]
+        first.figure.savefig(args.figure, bbox_inches="tight")
+        sys.stdout.write(f"figure: {args.figure}\n")
+    return 0
+
+
+def _configure_report(parser) -> None:
+    parser.add_argument("qrels", help="qrels file (plain or .gz)")
+    parser.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", required=True,
+                        help="measure, e.g. AP, P@10, nDCG@10 (repeatable)")
+    parser.add_argument("--baseline", default=None, metavar="RUN",
+                        help="run the others are tested against (default: all pairs, letter groups)")
+    parser.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization"), default="t",
+                        help="paired test over topics (default t)")
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+                        help="multiple-comparison correction (default holm; bh = Benjamini-Hochberg)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (0.95)")
+    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic, scoring unanswered topics 0")
+    parser.add_argument("--keep-first", action="store_true",
+                        help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    parser.add_argument("--format", choices=("markdown", "latex", "html", "csv"), default="markdown",
+                        help="output format (default markdown; csv: the tidy table at full precision)")
+
+
+def _cmd_report(args) -> int:
+    import warnings
+
+    from .experiment import Experiment, MissingTopicsWarning
+    from .reporting import report
+
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    with warnings.catch_warnings():  # said below, in the CLI's own words
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        result = report(experiment, args.measures, baseline=args.baseline, test=args.test,
+                        correction=args.correction, alpha=args.alpha, confidence=args.confidence,
+                        n_resamples=args.resamples, seed=args.seed, complete=args.complete)
+    sys.stdout.write(result.render(args.format))
+    _warn_missing_topics(experiment, complete=args.complete)
+    return 0
+
+
+def _cmd_lab(args) -> int:
+    from .lab import binder_url, open_lab
+
+    if args.binder:
+        print(f"JupyterLab: {binder_url('lab')}\nVoila dashboard: {binder_url('voila')}")
+        return 0
+    return open_lab(target=args.dir, open_browser=not args.no_browser, jupyter_args=args.jupyter_args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:  # trec_eval's own option syntax (-mP.5, -l2, -q after files): no argparse
+        from .trec_eval import main as trec_eval_main
+
+        return trec_eval_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
