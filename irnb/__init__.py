@@ -27,8 +27,8 @@ _EXPORTS = {
     "interval_table": "intervals",
     "pairwise_test": "stats",
     "compare_table": "decision", "case_proportions": "decision", "depth_curves": "decision",
-    "Reproduction": "reproduce", "reproduce": "reproduce", "reproduction_ids": "reproduce",
-    "reproductions": "reproduce", "ReproductionNeeds": "reproduce",
+    "Reproduction": "papers", "reproduce": "papers", "reproduction_ids": "papers",
+    "reproductions": "papers", "ReproductionNeeds": "papers",
     "Report": "reporting", "report": "reporting",
     "judge_next": "judging", "AssessmentSession": "judging",
 }
@@ -42,7 +42,7 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'irnb' has no attribute {name!r}")
     loaded = importlib.import_module(f".{module}", __name__)
     # bind every name the module exports (later look-ups skip this function); this also
-    # puts the function `reproduce` back over the subpackage `irnb.reproduce` that the
+    # puts the function `reproduce` back over the subpackage `irnb.papers` that the
     # import just bound here
     for export, owner in _EXPORTS.items():
         if owner == module:

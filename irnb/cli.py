@@ -385,7 +385,7 @@ def _option_value(text: str):
 
 
 def _cmd_reproduce(args) -> int:
-    from .reproduce import read_groups, reproduce, reproductions
+    from .papers import read_groups, reproduce, reproductions
 
     if args.list:
         if args.id:

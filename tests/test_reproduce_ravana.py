@@ -131,7 +131,7 @@ def test_fig1_counts_by_hand(reps, collection):
 
 
 def test_true_unjudged_rate_by_hand():
-    from irnb.reproduce.ravana import _true_unjudged_rate
+    from irnb.papers.ravana import _true_unjudged_rate
 
     # a ranks x, u, v; b ranks v, w. Judged: x. Unjudged in the top 2: u (a), v and w (b);
     # v is counted once; truth: u relevant, v and w not → 1/3 of 3. At depth 1: v only → 0.

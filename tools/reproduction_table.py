@@ -5,7 +5,7 @@
 
 One row per id (``irnb.reproduction_ids()``, every paper's): what it shows, the paper's
 headline, irnb's number on the embedded default and on TREC-COVID round 1, and whether each
-agrees. All of it comes from the reproduction's own :class:`irnb.reproduce.Headline`
+agrees. All of it comes from the reproduction's own :class:`irnb.papers.Headline`
 (``paper``, ``irnb``, ``agrees``); nothing is typed. A reproduction without a headline shows
 "–"; one whose data lacks something (``ReproductionNeeds``) shows "needs …". The table sits
 between the markers ``<!-- reproductions:begin -->`` and ``<!-- reproductions:end -->``.
@@ -33,7 +33,7 @@ COVID_LABEL = "TREC-COVID round 1"
 
 def _package():
     sys.path.insert(0, str(REPO))
-    return importlib.import_module("irnb.reproduce")
+    return importlib.import_module("irnb.papers")
 
 
 def outcome(id: str, experiment=None, *, label: str | None = None) -> dict:

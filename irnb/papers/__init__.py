@@ -104,7 +104,7 @@ class Reproduction:
         if isinstance(headline, (tuple, list)) and len(headline) == 3:  # (paper, irnb, agrees)
             object.__setattr__(self, "headline", Headline(*headline))
         elif headline is not None and not isinstance(headline, Headline):
-            raise TypeError(f"{self.id}: headline must be an irnb.reproduce.Headline, a (paper, irnb, agrees) "
+            raise TypeError(f"{self.id}: headline must be an irnb.papers.Headline, a (paper, irnb, agrees) "
                             f"tuple or None, got {type(headline).__name__}")
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
@@ -210,7 +210,7 @@ class Source:
 
 def _inferred_pool_depth(experiment: Experiment) -> int | None:
     """The shallowest depth to which a contributing run is judged on every topic
-    (:func:`irnb.reproduce._common.judged_depth`, the rule the Büttcher and Ravana
+    (:func:`irnb.papers._common.judged_depth`, the rule the Büttcher and Ravana
     reproductions use too), or None when no run contributes or it is 0."""
     from ._common import judged_depth
 
