@@ -25,7 +25,8 @@ import textwrap
 from collections import Counter
 from typing import Any, Callable, Iterable, Sequence
 
-__all__ = ["StaleClaim", "claim", "search", "listing", "percent", "say", "answer"]
+__all__ = ["StaleClaim", "claim", "search", "listing", "percent", "say", "answer", "show_reproduction",
+           "summarize_reproductions"]
 
 
 class StaleClaim(ValueError):
@@ -115,3 +116,67 @@ def answer(text: str, *, summary: str = "Answer") -> None:
 
     body = textwrap.dedent(text).strip()
     display(_markdown(f"<details>\n<summary>{summary}</summary>\n\n{body}\n\n</details>"))
+
+
+def _side_by_side(left, right, *, titles=("irnb", "paper")) -> str:
+    """Two DataFrames as one HTML row (the reproduced numbers beside the paper's)."""
+    cells = "".join(f'<div style="margin-right:2em"><b>{title}</b>{frame.to_html(float_format="{:.4g}".format)}</div>'
+                    for title, frame in zip(titles, (left, right)) if frame is not None)
+    return f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div>'
+
+
+def show_reproduction(reproduction_id: str, *, figure: bool = True, **options):
+    """Show a seed paper's table or figure as :func:`irnb.reproduce` gives it: its title and
+    source, the paper's headline against irnb's (where the reproduction states one), the
+    reproduced numbers beside the paper's printed ones, the reproduction's computed notes and,
+    for figures, the figure. ``options`` go to :func:`irnb.reproduce`. Returns the
+    :class:`~irnb.reproduce.Reproduction`, or None (with a note) where this version of irnb
+    has no reproduction of that id."""
+    from IPython.display import HTML, display
+
+    from . import reproduce, reproduction_ids
+
+    if reproduction_id not in reproduction_ids():
+        say(f"*`{reproduction_id}`: this version of irnb has no reproduction of it yet.*")
+        return None
+    rep = reproduce(reproduction_id, **options)
+    lines = [f"**{rep.title}** — {rep.source}; `{rep.id}` on {rep.data}."]
+    headline = getattr(rep, "headline", None)
+    if headline is not None:
+        verdict = {"agrees": "agrees with the paper", "differs": "differs from the paper",
+                   "n/a": "cannot say whether it agrees"}[headline.verdict]
+        lines.append(f"The paper: {headline.paper}. Here: {headline.irnb} — this data {verdict}.")
+    say("\n\n".join(lines))
+    display(HTML(_side_by_side(rep.table, rep.paper)))
+    if rep.notes:
+        say(rep.notes)
+    if figure and getattr(rep, "draw", None) is not None:
+        import matplotlib.pyplot as plt
+
+        drawn = rep.figure()          # an Axes, a Figure, or several Axes (array, list or tuple)
+        while isinstance(drawn, (list, tuple)) or hasattr(drawn, "flat"):
+            drawn = list(drawn.flat if hasattr(drawn, "flat") else drawn)[0]
+        fig = drawn if hasattr(drawn, "savefig") else drawn.figure
+        display(fig)
+        plt.close(fig)
+    return rep
+
+
+def summarize_reproductions(reproductions) -> None:
+    """One computed sentence over the reproductions a notebook showed: which agree with their
+    paper's headline, which differ, which cannot say (None entries, ids this version lacks, are
+    skipped)."""
+    shown = [rep for rep in reproductions if rep is not None]
+    if not shown:
+        say("*None of these reproductions is in this version of irnb.*")
+        return
+    groups: dict[str, list[str]] = {"agrees": [], "differs": [], "n/a": []}
+    for rep in shown:
+        headline = getattr(rep, "headline", None)
+        groups["n/a" if headline is None else headline.verdict].append(f"`{rep.id}`")
+    parts = [f"{listing(ids)} {'agree' if len(ids) > 1 else 'agrees'} with the paper's headline"
+             if verdict == "agrees" else
+             f"{listing(ids)} {'differ' if len(ids) > 1 else 'differs'} from it" if verdict == "differs" else
+             f"{listing(ids)} state{'' if len(ids) > 1 else 's'} no single headline (see the notes)"
+             for verdict, ids in groups.items() if ids]
+    say(f"Of the {len(shown)} reproductions above, on {shown[0].data}: {'; '.join(parts)}.")

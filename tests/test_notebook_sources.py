@@ -84,3 +84,21 @@ def test_no_code_writes_notebook_cells_from_strings():
                if not any(part in {"tests", ".git", "build", "_build"} for part in p.parts)
                and re.search(r"new_(code|markdown)_cell|nbformat\.write", p.read_text(encoding="utf-8"))]
     assert writers == []
+
+
+# The seed papers' tables and figures (issue 13's ids): each is shown by some notebook.
+SEED_IDS = (["baillie2007-table1", "baillie2007-fig2", "baillie2008-table3", "baillie2008-table4", "baillie2008-fig4",
+             "baillie2008-fig11", "baillie2008-fig12", "buttcher2007-fig1"]
+            + [f"buttcher2007-table{i}" for i in range(1, 9)]
+            + ["ravana2010-fig1", "ravana2010-table1", "ravana2010-fig2", "ravana2010-table2", "ravana2010-table3",
+               "thesis-fig7.1", "thesis-fig7.2"])
+
+
+def test_every_seed_reproduction_appears_in_a_notebook():
+    import irnb
+
+    shown = {m for p in SOURCES for m in re.findall(r'show_reproduction\("([^"]+)"', p.read_text(encoding="utf-8"))}
+    missing = sorted((set(SEED_IDS) | set(irnb.reproduction_ids())) - shown)
+    assert missing == [], f"no notebook shows {missing} (irnb.teaching.show_reproduction(id))"
+    unknown = sorted(shown - set(SEED_IDS) - set(irnb.reproduction_ids()))
+    assert unknown == [], f"notebooks show ids that are neither seeds nor registered: {unknown}"
