@@ -40,3 +40,32 @@ def test_say_and_answer_show_markdown(monkeypatch):
     answer("It is **4**.")
     assert shown[0].data == "Two *words*."
     assert shown[1].data == "<details>\n<summary>Answer</summary>\n\nIt is **4**.\n\n</details>"
+
+
+def test_summarize_reproductions_groups_by_verdict(monkeypatch):
+    pytest.importorskip("IPython")
+    from types import SimpleNamespace
+
+    from irnb.teaching import summarize_reproductions
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+
+    def rep(rid, verdict):
+        return SimpleNamespace(id=rid, data="toy data", headline=None if verdict is None else SimpleNamespace(verdict=verdict))
+
+    summarize_reproductions([rep("a", "agrees"), rep("b", "differs"), None, rep("c", "agrees"), rep("d", None)])
+    assert shown[0].data == ("Of the 4 reproductions above, on toy data: `a` and `c` agree with the paper's headline; "
+                             "`b` differs from it; `d` states no single headline (see the notes).")
+    summarize_reproductions([None])
+    assert "None of these reproductions" in shown[1].data
+
+
+def test_show_reproduction_of_an_unknown_id_says_so(monkeypatch):
+    pytest.importorskip("IPython")
+    from irnb.teaching import show_reproduction
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    assert show_reproduction("nobody2099-table9") is None
+    assert shown[0].data == "*`nobody2099-table9`: this version of irnb has no reproduction of it yet.*"
