@@ -60,5 +60,6 @@ napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 
 html_theme = "alabaster"
+html_theme_options = {"page_width": "1240px", "sidebar_width": "230px"}   # room for the wide tables
 html_title = f"irnb {release}"
 html_static_path: list[str] = []

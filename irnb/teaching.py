@@ -119,10 +119,12 @@ def answer(text: str, *, summary: str = "Answer") -> None:
 
 
 def _side_by_side(left, right, *, titles=("irnb", "paper")) -> str:
-    """Two DataFrames as one HTML row (the reproduced numbers beside the paper's)."""
-    cells = "".join(f'<div style="margin-right:2em"><b>{title}</b>{frame.to_html(float_format="{:.4g}".format)}</div>'
+    """Two DataFrames as one HTML row (the reproduced numbers beside the paper's), wrapping
+    below each other, each scrolling where it is wider or longer than the page allows."""
+    cells = "".join(f'<div style="margin-right:2em;max-width:100%;max-height:30em;overflow:auto"><b>{title}</b>'
+                    f'{frame.to_html(float_format="{:.4g}".format)}</div>'
                     for title, frame in zip(titles, (left, right)) if frame is not None)
-    return f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div>'
+    return f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%">{cells}</div>'
 
 
 def show_reproduction(reproduction_id: str, *, figure: bool = True, **options):
