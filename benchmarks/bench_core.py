@@ -22,11 +22,13 @@ freed before the next starts):
 * **index**: work done once per qrels before evaluating — irnb ``Experiment(runs, qrels)``
   (the dense arrays); pytrec_eval ``RelevanceEvaluator(qrels, measures)``; ir_measures
   ``evaluator(measures, qrels)``; ranx has none (it converts the qrels inside every call).
-* **evaluate**: every run on P@10, P@100, AP, nDCG@10, bpref and Judged@10 (per-topic
+* **evaluate**: every run on P@10, P@100, AP, nDCG@10, bpref and JudgedRet@10 (per-topic
   values) — irnb ``evaluate(experiment, measures)``; pytrec_eval ``evaluator.evaluate(run)``
   per run; ir_measures ``evaluator.iter_calc(run)`` per run; ranx
-  ``evaluate(qrels, run, metrics, make_comparable=True)`` per run. pytrec_eval and ranx have
-  no Judged@10, so they compute five measures.
+  ``evaluate(qrels, run, metrics, make_comparable=True)`` per run. irnb's JudgedRet@10
+  (judged in the top 10 / min(10, retrieved)) is ir_measures' Judged@10; irnb's own
+  Judged@10 divides by 10 (Baillie et al.'s A_p@k, like P@10), so it is not the one
+  compared. pytrec_eval and ranx have no Judged@10, so they compute five measures.
 
 Values are checked per run and topic against irnb (max absolute difference per measure).
 """
@@ -70,7 +72,9 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 COVID = SHARED / "data" / "trec-covid-round1"
 
-MEASURES = ("P@10", "P@100", "AP", "nDCG@10", "Bpref", "Judged@10")
+MEASURES = ("P@10", "P@100", "AP", "nDCG@10", "Bpref", "JudgedRet@10")
+# irnb name → ir_measures name where they differ: ir_measures' Judged@k divides by min(k, retrieved)
+IR_MEASURES_NAMES = {"JudgedRet@10": "Judged@10"}
 PYTREC_NAMES = {"P@10": "P_10", "P@100": "P_100", "AP": "map", "nDCG@10": "ndcg_cut_10", "Bpref": "bpref"}
 RANX_NAMES = {"P@10": "precision@10", "P@100": "precision@100", "AP": "map", "nDCG@10": "ndcg@10",
               "Bpref": "bpref"}
@@ -302,7 +306,7 @@ def run_pytrec_eval(ds: Dataset, run_names, topics, *, repeat: int = 1) -> ToolR
             if t is not None:
                 for m, key in PYTREC_NAMES.items():
                     res.values[m][s, t] = vals[key]
-    res.notes.append("no Judged@10 in pytrec_eval: 5 measures")
+    res.notes.append("no Judged@10 (irnb JudgedRet@10) in pytrec_eval: 5 measures")
     del runs, qrels, evaluator, out
     return res
 
@@ -311,7 +315,7 @@ def run_ir_measures(ds: Dataset, run_names, topics, *, repeat: int = 1) -> ToolR
     import ir_measures
 
     res = ToolResult("ir_measures")
-    measures = [ir_measures.parse_measure(m) for m in MEASURES]
+    measures = [ir_measures.parse_measure(IR_MEASURES_NAMES.get(m, m)) for m in MEASURES]
 
     def parse():
         qrels = list(ir_measures.read_trec_qrels(str(ds.qrels_path)))
@@ -375,7 +379,7 @@ def run_ranx(ds: Dataset, run_names, topics, *, repeat: int = 1) -> ToolResult:
                 t = tix.get(topic)
                 if t is not None:
                     res.values[m][s, t] = value
-    res.notes.append("no Judged@10 in ranx: 5 measures; numba threads = all cores")
+    res.notes.append("no Judged@10 (irnb JudgedRet@10) in ranx: 5 measures; numba threads = all cores")
     del runs, qrels
     return res
 

@@ -5,7 +5,7 @@ scipy and pyarrow only; plotting and widgets live in ``irnb.plots`` and ``irnb.w
 and are imported on demand.
 """
 
-from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments
+from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments, PoolMask
 from .io import Qrels, Run, read_qrels, read_run, read_runs, write_qrels, write_run
 from .measures import Measure, parse_measure, parse_measures
 from .metrics import Evaluation, evaluate
@@ -42,6 +42,7 @@ __all__ = [
     "Evaluation",
     "evaluate",
     "Pool",
+    "PoolMask",
     "official_pool",
     "depth_pool",
     "leave_one_group_out",

@@ -85,6 +85,7 @@ from .metrics import Judged, _aggregate, _level_counts, compute, evaluate
 from .pooling import (DEPTH, Pool, _rng, contributor_mask, depth_pool, leave_one_group_out, random_subsample,
                       subset_pools)
 from .stats import _paired, _t_kernel
+from .sweep import sweep
 
 __all__ = [
     "BIAS_MEASURES",
@@ -359,8 +360,8 @@ def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndar
     """The kernels' view of runs ``idx`` only, with the qrels restricted to ``judged``
     (a private shortcut: :func:`irnb.metrics.judged_view` lays out every run)."""
     j = experiment.judgments
-    grade = j.qrel_grade if judged is None else np.where(judged, j.qrel_grade, UNJUDGED).astype(np.int8)
-    table = np.concatenate([grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])  # doc -2 → NO_DOC, -1 → UNJUDGED
+    # doc -2 → NO_DOC, -1 → UNJUDGED
+    table = np.concatenate([j.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
     counts = _level_counts(j, len(experiment.topics), judged)
     return Judged(grade=table[j.doc[idx]], level_counts=counts, length=experiment.length[idx])
 
@@ -416,6 +417,19 @@ def _assemble(kind: str, description: str, experiment: Experiment, measures: tup
                       kendall_tau_left_out=tau_left)
 
 
+def _reduced_values(experiment: Experiment, judged: np.ndarray, runs: np.ndarray,
+                    measures: tuple[Measure, ...]) -> np.ndarray:
+    """Per-topic values of ``runs`` on the qrels restricted to ``judged`` (one sweep task)."""
+    return _per_topic(_subset_view(experiment, judged, runs), measures)
+
+
+def _subsample_means(experiment: Experiment, measures: tuple[Measure, ...], judged: np.ndarray,
+                     idx: np.ndarray) -> np.ndarray:
+    """Rounded mean scores of the runs ``idx`` on the qrels restricted to ``judged`` (one sweep task)."""
+    evaluated = experiment.length[idx] > 0
+    return np.round(_means(_reference_values(experiment, measures, judged, idx), evaluated, measures), _DECIMALS)
+
+
 def _reference_values(experiment: Experiment, measures: tuple[Measure, ...], judged, idx) -> np.ndarray:
     ev = evaluate(experiment, measures, judged=judged)  # one call, every run
     return np.stack([ev.values[m][idx] for m in measures])
@@ -425,7 +439,8 @@ def _reference_values(experiment: Experiment, measures: tuple[Measure, ...], jud
 def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
                              measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
                              contributors: Iterable[str] | None = None, ranked: Iterable[str] | None = None,
-                             reference: str = "qrels") -> BiasResult:
+                             reference: str = "qrels", n_jobs: int | None = None,
+                             progress: bool | None = None) -> BiasResult:
     """Büttcher et al.'s leave-one-out experiment (their Table 2) for every group at once.
 
     For each group G with a contributing run: the entries only G's contributing runs put
@@ -436,7 +451,8 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     Parameters: ``depth`` the pool depth d; ``measures`` (default :data:`BIAS_MEASURES`);
     ``contributors`` the runs that built the pool (default ``experiment.contributors``);
     ``ranked`` the runs ranked and evaluated (default: every run); ``reference``
-    ``"qrels"`` or ``"pool"``.
+    ``"qrels"`` or ``"pool"``; ``n_jobs``, ``progress``: one task per group, see
+    :mod:`irnb.sweep`.
 
     Example (hand-checkable): one topic, groups A = {a} and B = {b}; a ranks x, y and
     b ranks y, w; all three are relevant, d = 2. Without A, x (only a pooled it) is
@@ -471,14 +487,15 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     run_group = np.asarray(experiment.groups, dtype=object)
     contributing_groups = set(run_group[contributing])
     left_out = np.zeros(idx.size, dtype=bool)
+    tasks = []
     for g, name in enumerate(pools.groups):
-        if name not in contributing_groups:
-            continue
         members = np.flatnonzero(run_group[idx] == name)
-        if members.size == 0:
-            continue
-        view = _subset_view(experiment, pools.judged[g], idx[members])
-        red_values[:, members] = _per_topic(view, parsed)
+        if name in contributing_groups and members.size:
+            tasks.append((members, (experiment, pools.judged[g], idx[members], parsed)))
+    values = sweep(_reduced_values, [args for _, args in tasks], n_jobs=n_jobs, progress=progress,
+                   desc="groups left out", owner=owner)
+    for (members, _), reduced in zip(tasks, values, strict=True):
+        red_values[:, members] = reduced
         left_out[members] = True
     ranked_groups = run_group[idx]
     config = (ranked_groups[:, None] == ranked_groups[None, :]) & left_out[None, :]
@@ -580,7 +597,8 @@ def _mask(experiment: Experiment, pool, name: str) -> np.ndarray:
 
 def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[float] = SUBSAMPLING_FRACTIONS,
                        repeats: int = 1, measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
-                       ranked: Iterable[str] | None = None) -> pd.DataFrame:
+                       ranked: Iterable[str] | None = None, n_jobs: int | None = None,
+                       progress: bool | None = None) -> pd.DataFrame:
     """Büttcher et al.'s Figure 1: unbiased, incomplete judgments. For every fraction f and
     repeat, a uniform random subset of each topic's official qrels
     (:func:`irnb.pooling.random_subsample`, drawn from one generator seeded by ``seed``);
@@ -590,6 +608,8 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     tau_ap``: ``mean_score`` averages the ranked runs' mean scores; τ and τ_AP compare the
     ranking on the subset with the ranking on the full qrels (ties as in
     :func:`kendall_tau`). Average over repeats with ``groupby(["fraction", "measure"])``.
+    ``n_jobs``, ``progress``: one task per (fraction, repeat), see :mod:`irnb.sweep`; the
+    subsets are drawn before the tasks run, so every backend gives the same rows.
 
     Example: with f = 1 every judgment is kept, so the rankings agree (τ = τ_AP = 1).
 
@@ -610,21 +630,20 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     if not fractions:
         raise ValueError(f"{owner}: fractions must list at least one share of the qrels in [0.05, 1], got none")
     rng = _rng(seed, owner, "curves")
-    evaluated = experiment.length[idx] > 0
     sign = np.array([1.0 if m.spec.higher_is_better else -1.0 for m in parsed])[:, None]
-    full = np.round(_means(_reference_values(experiment, parsed, None, idx), evaluated, parsed), _DECIMALS)
+    full = _subsample_means(experiment, parsed, None, idx)
+    settings = [(float(fraction), r, random_subsample(experiment, fraction=fraction, seed=rng))
+                for fraction in fractions for r in range(int(repeats))]  # drawn in order, before any task runs
+    results = sweep(_subsample_means, [(experiment, parsed, pool.judged, idx) for _, _, pool in settings],
+                    n_jobs=n_jobs, progress=progress, desc="subsamples", owner=owner)
     rows = []
-    for fraction in fractions:
-        for r in range(int(repeats)):
-            pool = random_subsample(experiment, fraction=fraction, seed=rng)
-            means = np.round(_means(_reference_values(experiment, parsed, pool.judged, idx), evaluated, parsed),
-                             _DECIMALS)
-            taus = _tau(sign * full, sign * means)
-            taps = _tau_ap(sign * full, sign * means)
-            for i, m in enumerate(parsed):
-                rows.append({"fraction": float(fraction), "repeat": r, "measure": m.name, "judged": pool.num_judged,
-                             "mean_score": float(means[i].mean()), "kendall_tau": float(taus[i]),
-                             "tau_ap": float(taps[i])})
+    for (fraction, r, pool), means in zip(settings, results, strict=True):
+        taus = _tau(sign * full, sign * means)
+        taps = _tau_ap(sign * full, sign * means)
+        for i, m in enumerate(parsed):
+            rows.append({"fraction": fraction, "repeat": r, "measure": m.name, "judged": pool.num_judged,
+                         "mean_score": float(means[i].mean()), "kendall_tau": float(taus[i]),
+                         "tau_ap": float(taps[i])})
     return pd.DataFrame(rows)
 
 

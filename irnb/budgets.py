@@ -48,6 +48,7 @@ from .intervals import (ESTIMATORS, _check_background_rate, _check_smoothing, _e
 from .measures import Measure, Param, parse_measure
 from .pooling import contributor_mask, judgment_order
 from .stats import t_test
+from .sweep import sweep
 
 __all__ = ["BUDGET_MEASURES", "BUDGET_SHARES", "RUN_SETS", "BudgetTests", "budget_tests", "default_budgets"]
 
@@ -214,10 +215,26 @@ def _check_estimators(estimators, owner: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys))
 
 
+def _budget_task(experiment: Experiment, judged: np.ndarray, measures, keys, background_rate, smoothing,
+                 sets) -> dict:
+    """One budget of :func:`budget_tests`: (measure, run set, estimator) → (p-values, directions)."""
+    out = {}
+    for m in measures:
+        iv = score_intervals(experiment, m, pool=judged)
+        est = point_estimates(iv, background_rate=background_rate, smoothing=smoothing)
+        for e, key in enumerate(keys):
+            values = np.where(iv.evaluated, est.get(key), np.nan)
+            for s, idx in sets.items():
+                res = t_test(values[idx], run_names=[experiment.run_names[i] for i in idx])
+                out[(m.name, s, e)] = (res.p_value, res.direction)
+    return out
+
+
 def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str | Measure]" = BUDGET_MEASURES, *,
                  seed, budgets: Sequence[int] | None = None, estimators: "str | Sequence[str]" = "SBIM",
                  background_rate: float = 0.01, smoothing="auto",
-                 contributors: Iterable[str] | None = None) -> BudgetTests:
+                 contributors: Iterable[str] | None = None, n_jobs: int | None = None,
+                 progress: bool | None = None) -> BudgetTests:
     """Paired t-tests of all run pairs, per judgment budget, measure, estimator and run set.
 
     Parameters: ``measures`` weighted-precision measures (P@k, SDCG@k, RBP(p)); ``seed``
@@ -225,7 +242,8 @@ def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str
     (default :func:`default_budgets` of the qrels size); ``estimators`` letters of
     S, B, I, M (default all four); ``background_rate`` E and ``smoothing`` λ (or "auto")
     as in :func:`irnb.intervals.point_estimates`; ``contributors`` the runs whose rankings
-    order the judgments and who form the "contributing" set (default the Experiment's).
+    order the judgments and who form the "contributing" set (default the Experiment's);
+    ``n_jobs``, ``progress``: one task per budget, see :mod:`irnb.sweep`.
 
     Example (hand-checkable): two topics; run a ranks the relevant x first on both, run b
     ranks the non-relevant y first. With all 4 judgments P@1 is 1 vs 0 on both topics: a
@@ -263,20 +281,16 @@ def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str
     p = {(m.name, s): np.full((E, B, idx.size * (idx.size - 1) // 2), np.nan)
          for m in parsed for s, idx in sets.items()}
     d = {key: np.zeros(value.shape, dtype=np.int8) for key, value in p.items()}
-    judged = np.zeros(total, dtype=bool)
-    start = 0
-    for b, budget in enumerate(budget_list):
-        judged[order[start:budget]] = True  # nested budgets: add the next judgments
-        start = budget
-        for m in parsed:
-            iv = score_intervals(experiment, m, pool=judged)
-            est = point_estimates(iv, background_rate=background_rate, smoothing=smoothing)
-            for e, key in enumerate(keys):
-                values = np.where(iv.evaluated, est.get(key), np.nan)
-                for s, idx in sets.items():
-                    res = t_test(values[idx], run_names=[experiment.run_names[i] for i in idx])
-                    p[(m.name, s)][e, b] = res.p_value
-                    d[(m.name, s)][e, b] = res.direction
+    tasks = []
+    for budget in budget_list:  # nested budgets: the first `budget` judgments of one order
+        judged = np.zeros(total, dtype=bool)
+        judged[order[:budget]] = True
+        tasks.append((experiment, judged, parsed, keys, background_rate, smoothing, sets))
+    results = sweep(_budget_task, tasks, n_jobs=n_jobs, progress=progress, desc="budgets", owner=owner)
+    for b, result in enumerate(results):
+        for (name, s, e), (p_value, direction) in result.items():
+            p[(name, s)][e, b] = p_value
+            d[(name, s)][e, b] = direction
     tests = {}
     for (name, s), pv in p.items():
         idx = sets[s]

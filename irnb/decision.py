@@ -69,7 +69,7 @@ TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie 
 DEPTHS = (10, 30, 100, 500, 1000)
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
 _AVERAGE_FAMILIES = ("AP", "GMAP", "APj", "infAP")
-_ASSESSMENT_FAMILIES = ("Judged", "MAA", "RecallAssessment", "Unj")
+_ASSESSMENT_FAMILIES = ("Judged", "JudgedRet", "NotUnj", "MAA", "MAAR", "RecallAssessment", "Unj")
 
 
 # =================================================================== measures

@@ -57,10 +57,12 @@ import pyarrow.compute as pc
 from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, read_qrels,
                  read_runs)
 
-__all__ = ["Experiment", "Judgments", "UNJUDGED", "NO_DOC", "NOT_IN_QRELS", "NO_DOCUMENT"]
+__all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
+           "NO_DOCUMENT"]
 
 UNJUDGED = -128  # grade sentinel: the document is not in the (pooled) qrels
 NO_DOC = -127  # grade sentinel: the run has no document at this rank
+POOLED_UNJUDGED = -1  # the grade trec_eval reads as "in the pool, not judged" (infAP's sampled pools)
 NOT_IN_QRELS = -1  # doc-index sentinel
 NO_DOCUMENT = -2  # doc-index sentinel
 MIN_GRADE, MAX_GRADE = -126, 127
@@ -78,6 +80,63 @@ def _few(names: Sequence[str], n: int = 5) -> str:
 def _did_you_mean(name: str, choices: Sequence[str]) -> str:
     close = difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
     return f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+
+
+class PoolMask(np.ndarray):
+    """A judged mask over qrels entries (a read-only boolean array) that also says which of
+    the entries it leaves out stay in the pool unjudged.
+
+    A plain boolean mask means: an entry outside it is not in the pool (it reads as a
+    document the qrels do not list). A ``PoolMask`` keeps that meaning for most entries,
+    but the entries in ``pooled_unjudged`` read as "pooled but not judged" — trec_eval's
+    negative grade (:data:`POOLED_UNJUDGED`, -1), which infAP uses and every other measure
+    treats as a negative grade (non-relevant for P@k or AP, unjudged for bpref or Judged@k).
+    :func:`irnb.pooling.random_subsample` returns one: removing judgments at random leaves
+    the documents in the pool.
+
+    Anything derived from it (a slice, ``~mask``, ``mask & other``, ``np.asarray(mask)``)
+    is a plain mask again.
+
+    >>> m = PoolMask([True, False, False], pooled_unjudged=[False, True, False])
+    >>> m.tolist(), m.pooled_unjudged.tolist(), type(m[:2]).__name__, m[:2].pooled_unjudged is None
+    ([True, False, False], [False, True, False], 'PoolMask', True)
+    """
+
+    pooled_unjudged: np.ndarray | None
+
+    def __new__(cls, judged, *, pooled_unjudged):
+        judged = np.array(judged, dtype=bool, copy=True)
+        unjudged = np.array(pooled_unjudged, dtype=bool, copy=True)
+        if judged.ndim != 1 or unjudged.shape != judged.shape:
+            raise ValueError(f"PoolMask: judged and pooled_unjudged must be 1-d boolean masks of the same length, "
+                             f"got shapes {judged.shape} and {unjudged.shape}")
+        if (judged & unjudged).any():
+            raise ValueError(f"PoolMask: an entry cannot be both judged and pooled_unjudged; "
+                             f"{int((judged & unjudged).sum())} are")
+        obj = judged.view(cls)
+        unjudged.flags.writeable = False
+        obj.pooled_unjudged = unjudged
+        obj.flags.writeable = False
+        return obj
+
+    def __array_finalize__(self, obj) -> None:
+        self.pooled_unjudged = None  # derived arrays are plain masks
+
+    def __reduce__(self):
+        return (_pool_mask, (np.asarray(self), self.pooled_unjudged))
+
+
+def _pool_mask(judged, pooled_unjudged):
+    """Rebuild a PoolMask (pickling)."""
+    if pooled_unjudged is None:
+        return np.asarray(judged)
+    return PoolMask(judged, pooled_unjudged=pooled_unjudged)
+
+
+def pooled_unjudged_of(judged) -> np.ndarray | None:
+    """The entries a judged mask keeps in the pool unjudged (a :class:`PoolMask`'s), or None
+    for a plain mask."""
+    return getattr(judged, "pooled_unjudged", None)
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,16 +171,37 @@ class Judgments:
         """
         if judged is None:
             return self._full_grade
-        judged = np.asarray(judged)
-        if judged.dtype != bool or judged.shape != (self.num_judgments,):
-            raise ValueError(
-                f"judged must be a boolean mask over the {self.num_judgments} qrels entries, "
-                f"got dtype {judged.dtype} and shape {judged.shape}"
-            )
-        table = np.concatenate([np.where(judged, self.qrel_grade, UNJUDGED).astype(np.int8),
-                                np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
+        table = np.concatenate([self.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
         # doc = -2 → table[-2] = NO_DOC, doc = -1 → table[-1] = UNJUDGED
         return table[self.doc]
+
+    def entry_grades(self, judged: np.ndarray | None = None) -> np.ndarray:
+        """(Q,) int8: the grade each qrels entry reads as under the mask ``judged`` — its
+        grade when judged, ``UNJUDGED`` (not in the pool) when left out, and
+        ``POOLED_UNJUDGED`` (-1, trec_eval's "pooled but not judged") when a
+        :class:`PoolMask` keeps it in the pool unjudged. The one rule the grade views of a
+        pool go through (measures, bias experiments, completed qrels, written qrels files);
+        the interval bounds need only judged / not judged, which both readings agree on.
+
+        >>> j = Judgments(doc=np.zeros((1, 1, 1), np.int32), qrel_topic=np.zeros(3, np.int32),
+        ...               qrel_grade=np.array([1, 0, 2], np.int8), qrel_docno=pa.array(["a", "b", "c"]),
+        ...               topic_start=np.array([0, 3]))
+        >>> j.entry_grades(np.array([True, False, False])).tolist()
+        [1, -128, -128]
+        >>> j.entry_grades(PoolMask([True, False, False], pooled_unjudged=[False, True, False])).tolist()
+        [1, -1, -128]
+        """
+        if judged is None:
+            return self.qrel_grade.copy()
+        unjudged = pooled_unjudged_of(judged)
+        mask = np.asarray(judged)
+        if mask.dtype != bool or mask.shape != (self.num_judgments,):
+            raise ValueError(
+                f"judged must be a boolean mask over the {self.num_judgments} qrels entries, "
+                f"got dtype {mask.dtype} and shape {mask.shape}"
+            )
+        outside = UNJUDGED if unjudged is None else np.where(unjudged, POOLED_UNJUDGED, UNJUDGED)
+        return np.where(mask, self.qrel_grade, outside).astype(np.int8)
 
     @cached_property
     def _full_grade(self) -> np.ndarray:
@@ -141,13 +221,16 @@ class Judgments:
         return _read_only(out)
 
     def frame(self, topics: Sequence[str], judged: np.ndarray | None = None) -> pd.DataFrame:
-        """The qrels (optionally only the entries in ``judged``) as ``topic, docno, grade``."""
-        keep = np.ones(self.num_judgments, bool) if judged is None else np.asarray(judged, bool)
+        """The qrels as ``topic, docno, grade`` (qrels order): every entry, or the entries a
+        pool mask ``judged`` keeps in the pool, with the grade they read as under it
+        (:meth:`entry_grades`: a :class:`PoolMask`'s pooled-unjudged entries get -1)."""
+        grade = self.entry_grades(judged)
+        keep = grade != UNJUDGED
         return pd.DataFrame(
             {
                 "topic": np.asarray(topics, dtype=object)[self.qrel_topic[keep]],
                 "docno": np.asarray(self.qrel_docno.to_pylist(), dtype=object)[keep],
-                "grade": self.qrel_grade[keep].astype(np.int64),
+                "grade": grade[keep].astype(np.int64),
             }
         )
 

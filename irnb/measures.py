@@ -4,7 +4,8 @@ Each measure family is declared once (name, parameters with types, bounds and de
 one-line description, its source) and parsed from text in either spelling:
 
 * ir_measures: ``P@10``, ``AP``, ``AP@100``, ``nDCG@20``, ``RR``, ``R@100``, ``Rprec``,
-  ``Bpref``, ``infAP``, ``RBP(p=0.8)``, ``Judged@10``, ``P(rel=2)@10``, ``IPrec@0.1``,
+  ``Bpref``, ``Bpref10``, ``infAP``, ``RBP(p=0.8)``, ``Judged@10``, ``JudgedRet@10``,
+  ``NotUnj@10``, ``MAA``, ``MAAR``, ``P(rel=2)@10``, ``IPrec@0.1``,
   ``SetF(beta=1)``, and the condensed-list forms ``P@20(j)``, ``AP(j)``, ``nDCG@20(j)``;
 * trec_eval: ``P_10`` (or ``P.10``), ``map``, ``map_cut_100``, ``ndcg``, ``ndcg_cut_20``,
   ``recip_rank``, ``recall_100``, ``Rprec``, ``bpref``, ``infAP``, ``num_ret``, ``unj_10``,
@@ -197,6 +198,9 @@ _FAMILIES: tuple[Family, ...] = (
            cutoff="required", trec_name="relative_P"),
     Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))", "Buckley & Voorhees 2004; trec_eval bpref",
            trec_name="bpref"),
+    Family("Bpref10", "bpref-10: (1/R) Σ_r (1 − min(n_r, R+10)/min(N, R+10)), the top R + 10 judged non-relevant "
+           "documents count", "Buckley & Voorhees 2004 (bpref-10), as described by Büttcher et al. 2007; "
+           "trec_eval 8 bpref_top10pRnonrel", aliases=("bpref_top10pRnonrel", "bpref-10")),
     Family("GMBpref", "geometric mean over topics of bpref (floored at 1e-5)", "trec_eval gm_bpref",
            aggregate="gmean", trec_name="gm_bpref"),
     Family("infAP", "inferred AP (Yilmaz & Aslam 2006), trec_eval m_infap.c", "trec_eval infAP",
@@ -228,10 +232,22 @@ _FAMILIES: tuple[Family, ...] = (
     # ------------------------------------------------------------------ judgment coverage
     Family("Unj", "fraction of the top k not judged (not in the qrels, or a negative grade), over k",
            "trec_eval unj", cutoff="required", trec_name="unj", uses_rel=False, higher_is_better=False),
-    Family("Judged", "Assessment Precision A_p@k: judged documents in the top k / min(k, run length)",
-           "Baillie et al. 2007 (A_p@k); ir_measures Judged@k", cutoff="required", uses_rel=False),
-    Family("MAA", "Average Assessment: mean of A_p at the ranks of judged documents (MAA over topics)",
-           "Baillie et al. 2007", cutoff="optional", uses_rel=False),
+    Family("Judged", "Assessment Precision A_p@k: judged documents in the top k / k (missing ranks of a run "
+           "shorter than k count as unjudged)", "Baillie et al. 2007 §2.1 (A_p@k, \"exactly the definition for "
+           "standard Precision\")", cutoff="required", uses_rel=False),
+    Family("JudgedRet", "judged documents in the top k / min(k, documents retrieved): a run shorter than k is "
+           "judged over its own length", "ir_measures Judged@k; Baillie et al. 2007's |X ∩ A| / |X| with X the "
+           "retrieved list", cutoff="required", uses_rel=False),
+    Family("NotUnj", "1 − trec_eval's unj@k: (judged documents in the top k + missing ranks) / k (missing ranks "
+           "of a run shorter than k count as judged)", "trec_eval 10 unj (m_unjudged.c)", cutoff="required",
+           uses_rel=False),
+    Family("MAA", "Average Assessment: mean of A_p@r over the ranks r of judged documents (MAA over topics); "
+           "one judged document at rank 1 gives 1.0 whatever follows",
+           "Baillie et al. 2007 §2.1 (\"the average over all ranks where an assessed document occurred\")",
+           cutoff="optional", uses_rel=False),
+    Family("MAAR", "AP-like Average Assessment: Σ A_p@r over the ranks r of judged documents / judged documents "
+           "in the qrels (as AP divides by R)", "irnb variant of Baillie et al. 2007's MAA", cutoff="optional",
+           uses_rel=False),
     Family("RecallAssessment", "judged documents retrieved / judged documents in the qrels",
            "Baillie et al. 2008 (recall of assessment)", cutoff="optional", uses_rel=False),
     Family("RankEff", "(1/R) Σ over retrieved relevant r of (1 − n_r/N); n_r judged non-relevant above r",

@@ -16,7 +16,9 @@ number trec_eval 10 prints in its own test suite is reproduced in
   and unjudged for bpref, infAP, unj, Judged@k, condensed lists and interval bounds.
 * R = relevant documents in the qrels of the topic (judged), N = judged non-relevant.
   A measure that divides by R is 0 when R = 0.
-* P@k divides by k even when the run is shorter than k.
+* P@k divides by k even when the run is shorter than k; so does Judged@k (A_p@k). JudgedRet@k
+  divides by min(k, documents retrieved) (ir_measures' Judged@k); NotUnj@k = 1 − unj@k
+  counts the missing ranks of a short run as judged (trec_eval's unj).
 * nDCG uses the grade as gain (negative grades gain 0) and the discount log2(rank + 1); the
   ideal ranking orders the qrels' grades; nDCG@k cuts both at k.
 * Gains (nDCG, nDCGRel, RnDCG, G, graded RBP) are the grades and ignore the relevance
@@ -189,12 +191,8 @@ def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
 
 
 def _level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:
-    grades = judgments.qrel_grade
-    topics = judgments.qrel_topic
-    if judged is not None:
-        judged = np.asarray(judged, dtype=bool)
-        grades, topics = grades[judged], topics[judged]
-    return level_counts_of(topics, grades, T)
+    """(T, G + 1) judged documents of each grade per topic under the pool mask ``judged``."""
+    return level_counts_of(judgments.qrel_topic, judgments.entry_grades(judged), T)
 
 
 def judged_view(
@@ -361,13 +359,19 @@ def _nonrel_above_relevant(view: Judged) -> tuple[np.ndarray, np.ndarray, np.nda
     return s, t, view.cum_nonrel[s, t, r].astype(np.float64)  # a relevant document is not non-relevant
 
 
-def _bpref(view: Judged) -> np.ndarray:
-    """(1/R) Σ over retrieved relevant r of (1 − min(n_r, R) / min(N, R)); the term is 1
-    when n_r = 0 (so N = 0 gives 1); R = 0 → 0."""
+def _bpref(view: Judged, extra: int = 0) -> np.ndarray:
+    """(1/R) Σ over retrieved relevant r of (1 − min(n_r, C) / min(N, C)) with C = R + extra:
+    trec_eval's bpref (extra = 0) and bpref-10 (extra = 10, trec_eval 8's
+    bpref_top10pRnonrel); the term is 1 when n_r = 0 (so N = 0 gives 1); R = 0 → 0.
+
+    Example, bpref-10: R = 1, N = 12, 11 judged non-relevant above the relevant document:
+    1 − min(11, 11) / min(12, 11) = 0 (bpref: 1 − min(11, 1) / min(12, 1) = 0 too); with 5
+    above, bpref-10 gives 1 − 5/11 = 0.5455 where bpref gives 0.
+    """
     s, t, n = _nonrel_above_relevant(view)
-    R = view.num_rel[t].astype(np.float64)
-    cap = np.minimum(view.num_nonrel[t], view.num_rel[t]).astype(np.float64)
-    terms = 1.0 - _safe_div(np.minimum(n, R), cap)
+    C = (view.num_rel[t] + extra).astype(np.float64)
+    cap = np.minimum(view.num_nonrel[t], C)
+    terms = 1.0 - _safe_div(np.minimum(n, C), cap)
     return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
 
 
@@ -502,16 +506,61 @@ def _unjudged(view: Judged, k: int) -> np.ndarray:
 
 
 def _judged_at(view: Judged, k: int) -> np.ndarray:
+    """A_p@k = Judged@k (Baillie et al.): judged documents in the top k / k; a run shorter
+    than k has its missing ranks counted as unjudged (like P@k).
+
+    Example: a run of 3 documents, 2 of them judged: Judged@10 = 2/10 = 0.2.
+    """
+    return view.at(view.cum_judged, k) / k
+
+
+def _judged_retrieved_at(view: Judged, k: int) -> np.ndarray:
+    """JudgedRet@k (ir_measures' Judged@k): judged documents in the top k / min(k, documents
+    retrieved); 0 for an empty ranking.
+
+    Example: a run of 3 documents, 2 of them judged: JudgedRet@10 = 2/3 = 0.6667.
+    """
     return _safe_div(view.at(view.cum_judged, k), np.minimum(view.length, k))
 
 
-def _average_assessment(view: Judged, k: int | None) -> np.ndarray:
-    """Mean of A_p@r over the ranks r ≤ k of judged documents (0 when none is judged);
-    computed at the judged positions only."""
+def _not_unjudged_at(view: Judged, k: int) -> np.ndarray:
+    """NotUnj@k = 1 − trec_eval's unj@k: missing ranks of a run shorter than k count as
+    judged (trec_eval m_unjudged.c fills them with "irrelevant (not unjudged)" documents).
+
+    Example: a run of 3 documents, 2 of them judged: unj@10 = 1/10, NotUnj@10 = 0.9.
+    """
+    return 1.0 - _unjudged(view, k)
+
+
+def _assessment_sums(view: Judged, k: int | None) -> np.ndarray:
+    """(S, T) Σ of A_p@r over the ranks r ≤ k of judged documents, computed at the judged
+    positions only (MAA and MAAR share it and differ in what they divide by)."""
     d = _cut(view, k)
     s, t, r = np.nonzero(view.judged[:, :, :d])
     assessment_at = view.cum_judged[s, t, r] / (r + 1.0)
-    return _safe_div(_sum_per_topic(view, s, t, assessment_at), view.at(view.cum_judged, d))
+    return _sum_per_topic(view, s, t, assessment_at)
+
+
+def _average_assessment(view: Judged, k: int | None) -> np.ndarray:
+    """Average Assessment (Baillie et al. 2007: "the average over all ranks where an
+    assessed document occurred"): the mean of A_p@r over the ranks r ≤ k of judged
+    documents; 0 when none is judged. One judged document at rank 1 gives 1.0 whatever
+    follows (1/1 averaged over one rank).
+
+    Example: judged at ranks 1 and 3 of 4: (1/1 + 2/3) / 2 = 0.8333.
+    """
+    return _safe_div(_assessment_sums(view, k), view.at(view.cum_judged, _cut(view, k)))
+
+
+def _average_assessment_recall(view: Judged, k: int | None) -> np.ndarray:
+    """MAAR, the AP-like Average Assessment: Σ of A_p@r over the ranks r ≤ k of judged
+    documents divided by the judged documents in the qrels (as AP divides by R); 0 when the
+    qrels judge nothing.
+
+    Example: judged at ranks 1 and 3, 4 judged documents in the qrels:
+    (1/1 + 2/3) / 4 = 0.4167 (MAA: 0.8333).
+    """
+    return _safe_div(_assessment_sums(view, k), view.num_judged[None, :])
 
 
 def _recall_assessment(view: Judged, k: int | None) -> np.ndarray:
@@ -589,6 +638,7 @@ _KERNELS = {
     "RprecMult": lambda v, m: _rprec_mult(v, m.param("mult")),
     "RelP": lambda v, m: _relative_precision(v, m.cutoff),
     "Bpref": lambda v, m: _bpref(v),
+    "Bpref10": lambda v, m: _bpref(v, extra=10),
     "GMBpref": lambda v, m: _bpref(v),
     "infAP": lambda v, m: _infap(v),
     "nDCGRel": lambda v, m: _ndcg_rel(v),
@@ -603,7 +653,10 @@ _KERNELS = {
     "Utility": lambda v, m: _utility(v, m.param("a"), m.param("b"), m.param("c")),
     "Unj": lambda v, m: _unjudged(v, m.cutoff),
     "Judged": lambda v, m: _judged_at(v, m.cutoff),
+    "JudgedRet": lambda v, m: _judged_retrieved_at(v, m.cutoff),
+    "NotUnj": lambda v, m: _not_unjudged_at(v, m.cutoff),
     "MAA": lambda v, m: _average_assessment(v, m.cutoff),
+    "MAAR": lambda v, m: _average_assessment_recall(v, m.cutoff),
     "RecallAssessment": lambda v, m: _recall_assessment(v, m.cutoff),
     "RankEff": lambda v, m: _rank_eff(v),
     "RBP": lambda v, m: _rbp(v, m.param("p"), m.cutoff, m.param("gain")),

@@ -28,6 +28,11 @@ Rules:
   built with ``contributors=``); ``runs=`` names another subset.
 * A qrels entry with a negative grade ("pooled but not judged") stays in the mask when its
   document is pooled; the measures decide what a negative grade means.
+* An entry outside a pool's mask is not in the pool (as if the qrels did not list it),
+  except in :func:`random_subsample`, whose mask is a :class:`~irnb.experiment.PoolMask`:
+  the entries it removes stay in the pool unjudged (trec_eval's grade -1, which infAP
+  uses), so ``evaluate(..., judged=pool.judged)`` computes infAP as trec_eval does on the
+  file :meth:`Pool.write` writes.
 * Parameters are validated against the declared bounds in :data:`POOL_PARAMS` (the widgets
   build their sliders from the same declarations).
 
@@ -43,7 +48,7 @@ from typing import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from .experiment import Experiment
+from .experiment import Experiment, PoolMask, pooled_unjudged_of
 from .io import write_qrels
 from .measures import Param
 
@@ -79,6 +84,8 @@ class Pool:
     ``judged[q]`` is True when qrels entry ``q`` (``experiment.judgments`` order: topic, then
     docno) counts as judged; ``description`` says how the pool was made; ``depth`` and
     ``contributors`` (run names) are set for depth pools and budgets, else None.
+    ``judged`` may be a :class:`~irnb.experiment.PoolMask`, whose ``pooled_unjudged``
+    entries stay in the pool unjudged (grade -1); :attr:`pooled_unjudged` gives them.
     """
 
     judged: np.ndarray = field(repr=False)
@@ -87,19 +94,29 @@ class Pool:
     contributors: tuple[str, ...] | None = None
 
     def __post_init__(self):
+        unjudged = pooled_unjudged_of(self.judged)
         mask = np.asarray(self.judged)
         if mask.dtype != bool or mask.ndim != 1:
             raise TypeError(f"Pool.judged must be a 1-d boolean mask over qrels entries, got "
                             f"dtype {mask.dtype} with shape {mask.shape}")
-        if mask is self.judged and mask.flags.writeable:
+        if unjudged is not None:
+            mask = PoolMask(mask, pooled_unjudged=unjudged)
+        elif mask is self.judged and mask.flags.writeable:
             mask = mask.copy()
         mask.flags.writeable = False
         object.__setattr__(self, "judged", mask)
 
     @property
     def num_judged(self) -> int:
-        """Number of qrels entries in the pool."""
-        return int(self.judged.sum())
+        """Number of qrels entries judged in the pool."""
+        return int(np.count_nonzero(self.judged))
+
+    @property
+    def pooled_unjudged(self) -> np.ndarray:
+        """(Q,) bool: entries in the pool but not judged (read as grade -1); all False
+        except for :func:`random_subsample`'s pools."""
+        unjudged = pooled_unjudged_of(self.judged)
+        return np.zeros(self.judged.shape, dtype=bool) if unjudged is None else unjudged
 
     def _check(self, experiment: Experiment) -> None:
         expected = experiment.judgments.num_judgments
@@ -113,12 +130,16 @@ class Pool:
         return np.bincount(experiment.judgments.qrel_topic[self.judged], minlength=len(experiment.topics))
 
     def frame(self, experiment: Experiment) -> pd.DataFrame:
-        """The judged entries as a DataFrame ``topic, docno, grade`` (qrels order)."""
+        """The pool as qrels, a DataFrame ``topic, docno, grade`` (qrels order): the judged
+        entries with their grades, and the entries pooled but not judged
+        (:attr:`pooled_unjudged`) with grade -1."""
         self._check(experiment)
         return experiment.judgments.frame(experiment.topics, self.judged)
 
     def write(self, experiment: Experiment, path: str | os.PathLike) -> None:
-        """Write the judged entries as a TREC qrels file (``qid 0 docno grade``)."""
+        """Write the pool as a TREC qrels file (``qid 0 docno grade``): :meth:`frame`, so
+        entries pooled but not judged carry grade -1 and trec_eval's infAP on the file
+        equals irnb's ``evaluate(..., judged=pool.judged)``."""
         frame = self.frame(experiment)
         if frame.empty:
             raise ValueError(f"pool {self.description!r} judges no document; a qrels file needs at least one")
@@ -384,6 +405,14 @@ def random_subsample(experiment: Experiment, *, fraction: float, seed) -> Pool:
     unbiased incomplete judgments): each topic keeps ``max(1, round(fraction · n_t))`` of its
     n_t entries, chosen uniformly at random with ``seed``. ``fraction`` is in [0.05, 1].
 
+    The removed entries stay in the pool unjudged: the mask is a
+    :class:`~irnb.experiment.PoolMask` whose ``pooled_unjudged`` are the removed entries,
+    read as trec_eval's grade -1 ("pooled but not judged"). infAP uses them (so with
+    judgments removed it differs from AP, as intended by Yilmaz & Aslam); the other
+    measures see a negative grade (non-relevant for P@k and AP, unjudged for bpref and
+    Judged@k), exactly as if the entries had been dropped. :meth:`Pool.write` writes them
+    with grade -1.
+
     Example: a topic with 10 entries keeps 5 at fraction 0.5; one with 3 keeps
     round(1.5) = 2 (round half to even); fraction 1 keeps everything.
 
@@ -405,7 +434,7 @@ def random_subsample(experiment: Experiment, *, fraction: float, seed) -> Pool:
     starts = experiment.judgments.topic_start[:-1]
     position[order] = np.arange(Q) - np.repeat(starts, per_topic)
     judged = position < keep[topic]
-    return Pool(judged, f"random {fraction:g} of each topic's qrels")
+    return Pool(PoolMask(judged, pooled_unjudged=~judged), f"random {fraction:g} of each topic's qrels")
 
 
 # ----------------------------------------------------------------------------- unjudged documents

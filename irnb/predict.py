@@ -591,7 +591,7 @@ class CompletedQrels:
         (pool grade, predicted grade or UNJUDGED) followed by the predicted documents the
         qrels do not list."""
         j = self.experiment.judgments
-        grade = np.where(self.judged, j.qrel_grade, UNJUDGED).astype(np.int8)
+        grade = j.entry_grades(self.judged)
         entry = self.predicted["entry"].to_numpy()
         listed = entry >= 0
         grade[entry[listed]] = self.predicted["grade"].to_numpy()[listed]

@@ -327,13 +327,16 @@ def _scores(scores, measure, run_names, topics) -> _Scores:
 
 
 # =================================================================== paired summaries
+_BLOCK = 4096  # pairs handled at a time in the all-pairs kernels: a block's arrays stay in the CPU cache
+
+
 @dataclass(frozen=True, eq=False)
 class _Pairs:
     """Differences D[p, t] = a − b for every pair (NaN: topic not shared) and summaries."""
 
     a: np.ndarray
     b: np.ndarray
-    diff: np.ndarray  # (P, T)
+    diff: np.ndarray | None  # (P, T); None where the test needs no differences (see _moments)
     n: np.ndarray  # (P,) topics used
     mean_a: np.ndarray
     mean_b: np.ndarray
@@ -343,11 +346,29 @@ class _Pairs:
     d_z: np.ndarray
 
 
-def _pairs(sc: _Scores) -> _Pairs:
-    """Every pair of runs a < b of the scores, paired by :func:`_paired`."""
+def _pairs(sc: _Scores, *, keep_diff: bool = True) -> _Pairs:
+    """Every pair of runs a < b of the scores, paired by :func:`_paired` in cache-sized
+    blocks of pairs (the same arithmetic, row by row, as one call over all pairs);
+    ``keep_diff=False`` drops the (P, T) differences (``diff`` is None)."""
     V = sc.values
     a, b = np.triu_indices(V.shape[0], 1)
-    return _paired(V[a], V[b], a=a, b=b)
+    P, T = a.size, V.shape[1]
+    if P <= _BLOCK:
+        pr = _paired(V[a], V[b], a=a, b=b)
+        return pr if keep_diff else replace(pr, diff=None)
+    diff = np.empty((P, T)) if keep_diff else None
+    fields = {name: np.empty(P) for name in ("n", "mean_a", "mean_b", "mean", "sd", "d_z")}
+    all_zero = np.empty(P, dtype=bool)
+    for lo in range(0, P, _BLOCK):
+        sl = slice(lo, min(P, lo + _BLOCK))
+        part = _paired(V[a[sl]], V[b[sl]])
+        if keep_diff:
+            diff[sl] = part.diff
+        all_zero[sl] = part.all_zero
+        for name, out in fields.items():
+            out[sl] = getattr(part, name)
+    n = fields.pop("n").astype(np.int64)
+    return _Pairs(a, b, diff, n, all_zero=all_zero, **fields)
 
 
 def _paired(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None, b: np.ndarray | None = None) -> _Pairs:
@@ -382,6 +403,43 @@ def _paired(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None, b: np.
     return _Pairs(a, b, D, n, mean_a, mean_b, mean, sd, all_zero, d_z)
 
 
+_SHAKY = 1e-3  # below this share, the Gram-matrix moments lose digits: recompute the pair directly
+
+
+def _moments(sc: _Scores) -> _Pairs:
+    """Paired summaries of every pair without the (P, T) differences (``diff`` is None), for
+    the tests that need only means and standard deviations (t, ANOVA, Tukey).
+
+    With every topic evaluated, Σ_t (d_t − d̄)² = G_aa + G_bb − 2·G_ab for the Gram matrix
+    G = X Xᵀ of the centred scores X: one matrix product instead of P·T differences. Where
+    that cancels badly (the pair's sum of squares or mean difference below 10⁻³ of the
+    runs' own), the pair is recomputed from its differences as :func:`_paired` does, so the
+    values agree with scipy to 10⁻¹² relative. Missing topics (NaN): :func:`_pairs`.
+    """
+    V = sc.values
+    S, T = V.shape
+    if T < 2 or np.isnan(V).any():
+        return _pairs(sc, keep_diff=False)
+    a, b = np.triu_indices(S, 1)
+    mean = V.mean(axis=1)
+    X = V - mean[:, None]
+    G = X @ X.T
+    ss = np.diag(G)
+    ss_d = ss[a] + ss[b] - 2.0 * G[a, b]
+    mean_d = mean[a] - mean[b]
+    shaky = (ss_d <= _SHAKY * (ss[a] + ss[b])) | (np.abs(mean_d) <= _SHAKY * (np.abs(mean[a]) + np.abs(mean[b])))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.sqrt(np.maximum(ss_d, 0.0) / (T - 1.0))
+        d_z = mean_d / sd
+    all_zero = np.zeros(a.size, dtype=bool)
+    rows = np.flatnonzero(shaky)
+    for lo in range(0, rows.size, _BLOCK):
+        sel = rows[lo:lo + _BLOCK]
+        part = _paired(V[a[sel]], V[b[sel]])
+        mean_d[sel], sd[sel], d_z[sel], all_zero[sel] = part.mean, part.sd, part.d_z, part.all_zero
+    return _Pairs(a, b, None, np.full(a.size, T), mean[a], mean[b], mean_d, sd, all_zero, d_z)
+
+
 def _result(test, sc: _Scores, pr: _Pairs, statistic, p, direction, method, *, omnibus=None, options=(),
             mean_a=None, mean_b=None, mean_diff=None, adjustment: str = "none") -> PairwiseTests:
     p = np.asarray(p, dtype=np.float64)
@@ -414,7 +472,7 @@ def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
     0.0742
     """
     sc = _scores(scores, measure, run_names, topics)
-    pr = _pairs(sc)
+    pr = _moments(sc)
     t, p = _t_kernel(pr)
     return _result("t", sc, pr, t, p, pr.mean, "t")
 
@@ -493,6 +551,48 @@ def _wilcoxon_exact_p(r_plus: np.ndarray, count: np.ndarray) -> np.ndarray:
     return p
 
 
+def _signed_ranks(D: np.ndarray, dropped: np.ndarray, zero_method: str, want_ranks: bool):
+    """Average ranks of |d| per row (dropped elements excluded) and their sums.
+
+    Rows are sorted once; the tie groups are then found along the rank axis in a
+    rank-major (T, P) layout, where numpy's accumulate runs over contiguous rows. Returns
+    R+, R−, the tie term Σ_groups (t³ − t), whether a row has ties, R+ of the zeros (for
+    ``zsplit``) and, when ``want_ranks``, the sorted ranks with the sign masks (for the
+    permutation p-value)."""
+    P, T = D.shape
+    # +inf marks a dropped element (topic not shared, or a zero under "wilcox"): it sorts last
+    A = np.where(dropped, np.inf, np.abs(D))
+    order = np.argsort(A, axis=1)  # the order within ties is irrelevant
+    Y = np.take_along_axis(A, order, axis=1).T.copy()  # (T, P), sorted along axis 0
+    Ds = np.take_along_axis(D, order, axis=1).T.copy()
+    valid = Y < np.inf
+    idx = np.arange(T, dtype=np.float64)[:, None]
+    change = Y[1:] != Y[:-1]  # a new tie group starts at r + 1
+    start = np.zeros((T, P))
+    np.copyto(start[1:], idx[1:], where=change)
+    end = np.full((T, P), T - 1.0)
+    np.copyto(end[:-1], idx[:-1], where=change)
+    for r in range(1, T):  # running max/min row by row: each step is one contiguous vector op
+        np.maximum(start[r - 1], start[r], out=start[r])  # first position of each element's tie group
+        np.minimum(end[T - r], end[T - r - 1], out=end[T - r - 1])  # its last position
+    size = end - start + 1.0  # tie group sizes
+    rank = (start + end) * 0.5 + 1.0  # average rank
+    rank[~valid] = 0.0
+    positive, negative = Ds > 0, Ds < 0  # NaN compares False
+    r_plus = np.where(positive, rank, 0.0).sum(axis=0)
+    r_minus = np.where(negative, rank, 0.0).sum(axis=0)
+    tie = valid & (size > 1.0)
+    has_ties = tie.any(axis=0)
+    zero_sorted = valid & (Ds == 0)
+    terms = np.where(tie, size * size - 1.0, 0.0)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
+    if zero_method == "pratt":
+        terms[zero_sorted] = 0.0  # zeros do not enter the tie correction
+    tie_correct = terms.sum(axis=0)
+    r_zero = np.where(zero_sorted, rank, 0.0).sum(axis=0) / 2.0 if zero_method == "zsplit" else None
+    ranks = (rank.T, (positive | negative).T, zero_sorted.T) if want_ranks else None
+    return r_plus, r_minus, tie_correct, has_ties, r_zero, ranks
+
+
 def _wilcoxon_kernel(pr: _Pairs, zero_method: str, correction: bool, method: str):
     D = pr.diff
     P, T = D.shape
@@ -500,29 +600,35 @@ def _wilcoxon_kernel(pr: _Pairs, zero_method: str, correction: bool, method: str
     zero = D == 0
     n_zero = zero.sum(axis=1)
     dropped = np.isnan(D) | zero if zero_method == "wilcox" else np.isnan(D)
-    # +inf marks a dropped element (topic not shared, or a zero under "wilcox"): it sorts last,
-    # and numpy sorts finite floats several times faster than floats with NaN
-    A = np.where(dropped, np.inf, np.abs(D))
     count = T - dropped.sum(axis=1)
-    order = np.argsort(A, axis=1)  # the order within ties is irrelevant
-    Y = np.take_along_axis(A, order, axis=1)
-    Ds = np.take_along_axis(D, order, axis=1)
-    valid_sorted = Y < np.inf
-    positive, negative = Ds > 0, Ds < 0  # NaN compares False
-    zero_sorted = valid_sorted & (Ds == 0)
-    idx = np.arange(T)
-    first = np.concatenate([np.ones((P, 1), bool), Y[:, 1:] != Y[:, :-1]], axis=1)
-    last = np.concatenate([Y[:, :-1] != Y[:, 1:], np.ones((P, 1), bool)], axis=1)
-    start = np.maximum.accumulate(np.where(first, idx, 0), axis=1)  # first position of the tie group
-    end = np.minimum.accumulate(np.where(last, idx, T - 1)[:, ::-1], axis=1)[:, ::-1]  # its last
-    rank = np.where(valid_sorted, (start + end) / 2.0 + 1.0, 0.0)  # average rank of each sorted element
-    size = (end - start + 1).astype(np.float64)  # its tie group's size
-    r_plus = (rank * positive).sum(axis=1)
-    r_minus = (rank * negative).sum(axis=1)
-    has_ties = (valid_sorted & (size > 1)).any(axis=1)
-    tie_terms = np.where(valid_sorted, size * size - 1.0, 0.0)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
+    if method == "auto":
+        used = np.where(n_total > EXACT_MAX_TOPICS, "asymptotic",
+                        np.where(n_total <= PERMUTATION_MAX_TOPICS, "permutation", "exact"))
+    else:
+        used = np.full(P, method)
+    r_plus, r_minus, tie_correct = np.empty(P), np.empty(P), np.empty(P)
+    has_ties = np.empty(P, dtype=bool)
+    r_zero = np.empty(P) if zero_method == "zsplit" else None
+    perm_p = np.full(P, np.nan)
+    for lo in range(0, P, _BLOCK):
+        sl = slice(lo, min(P, lo + _BLOCK))
+        want = bool((used[sl] == "permutation").any())
+        rp, rm, tc, ht, rz, ranks = _signed_ranks(D[sl], dropped[sl], zero_method, want)
+        r_plus[sl], r_minus[sl], tie_correct[sl], has_ties[sl] = rp, rm, tc, ht
+        if r_zero is not None:
+            r_zero[sl] = rz
+        if want:
+            rows = np.flatnonzero(used[sl] == "permutation")
+            rank, nonzero, zero_sorted = ranks
+            rp_perm = rp[rows] + (rz[rows] if rz is not None else 0.0)
+            perm_p[lo + rows] = _signflip_exact_p(rank[rows], nonzero[rows], zero_sorted[rows], rp_perm,
+                                                  zero_method)
+    if method == "auto":  # scipy: exact only without ties or zeros, else permutation (≤ 13) or normal
+        simple = ~(has_ties | (n_zero > 0))
+        used = np.where(n_total > EXACT_MAX_TOPICS, "asymptotic",
+                        np.where(simple, "exact",
+                                 np.where(n_total <= PERMUTATION_MAX_TOPICS, "permutation", "asymptotic")))
     if zero_method == "zsplit":
-        r_zero = (rank * zero_sorted).sum(axis=1) / 2.0
         r_plus, r_minus = r_plus + r_zero, r_minus + r_zero
     cnt = count.astype(np.float64)
     mn = cnt * (cnt + 1.0) * 0.25
@@ -531,18 +637,9 @@ def _wilcoxon_kernel(pr: _Pairs, zero_method: str, correction: bool, method: str
         nz = n_zero.astype(np.float64)
         mn = mn - nz * (nz + 1.0) * 0.25
         se = se - nz * (nz + 1.0) * (2.0 * nz + 1.0)
-        tie_terms = np.where(zero_sorted, 0.0, tie_terms)  # zeros do not enter the tie correction
-    tie_correct = tie_terms.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt((se - tie_correct / 2.0) / 24.0)
         z = (r_plus - mn) / se
-
-    if method == "auto":
-        used = np.where(n_total > EXACT_MAX_TOPICS, "asymptotic",
-                        np.where(~(has_ties | (n_zero > 0)), "exact",
-                                 np.where(n_total <= PERMUTATION_MAX_TOPICS, "permutation", "asymptotic")))
-    else:
-        used = np.full(P, method)
     used = used.astype(object)
     p = np.full(P, np.nan)
 
@@ -558,8 +655,7 @@ def _wilcoxon_kernel(pr: _Pairs, zero_method: str, correction: bool, method: str
         p[exact] = _wilcoxon_exact_p(r_plus[exact], count[exact])
     perm = used == "permutation"
     if perm.any():
-        p[perm] = _signflip_exact_p(rank[perm], positive[perm] | negative[perm], zero_sorted[perm], r_plus[perm],
-                                    zero_method)
+        p[perm] = perm_p[perm]
 
     statistic = np.minimum(r_plus, r_minus)
     p = np.where(pr.all_zero, 1.0, p)
@@ -699,7 +795,7 @@ def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = 
     (3.0, 0.1495)
     """
     sc = _scores(scores, measure, run_names, topics)
-    pr = _pairs(sc)
+    pr = _moments(sc)
     n, means, ss_within, N, S, df_within, mse, valid = _groups(sc)
     grand = (means * n).sum() / N
     ss_between = (n * (means - grand) ** 2).sum()
@@ -724,10 +820,54 @@ def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = 
                    mean_a=means[a], mean_b=means[b], mean_diff=diff, adjustment="bonferroni")
 
 
+def _studentized_range_sf(q, k: int, df: float) -> np.ndarray:
+    """P(Q_{k, df} ≥ |q|), the studentized range's upper tail, for many q at once.
+
+    Q = W / S with W the range of k standard normals and S² ~ χ²_df / df. The range's CDF
+    W(w) = k ∫ φ(z) [Φ(z) − Φ(z − w)]^(k−1) dz is computed once on a grid of 8,193 w in
+    [0, 24] (256-node Gauss–Legendre in z over [−9, 9], normalised so W(24) = 1) and
+    interpolated by a cubic spline; the outer integral over s (256-node Gauss–Legendre
+    between S's 10⁻¹⁴ and 1 − 10⁻¹⁴ quantiles) then costs one spline lookup per (q, s).
+    Every pair of an all-pairs Tukey test shares (k, df), so the distribution is built once
+    instead of once per pair. Error bound: within 10⁻⁸ of ``scipy.stats.studentized_range.sf``
+    for 2 ≤ k ≤ 1,000 and df ≥ 1 (tests/test_stats.py checks it with hypothesis);
+    ``q·s ≥ 24`` counts as W = 1 (the true tail is below 10⁻³⁰ there).
+    """
+    from scipy.interpolate import CubicSpline  # local: only Tukey needs it
+
+    q = np.abs(np.asarray(q, dtype=np.float64))
+    w_max, step = 24.0, 256
+    node, weight = np.polynomial.legendre.leggauss(256)
+    z = node * 9.0
+    base = weight * 9.0 * k * np.exp(-0.5 * z * z) / np.sqrt(2.0 * np.pi)
+    cdf_z = special.ndtr(z)
+    w = np.linspace(0.0, w_max, 8193)
+    W = np.empty(w.size)
+    for lo in range(0, w.size, step):  # blocks of w keep the (w, z) table small
+        block = w[lo:lo + step, None]
+        W[lo:lo + step] = np.clip(cdf_z - special.ndtr(z - block), 0.0, 1.0) ** (k - 1) @ base
+    spline = CubicSpline(w, W / W[-1])
+    if df > 1e7:  # S = 1 to double precision
+        s, s_weight = np.ones(1), np.ones(1)
+    else:
+        s_lo, s_hi = np.sqrt(special.chdtri(df, 1.0 - 1e-14) / df), np.sqrt(special.chdtri(df, 1e-14) / df)
+        node, weight = np.polynomial.legendre.leggauss(256)
+        half = (s_hi - s_lo) / 2.0
+        s = s_lo + (node + 1.0) * half
+        log_pdf = (np.log(2.0) + (df / 2.0) * np.log(df / 2.0) - special.gammaln(df / 2.0)
+                   + (df - 1.0) * np.log(s) - df * s * s / 2.0)
+        s_weight = weight * half * np.exp(log_pdf)
+        s_weight /= s_weight.sum()
+    x = q[..., None] * s
+    inside = np.where(x >= w_max, 1.0, np.clip(spline(np.minimum(x, w_max)), 0.0, 1.0))
+    return np.clip(1.0 - inside @ s_weight, 0.0, 1.0)
+
+
 def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
               topics: str = "pairwise") -> PairwiseTests:
     """Tukey's HSD for every pair (Tukey–Kramer with unequal group sizes); equals
-    ``scipy.stats.tukey_hsd(*runs)``. ``statistic`` is the studentized range
+    ``scipy.stats.tukey_hsd(*runs)`` to 10⁻⁸ (the shared distribution is built once, see
+    :func:`_studentized_range_sf`). ``statistic`` is the studentized range
     q = (ȳ_a − ȳ_b) / √(MSE/2·(1/n_a + 1/n_b)); p = P(Q_{S, N−S} ≥ |q|).
 
     Runs (1, 2, 3), (2, 3, 4), (3, 4, 5): MSE = 1, a vs c: q = 2/√(1/3) = 3.4641.
@@ -737,7 +877,7 @@ def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
     -3.4641
     """
     sc = _scores(scores, measure, run_names, topics)
-    pr = _pairs(sc)
+    pr = _moments(sc)
     n, means, ss_within, N, S, df_within, mse, valid = _groups(sc)
     a, b = pr.a, pr.b
     diff = means[a] - means[b]
@@ -747,7 +887,7 @@ def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
     p = np.ones(a.size)
     need = diff != 0
     if need.any():
-        p[need] = _sps.studentized_range.sf(np.abs(q[need]), S, df_within)
+        p[need] = _studentized_range_sf(q[need], S, df_within)
     if df_within < 1:
         q, p = np.full(a.size, np.nan), np.full(a.size, np.nan)
     return _result("tukey", sc, pr, q, p, diff, "tukey-hsd", mean_a=means[a], mean_b=means[b], mean_diff=diff)

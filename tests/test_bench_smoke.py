@@ -188,3 +188,20 @@ def test_compare_values_finds_a_planted_difference(bench, tiny):
                          "only_irnb": 0, "only_peer": 0}
     assert out["P@10"]["cells"] == 5 and out["P@10"]["only_irnb"] == 1
     assert out["P@10"]["max_abs_diff"] == 0.0
+
+
+def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
+    """benchmarks/bench_scale.py --quick: every part runs and prints its ratio line."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import bench_scale
+
+    bench_scale.main(["--quick", "--skip", "tukey"])
+    out = capsys.readouterr().out
+    assert "MAP of run 1" in out
+    first = out.split("MAP of run 1: ")[1].split(")")[0]
+    ours, peer = first.split(" / ")
+    if "pytrec_eval not installed" not in out:
+        assert float(ours) == pytest.approx(float(peer), abs=1e-6)  # irnb's MAP equals pytrec_eval's
+    assert "identical p-values: True" in out
+    assert "decision matrix (anova): 1,770 pairs" in out
+    assert "n_jobs=2: leave-one-group-out" in out

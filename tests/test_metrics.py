@@ -116,9 +116,17 @@ HAND = {
     "Utility(a=2,b=-1,c=-0.5)": 2 * 3 - 1 * 3 - 0.5 * 1,  # 2.5
     "Unj@5": 2 / 5,  # x and f
     "Judged@5": 3 / 5,  # a c b
-    "Judged@10": 4 / 6,  # a c b e over min(10, run length 6)
+    "Judged@10": 4 / 10,  # a c b e over k = 10 (the run's 4 missing ranks count as unjudged)
+    "JudgedRet@10": 4 / 6,  # a c b e over min(10, run length 6): ir_measures' Judged@10
+    "JudgedRet@5": 3 / 5,
+    "NotUnj@10": 1 - 2 / 10,  # 1 − unj@10: x and f unjudged; missing ranks 7–10 count as judged
+    "NotUnj@5": 1 - 2 / 5,
     "MAA": (1 / 1 + 2 / 3 + 3 / 4 + 4 / 6) / 4,  # A_p at judged ranks 1, 3, 4, 6 = 0.7708
     "MAA@3": (1 / 1 + 2 / 3) / 2,
+    "MAAR": (1 / 1 + 2 / 3 + 3 / 4 + 4 / 6) / 6,  # the same sum over the 6 judged in the qrels = 0.5139
+    "MAAR@3": (1 / 1 + 2 / 3) / 6,
+    # bpref-10: C = R + 10 = 14; e has b above: 1 − min(1, 14)/min(N = 2, 14)
+    "Bpref10": (1 + 1 + (1 - 1 / 2)) / 4,  # N = 2 < R: equal to bpref (see test_bpref10_…)
     "RecallAssessment": 4 / 6,  # judged retrieved a c b e / judged a b c d e g
     "RankEff": (1 + 1 + (1 - 1 / 2)) / 4,  # N = 2 ≤ R: same as bpref here (see test_rank_eff_differs)
     "RBP(p=0.5)": 0.5 * (1 + 0.5 ** 2 + 0.5 ** 5),  # ranks 1 3 6 relevant: 0.6406
@@ -257,7 +265,9 @@ def test_ties_break_by_docno_descending():
 def test_run_shorter_than_k():
     exp = make({"A": {"1": "a b"}}, {"1": {"a": 1, "b": 1, "c": 1}})
     assert value(exp, "P@5") == pytest.approx(2 / 5)
-    assert value(exp, "Judged@5") == pytest.approx(2 / 2)  # over min(k, run length)
+    assert value(exp, "Judged@5") == pytest.approx(2 / 5)  # over k: the 3 missing ranks are unjudged
+    assert value(exp, "JudgedRet@5") == pytest.approx(2 / 2)  # over min(k, run length)
+    assert value(exp, "NotUnj@5") == pytest.approx(1.0)  # missing ranks count as judged
     assert value(exp, "Unj@5") == 0.0
     assert value(exp, "NumRet@5") == 2
     assert value(exp, "RelP@5") == pytest.approx(2 / 3)
@@ -379,7 +389,8 @@ UNIT_MEASURES = [m for m in [
     "P@1", "P@5", "AP", "AP@3", "nDCG", "nDCG@3", "Rprec", "RR", "R@3", "Success@2", "IPrec@0", "IPrec@0.5",
     "IPrec@1", "ElevenPointAP", "RprecMult(mult=0.5)", "RprecMult(mult=2)", "RelP@3", "Bpref", "infAP",
     "nDCGRel", "RnDCG", "G", "BinG", "SetP", "SetR", "SetF", "SetF(beta=0.5)", "SetAP", "SetRelP", "Unj@5",
-    "Judged@3", "MAA", "RecallAssessment", "RankEff", "RBP(p=0.5)", "RBP(p=0.9,gain=graded)",
+    "Judged@3", "JudgedRet@3", "NotUnj@5", "MAA", "MAAR", "Bpref10", "RecallAssessment", "RankEff", "RBP(p=0.5)",
+    "RBP(p=0.9,gain=graded)",
     "RBPResidual(p=0.8)", "RBPResidual(p=0.8,tail=if_unjudged)", "SDCG@5", "P@3(j)", "AP(j)", "nDCG(j)", "GMAP",
     "GMBpref"]]
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -408,13 +419,15 @@ def test_bounded_measures_lie_in_unit_interval(data, level):
 def test_everything_judged_collapses_condensed_and_coverage(data):
     runs, qrels = data
     exp = make(runs, qrels)
-    ev = evaluate(exp, ["P@3", "P@3(j)", "AP", "AP(j)", "nDCG@5", "nDCG@5(j)", "Judged@3", "Unj@3",
-                        "RBPResidual(p=0.5)", "RBPResidual(p=0.5,tail=if_unjudged)"])
+    ev = evaluate(exp, ["P@3", "P@3(j)", "AP", "AP(j)", "nDCG@5", "nDCG@5(j)", "Judged@3", "JudgedRet@3",
+                        "NotUnj@3", "Unj@3", "RBPResidual(p=0.5)", "RBPResidual(p=0.5,tail=if_unjudged)"])
     np.testing.assert_allclose(ev["P@3(j)"], ev["P@3"])
     np.testing.assert_allclose(ev["AP(j)"], ev["AP"])
     np.testing.assert_allclose(ev["nDCG@5(j)"], ev["nDCG@5"])
     answered = exp.length > 0
-    assert np.all(ev["Judged@3"][answered] == 1.0)
+    assert np.all(ev["JudgedRet@3"][answered] == 1.0)
+    np.testing.assert_allclose(ev["Judged@3"], np.minimum(exp.length, 3) / 3)  # missing ranks unjudged
+    assert np.all(ev["NotUnj@3"] == 1.0)  # missing ranks judged
     assert np.all(ev["Unj@3"] == 0.0)
     np.testing.assert_allclose(ev["RBPResidual(p=0.5)"], 0.5 ** exp.length)  # only the tail
     assert np.all(ev["RBPResidual(p=0.5,tail=if_unjudged)"] == 0.0)

@@ -134,8 +134,9 @@ def test_anova_and_tukey_match_scipy(rng):
         f = sps.f_oneway(*groups)
         assert abs(res.omnibus.p_value - f.pvalue) <= TOL
         assert abs(res.omnibus.statistic - f.statistic) <= 1e-9 * abs(f.statistic)
-        res = tukey_hsd(X)
-        _assert_p(res.p_value, sps.tukey_hsd(*groups).pvalue[res.run_a, res.run_b])
+        res = tukey_hsd(X)  # the shared studentized-range distribution: documented bound 1e-8
+        ref = sps.tukey_hsd(*groups).pvalue[res.run_a, res.run_b]
+        assert np.max(np.abs(res.p_value - ref)) <= 1e-8
 
 
 # ------------------------------------------------------------------ property tests (hypothesis)
@@ -453,3 +454,21 @@ def test_sign_test_matrix_mirrors_the_share_of_wins():
     grid = res.matrix("statistic")
     assert grid.loc["a", "b"] == pytest.approx(0.75)
     assert grid.loc["b", "a"] == pytest.approx(0.25)
+
+
+# ------------------------------------------------------------------ Tukey's shared distribution
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(k=st.integers(2, 1000), df=st.sampled_from([1, 2, 3, 5, 10, 29, 100, 1_000, 4_147, 50_000]),
+       q=st.lists(st.floats(0.0, 30.0), min_size=1, max_size=4))
+def test_studentized_range_tail_within_documented_bound_of_scipy(k, df, q):
+    from irnb.stats import _studentized_range_sf
+
+    mine = _studentized_range_sf(np.asarray(q), k, df)
+    assert np.max(np.abs(mine - sps.studentized_range.sf(q, k, df))) <= 1e-8
+
+
+def test_tukey_all_pairs_match_scipy_on_many_runs(rng):
+    X = _matrix(rng, 30, 25, "continuous")
+    res = tukey_hsd(X)
+    ref = sps.tukey_hsd(*X).pvalue[res.run_a, res.run_b]
+    assert np.max(np.abs(res.p_value - ref)) <= 1e-8

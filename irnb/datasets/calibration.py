@@ -4,9 +4,11 @@ against real collections.
 ``collection_statistics(experiment)`` returns one number per statistic (a pandas Series),
 computed the same way for a real Experiment and for a simulated one:
 
-* ``judged@10 contributing`` … ``judged@100 non-contributing``: mean Judged@k (Assessment
-  Precision A_p@k) over the runs that did / did not contribute to the pool (NaN when there
-  are none);
+* ``judged@10 contributing`` … ``judged@100 non-contributing``: mean JudgedRet@k (the
+  judged share of the top k of what the run retrieved: judged / min(k, retrieved)) over the
+  runs that did / did not contribute to the pool (NaN when there are none). JudgedRet, not
+  Judged@k (which divides by k), because the simulated runs are all 1000 deep: a real run
+  that stops after 34 documents should not read as less judged for that reason;
 * ``overlap@100``: mean over topics and over all pairs of runs of |top100(a) ∩ top100(b)| / 100;
   ``overlap@100 across groups`` the same over pairs of runs from different groups. With
   c_d = the number of runs that rank document d in their top k, the mean pairwise
@@ -135,12 +137,12 @@ def significant_pair_share(values: np.ndarray, evaluated: np.ndarray | None = No
 
 def collection_statistics(experiment: Experiment, *, pool_share_depth: int = 100) -> pd.Series:
     """The calibration statistics of one collection (see the module docstring)."""
-    ev = evaluate(experiment, ["Judged@10", "Judged@100", "AP"])
+    ev = evaluate(experiment, ["JudgedRet@10", "JudgedRet@100", "AP"])
     means = ev.means()
     contrib = np.asarray(experiment.contributors, dtype=bool)
     out: dict[str, float] = {}
     for k in (10, 100):
-        col = means[f"Judged@{k}"].to_numpy()
+        col = means[f"JudgedRet@{k}"].to_numpy()
         out[f"judged@{k} contributing"] = float(col[contrib].mean()) if contrib.any() else float("nan")
         out[f"judged@{k} non-contributing"] = float(col[~contrib].mean()) if (~contrib).any() else float("nan")
     out["overlap@100"] = pairwise_overlap(experiment, depth=100)

@@ -41,13 +41,13 @@ different relevant documents; better runs (larger q) find more relevant document
 The constants were chosen by a search scored on seeds 0–7 and finished on seed 0
 (``benchmarks/tune_simulator.py``; ``benchmarks/calibration.py`` prints the comparison) so
 that the default collection lies within [min, max] of TREC-COVID round 1 and CLEF eHealth
-2016 on all 13 comparable statistics (Judged@10 of non-pooled runs, run overlap, the
+2016 on all 13 comparable statistics (JudgedRet@10 of non-pooled runs, run overlap, the
 relevance of pooled documents by how many runs pooled them, the spread of MAP and of AP
 across topics, significant pairs, the spread of R), that held-out seeds (10–13 are tested,
 10–29 reported in README) stay within 30% of that range, and that a collection simulated
 with TREC-COVID's design (143 runs from 56 groups, one pooled run per group, pool depth 7)
-stays within 30% of TREC-COVID's Judged@10/@100 and relevant documents per topic
-(``calibration.WIDE_TOLERANCE``; Judged@10 of non-contributing runs is the farthest, −25%). The per-topic normals behind R_t and h_t
+stays within 30% of TREC-COVID's JudgedRet@10/@100 and relevant documents per topic
+(``calibration.WIDE_TOLERANCE``; JudgedRet@10 of non-contributing runs is the farthest, −25%). The per-topic normals behind R_t and h_t
 are standardized over blocks of ``TOPIC_BLOCK`` topics (:func:`_topic_normals`), so the
 default's topics have nearly the same spread of size and ease for every seed (exactly,
 before the ease is clipped to [EASE_LOW, EASE_HIGH] and R to docs_per_topic / 5).

@@ -1,0 +1,221 @@
+"""Scale: many topics, many runs, all pairs, and sweeps (issue 17), each as a ratio against
+its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-runs it).
+
+1. Many topics. read + Experiment + evaluate (P@10, AP, nDCG@10, bpref) against pytrec_eval
+   (parse the same files into its dicts in Python + evaluate), CPU seconds, at
+   5 runs × 5,000 topics × 200 documents and 1 run × 100,000 topics × 20 documents
+   (benchmarks/_data.py generates them once). Target: irnb ≤ 1/3 of pytrec_eval.
+2. All pairs, 1,000 runs × 50 topics (coarse P@10-like values, ties and zeros): Wilcoxon
+   against ``scipy.stats.wilcoxon(x, y, axis=1)`` over the same pairs (target ≤ 1/2, same
+   p-values); the t-test against a vectorised numpy baseline (differences, mean, sd,
+   Student's t; target ≤ 1/2); the decision matrix (every pair, a measure and its
+   assessment measure, t-test and ANOVA + Bonferroni: "a few seconds").
+3. Tukey HSD over the 143 TREC-COVID round-1 runs (P@10, 30 topics) against statsmodels'
+   ``pairwise_tukeyhsd`` (target ≤ 1/20, p-values within 1e-4). Needs ../shared; with
+   ``--quick`` 40 simulated runs instead (statsmodels needs minutes for 143 runs).
+4. Sweeps: leave-one-group-out (9 measures) and the subsampling curves on the default
+   collection, serially and with ``n_jobs=2``.
+
+    python benchmarks/bench_scale.py [--quick] [--shared ../shared] [--skip many,pairs,tukey,sweeps]
+
+The machine and its load are printed first: on a shared 2-core machine wall times move
+with the load, CPU times and ratios much less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import irnb  # noqa: E402
+from irnb import stats  # noqa: E402
+from irnb.decision import decide  # noqa: E402
+
+MEASURES = ["P@10", "AP", "nDCG@10", "Bpref"]
+TREC_MEASURES = {"P_10", "map", "ndcg_cut_10", "bpref"}
+
+
+def _cpu(fn):
+    """(result, CPU seconds of this process, wall seconds)."""
+    c, w = time.process_time(), time.perf_counter()
+    out = fn()
+    return out, time.process_time() - c, time.perf_counter() - w
+
+
+def _ratio(name: str, ours: float, peer: float, target: float | None) -> str:
+    ratio = ours / peer if peer > 0 else float("nan")
+    verdict = "" if target is None else (" meets" if ratio <= target else " MISSES") + f" target ≤ {target:g}"
+    return f"  {name}: irnb {ours:.3f} s, peer {peer:.3f} s, ratio {ratio:.3f}{verdict}"
+
+
+# ----------------------------------------------------------------------------- 1. many topics
+def _parse_trec(path, number):
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            cols = line.split()
+            if cols:
+                out.setdefault(cols[0], {})[cols[2]] = number(cols[-2] if number is float else cols[3])
+    return out
+
+
+def many_topics(quick: bool) -> list[str]:
+    import _data
+
+    sizes = [(5, 5_000, 200), (1, 100_000, 20)] if not quick else [(2, 200, 50), (1, 2_000, 10)]
+    lines = []
+    for n_runs, n_topics, depth in sizes:
+        spec = _data.SyntheticSpec(n_runs=n_runs, n_topics=n_topics, depth=depth, judgments_per_topic=30,
+                                   candidates_per_topic=max(2 * depth, 60), collection_size=200_000, seed=17)
+        data = _data.ensure_generated(spec)
+        run_files = sorted(data.run_dir.glob("*.txt"))
+
+        def ours():
+            exp = irnb.Experiment(irnb.read_runs(run_files), irnb.read_qrels(data.qrels_path))
+            return irnb.evaluate(exp, MEASURES)
+
+        ev, ours_cpu, ours_wall = _cpu(ours)
+        try:
+            import pytrec_eval
+        except ImportError:
+            lines.append(f"  {n_runs}×{n_topics}×{depth}: irnb {ours_cpu:.3f} CPU-s; pytrec_eval not installed")
+            continue
+
+        def peer():
+            qrels = _parse_trec(data.qrels_path, int)
+            runs = [_parse_trec(p, float) for p in run_files]
+            evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES)
+            return [evaluator.evaluate(r) for r in runs]
+
+        res, peer_cpu, peer_wall = _cpu(peer)
+        got = float(np.nanmean(np.where(ev.evaluated[0], ev["AP"][0], np.nan)))
+        want = float(np.mean([v["map"] for v in res[0].values()]))
+        lines.append(_ratio(f"{n_runs} runs × {n_topics:,} topics × {depth} docs, CPU (MAP of run 1: "
+                            f"{got:.6f} / {want:.6f})", ours_cpu, peer_cpu, 1 / 3))
+        lines.append(f"    wall: irnb {ours_wall:.3f} s, pytrec_eval {peer_wall:.3f} s")
+    return lines
+
+
+# ----------------------------------------------------------------------------- 2. all pairs
+def all_pairs(quick: bool) -> list[str]:
+    from scipy import special
+    from scipy import stats as sps
+
+    S, T = (1000, 50) if not quick else (60, 50)
+    rng = np.random.default_rng(0)
+    P = np.round(rng.beta(2, 5, size=(S, T)) * 10) / 10  # P@10-like: ties and zero differences
+    A = np.round(rng.beta(5, 2, size=(S, T)) * 10) / 10
+    a, b = np.triu_indices(S, 1)
+    names = [f"r{i}" for i in range(S)]
+    lines = [f"  {S} runs × {T} topics = {a.size:,} pairs"]
+
+    res, ours, _ = _cpu(lambda: stats.wilcoxon_test(P, run_names=names))
+
+    def scipy_wilcoxon():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return sps.wilcoxon(P[a], P[b], axis=1)
+
+    ref, peer, _ = _cpu(scipy_wilcoxon)
+    same = np.array_equal(np.isnan(res.p_value), np.isnan(ref.pvalue)) and \
+        np.nanmax(np.abs(res.p_value - ref.pvalue)) == 0.0
+    lines.append(_ratio(f"Wilcoxon vs scipy.stats.wilcoxon(axis=1) (identical p-values: {same})", ours, peer, 0.5))
+
+    res, ours, _ = _cpu(lambda: stats.t_test(P, run_names=names))
+
+    def numpy_t():
+        d = P[a] - P[b]
+        n = d.shape[1]
+        t = d.mean(axis=1) / (d.std(axis=1, ddof=1) / np.sqrt(n))
+        return 2.0 * special.stdtr(n - 1, -np.abs(t))
+
+    ref_p, peer, _ = _cpu(numpy_t)
+    ok = np.isfinite(ref_p)
+    gap = float(np.max(np.abs(res.p_value[ok] - ref_p[ok])))
+    lines.append(_ratio(f"t-test vs vectorised numpy (max |Δp| {gap:.1e})", ours, peer, 0.5))
+
+    for test in ("t", "anova"):
+        def matrix():
+            m = stats.pairwise_test(P, "P@10", test=test, run_names=names)
+            j = stats.pairwise_test(A, "Judged@10", test=test, run_names=names)
+            return decide(m, j)
+
+        table, cpu, wall = _cpu(matrix)
+        lines.append(f"  decision matrix ({test}): {len(table):,} pairs in {wall:.2f} s wall ({cpu:.2f} CPU-s)")
+    return lines
+
+
+# ----------------------------------------------------------------------------- 3. Tukey
+def tukey(quick: bool, shared: Path) -> list[str]:
+    try:
+        from statsmodels.stats.multicomp import pairwise_tukeyhsd
+    except ImportError:
+        return ["  statsmodels not installed (pip install -e '.[bench]')"]
+    covid = shared / "data" / "trec-covid-round1"
+    if quick or not covid.is_dir():
+        from irnb.datasets import default
+
+        ev = irnb.evaluate(default().experiment, ["P@10"])
+        label = f"default collection, {len(ev.run_names)} runs"
+    else:
+        from irnb.datasets.real import trec_covid_round1
+
+        ev = irnb.evaluate(trec_covid_round1(covid), ["P@10"])
+        label = f"TREC-COVID round 1, {len(ev.run_names)} runs"
+    V = np.where(ev.evaluated, ev["P@10"], np.nan)
+    res, ours, _ = _cpu(lambda: stats.tukey_hsd(V))
+    values, groups = V.ravel(), np.repeat(np.arange(V.shape[0]), V.shape[1])
+    keep = ~np.isnan(values)
+    ref, peer, _ = _cpu(lambda: pairwise_tukeyhsd(values[keep], groups[keep]))
+    gap = float(np.max(np.abs(np.asarray(ref.pvalues) - res.p_value)))
+    return [_ratio(f"Tukey HSD, {label} (max |Δp| vs statsmodels {gap:.1e})", ours, peer, 1 / 20)]
+
+
+# ----------------------------------------------------------------------------- 4. sweeps
+def sweeps(quick: bool) -> list[str]:
+    from irnb.bias import leave_one_group_out_bias, subsampling_curves
+    from irnb.datasets import default
+
+    exp = default().experiment
+    lines = []
+    for n_jobs in (None, 2):
+        _, _, wall = _cpu(lambda: leave_one_group_out_bias(exp, depth=100, n_jobs=n_jobs, progress=False))
+        _, _, wall2 = _cpu(lambda: subsampling_curves(exp, seed=0, repeats=1 if quick else 3, n_jobs=n_jobs,
+                                                      progress=False))
+        lines.append(f"  n_jobs={n_jobs}: leave-one-group-out {wall:.2f} s, subsampling curves {wall2:.2f} s (wall)")
+    return lines
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: many, pairs, tukey, sweeps")
+    args = parser.parse_args(argv)
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
+          f"{platform.python_version()}, load average {load:.1f}")
+    parts = [("many", "1. many topics", lambda: many_topics(args.quick)),
+             ("pairs", "2. all pairs", lambda: all_pairs(args.quick)),
+             ("tukey", "3. Tukey HSD", lambda: tukey(args.quick, args.shared)),
+             ("sweeps", "4. sweeps", lambda: sweeps(args.quick))]
+    for key, title, fn in parts:
+        if key in skip:
+            continue
+        print(title)
+        for line in fn():
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

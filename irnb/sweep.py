@@ -1,0 +1,76 @@
+"""Sweeps: experiments that loop over settings, run through joblib, with a progress bar.
+
+Every experiment in irnb that repeats one computation over many settings (groups left out,
+subsampling fractions × repeats, judgment budgets, bootstrap resamples) hands its tasks to
+:func:`sweep`. By default (``n_jobs=None``) the tasks run one after another in this
+process, exactly as a plain loop would; ``n_jobs=2`` (or ``-1``: every core) runs them in
+joblib's worker processes; and inside ``with joblib.parallel_config(backend="dask"):`` the
+same call sends them to the Dask cluster of the active ``distributed.Client``, unchanged.
+Results come back in task order, so every backend gives identical results: randomness is
+drawn before the tasks are handed out, never inside them.
+
+A progress bar (``tqdm.auto``: a widget in a notebook, text in a terminal) counts finished
+tasks; ``progress=False`` turns it off, ``progress=None`` (the default) shows it only where
+someone is watching (a terminal or a notebook, not a log file or a test run).
+
+>>> from irnb.sweep import sweep
+>>> sweep(pow, [(2, 3), (3, 2), (10, 0)], progress=False)
+[8, 9, 1]
+"""
+
+from __future__ import annotations
+
+import numbers
+import sys
+from typing import Any, Callable, Iterable, Sequence
+
+__all__ = ["sweep", "N_JOBS_DOC"]
+
+N_JOBS_DOC = ("``n_jobs``: parallel workers for the sweep (None: this process, one task after another; -1: "
+              "every core; inside ``joblib.parallel_config(backend=...)`` that backend, e.g. Dask); "
+              "``progress``: show a progress bar (None: only in a terminal or notebook; False: never)")
+
+
+def _check_n_jobs(n_jobs, owner: str):
+    if n_jobs is None:
+        return None
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
+        raise ValueError(f"{owner}: n_jobs must be None, -1 (every core) or an integer ≥ 1, got {n_jobs!r}")
+    return int(n_jobs)
+
+
+def _check_progress(progress, owner: str):
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"{owner}: progress must be True, False or None (automatic), got {progress!r}")
+    return progress
+
+
+def _watched() -> bool:
+    """A person can see the bar: stderr is a terminal, or we run in an IPython kernel."""
+    if "ipykernel" in sys.modules:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def sweep(fn: Callable[..., Any], tasks: Iterable[Sequence[Any]], *, n_jobs: int | None = None,
+          progress: bool | None = None, desc: str | None = None, owner: str = "sweep") -> list:
+    """``[fn(*task) for task in tasks]``, through joblib, in task order.
+
+    ``fn`` must be a module-level function (workers import it by name) and every task a
+    tuple of picklable arguments. See the module docstring for ``n_jobs`` and ``progress``.
+    """
+    n_jobs = _check_n_jobs(n_jobs, owner)
+    show = _watched() if _check_progress(progress, owner) is None else progress
+    tasks = [tuple(t) for t in tasks]
+    import joblib
+
+    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
+    results = parallel(joblib.delayed(fn)(*task) for task in tasks)
+    if show:
+        from tqdm.auto import tqdm
+
+        results = tqdm(results, total=len(tasks), desc=desc or owner, leave=False)
+    return list(results)
