@@ -5,8 +5,8 @@ scipy and pyarrow only; plotting and widgets live in ``irnb.plots`` and ``irnb.w
 and are imported on demand.
 """
 
-from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments, PoolMask
-from .io import Qrels, Run, read_qrels, read_run, read_runs, write_qrels, write_run
+from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments, MissingTopicsWarning, PoolMask
+from .io import FileReadError, Qrels, Run, read_qrels, read_run, read_runs, write_qrels, write_run
 from .measures import Measure, parse_measure, parse_measures
 from .metrics import Evaluation, evaluate
 from .pooling import Pool, budget_pool, depth_pool, leave_one_group_out, official_pool, random_subsample
@@ -19,6 +19,7 @@ from .intervals import (
     point_estimates,
     scenarios,
     score_intervals,
+    true_background_rate,
 )
 from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
 
@@ -27,6 +28,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Experiment",
     "Judgments",
+    "MissingTopicsWarning",
+    "FileReadError",
     "UNJUDGED",
     "NO_DOC",
     "Run",
@@ -53,6 +56,7 @@ __all__ = [
     "compare_intervals",
     "scenarios",
     "estimate_background_rate",
+    "true_background_rate",
     "interval_table",
     "pairwise_test",
     "compare_table",

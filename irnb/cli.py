@@ -60,13 +60,20 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_ = sub.add_parser("compare", help="all-pairs significance tests and the decision matrix",
                           description="Test every pair of runs on a measure and on its assessment measure "
                                       "(Judged@k, or MAA for AP) and classify each pair into the decision "
-                                      "matrix's cases 1-4 (Baillie et al.).")
+                                      "matrix's cases 1-4 (Baillie et al.). Default test: the papers' "
+                                      "one-way ANOVA over all runs + Bonferroni multiple comparisons.")
     cmp_.add_argument("qrels", help="qrels file (plain or .gz)")
     cmp_.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
     cmp_.add_argument("-m", "--measure", required=True, help="measure at depth k, e.g. P@10, P@100, AP")
-    cmp_.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization", "anova"), default="t",
-                      help="paired test over topics (anova: one-way ANOVA + Bonferroni, as in the paper)")
+    cmp_.add_argument("--test", choices=COMPARE_TESTS, default="anova",
+                      help="anova (default): one-way ANOVA over all runs + Bonferroni multiple comparisons, "
+                           "the papers' procedure; t, wilcoxon, sign, randomization: paired tests per pair, "
+                           "uncorrected; tukey: Tukey HSD")
     cmp_.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    cmp_.add_argument("--assessment", default=None, metavar="FAMILY",
+                      help="assessment measure: a name used as given (MAA, Judged@100) or a family that "
+                           "needs a depth (Judged, JudgedRet, NotUnj, Unj), taken at the measure's "
+                           "(default: Judged@k, MAA for AP)")
     cmp_.add_argument("--seed", type=int, default=0, help="seed for the randomization test")
     cmp_.add_argument("--keep-first", action="store_true",
                       help="keep the first occurrence of a docno repeated within a topic (default: error)")
@@ -97,13 +104,36 @@ def _format_value(measure, value: float, digits: int | None) -> str:
 
 
 def _cmd_evaluate(args) -> int:
-    from .experiment import Experiment
+    import warnings
+
+    from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
     from .measures import parse_measures
-    from .metrics import evaluate
 
     _check_pool_options(args)
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    with warnings.catch_warnings():  # said once per run below, in the CLI's own words
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        _evaluate_and_print(args, experiment, measures)
+    for run, topics in experiment.ignored_topics.items():
+        print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
+              f"({', '.join(t if len(t) <= 40 else t[:40] + '…' for t in topics[:5])}"
+              f"{'…' if len(topics) > 5 else ''})", file=sys.stderr)
+    complete = args.complete and not (args.intervals or args.estimator)
+    missing = list(experiment.missing_topics.items())
+    for run, topics in missing[:10]:
+        note = missing_topics_note(run, topics, len(experiment.topics), complete=complete)
+        note = note.replace("complete=True (trec_eval -c)", "-c").replace("complete=True, trec_eval -c", "-c")
+        print(f"irnb: warning: {note}", file=sys.stderr)
+    if len(missing) > 10:
+        print(f"irnb: warning: … and {len(missing) - 10} more runs that do not answer every qrels topic "
+              f"({len(missing)} of {len(experiment.run_names)} runs)", file=sys.stderr)
+    return 0
+
+
+def _evaluate_and_print(args, experiment, measures) -> None:
+    from .metrics import evaluate
+
     pool = None
     if args.pool_depth is not None:
         from .pooling import depth_pool
@@ -150,10 +180,6 @@ def _cmd_evaluate(args) -> int:
         records = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")  # NaN → null
         json.dump(records, sys.stdout, indent=1, allow_nan=False)
         sys.stdout.write("\n")
-    for run, topics in experiment.ignored_topics.items():
-        print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
-              f"({', '.join(topics[:5])}{'…' if len(topics) > 5 else ''})", file=sys.stderr)
-    return 0
 
 
 def _as_number(text: str, option: str) -> float:
@@ -202,13 +228,16 @@ def _cmd_simulate(args) -> int:
     return run_simulate(args)
 
 
+COMPARE_TESTS = ("anova", "t", "wilcoxon", "sign", "randomization", "tukey")  # = irnb.stats.TESTS (a test checks)
 COMPARE_COLUMNS = ["run_a", "run_b", "measure", "assessment", "mean_diff", "p_measure", "assessment_diff",
                    "p_assessment", "case", "strength", "better", "more_assessed"]
 
 
 def _cmd_compare(args) -> int:
+    import warnings
+
     from .decision import compare_table
-    from .experiment import Experiment
+    from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
 
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha must satisfy 0 < alpha < 1, got {args.alpha}")
@@ -216,8 +245,20 @@ def _cmd_compare(args) -> int:
     if len(experiment.run_names) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")
     options = {"seed": args.seed} if args.test == "randomization" else {}
-    table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha, **options)
-    table = table[COMPARE_COLUMNS]
+    with warnings.catch_warnings():  # said below, in the CLI's own words
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha,
+                              assessment=args.assessment, **options)
+    for run, topics in list(experiment.missing_topics.items())[:10]:
+        note = missing_topics_note(run, topics, len(experiment.topics), complete=False,
+                                   consequence="left out of its pairs' tests (a pair is tested on the topics both runs answer)")
+        print(f"irnb: warning: {note}", file=sys.stderr)
+    about = table.attrs
+    if args.format == "trec":  # a header line says what produced the table
+        sys.stdout.write(f"# {about['measure']} with {about['assessment']}: {about['procedure']}\n")
+    else:  # csv and json: every row says it
+        table = table.assign(test=about["test"], correction=about["correction"], alpha=about["alpha"])
+    table = table[COMPARE_COLUMNS + ([] if args.format == "trec" else ["test", "correction", "alpha"])]
     if args.format == "trec":
         sys.stdout.write("\t".join(COMPARE_COLUMNS) + "\n")
         for row in table.itertuples(index=False):

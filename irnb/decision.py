@@ -16,10 +16,24 @@ case  strength              outcome
 ====  ====================  ==============================================================
 
 "Different" means p < ``alpha``; ``alpha`` is applied here and nowhere else (the p-values
-come from :mod:`irnb.stats`). With ``test="anova"`` (the papers' procedure) a pair is
-different only when the one-way ANOVA over all runs and the pair's Bonferroni comparison
-both reject, so the tables report p = max(ANOVA p, Bonferroni p). A pair whose p-value is
-NaN (nothing to test, e.g. no shared topic) counts as "equal".
+come from :mod:`irnb.stats`). The default test is the papers' procedure (Baillie et al. 2007
+§4.2, 2008 §4.2): ``test="anova"``, a one-way ANOVA over all runs followed by Bonferroni
+multiple comparisons. A pair is different only when the ANOVA over all runs and the
+pair's Bonferroni comparison both reject, so the tables report p = max(ANOVA p,
+Bonferroni p). The other tests of :data:`irnb.stats.TESTS` (paired t, Wilcoxon, sign,
+randomization, Tukey HSD) are options. A pair whose p-value is NaN (nothing to test, e.g.
+no shared topic) counts as "equal". Every table says what produced it in its ``.attrs``
+(``test``, ``correction``, ``alpha``, ``assessment``, ``procedure``; see
+:func:`procedure_label`), and the plots print that in their titles.
+
+Assessment measures (A). By default P@k is paired with A_p@k = ``Judged@k`` and AP with
+MAA (the 2007 paper); ``assessment=`` takes any assessment family instead (``Judged``,
+``JudgedRet``, ``NotUnj``, ``MAA``, ``MAAR``: :data:`ASSESSMENT_FAMILIES`), taken at each
+column's depth by the case tables and :func:`depth_curves`; :func:`compare_table` takes a
+measure name as given and a family that needs a depth at the measure's.
+:func:`case_proportions` builds the 2007 table (``form="2007"``: P@10 … P@1000 with A_p at
+the same depth, AP with MAA) or the 2008 tables (``form="2008"``: P@d and MAP@d = AP@d,
+each with A_p@d).
 
 Which run is better follows the test's own direction and the measure's orientation (for a
 lower-is-better measure the lower score is better); A is always higher-is-more-judged.
@@ -40,7 +54,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .measures import Measure, parse_measure
+from .measures import FAMILIES, Measure, parse_measure
 from .stats import TESTS, TOPIC_RULES, PairwiseTests, pairwise_test
 
 __all__ = [
@@ -48,6 +62,12 @@ __all__ = [
     "STRENGTH",
     "TABLE1_MEASURES",
     "DEPTHS",
+    "DEFAULT_TEST",
+    "DEFAULT_ALPHA",
+    "FORMS",
+    "ASSESSMENT_FAMILIES",
+    "procedure_label",
+    "form_measures",
     "assessment_measure",
     "classify",
     "decide",
@@ -65,33 +85,149 @@ CASES = {
     4: "P different, better run's A higher",
 }
 STRENGTH = {1: "strong", 2: "weak", 3: "strong", 4: "weak"}
-TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie et al. Table 1 columns
-DEPTHS = (10, 30, 100, 500, 1000)
+TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie et al. 2007 Table 1 columns
+DEPTHS = (10, 30, 100, 500, 1000)  # the papers' measurement depths d (2007 Table 1; 2008 §4.2, Tables 3-4)
+DEFAULT_TEST = "anova"  # the papers' procedure: one-way ANOVA over all runs, then Bonferroni comparisons
+DEFAULT_ALPHA = 0.05
+FORMS = ("2007", "2008")  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
 _AVERAGE_FAMILIES = ("AP", "GMAP", "APj", "infAP")
-_ASSESSMENT_FAMILIES = ("Judged", "JudgedRet", "NotUnj", "MAA", "MAAR", "RecallAssessment", "Unj")
+# families that measure how much of a ranking is judged (never a performance measure P)
+_ASSESSMENT_CANDIDATES = ("Judged", "JudgedRet", "NotUnj", "MAA", "MAAR", "RecallAssessment", "Unj")
+#: the assessment families registered in :mod:`irnb.measures`, usable as ``assessment=``
+ASSESSMENT_FAMILIES = tuple(f for f in _ASSESSMENT_CANDIDATES if f in FAMILIES)
+_TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
+               "randomization": "paired randomization test",
+               "anova": "one-way ANOVA + Bonferroni multiple comparisons", "tukey": "Tukey HSD"}
+_CORRECTIONS = {"anova": "bonferroni", "tukey": "tukey-hsd"}  # the others: no correction for multiplicity
 
 
-# =================================================================== measures
-def assessment_measure(measure: "str | Measure") -> Measure:
-    """The assessment measure paired with a measure (written rule):
+# =================================================================== procedure and measures
+def procedure_label(test: str = DEFAULT_TEST, *, alpha: float = DEFAULT_ALPHA) -> str:
+    """The words every table and plot carries: which test (and correction) at which α.
 
-    * AP-like measures (AP, GMAP, AP(j), infAP) → MAA at the same cutoff (MAA for MAP);
-    * any other measure with a depth k (P@k, nDCG@k, RBP@k, …) → A_p@k = ``Judged@k``;
+    >>> procedure_label("anova", alpha=0.05)
+    'one-way ANOVA + Bonferroni multiple comparisons, α = 0.05'
+    >>> procedure_label("t", alpha=0.01)
+    'paired t-test (no correction), α = 0.01'
+    """
+    _check_test(test, TOPIC_RULES[0])
+    alpha = _check_alpha(alpha)
+    corrected = test in _CORRECTIONS
+    return f"{_TEST_NAMES[test]}{'' if corrected else ' (no correction)'}, α = {alpha:g}"
+
+
+def _attrs(test: str, alpha: float, assessment: str, **more) -> dict:
+    """The ``.attrs`` of every decision table: what produced it."""
+    return {"test": test, "correction": _CORRECTIONS.get(test, "none"), "alpha": alpha, "assessment": assessment,
+            "procedure": procedure_label(test, alpha=alpha), **more}
+
+
+def _check_form(form) -> str:
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {FORMS} (Baillie et al. 2007 Table 1, 2008 Tables 3-4), got {form!r}")
+    return form
+
+
+def _check_depths(depths) -> list[int]:
+    depths = list(depths)
+    if not depths or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in depths):
+        raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}")
+    return [int(d) for d in depths]
+
+
+def form_measures(form: str = "2007", *, depths: Sequence[int] = DEPTHS) -> list[str]:
+    """The performance measures (columns) of a paper's case-proportion table.
+
+    ``"2007"`` (Baillie et al. 2007, Table 1): P@d for each depth, then AP (MAP over the
+    whole ranking). ``"2008"`` (Baillie et al. 2008, Table 3 then Table 4): P@d for each
+    depth, then MAP@d = AP@d for each depth.
+
+    >>> form_measures("2007", depths=[10, 100])
+    ['P@10', 'P@100', 'AP']
+    >>> form_measures("2008", depths=[10, 100])
+    ['P@10', 'P@100', 'AP@10', 'AP@100']
+    """
+    form = _check_form(form)
+    depths = _check_depths(depths)
+    tail = ["AP"] if form == "2007" else [f"AP@{d}" for d in depths]
+    return [f"P@{d}" for d in depths] + tail
+
+
+def _assessment_family(name: str, owner: str) -> str:
+    if name not in FAMILIES or name not in _ASSESSMENT_CANDIDATES:
+        import difflib
+
+        close = difflib.get_close_matches(str(name), ASSESSMENT_FAMILIES, n=1, cutoff=0.5)
+        raise ValueError(f"{owner}: assessment must be an assessment measure family, one of "
+                         f"{', '.join(ASSESSMENT_FAMILIES)} (or a full name such as 'Judged@100'), got {name!r}"
+                         + (f"; did you mean {close[0]!r}?" if close else ""))
+    return name
+
+
+def assessment_measure(measure: "str | Measure", *, assessment: "str | Measure | None" = None,
+                       form: str = "2007", depth: int | None = None) -> Measure:
+    """The assessment measure A paired with a performance measure P (written rule).
+
+    Without ``assessment`` (the papers' pairing):
+
+    * a measure with a depth k (P@k, nDCG@k, RBP@k, …) → A_p@k = ``Judged@k``;
+    * AP-like measures (AP, GMAP, AP(j), infAP): ``form="2007"`` → MAA at the same cutoff
+      (MAA for MAP, Baillie et al. 2007 Table 1); ``form="2008"`` → A_p@d = ``Judged@d``
+      for MAP@d = AP@d (Baillie et al. 2008 Table 4), MAA when AP has no depth;
     * a measure without a depth (nDCG, bpref, RR, R-prec, …) → MAA over the whole ranking.
+
+    ``assessment`` overrides the rule: a family name from :data:`ASSESSMENT_FAMILIES`
+    (``"Judged"``, ``"MAA"`` …) is taken at the measure's depth k, or at ``depth`` for a
+    measure without one (a family that needs a depth and has none is an error); a full
+    name (``"Judged@100"``, ``"Unj@10"``) is used as given.
 
     >>> [assessment_measure(m).name for m in ["P@10", "AP", "AP@100", "ndcg_cut_20", "bpref"]]
     ['Judged@10', 'MAA', 'MAA@100', 'Judged@20', 'MAA']
+    >>> assessment_measure("AP@100", form="2008").name
+    'Judged@100'
+    >>> [assessment_measure(m, assessment="Judged", depth=1000).name for m in ["P@30", "AP"]]
+    ['Judged@30', 'Judged@1000']
     """
     m = parse_measure(measure)
-    if m.family in _ASSESSMENT_FAMILIES:
+    _check_form(form)
+    if m.family in _ASSESSMENT_CANDIDATES:
         raise ValueError(f"measure {m.name!r} already measures assessment; pass a performance measure "
                          "such as 'P@10' or 'AP'")
-    if m.family in _AVERAGE_FAMILIES:
-        return Measure("MAA", m.cutoff)
-    if m.cutoff is not None:
-        return Measure("Judged", m.cutoff)
-    return Measure("MAA", None)
+    if assessment is None:
+        if m.family in _AVERAGE_FAMILIES and not (form == "2008" and m.cutoff is not None):
+            return Measure("MAA", m.cutoff)
+        if m.cutoff is not None:
+            return Measure("Judged", m.cutoff)
+        return Measure("MAA", None)
+    if isinstance(assessment, str) and assessment.strip() in FAMILIES:  # a bare family: at the measure's depth
+        family = _assessment_family(assessment.strip(), "assessment_measure")
+        k = m.cutoff if m.cutoff is not None else depth
+        if k is None and FAMILIES[family].cutoff == "required":
+            raise ValueError(f"assessment_measure: {family} needs a depth and {m.name} has none; pass depth= "
+                             f"or a full name such as '{family}@1000'")
+        return Measure(family, None if k is None else int(k))
+    if not isinstance(assessment, (str, Measure)):
+        raise TypeError(f"assessment must be a measure family or name (str) or a Measure, "
+                        f"got {type(assessment).__name__}")
+    a = parse_measure(assessment)
+    _assessment_family(a.family, "assessment_measure")
+    return a
+
+
+def _given_assessment(m: Measure, assessment) -> Measure:
+    """compare_table's rule: ``assessment`` is a measure name as parsed (``MAA`` is MAA over
+    the whole ranking), except that a bare family that needs a depth takes the measure's."""
+    if assessment is None:
+        return assessment_measure(m)
+    if isinstance(assessment, str) and assessment.strip() in FAMILIES \
+            and FAMILIES[assessment.strip()].cutoff == "required":
+        return assessment_measure(m, assessment=assessment)
+    if not isinstance(assessment, (str, Measure)):
+        raise TypeError(f"assessment must be a measure name (str) or a Measure, got {type(assessment).__name__}")
+    a = parse_measure(assessment)
+    _assessment_family(a.family, "assessment")
+    return a
 
 
 def _check_alpha(alpha) -> float:
@@ -142,7 +278,8 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
     strength, better, more_assessed``; ``better`` / ``more_assessed`` name the run that is
     significantly better / more assessed, or are None when the two are "equal".
     ``higher_is_better`` / ``assessment_higher_is_better`` orient the two measures (an
-    assessment measure such as Unj@k, the unjudged share, is lower-is-better).
+    assessment measure such as Unj@k, the unjudged share, is lower-is-better). ``.attrs``:
+    ``test, correction, alpha, assessment, procedure, measure`` (as :func:`compare_table`).
     """
     alpha = _check_alpha(alpha)
     for name, flag in (("higher_is_better", higher_is_better),
@@ -164,7 +301,7 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
         sig_m, sig_a = p_m < alpha, p_a < alpha
     better_name = np.where(sig_m & (better > 0), ra, np.where(sig_m & (better < 0), rb, None))
     more_name = np.where(sig_a & (more > 0), ra, np.where(sig_a & (more < 0), rb, None))
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "run_a": ra, "run_b": rb,
         "measure": measure_tests.measure, "assessment": assessment_tests.measure, "test": measure_tests.test,
         "n_topics": measure_tests.n_topics,
@@ -176,6 +313,8 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
         # object columns: a missing name stays None (JSON null), not NaN
         "better": pd.Series(better_name, dtype=object), "more_assessed": pd.Series(more_name, dtype=object),
     })
+    out.attrs = _attrs(measure_tests.test, alpha, assessment_tests.measure, measure=measure_tests.measure)
+    return out
 
 
 def _evaluation(source, measures: Sequence[Measure], judged):
@@ -226,29 +365,37 @@ def _check_test(test, topics):
         raise ValueError(f"topics must be one of {TOPIC_RULES}, got {topics!r}")
 
 
-def compare_table(experiment, measure: "str | Measure", *, test: str = "t", alpha: float = 0.05,
+def compare_table(experiment, measure: "str | Measure", *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
                   judged: np.ndarray | None = None, assessment: "str | Measure | None" = None,
                   topics: str = "pairwise", **options) -> pd.DataFrame:
     """Every pair of runs of ``experiment`` (an Experiment, or an Evaluation holding both
     measures) classified by the decision matrix: see :func:`decide` for the columns.
 
-    ``measure``'s assessment measure is :func:`assessment_measure` unless ``assessment`` is
-    given; ``judged`` restricts the qrels to a pool (a mask over qrels entries, see
-    :mod:`irnb.pooling`); ``test`` is one of ``t, wilcoxon, sign, randomization, anova,
-    tukey`` and ``options`` are that test's keywords (e.g. ``seed=``); ``topics`` as in
-    :mod:`irnb.stats`. This is what ``irnb compare`` prints.
+    ``measure``'s assessment measure is :func:`assessment_measure`, or ``assessment``: a
+    measure name used as given (``"MAA"``, ``"MAAR"``, ``"Judged@100"``), or a family that
+    needs a depth (``"Judged"``, ``"JudgedRet"``, ``"NotUnj"``, ``"Unj"``), taken at the
+    measure's depth;
+    ``judged`` restricts the qrels to a pool (a mask over qrels entries, see
+    :mod:`irnb.pooling`); ``test`` is one of ``anova`` (default: one-way ANOVA +
+    Bonferroni, the papers' procedure), ``t, wilcoxon, sign, randomization, tukey`` and
+    ``options`` are that test's keywords (e.g. ``seed=``); ``topics`` as in
+    :mod:`irnb.stats`. ``.attrs`` holds ``test, correction, alpha, assessment, procedure,
+    measure``. This is what ``irnb compare`` prints.
     """
     alpha = _check_alpha(alpha)
     _check_test(test, topics)
     m = parse_measure(measure)
-    a = assessment_measure(m) if assessment is None else parse_measure(assessment)
+    a = _given_assessment(m, assessment)
     ev = _evaluation(experiment, [m, a], judged)
-    return _table(ev, m, a, test, alpha, topics, options)
+    table = _table(ev, m, a, test, alpha, topics, options)
+    table.attrs = _attrs(test, alpha, a.name, measure=m.name)
+    return table
 
 
 def case_matrix(table: pd.DataFrame) -> pd.DataFrame:
     """Run × run grid of cases from a :func:`compare_table`/:func:`decide` table (the
-    decision-matrix heatmap); symmetric, diagonal NaN, runs in order of appearance."""
+    decision-matrix heatmap); symmetric, diagonal NaN, runs in order of appearance; the
+    table's ``.attrs`` are kept."""
     need = {"run_a", "run_b", "case"}
     if not need <= set(table.columns):
         raise ValueError(f"table must have columns {sorted(need)}, got {list(table.columns)}")
@@ -259,7 +406,9 @@ def case_matrix(table: pd.DataFrame) -> pd.DataFrame:
     out = np.full((len(runs), len(runs)), np.nan)
     out[i, j] = table["case"].to_numpy()
     out[j, i] = table["case"].to_numpy()
-    return pd.DataFrame(out, index=pd.Index(runs, name="run"), columns=pd.Index(runs, name="versus"))
+    grid = pd.DataFrame(out, index=pd.Index(runs, name="run"), columns=pd.Index(runs, name="versus"))
+    grid.attrs = dict(table.attrs)  # what produced the cases (test, alpha, …) travels with them
+    return grid
 
 
 # =================================================================== Table 1
@@ -286,23 +435,35 @@ def _settings(settings) -> dict:
                     f"(Experiment, judged) | Evaluation; got {type(settings).__name__}")
 
 
-def case_counts(settings, *, measures: Iterable["str | Measure"] = TABLE1_MEASURES, test: str = "t",
-                alpha: float = 0.05, topics: str = "pairwise", **options) -> pd.DataFrame:
+def _default_pairing(form: str) -> str:
+    return "A_p@k = Judged@k; MAA for AP" if form == "2007" else "A_p@d = Judged@d (also for MAP@d = AP@d)"
+
+
+def case_counts(settings, *, form: str = "2007", measures: "Iterable[str | Measure] | None" = None,
+                assessment: "str | Measure | None" = None, depths: Sequence[int] = DEPTHS,
+                test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
+                **options) -> pd.DataFrame:
     """How many pairs fall in each case, per setting and measure (tidy).
 
     ``settings``: one Experiment (or Evaluation), or a mapping from a row name (a pool
     setting, a collection) to an Experiment, an ``(Experiment, judged)`` pair, or an
-    Evaluation. Rows: ``setting, measure, assessment, case, pairs, count, proportion``;
-    every (setting, measure) has the four cases and its proportions sum to 1.
+    Evaluation. ``form``, ``measures``, ``assessment`` and ``depths`` as in
+    :func:`case_proportions`. Rows: ``setting, measure, assessment, case, pairs, count,
+    proportion``; every (setting, measure) has the four cases and its proportions sum to 1.
+    ``.attrs``: ``test, correction, alpha, assessment, procedure, form``.
     """
     alpha = _check_alpha(alpha)
     _check_test(test, topics)
+    form = _check_form(form)
+    depths = _check_depths(depths)
+    if measures is None:
+        measures = form_measures(form, depths=depths)
     parsed = [parse_measure(m) for m in ([measures] if isinstance(measures, (str, Measure)) else measures)]
     if not parsed:
         raise ValueError("measures: expected at least one measure, got none")
+    pairs = [(m, assessment_measure(m, assessment=assessment, form=form, depth=max(depths))) for m in parsed]
     rows = []
     for name, (source, judged) in _settings(settings).items():
-        pairs = [(m, assessment_measure(m)) for m in parsed]
         ev = _evaluation(source, [x for pair in pairs for x in pair], judged)
         for m, a in pairs:
             counts = np.bincount(_cases(ev, m, a, test, alpha, topics, options).astype(np.int64), minlength=5)[1:5]
@@ -311,52 +472,73 @@ def case_counts(settings, *, measures: Iterable["str | Measure"] = TABLE1_MEASUR
                 rows.append({"setting": name, "measure": m.name, "assessment": a.name, "case": c,
                              "pairs": total, "count": int(counts[c - 1]),
                              "proportion": counts[c - 1] / total if total else np.nan})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    described = _default_pairing(form) if assessment is None else str(assessment)
+    out.attrs = _attrs(test, alpha, described, form=form,
+                       pairing={m.name: a.name for m, a in pairs})
+    return out
 
 
-def case_proportions(settings, *, measures: Iterable["str | Measure"] = TABLE1_MEASURES, test: str = "t",
-                     alpha: float = 0.05, topics: str = "pairwise", **options) -> pd.DataFrame:
-    """Baillie et al.'s Table 1: rows are settings (pool settings or collections), columns
-    are (measure, case 1–4) — four proportions per measurement depth, summing to 1.
+def case_proportions(settings, *, form: str = "2007", measures: "Iterable[str | Measure] | None" = None,
+                     assessment: "str | Measure | None" = None, depths: Sequence[int] = DEPTHS,
+                     test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
+                     **options) -> pd.DataFrame:
+    """Baillie et al.'s case-proportion tables: rows are settings (pool settings or
+    collections), columns are (measure, case 1–4) — four proportions per measure, summing
+    to 1.
 
-    The default columns are P@10, P@30, P@100, P@500, P@1000 and AP (each tested with its
-    assessment measure: Judged@k, MAA). Pair counts are in :func:`case_counts`.
+    ``form="2007"`` (Baillie et al. 2007, Table 1): P@10, P@30, P@100, P@500, P@1000, each
+    with A_p at the same depth (``Judged@d``), and AP with MAA. ``form="2008"`` (Baillie
+    et al. 2008, Tables 3 and 4 side by side): P@d, then MAP@d = AP@d, every one with
+    A_p@d. ``depths`` changes the depths d (default 10, 30, 100, 500, 1000); ``measures``
+    replaces the columns (paired by the form's rule, see :func:`assessment_measure`).
+    ``assessment`` replaces A for every column: a family of :data:`ASSESSMENT_FAMILIES`
+    (e.g. ``"JudgedRet"``, ``"NotUnj"``, ``"MAAR"``) taken at each column's depth — AP
+    without a depth takes the deepest of ``depths`` when the family needs one.
+
+    The test is the papers' procedure by default (one-way ANOVA over all runs, then
+    Bonferroni comparisons, α = 0.05); ``.attrs`` says which (``test, correction, alpha,
+    assessment, procedure, form``, and ``pairing``: measure → assessment measure). Pair
+    counts are in :func:`case_counts`.
     """
-    tidy = case_counts(settings, measures=measures, test=test, alpha=alpha, topics=topics, **options)
+    tidy = case_counts(settings, form=form, measures=measures, assessment=assessment, depths=depths, test=test,
+                       alpha=alpha, topics=topics, **options)
     wide = tidy.pivot(index="setting", columns=["measure", "case"], values="proportion")
     order_rows = list(dict.fromkeys(tidy["setting"]))
     order_cols = list(dict.fromkeys(zip(tidy["measure"], tidy["case"])))
     wide = wide.loc[order_rows, pd.MultiIndex.from_tuples(order_cols, names=["measure", "case"])]
+    wide.attrs = dict(tidy.attrs)
     return wide
 
 
 # =================================================================== Fig. 2 / Fig. 11
 def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depths: Sequence[int] = DEPTHS,
-                 judged: np.ndarray | None = None, test: str = "t", alpha: float = 0.05,
+                 judged: np.ndarray | None = None, assessment: "str | Measure | None" = None,
+                 test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
                  confidence: float = 0.95, topics: str = "pairwise", **options) -> pd.DataFrame:
     """Two runs' measure and assessment curves across measurement depths (the data behind
     Baillie et al.'s Fig. 2 / Fig. 11), with confidence intervals and the pair's case.
 
-    For each depth d: ``family@d`` (P@d, or AP@d for ``family="AP"``) and its assessment
-    measure (Judged@d, MAA@d). Rows: ``depth, kind ("measure" | "assessment"), measure,
+    For each depth d: ``family@d`` (P@d, or MAP@d = AP@d for ``family="AP"``) and A_p@d =
+    ``Judged@d`` (the papers' figures: 2007 Fig. 2 pairs P@d with A_p@d, 2008 Fig. 11 MAP@d
+    with A_p@d), or ``assessment`` (a family, e.g. ``"MAA"``, at depth d). Rows: ``depth, kind ("measure" | "assessment"), measure,
     run, mean, lower, upper, n_topics, p_value, significant, case``. Means and intervals
     are over the topics the test uses (those the pair shares; with ``topics="common"``
     those every run shares): mean ± t_{(1+confidence)/2, n−1}·sd/√n. The
     p-value is the pair's, from ``test`` applied to all runs (so ANOVA/Bonferroni and
-    Tukey see the whole family, as in the paper); ``case`` is the pair's decision-matrix
-    case at that depth.
+    Tukey see the whole family, as in the paper; the default is the papers' ANOVA +
+    Bonferroni); ``case`` is the pair's decision-matrix case at that depth. ``.attrs``:
+    ``test, correction, alpha, assessment, procedure, confidence``.
     """
     alpha = _check_alpha(alpha)
     _check_test(test, topics)
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
         raise ValueError(f"confidence must satisfy 0 < confidence < 1, got {confidence!r}")
-    depths = list(depths)
-    if not depths or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in depths):
-        raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}")
+    depths = _check_depths(depths)
     pairs = []
     for d in depths:
-        m = parse_measure(f"{family}@{int(d)}")
-        pairs.append((int(d), m, assessment_measure(m)))
+        m = parse_measure(f"{family}@{d}")
+        pairs.append((d, m, assessment_measure(m, assessment=assessment, form="2008")))
     ev = _evaluation(experiment, [x for _, m, a in pairs for x in (m, a)], judged)
     names = list(ev.run_names)
     for r in (run_a, run_b):
@@ -384,4 +566,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
                 rows.append({"depth": d, "kind": kind, "measure": meas.name, "run": r, "mean": mean,
                              "lower": mean - half, "upper": mean + half, "n_topics": n, "p_value": float(p),
                              "significant": bool(p < alpha), "case": int(row["case"])})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs = _attrs(test, alpha, "A_p@d = Judged@d" if assessment is None else str(assessment),
+                       confidence=float(confidence))
+    return out

@@ -23,8 +23,11 @@ Rules:
 
 * Topics are the official qrels' topics in string order (trec_eval's). A run topic absent
   from the qrels is not evaluated (trec_eval); it is listed in ``ignored_topics[run]``. A
-  qrels topic that a run did not answer has ``length`` 0; measures skip it unless asked
-  for ``complete=True`` (trec_eval ``-c``). A run that answers none of the qrels topics is
+  qrels topic that a run did not answer has ``length`` 0 and is listed in
+  ``missing_topics[run]`` (in topic order: the first is the one trec_eval 10.0 names when
+  it refuses such a run, "result qid '…' not found in qrels", exit status 4); measures skip
+  it unless asked for ``complete=True`` (trec_eval ``-c``), and
+  :func:`irnb.metrics.evaluate` says so with a :class:`MissingTopicsWarning`. A run that answers none of the qrels topics is
   an error (usually a sign of the wrong qrels file).
 * Runs may have different lengths; the depth D is the longest ranking (on qrels topics),
   cut at ``max_depth`` (trec_eval ``-M``) when given; shorter rankings are padded with
@@ -54,18 +57,44 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, read_qrels,
-                 read_runs)
+from .io import (MAX_GRADE, MIN_GRADE, Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks,
+                 read_qrels, read_runs)
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
-           "NO_DOCUMENT"]
+           "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
 
 UNJUDGED = -128  # grade sentinel: the document is not in the (pooled) qrels
 NO_DOC = -127  # grade sentinel: the run has no document at this rank
 POOLED_UNJUDGED = -1  # the grade trec_eval reads as "in the pool, not judged" (infAP's sampled pools)
 NOT_IN_QRELS = -1  # doc-index sentinel
 NO_DOCUMENT = -2  # doc-index sentinel
-MIN_GRADE, MAX_GRADE = -126, 127
+
+
+class MissingTopicsWarning(UserWarning):
+    """Some qrels topics have no ranking in a run: they are left out of its mean (trec_eval
+    9.x; trec_eval 10.0 refuses the run), or scored 0 with ``complete=True`` (``-c``)."""
+
+
+def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, complete: bool, shown: int = 5,
+                        consequence: str | None = None) -> str:
+    """One sentence saying which qrels topics ``run`` does not answer and what the mean
+    does with them (the words of :class:`MissingTopicsWarning` and of ``irnb evaluate``);
+    ``consequence`` replaces what the mean does (e.g. for paired tests).
+
+    >>> missing_topics_note("bm25", ["3", "4"], 3, complete=False)
+    "run 'bm25' answers 1 of the 3 qrels topics; the 2 others ('3', '4') are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); use complete=True (trec_eval -c) to score them 0"
+    """
+    names = ", ".join(repr(t if len(t) <= 40 else t[:40] + "…") for t in missing[:shown])
+    more = f", … {len(missing) - shown} more" if len(missing) > shown else ""
+    head = (f"run {run!r} answers {num_topics - len(missing)} of the {num_topics} qrels topics; "
+            f"the {len(missing)} other{'s' if len(missing) > 1 else ''} ({names}{more})")
+    verb, them = ("are", "them") if len(missing) > 1 else ("is", "it")
+    if consequence is not None:
+        return f"{head} {verb} {consequence}"
+    if complete:
+        return f"{head} {verb} scored 0 (complete=True, trec_eval -c)"
+    return (f"{head} {verb} left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); "
+            f"use complete=True (trec_eval -c) to score {them} 0")
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -74,7 +103,9 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 
 def _few(names: Sequence[str], n: int = 5) -> str:
-    return f"{list(names[:n])}{'…' if len(names) > n else ''}"
+    """The first ``n`` names, each cut to 40 characters."""
+    shown = [name if len(name) <= 40 else name[:40] + "…" for name in names[:n]]
+    return f"{shown}{'…' if len(names) > n else ''}"
 
 
 def _did_you_mean(name: str, choices: Sequence[str]) -> str:
@@ -157,9 +188,10 @@ class Judgments:
     def num_judgments(self) -> int:
         return int(self.qrel_grade.shape[0])
 
-    def grade_array(self, judged: np.ndarray | None = None) -> np.ndarray:
+    def grade_array(self, judged: np.ndarray | None = None, *, runs: slice | None = None) -> np.ndarray:
         """Grades at every (run, topic, rank); ``judged`` is an optional boolean mask over the
-        qrels entries (a pool): entries outside it read as UNJUDGED.
+        qrels entries (a pool): entries outside it read as UNJUDGED. ``runs`` (a slice)
+        builds the array of those runs only (no full-size array is made or kept).
 
         >>> j = Judgments(doc=np.array([[[1, -1, 0, -2]]], np.int32), qrel_topic=np.zeros(2, np.int32),
         ...               qrel_grade=np.array([0, 2], np.int8), qrel_docno=pa.array(["a", "b"]),
@@ -169,11 +201,14 @@ class Judgments:
         >>> j.grade_array(np.array([True, False])).tolist()   # b left out of the pool
         [[[-128, -128, 0, -127]]]
         """
+        if judged is None and (runs is None or "_full_grade" in self.__dict__):
+            return self._full_grade if runs is None else self._full_grade[runs]
         if judged is None:
-            return self._full_grade
+            table = np.concatenate([self.qrel_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
+            return table[self.doc[runs]]
         table = np.concatenate([self.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
         # doc = -2 → table[-2] = NO_DOC, doc = -1 → table[-1] = UNJUDGED
-        return table[self.doc]
+        return table[self.doc if runs is None else self.doc[runs]]
 
     def entry_grades(self, judged: np.ndarray | None = None) -> np.ndarray:
         """(Q,) int8: the grade each qrels entry reads as under the mask ``judged`` — its
@@ -462,6 +497,9 @@ class Experiment:
         length = np.zeros((S, T), dtype=np.int32)
         length[blocks.run, blocks.topic] = blocks.count
         self.length = _read_only(length)
+        self.missing_topics: dict[str, list[str]] = {
+            self.run_names[s]: [self.topics[t] for t in np.flatnonzero(length[s] == 0)]
+            for s in np.flatnonzero((length == 0).any(axis=1))}
         self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth)
         self.truth: Judgments | None = None
         if truth is not None:
@@ -504,7 +542,9 @@ class Experiment:
         qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
         S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
-        np.copyto(doc, NOT_IN_QRELS, where=np.arange(depth, dtype=np.int32) < length[:, :, None])
+        ranks = np.arange(depth, dtype=np.int32)
+        for s in range(S):  # run by run: no (S, T, D) mask beside the array
+            np.copyto(doc[s], NOT_IN_QRELS, where=ranks < length[s, :, None])
         if qrel_topic.size:
             index = _qrels_index(qrel_topic, qrel_docno, lines=int(length.sum()))
             tables = [self.runs[name].table for name in self.run_names]

@@ -50,7 +50,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from .experiment import Experiment, Judgments
+from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
 from .metrics import _aggregate, _not_judged, _safe_div, compute, evaluate, judged_view
 from .pooling import DEPTH, Pool, _contributor_index, reachable_depth
@@ -71,6 +71,7 @@ __all__ = [
     "compare_intervals",
     "scenarios",
     "estimate_background_rate",
+    "true_background_rate",
     "interval_table",
 ]
 
@@ -701,6 +702,48 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     return BackgroundRateFit(num_runs=groups, judged=n_judged[groups], relevant=n_rel[groups], fraction=fraction,
                              in_fit=in_fit, coefficients=coefficients, rate=float(np.clip(intercept, 0.0, 1.0)),
                              intercept=intercept, overall=float(relevant.sum() / judged.sum()), depth=d, degree=deg)
+
+
+def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool=None, runs=None,
+                         relevance_level: int = 1) -> float:
+    """The true background rate E that :func:`estimate_background_rate` estimates, for an
+    Experiment with truth (e.g. the simulator's complete qrels).
+
+    Definition: take every position (run s, topic t, rank r ≤ ``measurement_depth`` = k)
+    of ``runs`` (default: every run) that holds a document the qrels or ``pool`` leave
+    unjudged (not in them, or a negative grade) and that the truth judges (grade ≥ 0 in
+    ``experiment.truth``); the true E is the fraction of those positions whose document is
+    relevant in the truth (grade ≥ ``relevance_level``). Positions, not distinct documents:
+    a document unjudged in the top k of three runs counts three times, as it does in those
+    runs' residuals Δ, so X_B = B + E·Δ with this E is each run's expected P@k over the
+    positions' truth on average. Rank positions past a run's end hold no document and do
+    not count.
+
+    Example: two runs' top 2 hold, unjudged, a relevant x and a non-relevant y (run a) and
+    x again with a judged z (run b): positions a@1 (x), a@2 (y), b@1 (x) are unjudged, two
+    of them relevant, E = 2/3.
+
+    >>> runs = pd.DataFrame({"run": ["a", "a", "b", "b"], "qid": "1", "docno": ["x", "y", "x", "z"],
+    ...                      "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> qrels = pd.DataFrame({"qid": ["1"], "docno": ["z"], "grade": [0]})
+    >>> truth = pd.DataFrame({"qid": "1", "docno": ["x", "y", "z"], "grade": [1, 0, 0]})
+    >>> round(true_background_rate(Experiment(runs, qrels, truth=truth), measurement_depth=2), 4)
+    0.6667
+    """
+    owner = "true_background_rate"
+    k = DEPTH.validate(measurement_depth, owner)
+    if experiment.truth is None:
+        raise ValueError(f"{owner}: the Experiment has no truth (complete qrels); pass truth= to Experiment, "
+                         "or use a simulated collection")
+    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs, owner)
+    mask = _pool_mask(experiment, pool)
+    grades = experiment.judgments.grade_array(mask)[idx, :, :k]
+    truth = experiment.truth.grade_array()[idx, :, :k]
+    unjudged = (grades < 0) & (grades != NO_DOC) & (truth >= 0)
+    n = int(unjudged.sum())
+    if n == 0:
+        raise ValueError(f"{owner}: no unjudged document that the truth judges in the top {k} of the runs")
+    return float((truth[unjudged] >= relevance_level).sum() / n)
 
 
 # =============================================================================== CLI table

@@ -16,10 +16,16 @@ Rules (trec_eval's, unless marked *irnb*):
 * A qrels line is exactly ``qid iteration docno grade`` (trec_eval rejects a fifth column as
   a malformed line; so does irnb). The iteration column is ignored, whatever it holds
   (TREC-COVID writes ``0.5`` there). The grade must be an integer (``-1``, ``+2`` and ``007``
-  are integers; ``1.0`` and ``0x1`` are not); negative grades mean "pooled but not judged".
-* Fields are separated by any run of ASCII whitespace (space, tab, ``\\v``, ``\\f``, ``\\r``),
-  C's ``isspace`` as in trec_eval. Lines end with ``\\n`` or ``\\r\\n`` (Windows); a lone
-  ``\\r`` is whitespace inside a line (as in trec_eval).
+  are integers; ``1.0`` and ``0x1`` are not) in [MIN_GRADE, MAX_GRADE] = [-126, 127]
+  (*irnb*: grades are stored as 8-bit integers whose two lowest values are markers;
+  trec_eval documents -127 to 127); negative grades mean "pooled but not judged".
+* Fields are separated by any run of ASCII whitespace (space, tab, ``\\v``, ``\\f``),
+  C's ``isspace`` as in trec_eval. Lines end with ``\\n`` or ``\\r\\n`` (Windows).
+  *irnb*: a carriage return not followed by ``\\n`` is an error naming its line (trec_eval
+  reads it as a space, so a file with old Mac line ends becomes one line, silently).
+* *irnb*: a line longer than MAX_LINE_BYTES (10,000 bytes, trec_eval's own limit for
+  standard input) and a NUL byte (binary data; trec_eval would cut strings there) are
+  errors naming the line. Input echoed in a message is cut to SHOWN_CHARS (60) characters.
 * Lines whose first non-blank character is ``#`` are comments and blank lines are skipped
   in both runs and qrels (trec_eval ≥ 10 skips comments in both and blank lines in runs;
   *irnb* also skips blank lines in qrels). A ``#`` later on a line is ordinary text
@@ -30,10 +36,15 @@ Rules (trec_eval's, unless marked *irnb*):
 * A docno repeated within a topic is an error (trec_eval: "duplicate docs"), in runs and in
   qrels. ``on_duplicate="keep_first"`` keeps the first occurrence in file order (row order
   for DataFrames) and drops the others, whatever their scores or grades.
+* A path that cannot be read — missing, permission denied, a symlink loop, a directory
+  where a file is expected, a device or pipe (never read: it could block or never end) — is
+  a :class:`FileReadError` (a ``ValueError``) naming the path and the cause in the operating
+  system's words. A broken link or special file inside a runs folder is one too, not skipped.
 * Errors are ``ValueError`` naming ``file:line`` (``archive::member:line`` inside an
   archive, ``DataFrame 'name': row LABEL`` with the row's index label for frames) and
   saying what was expected: fewer than the required columns, a score that is not a finite
-  number, a grade that is not an integer, a repeated docno, an empty file (no data lines).
+  number, a grade that is not an integer or out of range, a repeated docno, an empty
+  file (no data lines).
   A DataFrame's topic and docno values must be non-empty and free of whitespace (so that
   the run can be written as TREC text).
 
@@ -51,12 +62,15 @@ from __future__ import annotations
 import bz2
 import collections
 import dataclasses
+import errno
+import functools
 import gzip
 import io as _io
 import lzma
 import math
 import os
 import re
+import stat
 import tarfile
 import zlib
 import weakref
@@ -72,6 +86,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 __all__ = [
+    "FileReadError",
     "Run",
     "Qrels",
     "read_run",
@@ -99,9 +114,12 @@ _QRELS_ALIASES = {
     "grade": ("grade", "relevance", "rel", "label", "judgment"),
 }
 
+# Grades are stored as int8 (irnb.experiment), whose two lowest values mark "not in the
+# qrels" (-128) and "no document" (-127): a grade read must lie in [MIN_GRADE, MAX_GRADE].
+MIN_GRADE, MAX_GRADE = -126, 127
+
 _BOM = b"\xef\xbb\xbf"
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -176,14 +194,88 @@ def _decompress(data: bytes, label: str = "input") -> bytes:
     return data
 
 
-def _read_bytes(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        return _decompress(handle.read(), str(path))
+class FileReadError(ValueError):
+    """A file that cannot be read: missing, permission denied, a symlink loop, a directory
+    where a file is expected, a device or pipe. A ``ValueError`` like every input error;
+    ``path`` is the file and ``reason`` the cause in the operating system's words
+    (``strerror`` and the errno name, e.g. ``Permission denied (EACCES)``, ``Too many levels
+    of symbolic links (ELOOP)``) or the kind of special file.
+
+    >>> try:
+    ...     read_qrels("no/such/qrels.txt")
+    ... except FileReadError as err:
+    ...     print(err.reason)
+    No such file or directory (ENOENT)
+    """
+
+    def __init__(self, path, reason: str, what: str = "file"):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{path}: cannot read {what}: {reason}")
+
+
+def _os_reason(err: OSError) -> str:
+    """The operating system's own words for an OSError, with the errno name."""
+    name = errno.errorcode.get(err.errno or 0)
+    text = err.strerror or str(err)
+    return f"{text} ({name})" if name else text
+
+
+_NOT_REGULAR = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"))
+
+
+def _file_kind(path: Path, what: str) -> str:
+    """``"dir"`` or ``"file"`` (a regular file) for an existing path that can be statted
+    (symlinks followed); every other case is a :class:`FileReadError` naming the path and
+    the cause: the OS's own words, or which kind of special file it is (reading a device
+    or pipe could block or never end)."""
+    try:
+        info = os.stat(path)
+    except OSError as err:
+        raise FileReadError(path, _os_reason(err), what) from None
+    if stat.S_ISDIR(info.st_mode):
+        return "dir"
+    if stat.S_ISREG(info.st_mode):
+        return "file"
+    kind = next((name for test, name in _NOT_REGULAR if test(info.st_mode)), "an unknown kind of file")
+    raise FileReadError(path, f"not a regular file ({kind})", what)
+
+
+def _read_bytes(path: Path, what: str = "file") -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as err:
+        raise FileReadError(path, _os_reason(err), what) from None
+    return _decompress(data, str(path))
+
+
+_ARCHIVE_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2")
 
 
 def _is_archive(path: Path) -> bool:
-    name = path.name.lower()
-    return path.is_file() and name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2"))
+    return path.name.lower().endswith(_ARCHIVE_SUFFIXES) and _file_kind(path, "run archive") == "file"
+
+
+def _walk_files(path: Path) -> list[Path]:
+    """Every non-hidden regular file under a directory (symlinks to files followed, to
+    folders not); an unreadable folder or entry (a broken link, a loop, a device) is a
+    :class:`FileReadError`, never silently skipped."""
+    def fail(err: OSError):
+        raise FileReadError(err.filename or path, _os_reason(err), "runs folder")
+
+    files = []
+    for folder, subfolders, names in os.walk(path, onerror=fail):
+        here = Path(folder)
+        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+        for name in names:
+            file = here / name
+            if _hidden(file.relative_to(path).as_posix()):
+                continue
+            if _file_kind(file, "run file") == "file":
+                files.append(file)
+    return sorted(files)
 
 
 def _hidden(relative: str) -> bool:
@@ -197,16 +289,21 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
 
     Archives are read as a stream, member by member in archive order (a compressed tar
     cannot seek backwards cheaply); callers order the results by name."""
-    if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and not _hidden(p.relative_to(path).as_posix()))
+    kind = _file_kind(path, "runs")
+    if kind == "dir":
+        files = _walk_files(path)
         if not files:
             raise ValueError(f"{path}: directory holds no run files")
         for file in files:
-            yield file.relative_to(path).as_posix(), str(file), _read_bytes(file)
+            yield file.relative_to(path).as_posix(), str(file), _read_bytes(file, "run file")
     elif _is_archive(path):
         found = False
         try:
-            with tarfile.open(path, mode="r|*") as archive:
+            handle = open(path, "rb")
+        except OSError as err:
+            raise FileReadError(path, _os_reason(err), "run archive") from None
+        try:
+            with handle, tarfile.open(fileobj=handle, mode="r|*") as archive:
                 for member in archive:
                     if not member.isfile() or _hidden(member.name):
                         continue
@@ -219,34 +316,89 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
             raise ValueError(f"{path}: corrupt or truncated archive: {err}") from None
         if not found:
             raise ValueError(f"{path}: archive holds no run files")
-    elif path.is_file():
-        yield path.name, str(path), _read_bytes(path)
     else:
-        raise ValueError(f"{path}: no such file or directory")
+        yield path.name, str(path), _read_bytes(path, "run file")
 
 
 # --------------------------------------------------------------------------- text clean-up
 
 
+MAX_LINE_BYTES = 10_000  # trec_eval's own line limit (MAXLINE) when it reads standard input
+SHOWN_CHARS = 60  # input echoed in an error message is cut to this many characters
+
+
+def _line_of(data: bytes, position: int) -> int:
+    """1-based number of the line holding byte ``position``."""
+    return data.count(b"\n", 0, position) + 1
+
+
+def _check_line_lengths(data: bytes, label: str) -> None:
+    """Every line (without its line end) is at most MAX_LINE_BYTES long, checked in jumps
+    of about MAX_LINE_BYTES (one ``rfind`` per jump, not a loop over lines): when the
+    window after a line start holds no newline, that line is too long."""
+    start, n = 0, len(data)
+    while n - start > MAX_LINE_BYTES:
+        last = data.rfind(b"\n", start, start + MAX_LINE_BYTES + 1)
+        if last < 0:
+            end = data.find(b"\n", start)
+            length = (n if end < 0 else end) - start
+            raise ValueError(
+                f"{label}:{_line_of(data, start)}: line of {length:,} bytes, expected at most "
+                f"{MAX_LINE_BYTES:,} (is this a TREC file? it starts {_show(data[start:start + SHOWN_CHARS])})"
+            )
+        start = last + 1
+
+
 def _clean(data: bytes, label: str) -> bytes:
-    """Drop a UTF-8 BOM and turn CRLF line ends into LF; line numbers are unchanged."""
+    """Check that the bytes are line-oriented text, drop a UTF-8 BOM and turn CRLF line
+    ends into LF (line numbers are unchanged).
+
+    Refused, naming the line: UTF-16 (a byte-order mark), a NUL byte (binary data;
+    trec_eval would cut the string there), a carriage return not followed by a line feed
+    (old Mac line ends would make the whole file one line), a line longer than
+    MAX_LINE_BYTES."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ValueError(f"{label}:1: expected UTF-8 text, got a UTF-16 byte-order mark; save the file as UTF-8")
     if data.startswith(_BOM):
         data = data[len(_BOM):]
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ValueError(f"{label}:{_line_of(data, nul)}: expected text, got a NUL byte (\\x00); "
+                         "is this a binary or UTF-16 file?")
     if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
+        crlf = data.replace(b"\r\n", b"\n")
+        lone = crlf.find(b"\r")
+        if lone >= 0:
+            raise ValueError(
+                f"{label}:{_line_of(crlf, lone)}: expected line ends \\n or \\r\\n, got a carriage return "
+                f"(\\r) not followed by \\n (old Mac line ends?); convert the file to \\n line ends"
+            )
+        data = crlf
+    _check_line_lengths(data, label)
     return data
 
 
+def _short(value, limit: int = SHOWN_CHARS) -> str:
+    """repr of a value from the input, a long string cut to ``limit`` characters saying
+    how long it was.
+
+    >>> print(_short("abcdef", 3))
+    'abc'… (6 characters)
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit + 2 else f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def _show(token: bytes) -> str:
-    return repr(token.decode("utf-8", errors="replace"))
+    return _short(token.decode("utf-8", errors="replace"))
 
 
 def _show_value(value) -> str:
     """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
-    ``np.float64(nan)``)."""
-    return repr(value.item() if isinstance(value, np.generic) else value)
+    ``np.float64(nan)``), cut to a readable length."""
+    return _short(value.item() if isinstance(value, np.generic) else value)
 
 
 # --------------------------------------------------------------------------- fast path
@@ -300,7 +452,7 @@ def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
     try:
         table = pacsv.read_csv(
             _io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=list(columns)),
+            read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
                 newlines_in_values=False, ignore_empty_lines=False,
@@ -415,8 +567,10 @@ def _parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
             )
         token = parts[3]
         grade = int(token) if _INTEGER.fullmatch(token) else None
-        if grade is None or not _INT64_MIN <= grade <= _INT64_MAX:
+        if grade is None:
             raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {_show(token)}")
+        if not MIN_GRADE <= grade <= MAX_GRADE:
+            _check_grades(np.array([grade], dtype=object), np.array([number]), label, "line")
         topics.append(parts[0])
         docnos.append(parts[2])
         grades.append(grade)
@@ -568,7 +722,7 @@ def _drop_duplicates(
         docno = table["docno"][row].as_py()
         first_at = f"{'row' if unit == 'row' else 'line'} {_position(numbers, first, unit)}"
         raise ValueError(
-            f"{_where(label, numbers, row, unit)}: docno {docno!r} repeated for topic {topic!r} "
+            f"{_where(label, numbers, row, unit)}: docno {_short(docno)} repeated for topic {_short(topic)} "
             f"(first at {first_at}); expected each docno once per topic in a {what}; "
             f"pass on_duplicate='keep_first' (irnb evaluate: --keep-first) to keep the first occurrence"
         )
@@ -713,7 +867,7 @@ def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
         row = int(np.flatnonzero(bad)[0])
         raise ValueError(
             f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
-            f"got {array[row].as_py()!r}"
+            f"got {_short(array[row].as_py())}"
         )
     return array
 
@@ -763,10 +917,33 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
     if isinstance(source, pd.DataFrame):
         return _run_from_frame(source, name or "run", on_duplicate)
     path = Path(source)
-    if path.is_dir() or _is_archive(path):
+    if _file_kind(path, "run file") == "dir" or _is_archive(path):
         raise ValueError(f"{path}: holds several runs; use read_runs() for directories and archives")
     ((file_name, label, data),) = list(_iter_sources(path))
     return _run_from_bytes(data, name or file_name, label, on_duplicate)
+
+
+def _return_freed_memory() -> None:
+    """Hand the memory freed while parsing back to the operating system — Arrow's pool and,
+    with glibc, malloc's heap — rather than leave it to the allocators, which keep some of
+    it: a parse's temporaries are larger than the table it keeps (see benchmarks/bench_memory.py)."""
+    pa.default_memory_pool().release_unused()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.lru_cache(maxsize=1)
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None elsewhere (macOS, Windows, musl)."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    except OSError:
+        return None
 
 
 def _parse_threads() -> int:
@@ -874,6 +1051,7 @@ def read_runs(
             else:
                 run_name = base if base_count[base] == 1 else rel
             found.append(dataclasses.replace(run, name=run_name))
+    _return_freed_memory()
     runs: dict[str, Run] = {}
     for run in found:
         if run.name in runs:
@@ -890,10 +1068,22 @@ def _qrels_from_table(
 ) -> Qrels:
     if table.num_rows == 0:
         raise ValueError(f"{label}: empty qrels: expected lines of '{QRELS_COLUMNS}', found none")
+    _check_grades(table["grade"].to_numpy(), numbers, label, unit)
     codes, _ = _topic_codes(table["topic"])
     table, _ = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit)
     order = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")])
     return Qrels(table=table.select(["topic", "docno", "grade"]).take(order), source=label)
+
+
+def _check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, unit: str) -> None:
+    """Every grade in [MIN_GRADE, MAX_GRADE], or an error naming the first line (row) outside."""
+    bad = np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))
+    if bad.size:
+        row = int(bad[0])
+        raise ValueError(
+            f"{_where(label, numbers, row, unit)}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}] (irnb stores "
+            f"grades as 8-bit integers and keeps -127 and -128 as markers), got {int(grades[row])}"
+        )
 
 
 def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
@@ -930,11 +1120,10 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
         )
         return _qrels_from_table(table, source.index.to_numpy(), label, on_duplicate, unit="row")
     path = Path(source)
-    if path.is_dir():
-        raise ValueError(f"{path}: is a directory; expected a qrels file (qid iteration docno grade)")
-    if not path.is_file():
-        raise ValueError(f"{path}: no such qrels file")
-    table, numbers = _parse_qrels_bytes(_read_bytes(path), str(path))
+    if _file_kind(path, "qrels file") == "dir":
+        raise FileReadError(path, "Is a directory (EISDIR); expected a qrels file (qid iteration docno grade)",
+                            "qrels file")
+    table, numbers = _parse_qrels_bytes(_read_bytes(path, "qrels file"), str(path))
     return _qrels_from_table(table, numbers, str(path), on_duplicate)
 
 

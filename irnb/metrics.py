@@ -27,7 +27,9 @@ number trec_eval 10 prints in its own test suite is reproduced in
 * trec_eval's interpolated precision (``iprec_at_recall``, ``11pt_avg``) finds the c-th
   relevant document with c = round(x·R) (trec_eval 10; ≤ 9 used floor(x·R + 0.9));
   ``Rprec_mult`` still uses floor(x·R + 0.9).
-* A topic the run did not answer is skipped in the mean (trec_eval), or scored as an empty
+* A topic the run did not answer is skipped in the mean (trec_eval 9.x; 10.0 refuses the
+  run; either way irnb warns, :class:`~irnb.experiment.MissingTopicsWarning`, and lists
+  it in ``Evaluation.missing_topics``), or scored as an empty
   ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
   of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
 * Not implemented from trec_eval's all_trec set: ``runid`` and ``relstring`` (not numbers),
@@ -37,6 +39,7 @@ number trec_eval 10 prints in its own test suite is reproduced in
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable, Sequence
@@ -44,7 +47,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments, _check_max_depth
+from .experiment import NO_DOC, Experiment, Judgments, MissingTopicsWarning, _check_max_depth, missing_topics_note
 from .measures import _CONDENSED, REL, Measure, parse_measures
 
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
@@ -206,17 +209,25 @@ def judged_view(
     """The kernels' view of an Experiment: official qrels (or ``truth=True`` for the complete
     qrels), optionally restricted to a pool (``judged``: bool mask over qrels entries) and
     cut at ``depth`` (trec_eval -M)."""
+    return _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=depth)
+
+
+def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs: slice = slice(None),
+                  counts: np.ndarray | None = None) -> Judged:
+    """:func:`judged_view` of the runs ``runs`` only (``counts``: the level counts when known)."""
     relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
-    grade = judgments.grade_array(judged)
-    length = experiment.length
+    whole = runs == slice(None)
+    grade = judgments.grade_array(judged, runs=None if whole else runs)
+    length = experiment.length if whole else experiment.length[runs]
     depth = _check_max_depth(depth, "depth")
     if depth is not None:
         grade = grade[:, :, :depth]
         length = np.minimum(length, depth)
-    counts = _level_counts(judgments, len(experiment.topics), judged)
+    if counts is None:
+        counts = _level_counts(judgments, len(experiment.topics), judged)
     return Judged(grade=grade, level_counts=counts, length=length, relevance_level=int(relevance_level))
 
 
@@ -682,7 +693,9 @@ class Evaluation:
     """Per-topic values of several measures for every run.
 
     ``values[m]`` is an (S, T) array; ``evaluated[s, t]`` says which topics count in the
-    run's aggregate (answered topics, or all topics with ``complete=True``).
+    run's aggregate (answered topics, or all topics with ``complete=True``);
+    ``missing_topics[run]`` lists the qrels topics the run does not answer (only runs that
+    miss some are keys), whatever the averaging rule.
     """
 
     run_names: tuple[str, ...]
@@ -691,6 +704,7 @@ class Evaluation:
     values: dict = field(repr=False)
     evaluated: np.ndarray = field(repr=False)
     complete: bool = False
+    missing_topics: dict = field(default_factory=dict, repr=False)  # run → qrels topics it does not answer
 
     def __getitem__(self, measure) -> np.ndarray:
         m = parse_measures(measure)[0]
@@ -773,6 +787,11 @@ def evaluate(
     _check_complete(complete)
     max_depth = _check_max_depth(max_depth)
     if view is None:
+        S, T, D = experiment.shape
+        per_chunk = max(1, _CHUNK_CELLS // max(T * D, 1))
+        if S > per_chunk:  # a few runs at a time: the kernels' temporaries stay small
+            return _evaluate_in_chunks(experiment, parsed, per_chunk, judged=judged, relevance_level=relevance_level,
+                                       complete=complete, max_depth=max_depth, judged_only=judged_only, truth=truth)
         view = judged_view(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=max_depth)
     else:
         if not isinstance(view, Judged):
@@ -789,6 +808,34 @@ def evaluate(
         view = view.condensed
     return _evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
                           length=experiment.length, relevance_level=relevance_level, complete=complete)
+
+
+# Cells (run × topic × rank) evaluated at once: the kernels make temporaries of about 30
+# bytes per cell (cumulative counts, float gains), so a chunk costs ~60 MB at most.
+_CHUNK_CELLS = 1 << 21
+
+
+def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *, judged, relevance_level: int,
+                        complete: bool, max_depth, judged_only: bool, truth: bool) -> Evaluation:
+    """:func:`evaluate` over ``per_chunk`` runs at a time, joined into one Evaluation. Every
+    kernel works run by run, so the values are those of one call over all runs, up to the
+    order of floating-point sums (nDCG's dot products: within 1e-15)."""
+    judgments = experiment.truth if truth else experiment.judgments
+    if judgments is None:
+        raise ValueError("truth=True needs an Experiment built with truth= qrels")
+    counts = _level_counts(judgments, len(experiment.topics), judged)
+    S = experiment.shape[0]
+    parts: list[dict] = []
+    for lo in range(0, S, per_chunk):
+        view = _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
+                             depth=max_depth, runs=slice(lo, lo + per_chunk), counts=counts)
+        if judged_only:
+            view = view.condensed
+        parts.append(_measure_values(view, parsed, relevance_level))
+        del view
+    values = {m: np.concatenate([part[m] for part in parts]) for m in parsed}
+    return _evaluation(values, parsed, run_names=experiment.run_names, topics=experiment.topics,
+                       length=experiment.length, complete=complete)
 
 
 def _check_complete(complete) -> None:
@@ -812,6 +859,13 @@ def _evaluate_view(
     count when answered (``length > 0``) or always (``complete``)."""
     parsed = parse_measures(measures)
     _check_complete(complete)
+    values = _measure_values(view, parsed, relevance_level)
+    return _evaluation(values, parsed, run_names=run_names, topics=topics, length=length, complete=complete)
+
+
+def _measure_values(view: Judged, parsed: Sequence[Measure], relevance_level: int) -> dict:
+    """{measure: (S, T) read-only values} on a view; a measure left at rel 1 that uses the
+    relevance level is evaluated at ``relevance_level``."""
     values = {}
     for m in parsed:
         if m.rel == 1 and relevance_level != 1 and m.uses_rel:
@@ -821,7 +875,21 @@ def _evaluate_view(
         arr = compute(view, m_eval)
         arr.flags.writeable = False
         values[m] = arr
+    return values
+
+
+def _evaluation(values: dict, parsed: Sequence[Measure], *, run_names: tuple[str, ...], topics: tuple[str, ...],
+                length: np.ndarray, complete: bool) -> Evaluation:
+    """The Evaluation of computed values: topics count when answered (``length > 0``) or
+    always (``complete``); runs that miss qrels topics are listed, with a warning."""
     answered = length > 0
     evaluated = np.ones_like(answered) if complete else answered
+    missing = {run_names[s]: tuple(topics[t] for t in np.flatnonzero(~answered[s]))
+               for s in np.flatnonzero(~answered.all(axis=1))}
+    if missing:
+        notes = [missing_topics_note(run, topics_, len(topics), complete=complete)
+                 for run, topics_ in list(missing.items())[:3]]
+        more = f"; and {len(missing) - 3} more runs" if len(missing) > 3 else ""
+        warnings.warn("; ".join(notes) + more, MissingTopicsWarning, stacklevel=4)
     return Evaluation(run_names=run_names, topics=topics, measures=tuple(parsed),
-                      values=values, evaluated=evaluated, complete=complete)
+                      values=values, evaluated=evaluated, complete=complete, missing_topics=missing)

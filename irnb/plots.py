@@ -73,6 +73,7 @@ __all__ = [
     "simulated_precision_plot",
     "update_simulated_precision_plot",
     "depth_curves_plot",
+    "procedure_caption",
     "ranked_runs_plot",
     "background_rate_plot",
     "separability_plot",
@@ -307,6 +308,18 @@ def update_topic_intervals_plot(ax, intervals, run: str, *, estimates=None, esti
 
 
 # =============================================================================== decision matrix
+def procedure_caption(table: pd.DataFrame) -> str | None:
+    """What produced a decision table, from its ``.attrs`` (set by :mod:`irnb.decision`):
+    the test with its correction and α, e.g. ``one-way ANOVA + Bonferroni multiple
+    comparisons, α = 0.05``; None for a table without them."""
+    return getattr(table, "attrs", {}).get("procedure")
+
+
+def _with_caption(title: str, table: pd.DataFrame) -> str:
+    caption = procedure_caption(table)
+    return title if caption is None else f"{title}\n{caption}"
+
+
 def _case_legend(ax) -> None:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -328,7 +341,8 @@ def case_matrix_plot(matrix: pd.DataFrame, *, order: Sequence[str] | None = None
     :func:`irnb.decision.case_matrix`); weak cases (2, 4) carry an ×, the diagonal is grey.
 
     ``order``: the runs to show, in this order (default: the matrix's); pick the top N by
-    score for large experiments.
+    score for large experiments. Without ``title``, a matrix carrying
+    :func:`irnb.decision.compare_table`'s ``.attrs`` is titled with its measures, test and α.
     """
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.lines import Line2D
@@ -366,6 +380,9 @@ def update_case_matrix_plot(ax, matrix: pd.DataFrame, *, order: Sequence[str] | 
     ax.set_ylim(max(n, 1) - 0.5, -0.5)
     ax.set_xlabel("s₂")
     ax.set_ylabel("s₁")
+    about = getattr(matrix, "attrs", {})
+    if title is None and "procedure" in about:
+        title = f"{about.get('measure', '')} with {about.get('assessment', '')}\n{about['procedure']}"
     if title is not None:
         ax.set_title(title, fontsize="medium", y=1.0)
     return ax
@@ -392,7 +409,9 @@ def _proportion_grid(table: pd.DataFrame, setting, plot: str) -> tuple[list[str]
 def case_proportions_plot(table: pd.DataFrame, *, setting=None, ax=None):
     """Baillie et al.'s Table 1 as a heatmap: measurement depth (P@10 … AP) × case, each
     cell the proportion of run pairs in that case, printed in the cell. ``table`` is
-    :func:`irnb.decision.case_proportions`; ``setting`` picks its row (default the first)."""
+    :func:`irnb.decision.case_proportions`; ``setting`` picks its row (default the first).
+    The title names the test and α, and each row label its assessment measure, from the
+    table's ``.attrs``."""
     ax = _axes(ax, (5.0, 4.0))
     _tag(ax.imshow(np.zeros((1, 1)), cmap="cividis", vmin=0.0, vmax=1.0, aspect="auto",
                    interpolation="nearest"), "proportions")
@@ -422,10 +441,12 @@ def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
             text.set_text("–" if np.isnan(value) else f"{value:.2f}")
             text.set_color("black" if np.isnan(value) or value > 0.55 else "white")
     ax.set_xticks(np.arange(len(cases)), [f"case {c}\n{STRENGTH.get(c, '')}" for c in cases], fontsize="small")
-    ax.set_yticks(np.arange(len(measures)), measures, fontsize="small")
+    pairing = getattr(table, "attrs", {}).get("pairing", {})
+    ax.set_yticks(np.arange(len(measures)),
+                  [f"{m} · {pairing[m]}" if m in pairing else m for m in measures], fontsize="small")
     ax.set_xlim(-0.5, len(cases) - 0.5)
     ax.set_ylim(len(measures) - 0.5, -0.5)
-    ax.set_title(f"share of run pairs per case\n{setting}", fontsize="medium", y=1.0)
+    ax.set_title(_with_caption(f"share of run pairs per case\n{setting}", table), fontsize="medium", y=1.0)
     return ax
 
 
@@ -657,7 +678,7 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
     """Baillie et al.'s Fig. 2 / IP&M Fig. 11: a pair's measure (solid) and assessment
     (dashed) means across measurement depths with their confidence intervals (shaded),
     the pair's decision-matrix case written above each depth. ``curves`` is
-    :func:`irnb.decision.depth_curves`."""
+    :func:`irnb.decision.depth_curves`; its test and α (``.attrs``) go in the title."""
     need = {"depth", "kind", "measure", "run", "mean", "lower", "upper", "case"}
     if not need <= set(curves.columns):
         raise ValueError(f"depth_curves_plot: expected the table of irnb.decision.depth_curves with columns "
@@ -686,6 +707,9 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
     ax.set_xticks(depths, [str(int(d)) for d in depths])
     ax.set_xlabel("measurement depth d")
     ax.set_ylabel("mean over topics")
+    caption = procedure_caption(curves)
+    if caption is not None:  # above the case labels
+        ax.set_title(f"cases by {caption}", fontsize="small", y=1.06)
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     return ax
@@ -715,11 +739,14 @@ def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=N
     return ax
 
 
-def background_rate_plot(fit, *, ax=None):
+def background_rate_plot(fit, *, truth: float | None = None, ax=None):
     """Ravana & Moffat's Fig. 1: the fraction of judged documents that are relevant
     against the number of contributing runs that pooled them (filled: points in the fit),
-    the fitted polynomial, and E read at zero runs. ``fit`` is
-    :class:`~irnb.intervals.BackgroundRateFit`."""
+    the fitted polynomial, and E read at zero runs (the legend gives the unclipped
+    reading when the fit leaves [0, 1]). ``fit`` is
+    :class:`~irnb.intervals.BackgroundRateFit`; ``truth`` (e.g.
+    :func:`irnb.intervals.true_background_rate`) draws the true rate at zero runs beside
+    the estimate."""
     ax = _axes(ax, (6.0, 4.0))
     x = np.asarray(fit.num_runs, dtype=np.float64)
     frac = np.asarray(fit.fraction, dtype=np.float64)
@@ -730,11 +757,20 @@ def background_rate_plot(fit, *, ax=None):
                  color=PALETTE[0], label="not in the fit")[0], "outside")
     grid = np.linspace(0.0, float(x.max(initial=1.0)), 200)
     _tag(ax.plot(grid, fit.fitted(grid), color=PALETTE[1], label=f"degree-{fit.degree} fit")[0], "fit")
+    label = f"E = {fit.rate:.3f}"
+    if fit.intercept != fit.rate:
+        label += f" (fit {fit.intercept:.3f}, clipped)"
     _tag(ax.plot([0.0], [fit.rate], linestyle="none", marker="*", markersize=12, color=PALETTE[2],
-                 label=f"E = {fit.rate:.3f}")[0], "rate")
+                 label=label)[0], "rate")
+    if truth is not None:
+        truth = float(truth)
+        if not 0.0 <= truth <= 1.0:
+            raise ValueError(f"background_rate_plot: truth must be a rate in [0, 1], got {truth!r}")
+        _tag(ax.plot([0.0], [truth], linestyle="none", marker="D", markersize=8, markerfacecolor="none",
+                     color=PALETTE[3 % len(PALETTE)], label=f"true rate {truth:.3f}")[0], "truth")
     ax.set_xlabel(f"contributing runs with the document in their top {fit.depth}")
     ax.set_ylabel("fraction of judged documents relevant")
-    ax.set_ylim(bottom=0.0)
+    ax.set_ylim(bottom=min(0.0, float(np.min(fit.fitted(grid))) if fit.intercept < 0 else 0.0))
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     return ax

@@ -54,7 +54,8 @@ import numpy as np
 
 from . import plots
 from .bias import leave_one_group_out_bias
-from .decision import TABLE1_MEASURES, assessment_measure, case_matrix, case_proportions, compare_table
+from .decision import (DEFAULT_ALPHA, DEFAULT_TEST, TABLE1_MEASURES, assessment_measure, case_matrix,
+                       case_proportions, compare_table, procedure_label)
 from .experiment import Experiment
 from .intervals import ESTIMATORS, INTERVAL_PARAMS, point_estimates, score_intervals
 from .measures import parse_measure
@@ -677,7 +678,8 @@ class DecisionView(View):
     with the default fixed seed, topics shared pairwise) only the pairs among the shown
     runs are tested — the same cases as testing every pair, in a fraction of the time
     (TREC-COVID: 435 of 10,153 pairs). ANOVA and Tukey HSD test every pair, as their
-    family is all runs.
+    family is all runs. The default test is the papers' (one-way ANOVA over all runs +
+    Bonferroni, α = 0.05); both panels name the test and α.
     """
 
     uses = ("depth", "measurement_depth", "measure", "contributors", "groups")
@@ -685,7 +687,8 @@ class DecisionView(View):
     figsize = (13.0, 6.5)
     width_ratios = (2.0, 1.0)
 
-    def __init__(self, experiment: Experiment, *, test: str = "t", alpha: float = 0.05, **kwargs):
+    def __init__(self, experiment: Experiment, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, **kwargs):
+        self.procedure = procedure_label(test, alpha=alpha)  # checks test and alpha
         self.test = test
         self.alpha = alpha
         _check_experiment(experiment, type(self).__name__)
@@ -724,7 +727,7 @@ class DecisionView(View):
                                                       alpha=self.alpha)
         proportions = self._proportions[1]
         now = self._mark("core", start)
-        title = f"{measure.name} with {assessment.name} ({self.test}-test, α = {self.alpha:g})"
+        title = f"{measure.name} with {assessment.name}\n{self.procedure}"
         self._draw("matrix", plots.case_matrix_plot, plots.update_case_matrix_plot, matrix, order=order, title=title)
         self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
         self._mark("artists", now)
@@ -912,8 +915,8 @@ def intervals_view(experiment: Experiment, *, top: int = _TOP, canvas: str = "au
     return IntervalsView(experiment, top=top, canvas=canvas)
 
 
-def decision_view(experiment: Experiment, *, top: int = _TOP, test: str = "t", alpha: float = 0.05,
-                  canvas: str = "auto") -> DecisionView:
+def decision_view(experiment: Experiment, *, top: int = _TOP, test: str = DEFAULT_TEST,
+                  alpha: float = DEFAULT_ALPHA, canvas: str = "auto") -> DecisionView:
     """The decision matrix alone (see :class:`DecisionView`); ``test`` and ``alpha`` as in
     :func:`irnb.decision.compare_table`."""
     return DecisionView(experiment, top=top, test=test, alpha=alpha, canvas=canvas)

@@ -190,6 +190,19 @@ def test_compare_values_finds_a_planted_difference(bench, tiny):
     assert out["P@10"]["max_abs_diff"] == 0.0
 
 
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="bench_memory reads Linux /proc figures")
+def test_memory_benchmark_measures_a_tiny_set(bench, tiny, monkeypatch):
+    import bench_memory
+
+    result = bench_memory.child(str(tiny.run_dir), str(tiny.qrels_path))
+    assert result["lines"] == 120 and result["runs"] == 3
+    # in the test process the RSS figures are noise (other tests' memory comes and goes); a
+    # fresh child process is what the benchmark measures
+    assert {"build_peak", "held", "eval_transient", "peak", "evaluate_s"} <= set(result)
+    table = bench_memory.report([result, dict(result, lines=240, peak=result["peak"] + 1200)])
+    assert table.splitlines()[-1].endswith("| 10.0 |")  # 1,200 more bytes for 120 more lines
+
+
 def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
     """benchmarks/bench_scale.py --quick: every part runs and prints its ratio line."""
     monkeypatch.syspath_prepend(str(BENCH))

@@ -55,7 +55,7 @@ def test_a_bad_file_before_a_missing_one_is_reported_first(tmp_path, threads):
     (tmp_path / "r2").write_text("1 Q0 a 1 1.0 t\n1 Q0 a 2 0.5 t\n", encoding="utf-8")
     with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'r2'}:2: docno 'a' repeated for topic '1'")):
         read_runs(files + [tmp_path / "missing"])
-    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'missing'}: no such file or directory")):
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'missing'}: cannot read runs: No such file or directory (ENOENT)")):
         read_runs([files[0], tmp_path / "missing", files[2]])  # the missing one comes first
 
 

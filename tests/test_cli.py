@@ -184,7 +184,10 @@ def two_runs(tmp_path):
 def test_compare_prints_every_pair_with_case(two_runs, capsys):
     code, out, err = _run(capsys, "compare", *two_runs, "-m", "P@1")
     assert code == 0, err
-    header, *rows = [line.split("\t") for line in out.strip().splitlines()]
+    about, *lines = out.strip().splitlines()
+    # the header line says what produced the table: the papers' procedure by default
+    assert about == "# P@1 with Judged@1: one-way ANOVA + Bonferroni multiple comparisons, α = 0.05"
+    header, *rows = [line.split("\t") for line in lines]
     assert header[:2] == ["run_a", "run_b"] and "case" in header
     cells = {(r[0], r[1]): dict(zip(header, r, strict=True)) for r in rows}
     assert set(cells) == {("good", "poor"), ("good", "twin"), ("poor", "twin")}
@@ -205,6 +208,33 @@ def test_compare_json_and_bad_alpha(two_runs, capsys):
     assert pair["more_assessed"] is None
     code, _, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--alpha", "1.5")
     assert code == 2 and "--alpha must satisfy 0 < alpha < 1, got 1.5" in err
+    assert {(r["test"], r["correction"], r["alpha"]) for r in records} == {("sign", "none", 0.05)}
+
+
+def test_compare_offers_every_test_and_names_it(two_runs, capsys):
+    from irnb import cli, stats
+
+    assert set(cli.COMPARE_TESTS) == set(stats.TESTS)
+    for test in stats.TESTS:
+        code, out, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--test", test, "--alpha", "0.01")
+        assert code == 0, err
+        assert out.startswith("# P@1 with Judged@1: ") and out.splitlines()[0].endswith("α = 0.01")
+    code, out, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--test", "tukey", "--format", "csv",
+                          "--assessment", "MAA")
+    assert code == 0, err
+    import io
+
+    import pandas as pd
+
+    table = pd.read_csv(io.StringIO(out))
+    assert list(table.columns[-3:]) == ["test", "correction", "alpha"]
+    assert set(table["test"]) == {"tukey"} and set(table["correction"]) == {"tukey-hsd"}
+    assert table["alpha"].tolist() == [0.05] * 3 and set(table["assessment"]) == {"MAA"}
+    code, out, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--assessment", "Unj")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("# P@1 with Unj@1: ")  # a family that needs a depth takes k
+    code, _, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--assessment", "P")
+    assert code == 2 and "assessment must be an assessment measure family" in err
 
 
 def test_simulate_writes_a_collection_that_evaluates(tmp_path, capsys):

@@ -254,8 +254,13 @@ def test_depth_curves(rng):
         got = curves[curves["depth"] == d]
         assert (got["case"] == pair["case"]).all()
         assert got[got["kind"] == "measure"]["p_value"].iloc[0] == pytest.approx(pair["p_measure"])
+    # MAP@d goes with A_p@d (Baillie et al. 2008 Fig. 11); assessment= picks another family at each depth
     ap = depth_curves(exp, "run0", "run1", family="AP", depths=[10])
-    assert ap["measure"].tolist() == ["AP@10", "AP@10", "MAA@10", "MAA@10"]
+    assert ap["measure"].tolist() == ["AP@10", "AP@10", "Judged@10", "Judged@10"]
+    maa = depth_curves(exp, "run0", "run1", family="AP", depths=[10, 20], assessment="MAA")
+    assert maa["measure"].unique().tolist() == ["AP@10", "MAA@10", "AP@20", "MAA@20"]
+    assert curves.attrs["test"] == "anova" and curves.attrs["alpha"] == 0.05
+    assert curves.attrs["correction"] == "bonferroni" and curves.attrs["confidence"] == 0.95
 
 
 def test_docstring_examples_hold():
@@ -328,3 +333,139 @@ def test_lower_is_better_assessment_measure_flips_more_assessed():
         assert table.loc[0, "better"] == "a"
         assert table.loc[0, "more_assessed"] == "a"
         assert table.loc[0, "case"] == 4
+
+
+# ------------------------------------------------------------------ the papers' procedure, forms, attrs
+def test_default_is_the_papers_anova_then_bonferroni():
+    """Three runs of three topics: a = (0.1, 0.2, 0.3), b = a + 0.3, c = a + 0.6 at P@10
+    (1, 2, 3 relevant of 10 in a's top 10, all judged). By hand: group means 0.2, 0.5, 0.8,
+    MSE = Σ(x − ȳ)²/(N − S) = 3·0.02/6 = 0.01; omnibus F = (SSB/2)/MSE = (0.54/2)/0.01 = 27
+    on (2, 6) df, p = (1 + 2F/6)^(−3) = 10⁻³ exactly. a vs c: t = 0.6/√(0.01·2/3) = 7.348 on
+    6 df, p = 3.25e-4, ×3 pairs = 9.75e-4, below the omnibus p, so the pair's p is 0.001;
+    a vs b: t = 3.674, p = 0.0104, ×3 = 0.0312."""
+    rankings = {}
+    for name, shift in (("a", 0), ("b", 3), ("c", 6)):
+        rankings[name] = {t: _ranking(t, 1 + i + shift, 9 - i - shift, 0) for i, t in enumerate(TOPICS[:3])}
+    exp = experiment(rankings, {t: _qrels()[t] for t in TOPICS[:3]})
+    table = compare_table(exp, "P@10")
+    p = dict(zip(zip(table["run_a"], table["run_b"]), table["p_measure"]))
+    t_ac = 0.6 / np.sqrt(0.01 * 2 / 3)
+    t_ab = 0.3 / np.sqrt(0.01 * 2 / 3)
+    assert 3 * 2 * sps.t.sf(t_ac, 6) == pytest.approx(9.75e-4, abs=1e-6)
+    assert p[("a", "c")] == pytest.approx(1e-3, rel=1e-9)  # max(omnibus p, Bonferroni p)
+    assert p[("a", "b")] == pytest.approx(3 * 2 * sps.t.sf(t_ab, 6), rel=1e-9)
+    assert p[("a", "b")] == pytest.approx(0.0312, abs=1e-4)
+    assert table.attrs == {"test": "anova", "correction": "bonferroni", "alpha": 0.05, "assessment": "Judged@10",
+                           "procedure": "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05",
+                           "measure": "P@10"}
+    # the omnibus gate: p = max(ANOVA p, Bonferroni p); a pair is different only when both reject
+    res = stats.anova_bonferroni(irnb.evaluate(exp, ["P@10"]), "P@10")
+    assert res.omnibus.statistic == pytest.approx(27.0) and res.omnibus.p_value == pytest.approx(1e-3)
+    strict = compare_table(exp, "P@10", alpha=0.03)  # a vs b (0.0312) no longer different
+    assert dict(zip(zip(strict["run_a"], strict["run_b"]), strict["case"]))[("a", "b")] == 1
+    assert case_matrix(strict).attrs["alpha"] == 0.03
+
+
+def test_every_test_is_an_option_and_says_so(rng):
+    exp = _random_experiment(rng, runs=4)
+    for test in stats.TESTS:
+        table = compare_table(exp, "P@10", test=test, alpha=0.01)
+        assert table.attrs["test"] == test and table.attrs["alpha"] == 0.01
+        assert table.attrs["correction"] == {"anova": "bonferroni", "tukey": "tukey-hsd"}.get(test, "none")
+        assert table.attrs["procedure"].endswith("α = 0.01")
+    assert irnb.decision.procedure_label("t", alpha=0.05) == "paired t-test (no correction), α = 0.05"
+
+
+def test_2007_form_pairs_each_depth_with_its_own_assessment(rng):
+    exp = _random_experiment(rng)
+    table = case_proportions(exp, test="t")
+    assert list(dict.fromkeys(table.columns.get_level_values(0))) == list(TABLE1_MEASURES)
+    assert table.attrs["pairing"] == {"P@10": "Judged@10", "P@30": "Judged@30", "P@100": "Judged@100",
+                                      "P@500": "Judged@500", "P@1000": "Judged@1000", "AP": "MAA"}
+    assert table.attrs["form"] == "2007" and table.attrs["test"] == "t" and table.attrs["correction"] == "none"
+    assert table.attrs["assessment"] == "A_p@k = Judged@k; MAA for AP"
+
+
+def test_2008_form_is_tables_3_and_4_with_ap_at_each_depth(rng):
+    """Baillie et al. 2008 §4.2: P@d and MAP@d (= AP@d) for d = 10, 30, 100, 500, 1000,
+    each with the Assessment Precision at the same depth, A_p@d."""
+    exp = _random_experiment(rng)
+    table = case_proportions(exp, form="2008")
+    measures = list(dict.fromkeys(table.columns.get_level_values(0)))
+    assert measures == ["P@10", "P@30", "P@100", "P@500", "P@1000", "AP@10", "AP@30", "AP@100", "AP@500", "AP@1000"]
+    assert table.attrs["pairing"] == {m: f"Judged@{m.split('@')[1]}" for m in measures}
+    assert table.attrs["form"] == "2008" and table.attrs["test"] == "anova"
+    # each AP@d column is the per-pair tables' cases for AP@d against Judged@d
+    for m in ("AP@10", "AP@30"):
+        cases = compare_table(exp, m, assessment=f"Judged@{m.split('@')[1]}")["case"]
+        expected = [float((cases == c).mean()) for c in range(1, 5)]
+        assert table.loc["all runs", m].tolist() == pytest.approx(expected)
+    small = case_proportions(exp, form="2008", depths=[5, 20])
+    assert list(dict.fromkeys(small.columns.get_level_values(0))) == ["P@5", "P@20", "AP@5", "AP@20"]
+    with pytest.raises(ValueError, match="form must be one of \\('2007', '2008'\\).*got '2009'"):
+        case_proportions(exp, form="2009")
+
+
+def test_assessment_override_moves_the_case_as_constructed():
+    """"same P, b mostly unjudged": P@10 = 0.2 for both; a judges its whole top 10, b
+    only its first 2–4 documents (judged first, unjudged after). A_p@10 (Judged@10) and
+    the unjudged share (Unj@10) see a difference: case 2, a more assessed. MAA@10
+    averages A_p at the ranks of judged documents, all before b's first unjudged one, so
+    it is 1.0 for both runs: case 1."""
+    exp = _scenario("same P, b mostly unjudged")
+    # compare_table: a family that needs a depth takes the measure's; any other name is used as given
+    expected = {"Judged": ("Judged@10", 2, "a"), "Unj": ("Unj@10", 2, "a"), "MAA": ("MAA", 1, None),
+                "MAA@10": ("MAA@10", 1, None)}
+    for given, (name, case, more) in expected.items():
+        table = compare_table(exp, "P@10", assessment=given)
+        assert table.attrs["assessment"] == name == table.loc[0, "assessment"]
+        assert table.loc[0, "case"] == case and table.loc[0, "more_assessed"] == more
+    # the case tables: every family is taken at each column's depth
+    for family in irnb.decision.ASSESSMENT_FAMILIES:
+        counts = case_counts(exp, measures=["P@10", "P@5"], assessment=family)
+        assert counts["assessment"].unique().tolist() == [f"{family}@10", f"{family}@5"]
+    props = case_proportions(exp, measures=["P@10", "AP"], assessment="Judged", depths=[10, 1000])
+    assert props.attrs["pairing"] == {"P@10": "Judged@10", "AP": "Judged@1000"}
+    assert props.attrs["assessment"] == "Judged"
+    assert case_proportions(exp, measures=["P@10"], assessment="MAA").loc["all runs", "P@10"].tolist() == [1, 0, 0, 0]
+    with pytest.raises(ValueError, match="unknown measure 'Judge'; did you mean 'Judged'"):
+        compare_table(exp, "P@10", assessment="Judge")
+    with pytest.raises(ValueError, match="assessment must be an assessment measure family.*got 'P'"):
+        case_proportions(exp, assessment="P")
+    with pytest.raises(ValueError, match="Judged needs a depth and AP has none"):
+        compare_table(exp, "AP", assessment="Judged")
+
+
+def test_case_counts_attrs_and_tidy_layout(rng):
+    exp = _random_experiment(rng)
+    counts = case_counts({"x": exp}, measures=["P@10"], test="wilcoxon", alpha=0.1)
+    assert counts.attrs["procedure"] == "Wilcoxon signed-rank test (no correction), α = 0.1"
+    assert counts["assessment"].tolist() == ["Judged@10"] * 4
+
+
+@pytest.mark.shared
+def test_real_trec_covid_papers_procedure_against_scipy(covid_dir):
+    """TREC-COVID round 1, P@10 on the official qrels (143 runs, 10,153 pairs): the default's
+    p-value of a pair is max(one-way ANOVA p, Bonferroni p) with the ANOVA from
+    ``scipy.stats.f_oneway`` and the pair's t on the pooled error written out here; the
+    papers' procedure finds far fewer different pairs than the uncorrected paired t-test
+    (31 % against 70 %, issue 13)."""
+    from irnb.datasets.real import trec_covid_round1
+
+    ev = irnb.evaluate(trec_covid_round1(covid_dir), ["P@10", "Judged@10"])
+    table = compare_table(ev, "P@10")
+    assert len(table) == 143 * 142 // 2 == 10_153
+    x = np.where(ev.evaluated, ev["P@10"], np.nan)
+    groups = [row[~np.isnan(row)] for row in x]
+    omnibus = sps.f_oneway(*groups).pvalue
+    n = np.array([g.size for g in groups], dtype=float)
+    mse = sum(((g - g.mean()) ** 2).sum() for g in groups) / (n.sum() - len(groups))
+    names = list(ev.run_names)
+    for _, row in table.iloc[::997].iterrows():
+        a, b = names.index(row["run_a"]), names.index(row["run_b"])
+        t = (groups[a].mean() - groups[b].mean()) / np.sqrt(mse * (1 / n[a] + 1 / n[b]))
+        bonferroni = min(1.0, len(table) * 2 * sps.t.sf(abs(t), n.sum() - len(groups)))
+        assert row["p_measure"] == pytest.approx(max(omnibus, bonferroni), rel=1e-9, abs=1e-300)
+    papers = (table["p_measure"] < 0.05).mean()
+    paired = (compare_table(ev, "P@10", test="t")["p_measure"] < 0.05).mean()
+    assert 0.25 < papers < 0.40 < 0.60 < paired

@@ -169,7 +169,8 @@ def test_run_sharing_no_topic_names_the_file(tmp_path):
 
 
 def test_grades_outside_int8_range():
-    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: topic '1', docno 'a': expected a grade in [-126, 127], got 300")):
+    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 0: expected a grade in [-126, 127] (irnb stores "
+                                                   "grades as 8-bit integers and keeps -127 and -128 as markers), got 300")):
         Experiment(RUNS, pd.DataFrame({"qid": ["1"], "docno": ["a"], "grade": [300]}))
 
 

