@@ -16,12 +16,13 @@ from .intervals import (
     compare_intervals,
     estimate_background_rate,
     interval_table,
+    pessimistic_t_test,
     point_estimates,
     scenarios,
     score_intervals,
     true_background_rate,
 )
-from .reproduce import Reproduction, reproduce, reproduction_ids, reproductions
+from .reproduce import Reproduction, ReproductionNeeds, reproduce, reproduction_ids, reproductions
 
 __version__ = "0.1.0"
 
@@ -54,6 +55,7 @@ __all__ = [
     "score_intervals",
     "point_estimates",
     "compare_intervals",
+    "pessimistic_t_test",
     "scenarios",
     "estimate_background_rate",
     "true_background_rate",
@@ -64,6 +66,7 @@ __all__ = [
     "depth_curves",
     "Reproduction",
     "reproduce",
+    "ReproductionNeeds",
     "reproduction_ids",
     "reproductions",
     "__version__",

@@ -7,7 +7,9 @@ an experiment with a budget of N judgments sees only the first N. For each budge
 (P@10, SDCG@100, RBP(p=0.95) by default — weighted precision, which has [B, T] intervals)
 and point estimator (X_S, X_B, X_I, X_M from :mod:`irnb.intervals`), every pair of runs is
 compared with a paired two-sided t-test over topics (:func:`irnb.stats.t_test`), within
-each run set separately:
+each run set separately. Estimator ``"P"`` (named ``interval`` in tables) is the
+paper's pessimistic interval method instead: :func:`irnb.intervals.pessimistic_t_test`,
+B of one run against T of the other.
 
 * ``"contributing"``: the runs that built the pool (the paper's "59-con");
 * ``"non-contributing"``: the others (the paper's "46-non", the judgment-reuse case).
@@ -44,7 +46,7 @@ import pandas as pd
 
 from .experiment import Experiment
 from .intervals import (ESTIMATORS, _check_background_rate, _check_smoothing, _estimator_key, _interval_measure,
-                        point_estimates, score_intervals)
+                        _pessimistic_p, point_estimates, score_intervals)
 from .measures import Measure, Param, parse_measure
 from .pooling import contributor_mask, judgment_order
 from .stats import t_test
@@ -59,6 +61,7 @@ RUN_SETS = ("contributing", "non-contributing")
 #: Default budgets as shares of the qrels (the paper: 1,000 / 10,000 / 69,100 of 69,100).
 BUDGET_SHARES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
 
+_INTERVAL_NAMES = ("interval", "pessimistic")
 _ALPHA = Param("alpha", float, 0.01, low=0.0, high=1.0, low_open=True, high_open=True,
                doc="significance level: a pair of runs is separable when its t-test p < alpha")
 
@@ -126,7 +129,7 @@ class BudgetTests:
             for e, est in enumerate(self.estimators):
                 for b, budget in enumerate(self.budgets):
                     n = int(pairs[e, b])
-                    rows.append({"measure": name, "run_set": run_set, "estimator": f"X_{est}", "budget": budget,
+                    rows.append({"measure": name, "run_set": run_set, "estimator": _label(est), "budget": budget,
                                  "pairs": n, "significant": int(significant[e, b]),
                                  "fraction": significant[e, b] / n if n else np.nan})
         return pd.DataFrame(rows)
@@ -153,7 +156,7 @@ class BudgetTests:
                 for k in range(a_idx.size):
                     n = int(n_from[e, k])
                     recanted = int(lost[e, k] + rev[e, k])
-                    rows.append({"measure": name, "run_set": run_set, "estimator": f"X_{est}",
+                    rows.append({"measure": name, "run_set": run_set, "estimator": _label(est),
                                  "budget_from": self.budgets[a_idx[k]], "budget_to": self.budgets[b_idx[k]],
                                  "significant_from": n, "no_longer_significant": int(lost[e, k]),
                                  "reversed": int(rev[e, k]), "recanted": recanted,
@@ -198,21 +201,30 @@ def _check_budgets(budgets, total: int, owner: str) -> tuple[int, ...]:
 
 
 def _check_estimators(estimators, owner: str) -> tuple[str, ...]:
-    """Estimator keys from "SBIM", a name ("smoothed", "X_M") or a sequence of them."""
+    """Estimator keys from "SBIMP", a name ("smoothed", "X_M", "interval") or a sequence of
+    them; "P" (also "interval", "pessimistic") is the pessimistic interval test."""
     if isinstance(estimators, str):
-        whole = estimators in ESTIMATORS.values() or estimators.startswith("X_")
+        whole = estimators in ESTIMATORS.values() or estimators.startswith("X_") or estimators in _INTERVAL_NAMES
         items = [estimators] if whole else list(estimators)
     else:
         items = list(estimators)
     keys = []
     for item in items:
+        if item in _INTERVAL_NAMES or item == "P":
+            keys.append("P")
+            continue
         try:
             keys.append(_estimator_key(item))
         except ValueError as err:
-            raise ValueError(f"{owner}: {err}") from None
+            raise ValueError(f"{owner}: {err}; or P (the pessimistic interval test)") from None
     if not keys:
-        raise ValueError(f"{owner}: estimators must name at least one of S, B, I, M, got none")
+        raise ValueError(f"{owner}: estimators must name at least one of S, B, I, M, P, got none")
     return tuple(dict.fromkeys(keys))
+
+
+def _label(key: str) -> str:
+    """The name of an estimator key in tables: X_S … X_M, and "interval" for P."""
+    return "interval" if key == "P" else f"X_{key}"
 
 
 def _budget_task(experiment: Experiment, judged: np.ndarray, measures, keys, background_rate, smoothing,
@@ -223,6 +235,10 @@ def _budget_task(experiment: Experiment, judged: np.ndarray, measures, keys, bac
         iv = score_intervals(experiment, m, pool=judged)
         est = point_estimates(iv, background_rate=background_rate, smoothing=smoothing)
         for e, key in enumerate(keys):
+            if key == "P":  # pessimistic interval test: B of one run against T of the other
+                for s, idx in sets.items():
+                    out[(m.name, s, e)] = _pessimistic_p(iv.lower[idx], iv.upper[idx], iv.evaluated[idx])
+                continue
             values = np.where(iv.evaluated, est.get(key), np.nan)
             for s, idx in sets.items():
                 res = t_test(values[idx], run_names=[experiment.run_names[i] for i in idx])
@@ -240,9 +256,10 @@ def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str
     Parameters: ``measures`` weighted-precision measures (P@k, SDCG@k, RBP(p)); ``seed``
     fixes the random order of ties in the judgment order; ``budgets`` numbers of judgments
     (default :func:`default_budgets` of the qrels size); ``estimators`` letters of
-    S, B, I, M (default all four); ``background_rate`` E and ``smoothing`` λ (or "auto")
-    as in :func:`irnb.intervals.point_estimates`; ``contributors`` the runs whose rankings
-    order the judgments and who form the "contributing" set (default the Experiment's);
+    S, B, I, M (default all four) and P (the pessimistic interval test);
+    ``background_rate`` E and ``smoothing`` λ (or "auto") as in
+    :func:`irnb.intervals.point_estimates`; ``contributors`` the runs whose rankings order
+    the judgments and who form the "contributing" set (default the Experiment's);
     ``n_jobs``, ``progress``: one task per budget, see :mod:`irnb.sweep`.
 
     Example (hand-checkable): two topics; run a ranks the relevant x first on both, run b

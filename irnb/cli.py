@@ -86,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     _configure_simulate(sim)
     sim.set_defaults(func=_cmd_simulate)
 
+    rep = sub.add_parser("reproduce", help="reproduce a table or figure of the seed papers",
+                         description="Reproduce a table or figure of the five papers irnb teaches (Baillie et "
+                                     "al. 2007/2008, Büttcher et al. 2007, Ravana & Moffat 2010, the thesis "
+                                     "chapter) on the embedded default collection or on your runs and qrels.")
+    _configure_reproduce(rep)
+    rep.set_defaults(func=_cmd_reproduce)
+
     lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -270,6 +277,93 @@ def _cmd_compare(args) -> int:
         records = table.astype(object).where(table.notna(), None).to_dict(orient="records")
         json.dump(records, sys.stdout, indent=1)
         sys.stdout.write("\n")
+    return 0
+
+
+def _configure_reproduce(parser) -> None:
+    parser.add_argument("id", nargs="?", help="reproduction id, e.g. baillie2007-table1 (see --list)")
+    parser.add_argument("--list", action="store_true", help="print every id with its title, one per line")
+    data = parser.add_argument_group("your data (default: the embedded simulated collection)")
+    data.add_argument("--qrels", default=None, metavar="FILE", help="qrels file (plain or .gz)")
+    data.add_argument("--runs", nargs="+", default=None, metavar="RUN",
+                      help="run files, directories of runs, or .tar/.tar.xz archives")
+    data.add_argument("--groups", default=None, metavar="TSV",
+                      help="run groups: a file of run<TAB>group lines, one per run ('#' lines skipped)")
+    data.add_argument("--contributors", nargs="+", default=None, metavar="RUN",
+                      help="the runs that contributed to the pool (default: every run)")
+    data.add_argument("--manual", nargs="+", default=None, metavar="RUN", help="the runs that are manual")
+    data.add_argument("--truth", default=None, metavar="FILE", help="complete (deeper) qrels to compare with")
+    data.add_argument("--label", default=None, help="name of the data in the output (default: 'your data')")
+    data.add_argument("--keep-first", action="store_true",
+                      help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a reproduction's own option, e.g. -o test=t -o depths=10,100 (repeatable; "
+                             "irnb.reproductions() lists them)")
+    parser.add_argument("--figure", default=None, metavar="FILE", help="also save the figure (png, pdf, svg)")
+
+
+def _option_value(text: str):
+    """``10,100`` → (10, 100); ``0.01`` → 0.01; ``none`` → None; else the text."""
+    import ast
+
+    if text.lower() == "none":
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _cmd_reproduce(args) -> int:
+    from .reproduce import read_groups, reproduce, reproductions
+
+    if args.list:
+        if args.id:
+            raise ValueError("--list prints every id; drop the id or --list")
+        for row in reproductions().itertuples(index=False):
+            sys.stdout.write(f"{row.id}\t{row.title}\n")
+        return 0
+    if not args.id:
+        raise ValueError("reproduce needs an id (irnb reproduce --list prints them)")
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"-o/--option must be NAME=VALUE, got {item!r}")
+        options[name.strip()] = _option_value(value.strip())
+    given = [flag for flag, value in (("--groups", args.groups), ("--contributors", args.contributors),
+                                      ("--truth", args.truth), ("--manual", args.manual)) if value]
+    if (args.qrels is None) != (args.runs is None):
+        raise ValueError("your data needs both --qrels FILE and --runs RUN... (or neither: the embedded default)")
+    experiment = None
+    if args.qrels is not None:
+        from .experiment import Experiment
+
+        experiment = Experiment(args.runs, args.qrels, groups=read_groups(args.groups) if args.groups else None,
+                                contributors=args.contributors, truth=args.truth,
+                                on_duplicate="keep_first" if args.keep_first else "error")
+        if args.manual:
+            unknown = [r for r in args.manual if r not in experiment.run_names]
+            if unknown:
+                raise ValueError(f"--manual: unknown run {unknown[0]!r} (the runs: "
+                                 f"{', '.join(experiment.run_names[:8])}{'…' if len(experiment.run_names) > 8 else ''})")
+    elif given:
+        raise ValueError(f"{', '.join(given)} describe your data; add --qrels FILE --runs RUN...")
+    result = reproduce(args.id, experiment, manual=args.manual, label=args.label, **options)
+    if args.figure and result.draw is None:
+        raise ValueError(f"--figure: {args.id} is a table; it has no figure (drop --figure)")
+    sys.stdout.write(str(result) + "\n")
+    if args.figure:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        drawn = result.figure()
+        import numpy as np
+
+        first = np.asarray(drawn, dtype=object).reshape(-1)[0]
+        first.figure.savefig(args.figure, bbox_inches="tight")
+        sys.stdout.write(f"figure: {args.figure}\n")
     return 0
 
 

@@ -69,6 +69,7 @@ __all__ = [
     "score_intervals",
     "point_estimates",
     "compare_intervals",
+    "pessimistic_t_test",
     "scenarios",
     "estimate_background_rate",
     "true_background_rate",
@@ -496,6 +497,73 @@ def compare_intervals(intervals: ScoreIntervals) -> IntervalComparison:
     return IntervalComparison(measure=intervals.measure, run_names=intervals.run_names, topics=intervals.topics,
                               outcome=outcome, wins=wins, losses=losses, inconclusive=compared - wins - losses,
                               compared=compared)
+
+
+def _pessimistic_p(lower: np.ndarray, upper: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(P,) p-values and directions of the pessimistic interval t-test for every pair
+    i < j (``np.triu_indices`` order) of the rows of (S, T) bounds."""
+    from .stats import _paired, _t_kernel
+
+    i, j = np.triu_indices(lower.shape[0], 1)
+    both = evaluated[i] & evaluated[j]
+    lo = np.where(evaluated, lower, np.nan)
+    up = np.where(evaluated, upper, np.nan)
+    first = _paired(np.where(both, lo[i], np.nan), np.where(both, up[j], np.nan))  # B_i − T_j
+    second = _paired(np.where(both, lo[j], np.nan), np.where(both, up[i], np.nan))  # B_j − T_i
+    p_first, p_second = _t_kernel(first)[1], _t_kernel(second)[1]
+    with np.errstate(invalid="ignore"):
+        up_i, up_j = first.mean > 0, second.mean > 0  # at most one: their sum is −(Δ_i + Δ_j) ≤ 0
+    p = np.where(up_i, p_first, np.where(up_j, p_second, 1.0))
+    p = np.where(both.any(axis=1), p, np.nan)
+    direction = np.where(up_i, 1, np.where(up_j, -1, 0)).astype(np.int8)
+    return p, direction
+
+
+def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
+    """Ravana & Moffat's pessimistic interval comparison as a significance test over topics.
+
+    Run i is *pessimistically better* than run j when even its lower bounds beat j's upper
+    bounds: the paired two-sided t-test of B_i against T_j over the topics both runs answer,
+    with mean(B_i − T_j) > 0. For each pair (i before j in run order) the one of the two
+    directions whose mean margin is positive is tested (at most one is: the two margins sum
+    to −(mean Δ_i + mean Δ_j) ≤ 0); when neither is positive the pair cannot be separated
+    and p = 1, direction 0. This is irnb's reading of the paper's "pessimistic
+    interval-overlap method of handling the residuals" in its separability curves (Figure
+    2), which the paper describes per topic only (:func:`compare_intervals`). The t-test's
+    rules are :func:`irnb.stats.t_test`'s (all-zero differences p = 1, a constant positive
+    margin p = 0, fewer than two topics NaN).
+
+    Returns one row per pair: ``run_a, run_b, margin`` (the tested mean margin, B of the
+    pessimistically better run minus T of the other; the larger of the two when neither
+    is positive), ``direction`` (+1: run_a better, −1: run_b better, 0: neither) and
+    ``p_value``.
+
+    Example: two topics; a has [B, T] = [0.6, 0.7] and [0.5, 0.6], b has [0.1, 0.3] and
+    [0.2, 0.4]. B_a − T_b = 0.3 and 0.1: mean 0.2, sd 0.1414, t = 0.2/(0.1414/√2) = 2, one
+    degree of freedom, p = 0.2952 (two-sided), direction +1.
+
+    >>> from irnb.measures import parse_measure
+    >>> lower = np.array([[0.6, 0.5], [0.1, 0.2]]); upper = np.array([[0.7, 0.6], [0.3, 0.4]])
+    >>> iv = ScoreIntervals(parse_measure("P@10"), ("a", "b"), ("1", "2"), lower, upper, upper - lower,
+    ...                     np.ones((2, 2), bool))
+    >>> row = pessimistic_t_test(iv).iloc[0]
+    >>> int(row["direction"]), round(float(row["margin"]), 4), round(float(row["p_value"]), 4)
+    (1, 0.2, 0.2952)
+    """
+    if not isinstance(intervals, ScoreIntervals):
+        raise TypeError(f"pessimistic_t_test needs ScoreIntervals (from score_intervals), got "
+                        f"{type(intervals).__name__}")
+    B, T, ev = intervals.lower, intervals.upper, intervals.evaluated
+    p, direction = _pessimistic_p(B, T, ev)
+    i, j = np.triu_indices(B.shape[0], 1)
+    with np.errstate(invalid="ignore"):
+        both = ev[i] & ev[j]
+        n = np.maximum(both.sum(axis=1), 1)
+        margin_i = np.where(both, B[i] - T[j], 0.0).sum(axis=1) / n
+        margin_j = np.where(both, B[j] - T[i], 0.0).sum(axis=1) / n
+    runs = np.asarray(intervals.run_names, dtype=object)
+    return pd.DataFrame({"measure": intervals.measure.name, "run_a": runs[i], "run_b": runs[j],
+                         "margin": np.maximum(margin_i, margin_j), "direction": direction, "p_value": p})
 
 
 # =============================================================================== scenarios

@@ -1,0 +1,106 @@
+"""Helpers shared by the Büttcher and Ravana reproductions (private)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..experiment import NO_DOCUMENT, Experiment
+from ..measures import Param
+from . import Reproduction, Source
+
+_DEPTH = Param("depth", int, 100, low=1, doc="pool depth d of the reproduction (default: the data's own)")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Pool depth and contributing runs of a reproduction, with how they were chosen."""
+
+    depth: int
+    contributors: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def judged_depth(experiment: Experiment) -> np.ndarray:
+    """(S,) for every run, the largest d such that its top d is judged (grade ≥ 0) on
+    every topic it answers; a run shorter than d counts as judged past its end."""
+    j = experiment.judgments
+    doc = j.doc
+    grade_ok = np.concatenate([j.qrel_grade >= 0, [False]])  # index -1 (not in qrels) → False
+    judged = np.where(doc == NO_DOCUMENT, True, grade_ok[np.where(doc >= 0, doc, -1)])
+    depth = judged.shape[2]
+    first = np.where(judged.all(axis=2), depth, np.argmin(judged, axis=2))
+    answered = experiment.length > 0
+    return np.where(answered, first, depth).min(axis=1)
+
+
+def setting(source: Source, depth, owner: str) -> Setting:
+    """The pool depth and contributors a Büttcher/Ravana reproduction uses on ``source``.
+
+    Depth: ``depth`` if given; the simulated collection's pool depth; else the depth to
+    which the contributing runs are judged (the median over them of :func:`judged_depth`).
+    Contributors: the Experiment's; when no run is marked as one, every run (as Büttcher
+    et al. counted every run whose top 50 the qrels covered).
+    """
+    exp = source.experiment
+    notes = []
+    contributing = np.asarray(exp.contributors, dtype=bool)
+    if not contributing.any():
+        contributing = np.ones(len(exp.run_names), dtype=bool)
+        notes.append(f"{source.label} marks no run as a contributor; every run is treated as one "
+                     f"(as Büttcher et al. treated every run whose top 50 the qrels covered)")
+    if depth is not None:
+        d = _DEPTH.validate(depth, owner)
+        notes.append(f"pool depth {d} (given)")
+    elif source.collection is not None and "pool_depth" in source.collection.params:
+        d = int(source.collection.params["pool_depth"])
+        notes.append(f"pool depth {d} (the simulated collection's)")
+    else:
+        d = max(1, int(np.median(judged_depth(exp)[contributing])))
+        notes.append(f"pool depth {d} (the median depth to which the contributing runs are judged on every topic)")
+    names = tuple(exp.run_names[i] for i in np.flatnonzero(contributing))
+    return Setting(depth=d, contributors=names, notes=tuple(notes))
+
+
+def manual_split(source: Source, st: Setting, id: str) -> tuple[list[str], list[str]]:
+    """(automatic contributors, manual contributors); raises ReproductionNeeds when the
+    contributors hold no manual or no automatic run."""
+    from . import ReproductionNeeds
+
+    source.require("manual", id)
+    manual = set(source.manual)
+    unknown = sorted(manual - set(source.experiment.run_names))
+    if unknown:
+        raise ValueError(f"{id}: manual names runs the data lacks: {unknown[:5]}")
+    auto = [r for r in st.contributors if r not in manual]
+    man = [r for r in st.contributors if r in manual]
+    if not man or not auto:
+        raise ReproductionNeeds(f"{id} needs manual and automatic runs among the contributing runs; "
+                                f"{source.label} has {len(man)} manual and {len(auto)} automatic contributors")
+    return auto, man
+
+
+def make(**fields) -> Reproduction:
+    """A Reproduction; ``headline`` (paper's text, irnb's text, agrees) is kept only when the
+    Reproduction class has that field."""
+    names = {f.name for f in dataclasses.fields(Reproduction)}
+    return Reproduction(**{k: v for k, v in fields.items() if k in names})
+
+
+
+def panel_axes(ax, n: int, *, width: float = 4.0, height: float = 3.5, sharey: bool = False) -> list:
+    """``n`` Axes side by side: new ones when ``ax`` is None, else ``ax`` (one Axes, reused
+    for every panel, or exactly ``n``). Imports matplotlib only when it draws new ones."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, grid = plt.subplots(1, n, figsize=(width * n, height), sharey=sharey, squeeze=False)
+        return list(grid[0])
+    axes = list(np.ravel(ax))
+    if len(axes) == 1:
+        return axes * n
+    if len(axes) != n:
+        raise ValueError(f"ax must be one Axes or {n} (one per panel), got {len(axes)}")
+    return axes

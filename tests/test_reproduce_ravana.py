@@ -1,0 +1,250 @@
+"""Reproductions of Ravana & Moffat (AIRS 2010): ravana2010-fig1, table1, fig2, table2,
+table3, and the pessimistic interval test they use (irnb.intervals.pessimistic_t_test,
+estimator "P" of irnb.budgets.budget_tests).
+
+Checks: hand-computed values on tiny inputs; on the embedded default, values recomputed
+through other paths (pandas over the runs, plain evaluate, scipy's ttest_rel); real data
+where ../shared exists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import irnb
+from irnb import Experiment
+from irnb.budgets import budget_tests
+from irnb.intervals import ScoreIntervals, pessimistic_t_test
+from irnb.measures import parse_measure
+from irnb.pooling import budget_pool
+
+IDS = ["ravana2010-fig1", "ravana2010-table1", "ravana2010-fig2", "ravana2010-table2", "ravana2010-table3"]
+
+
+@pytest.fixture(scope="session")
+def collection():
+    from irnb.datasets import default
+
+    return default()
+
+
+@pytest.fixture(scope="session")
+def reps(collection):
+    return {i: irnb.reproduce(i, collection) for i in IDS}
+
+
+def _intervals(lower, upper):
+    lower, upper = np.asarray(lower, float), np.asarray(upper, float)
+    return ScoreIntervals(parse_measure("P@10"), tuple("abc"[: lower.shape[0]]),
+                          tuple(str(t) for t in range(lower.shape[1])), lower, upper, upper - lower,
+                          np.ones(lower.shape, bool))
+
+
+# ---------------------------------------------------------------------------- the pessimistic test
+def test_pessimistic_by_hand():
+    # a: [0.6, 0.7], [0.5, 0.6], [0.7, 0.7]; b: [0.1, 0.3], [0.2, 0.4], [0.3, 0.5]
+    # B_a − T_b = 0.3, 0.1, 0.2 → scipy's ttest_rel(B_a, T_b); direction +1
+    iv = _intervals([[0.6, 0.5, 0.7], [0.1, 0.2, 0.3]], [[0.7, 0.6, 0.7], [0.3, 0.4, 0.5]])
+    row = pessimistic_t_test(iv).iloc[0]
+    expected = stats.ttest_rel([0.6, 0.5, 0.7], [0.3, 0.4, 0.5]).pvalue
+    assert (row["run_a"], row["run_b"], int(row["direction"])) == ("a", "b", 1)
+    assert row["p_value"] == pytest.approx(expected) and row["margin"] == pytest.approx(0.2)
+    # swapped runs: the test goes the other way
+    row = pessimistic_t_test(_intervals([[0.1, 0.2, 0.3], [0.6, 0.5, 0.7]],
+                                        [[0.3, 0.4, 0.5], [0.7, 0.6, 0.7]])).iloc[0]
+    assert int(row["direction"]) == -1 and row["p_value"] == pytest.approx(expected)
+
+
+def test_pessimistic_overlap_never_separates():
+    # overlapping intervals on every topic: both margins negative, p = 1, direction 0
+    iv = _intervals([[0.2, 0.3], [0.25, 0.2]], [[0.6, 0.5], [0.5, 0.6]])
+    row = pessimistic_t_test(iv).iloc[0]
+    assert row["p_value"] == 1.0 and int(row["direction"]) == 0
+
+
+def test_pessimistic_equals_t_test_when_all_judged():
+    # no residual: B = T, so the pessimistic test is the ordinary paired t-test
+    rng = np.random.default_rng(5)
+    scores = rng.random((3, 8))
+    frame = pessimistic_t_test(_intervals(scores, scores))
+    i, j = np.triu_indices(3, 1)
+    expected = [stats.ttest_rel(scores[a], scores[b]).pvalue for a, b in zip(i, j, strict=True)]
+    assert frame["p_value"].to_numpy() == pytest.approx(expected)
+    assert (frame["direction"].to_numpy() == np.sign(scores[i].mean(1) - scores[j].mean(1))).all()
+
+
+def test_pessimistic_rejects_other_input():
+    with pytest.raises(TypeError, match="ScoreIntervals"):
+        pessimistic_t_test(np.zeros((2, 2)))
+
+
+def test_budget_tests_interval_estimator():
+    # two topics; a ranks the relevant x first, b the non-relevant y; c and d copy them.
+    rows = [(run, t, doc, float(2 - k)) for run, docs in (("a", "xy"), ("b", "yx"), ("c", "xy"), ("d", "yx"))
+            for t in ("1", "2") for k, doc in enumerate(docs)]
+    runs = pd.DataFrame(rows, columns=["run", "qid", "docno", "score"])
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["x", "y"] * 2, "grade": [1, 0] * 2})
+    exp = Experiment(runs, qrels, contributors=["a", "b"])
+    tests = budget_tests(exp, ["P@1"], seed=0, budgets=[1, 4], estimators="SP")
+    sep = tests.separability().query("run_set == 'contributing'").set_index(["estimator", "budget"])
+    # all 4 judged: P@1 is 1 vs 0 on both topics and B = T: a constant difference, p = 0
+    assert sep.loc[("interval", 4), "significant"] == 1 and sep.loc[("X_S", 4), "significant"] == 1
+    # 1 judgment: on the topic without it both intervals are [0, 1], so B_a − T_b = −1 there
+    # and at most 0 on the other: no pessimistic win, p = 1
+    assert sep.loc[("interval", 1), "significant"] == 0
+    assert tests.p_value("P@1", "contributing")[1, 0, 0] == 1.0  # estimator 1 = P, budget 1
+    with pytest.raises(ValueError, match="pessimistic interval"):
+        budget_tests(exp, ["P@1"], seed=0, budgets=[4], estimators="Q")
+
+
+# ---------------------------------------------------------------------------- reproductions on the default
+def test_ids_and_figures(reps):
+    assert all(i in irnb.reproduction_ids() for i in IDS)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = reps["ravana2010-fig1"].figure()
+    assert len(ax.patches) == len(reps["ravana2010-fig1"].table)
+    axes = reps["ravana2010-fig2"].figure()
+    assert len(axes) == 3 and all(len(a.get_lines()) == 5 for a in axes)
+    with pytest.raises(ValueError, match="is a table"):
+        reps["ravana2010-table2"].figure()
+
+
+def test_fig1_counts_by_hand(reps, collection):
+    # judged documents pooled (top 100) by exactly one contributing run, recounted with pandas
+    qrels = collection.qrels.table.to_pandas()
+    contributors = collection.run_info.loc[collection.run_info["contributor"], "run"]
+    top = pd.concat([collection.runs[r].to_frame().query("rank <= 100")[["topic", "docno"]].assign(run=r)
+                     for r in contributors])
+    count = top.groupby(["topic", "docno"]).size().rename("n").reset_index()
+    merged = qrels.merge(count, on=["topic", "docno"])
+    one = merged[merged["n"] == 1]
+    t = reps["ravana2010-fig1"].table
+    assert t.loc[1, "judged"] == len(one)
+    assert t.loc[1, "relevant"] == (one["grade"] >= 1).sum()
+    paper = reps["ravana2010-fig1"].paper
+    assert list(paper.columns) == list(t.columns) and paper.loc[55, "fraction"] == pytest.approx(5 / 7)
+
+
+def test_true_unjudged_rate_by_hand():
+    from irnb.reproduce.ravana import _true_unjudged_rate
+
+    # a ranks x, u, v; b ranks v, w. Judged: x. Unjudged in the top 2: u (a), v and w (b);
+    # v is counted once; truth: u relevant, v and w not → 1/3 of 3. At depth 1: v only → 0.
+    runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2, "qid": "1", "docno": ["x", "u", "v", "v", "w"],
+                         "score": [3, 2, 1, 2, 1]})
+    truth = pd.DataFrame({"qid": "1", "docno": ["x", "u", "v", "w"], "grade": [1, 1, 0, 0]})
+    exp = Experiment(runs, truth.iloc[:1], truth=truth)
+    assert _true_unjudged_rate(exp, 2) == (pytest.approx(1 / 3), 3)
+    assert _true_unjudged_rate(exp, 1) == (0.0, 1)
+    assert _true_unjudged_rate(Experiment(runs, truth.iloc[:1]), 2) is None
+
+
+def test_table1_recomputed(reps, collection):
+    exp = collection.experiment
+    t = reps["ravana2010-table1"].table
+    info = collection.run_info
+    con = info.loc[info["contributor"], "run"].tolist()
+    non = info.loc[~info["contributor"], "run"].tolist()
+    full = irnb.evaluate(exp, ["P@10"]).means()["P@10"]
+    # with every judgment, B of P@10 is trec_eval's P@10; contributors' top 10 is all judged (Δ = 0)
+    assert t.loc[("(a) B", "P@10"), ("contributing", "deep")] == pytest.approx(full[con].mean())
+    assert t.loc[("(a) B", "P@10"), ("non-contributing", "deep")] == pytest.approx(full[non].mean())
+    assert t.loc[("(b) Δ", "P@10"), ("contributing", "deep")] == 0.0
+    # shallow = round(38086 · 1000 / 69100) = 551 judgments: B of P@10 = P@10 with that pool
+    shallow = budget_pool(exp, judgments=551, runs=con, seed=0)
+    part = irnb.evaluate(exp, ["P@10"], judged=shallow.judged).means()["P@10"]
+    assert t.loc[("(a) B", "P@10"), ("non-contributing", "shallow")] == pytest.approx(part[non].mean())
+    assert reps["ravana2010-table1"].paper is None
+
+
+def _separable(values: np.ndarray) -> np.ndarray:
+    i, j = np.triu_indices(values.shape[0], 1)
+    return np.array([stats.ttest_rel(values[a], values[b]).pvalue < 0.01 for a, b in zip(i, j, strict=True)])
+
+
+def test_table2_and_fig2_with_scipy(reps, collection):
+    exp = collection.experiment
+    info = collection.run_info
+    non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
+    per_topic = irnb.evaluate(exp, ["P@10"]).values[parse_measure("P@10")][non]
+    share = _separable(per_topic).mean()
+    assert reps["ravana2010-table2"].table.loc[("P@10", "X_S"), ("non-contributing", "deep")] == pytest.approx(share)
+    assert reps["ravana2010-fig2"].table.loc[38086, ("P@10", "X_S")] == pytest.approx(share)
+    paper = reps["ravana2010-table2"].paper
+    assert paper.index.equals(reps["ravana2010-table2"].table.index)
+    assert paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] == pytest.approx(713 / 1035)
+    # the paper: the interval method separates least
+    t = reps["ravana2010-table2"].table["non-contributing"]
+    assert (t.xs("interval", level="method") <= t.xs("X_I", level="method")).all().all()
+
+
+def test_table3_recanting_with_scipy(reps, collection):
+    exp = collection.experiment
+    info = collection.run_info
+    con = info.loc[info["contributor"], "run"].tolist()
+    non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
+    m = parse_measure("P@10")
+    shallow = irnb.evaluate(exp, [m], judged=budget_pool(exp, judgments=551, runs=con, seed=0).judged).values[m][non]
+    deep = irnb.evaluate(exp, [m]).values[m][non]
+    before, after = _separable(shallow), _separable(deep)
+    i, j = np.triu_indices(len(non), 1)
+    flipped = np.sign(shallow[i].mean(1) - shallow[j].mean(1)) != np.sign(deep[i].mean(1) - deep[j].mean(1))
+    recanted = before & (~after | flipped)
+    row = reps["ravana2010-table3"].table.loc[("P@10", "X_S", "shallow")]
+    assert row["significant"] == before.sum()
+    assert row["recanted at deep (%)"] == pytest.approx(100 * recanted.sum() / before.sum())
+    paper = reps["ravana2010-table3"].paper
+    assert paper.loc[("P@10", "X_S", "shallow")].tolist() == [713, 1035, 7.0, 8.4]
+
+
+def test_small_collection_fallbacks():
+    from irnb.datasets import simulate
+
+    # 4 contributing runs: documents pooled by 1, 2 or 3 of them only, so the cubic cannot be
+    # fitted through 3 points; a quadratic through (1, 38/186), (2, 14/24), (3, 2/2) is exact
+    small = simulate(seed=3, num_topics=6, num_runs=10, num_groups=4, docs_per_topic=600, run_depth=100,
+                     pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1)
+    rep = irnb.reproduce("ravana2010-fig1", small)
+    assert "degree 2 is used" in rep.notes
+    assert rep.table["fitted"].to_numpy() == pytest.approx(rep.table["fraction"].to_numpy())
+    # the exact quadratic through those points, read at 0: 3·f(1) − 3·f(2) + f(3)
+    f = rep.table["fraction"]
+    assert f"crosses zero runs at {3 * f[1] - 3 * f[2] + f[3]:.3f}" in rep.notes
+
+
+def test_fig2_at_given_budgets(collection):
+    rep = irnb.reproduce("ravana2010-fig2", collection, budgets=500, run_set="contributing")
+    assert rep.table.index.tolist() == [500] and "separability of the contributing runs (66 pairs)" in rep.notes
+
+
+def test_options_checked(collection):
+    with pytest.raises(ValueError, match="three increasing numbers"):
+        irnb.reproduce("ravana2010-table2", collection, budgets=[10, 5, 100])
+    with pytest.raises(ValueError, match="run_set must be one of"):
+        irnb.reproduce("ravana2010-table3", collection, run_set="all")
+
+
+# ---------------------------------------------------------------------------- real data
+def test_covid(covid_dir):
+    from irnb.datasets.real import trec_covid_round1
+
+    exp = trec_covid_round1(covid_dir)
+    fig1 = irnb.reproduce("ravana2010-fig1", exp, label="TREC-COVID round 1")
+    assert "pool depth 7" in fig1.notes and 0 < fig1.table["fraction"].max() <= 1
+    t3 = irnb.reproduce("ravana2010-table3", exp).table
+    assert t3["pairs"].max() == 87 * 86 // 2  # the 87 runs that did not contribute
+
+
+def test_clef_has_only_one_run_set(shared_dir):
+    from irnb.datasets.real import clef_ehealth_2016_task2
+
+    folder = shared_dir / "data" / "clef-ehealth-2016-irtask2"
+    if not folder.exists():
+        pytest.skip(f"needs {folder}")
+    t = irnb.reproduce("ravana2010-table2", clef_ehealth_2016_task2(folder)).table
+    assert list(t.columns.get_level_values("runs").unique()) == ["contributing"]
