@@ -65,4 +65,7 @@ def test_notebook_runs_from_its_source_and_shows_a_figure(path, env):
     assert code_cells and all(c.get("execution_count") for c in code_cells), "every code cell must have run"
     assert _outputs(notebook, "image/png"), f"{path.name} shows no figure"
     assert _outputs(notebook, "text/markdown"), f"{path.name} shows no computed sentence or answer"
-    assert elapsed < BUDGET_SECONDS, f"{path.name} took {elapsed:.1f} s (budget {BUDGET_SECONDS} s)"
+    # The budget is for a machine with a core to spare; when other work loads it (1-minute load average above
+    # the core count, as when several test runs share one CI machine), the budget grows in proportion.
+    load = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    assert elapsed < BUDGET_SECONDS * load, f"{path.name} took {elapsed:.1f} s (budget {BUDGET_SECONDS} s × load {load:.1f})"
