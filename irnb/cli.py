@@ -1,7 +1,9 @@
 """The ``irnb`` command.
 
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
-column); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
+column); ``irnb report QRELS RUN... -m MEASURE...`` writes the comparison table for a
+paper; ``irnb trec_eval [options] QRELS RUN`` is a drop-in for trec_eval 10.0
+(its options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
 exit status 2 and no traceback.
 """
 
@@ -40,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="condensed lists: drop documents not in the qrels before ranking")
     ev.add_argument("--keep-first", action="store_true",
                     help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    ev.add_argument("--compat", choices=("9", "10"), default="9",
+                    help="trec_eval version to follow: 9 (default: 32-bit scores, as pytrec_eval, ir_measures and "
+                         "published leaderboards) or 10 (trec_eval 10.0: doubles)")
     ev.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
                     help="trec: run<TAB>measure<TAB>topic|all<TAB>value (4 decimals); csv/json: full precision")
     pool = ev.add_argument_group("simulated pools and score intervals")
@@ -86,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     _configure_simulate(sim)
     sim.set_defaults(func=_cmd_simulate)
 
+    te = sub.add_parser("trec_eval", help="a drop-in for trec_eval 10.0 (same options, same output)",
+                        description="irnb trec_eval [trec_eval options] QRELS RUN: prints what trec_eval 10.0 "
+                                    "prints; see `irnb trec_eval -h`.", add_help=False)
+    te.add_argument("args", nargs=argparse.REMAINDER, help="trec_eval's options and files")
+    te.set_defaults(func=_cmd_trec_eval)
+
     rep = sub.add_parser("reproduce", help="reproduce a table or figure of the seed papers",
                          description="Reproduce a table or figure of the five papers irnb teaches (Baillie et "
                                      "al. 2007/2008, Büttcher et al. 2007, Ravana & Moffat 2010, the thesis "
@@ -93,9 +104,23 @@ def build_parser() -> argparse.ArgumentParser:
     _configure_reproduce(rep)
     rep.set_defaults(func=_cmd_reproduce)
 
-    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks")
+    rpt = sub.add_parser("report", help="the comparison table for a paper (means, CIs, significance, effect sizes)",
+                         description="One table: each run's mean per measure with a seeded bootstrap confidence "
+                                     "interval, significance against a baseline (or letter groups) after a "
+                                     "multiple-comparison correction, effect sizes d_z, the best value in bold, "
+                                     "and Judged@k when judgments are incomplete.")
+    _configure_report(rpt)
+    rpt.set_defaults(func=_cmd_report)
+
+    lab = sub.add_parser("lab", help="open JupyterLab on a working copy of the teaching notebooks",
+                         description="Copy the teaching notebooks to a working folder and run JupyterLab on the "
+                                     "first one; Ctrl-C or SIGTERM stops the server. Options after -- go to "
+                                     "JupyterLab, e.g. irnb lab -- --port 9999.")
     lab.add_argument("--dir", default=None, help="where to put the working copy (default: ./irnb-notebooks)")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.add_argument("--binder", action="store_true", help="print the Binder links (JupyterLab, Voila) and exit")
+    lab.add_argument("jupyter_args", nargs="*", metavar="-- JUPYTER_OPTION",
+                     help="options passed to JupyterLab unchanged (after --)")
     lab.set_defaults(func=_cmd_lab)
     return parser
 
@@ -113,12 +138,13 @@ def _format_value(measure, value: float, digits: int | None) -> str:
 def _cmd_evaluate(args) -> int:
     import warnings
 
-    from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
+    from .experiment import Experiment, MissingTopicsWarning
     from .measures import parse_measures
 
     _check_pool_options(args)
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
-    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error",
+                            compat=args.compat)
     with warnings.catch_warnings():  # said once per run below, in the CLI's own words
         warnings.simplefilter("ignore", MissingTopicsWarning)
         _evaluate_and_print(args, experiment, measures)
@@ -126,7 +152,15 @@ def _cmd_evaluate(args) -> int:
         print(f"irnb: note: run {run!r}: {len(topics)} topic(s) not in the qrels were not evaluated "
               f"({', '.join(t if len(t) <= 40 else t[:40] + '…' for t in topics[:5])}"
               f"{'…' if len(topics) > 5 else ''})", file=sys.stderr)
-    complete = args.complete and not (args.intervals or args.estimator)
+    _warn_missing_topics(experiment, complete=args.complete and not (args.intervals or args.estimator))
+    return 0
+
+
+def _warn_missing_topics(experiment, *, complete: bool) -> None:
+    """On stderr, for (at most 10) runs that do not answer every qrels topic, what the mean
+    does with the topics they miss (MissingTopicsWarning's words, with the CLI's -c)."""
+    from .experiment import missing_topics_note
+
     missing = list(experiment.missing_topics.items())
     for run, topics in missing[:10]:
         note = missing_topics_note(run, topics, len(experiment.topics), complete=complete)
@@ -135,7 +169,6 @@ def _cmd_evaluate(args) -> int:
     if len(missing) > 10:
         print(f"irnb: warning: … and {len(missing) - 10} more runs that do not answer every qrels topic "
               f"({len(missing)} of {len(experiment.run_names)} runs)", file=sys.stderr)
-    return 0
 
 
 def _evaluate_and_print(args, experiment, measures) -> None:
@@ -224,7 +257,7 @@ def _check_pool_options(args) -> None:
 
 
 def _configure_simulate(parser) -> None:
-    from .datasets.files import configure_simulate_parser
+    from .datasets.params import configure_simulate_parser
 
     configure_simulate_parser(parser)
 
@@ -302,6 +335,12 @@ def _configure_reproduce(parser) -> None:
     parser.add_argument("--figure", default=None, metavar="FILE", help="also save the figure (png, pdf, svg)")
 
 
+def _cmd_trec_eval(args) -> int:
+    from .trec_eval import main as trec_eval_main
+
+    return trec_eval_main(args.args)
+
+
 def _option_value(text: str):
     """``10,100`` → (10, 100); ``0.01`` → 0.01; ``none`` → None; else the text."""
     import ast
@@ -367,13 +406,61 @@ def _cmd_reproduce(args) -> int:
     return 0
 
 
-def _cmd_lab(args) -> int:
-    from .lab import open_lab
+def _configure_report(parser) -> None:
+    parser.add_argument("qrels", help="qrels file (plain or .gz)")
+    parser.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", required=True,
+                        help="measure, e.g. AP, P@10, nDCG@10 (repeatable)")
+    parser.add_argument("--baseline", default=None, metavar="RUN",
+                        help="run the others are tested against (default: all pairs, letter groups)")
+    parser.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization"), default="t",
+                        help="paired test over topics (default t)")
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+                        help="multiple-comparison correction (default holm; bh = Benjamini-Hochberg)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (0.95)")
+    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic, scoring unanswered topics 0")
+    parser.add_argument("--keep-first", action="store_true",
+                        help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    parser.add_argument("--format", choices=("markdown", "latex", "html", "csv"), default="markdown",
+                        help="output format (default markdown; csv: the tidy table at full precision)")
 
-    return open_lab(target=args.dir, open_browser=not args.no_browser)
+
+def _cmd_report(args) -> int:
+    import warnings
+
+    from .experiment import Experiment, MissingTopicsWarning
+    from .reporting import report
+
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    with warnings.catch_warnings():  # said below, in the CLI's own words
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        result = report(experiment, args.measures, baseline=args.baseline, test=args.test,
+                        correction=args.correction, alpha=args.alpha, confidence=args.confidence,
+                        n_resamples=args.resamples, seed=args.seed, complete=args.complete)
+    sys.stdout.write(result.render(args.format))
+    _warn_missing_topics(experiment, complete=args.complete)
+    return 0
+
+
+def _cmd_lab(args) -> int:
+    from .lab import binder_url, open_lab
+
+    if args.binder:
+        print(f"JupyterLab: {binder_url('lab')}\nVoila dashboard: {binder_url('voila')}")
+        return 0
+    return open_lab(target=args.dir, open_browser=not args.no_browser, jupyter_args=args.jupyter_args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:  # trec_eval's own option syntax (-mP.5, -l2, -q after files): no argparse
+        from .trec_eval import main as trec_eval_main
+
+        return trec_eval_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

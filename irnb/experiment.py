@@ -57,14 +57,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .io import (MAX_GRADE, MIN_GRADE, Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks,
-                 read_qrels, read_runs)
+from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
+from .adapters import as_qrels, as_runs
+from .io import Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, check_compat
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
            "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
 
-UNJUDGED = -128  # grade sentinel: the document is not in the (pooled) qrels
-NO_DOC = -127  # grade sentinel: the run has no document at this rank
 POOLED_UNJUDGED = -1  # the grade trec_eval reads as "in the pool, not judged" (infAP's sampled pools)
 NOT_IN_QRELS = -1  # doc-index sentinel
 NO_DOCUMENT = -2  # doc-index sentinel
@@ -392,21 +391,6 @@ class _Blocks(NamedTuple):
 _BATCH_LINES = 1 << 20
 
 
-def _run_map(runs, on_duplicate: str) -> dict[str, Run]:
-    if isinstance(runs, Run):
-        return {runs.name: runs}
-    if isinstance(runs, Mapping) and runs and all(isinstance(r, Run) for r in runs.values()):
-        return {str(k): r for k, r in runs.items()}
-    if isinstance(runs, (list, tuple)) and runs and all(isinstance(r, Run) for r in runs):
-        run_map: dict[str, Run] = {}
-        for r in runs:
-            if r.name in run_map:
-                raise ValueError(f"two runs are named {r.name!r}; expected unique run names")
-            run_map[r.name] = r
-        return run_map
-    return read_runs(runs, on_duplicate=on_duplicate)
-
-
 def _check_max_depth(value, name: str = "max_depth") -> int | None:
     """The run cutoff (trec_eval ``-M``) as an int, or None; the one rule for
     :class:`Experiment` and :func:`irnb.metrics.evaluate`: an integer ≥ 1 (numpy integers
@@ -418,10 +402,11 @@ def _check_max_depth(value, name: str = "max_depth") -> int | None:
     return int(value)
 
 
-def _in_trec_order(name: str, run: Run) -> Run:
-    """The run with its table in trec_eval order (the same object when it already is)."""
+def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
+    """The run with its table in trec_eval order, scores compared as trec_eval ``compat``
+    does (the same object when it already is)."""
     table = run.table
-    if _topic_blocks(table) is not None:  # read by irnb.io (or seen here before): in order
+    if _topic_blocks(table, compat) is not None:  # read by irnb.io (or seen here before): in order
         return run
     missing = [c for c in ("topic", "docno", "score") if c not in table.column_names]
     if missing:
@@ -431,8 +416,8 @@ def _in_trec_order(name: str, run: Run) -> Run:
             table = table.set_column(table.schema.get_field_index(column), column, pc.cast(table[column], pa.string()))
     if not pa.types.is_float64(table.schema.field("score").type):
         table = table.set_column(table.schema.get_field_index("score"), "score", pc.cast(table["score"], pa.float64()))
-    ordered, starts, topics = _sorted_blocks(table)
-    _remember_blocks(ordered, starts, topics)
+    ordered, starts, topics = _sorted_blocks(table, compat=compat)
+    _remember_blocks(ordered, starts, topics, compat)
     return run if ordered is run.table else dataclasses.replace(run, table=ordered)
 
 
@@ -441,9 +426,11 @@ class Experiment:
 
     Parameters
     ----------
-    runs : mapping name → Run, a Run, a list of Runs, or anything ``read_runs`` accepts
-        (paths, directories, archives, DataFrames).
-    qrels : Qrels or anything ``read_qrels`` accepts: the official judgments.
+    runs : mapping name → Run, a Run, a list of Runs, anything ``read_runs`` accepts
+        (paths, directories, archives, DataFrames), pytrec_eval/ranx dicts, ranx Runs or an
+        ir_datasets scoreddocs source (every shape: :mod:`irnb.adapters`).
+    qrels : Qrels, anything ``read_qrels`` accepts, a ``{qid: {docno: grade}}`` dict, ranx
+        Qrels or an ir_datasets qrels source: the official judgments.
     groups : optional mapping run name → group (default: each run its own group); every
         run needs a group and every name must be a run.
     contributors : optional run names that contributed to the pool (default: every run),
@@ -452,6 +439,12 @@ class Experiment:
     max_depth : optional run cutoff (trec_eval ``-M``): only the first ``max_depth``
         documents of each ranking are kept.
     on_duplicate : ``"error"`` or ``"keep_first"``, for files read here (see :mod:`irnb.io`).
+    compat : ``"9"`` (default) or ``"10"``: the trec_eval version whose ranking rule is
+        followed. trec_eval 9.x (and pytrec_eval, ir_measures, the TREC-COVID leaderboard)
+        compares scores as 32-bit floats, so scores equal in float32 tie and are ordered by
+        docno; trec_eval 10.0 compares doubles. 9 is the default so that values match
+        published leaderboards and the Python peers; ``irnb trec_eval`` follows 10.0.
+        Evaluation follows the same version (interpolated precision's rank rule too).
 
     >>> import pandas as pd
     >>> qrels = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "c"], "grade": [1, 0]})
@@ -459,6 +452,13 @@ class Experiment:
     >>> exp = Experiment(run, qrels)
     >>> exp.grade.tolist()     # a relevant, b not in qrels (UNJUDGED), c judged 0
     [[[1, -128, 0]]]
+
+    Scores that differ only beyond float32's precision tie in trec_eval 9.x (docno
+    descending: c before a) but not in 10.0:
+
+    >>> close = pd.DataFrame({"run": "r", "qid": "1", "docno": ["a", "c"], "score": [1.00000001, 1.0]})
+    >>> Experiment(close, qrels).grade.tolist(), Experiment(close, qrels, compat="10").grade.tolist()
+    ([[[0, 1]]], [[[1, 0]]])
     """
 
     def __init__(
@@ -471,15 +471,17 @@ class Experiment:
         truth=None,
         max_depth: int | None = None,
         on_duplicate: str = "error",
+        compat: str = "9",
     ):
         _check_policy(on_duplicate)
         max_depth = _check_max_depth(max_depth)
-        run_map = _run_map(runs, on_duplicate)
+        self.compat: str = check_compat(compat)
+        run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
         if not run_map:
             raise ValueError("expected at least one run, got none")
-        run_map = {name: _in_trec_order(name, run) for name, run in run_map.items()}
+        run_map = {name: _in_trec_order(name, run, self.compat) for name, run in run_map.items()}
         if not isinstance(qrels, Qrels):
-            qrels = read_qrels(qrels, on_duplicate=on_duplicate)
+            qrels = as_qrels(qrels, on_duplicate=on_duplicate)
 
         self.runs: dict[str, Run] = run_map
         self.run_names: tuple[str, ...] = tuple(run_map)
@@ -503,7 +505,7 @@ class Experiment:
         self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth)
         self.truth: Judgments | None = None
         if truth is not None:
-            truth_qrels = truth if isinstance(truth, Qrels) else read_qrels(truth, on_duplicate=on_duplicate)
+            truth_qrels = as_qrels(truth, on_duplicate=on_duplicate)
             self.truth = self._lay_out(truth_qrels, topics_pa, blocks, self.length, self.depth)
 
     # ------------------------------------------------------------------ construction
@@ -514,7 +516,7 @@ class Experiment:
         parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
         for s, (name, run) in enumerate(self.runs.items()):
-            starts, run_topics = _topic_blocks(run.table)
+            starts, run_topics = _topic_blocks(run.table, self.compat)
             names = run_topics.to_pylist()  # in string order
             mapped = np.array([topic_index.get(topic, -1) for topic in names], dtype=np.int64)
             keep = mapped >= 0
@@ -646,8 +648,41 @@ class Experiment:
     def __repr__(self) -> str:
         S, T, D = self.shape
         truth = f", truth={self.truth.num_judgments} judgments" if self.truth is not None else ""
+        described = [(name, self._metadata_text(name)) for name in self.run_names]
+        described = [(name, text) for name, text in described if text]
+        meta = "".join(f"\n  {name}: {text}" for name, text in described[:10])
+        if len(described) > 10:
+            meta += f"\n  … and {len(described) - 10} more runs with metadata (see .summary())"
         return (f"Experiment({S} runs × {T} topics × depth {D}, "
-                f"{self.judgments.num_judgments} judgments{truth})")
+                f"{self.judgments.num_judgments} judgments{truth})"
+                + (f"\nrun metadata:{meta}" if meta else ""))
+
+    def _metadata_text(self, name: str) -> str:
+        from .runmeta import describe_metadata
+
+        run = self.runs[name]
+        return describe_metadata(run.comments, run.metadata)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per run: ``group``, ``contributor``, ``topics`` (qrels topics answered),
+        ``documents`` (lines laid out), ``tag``, ``source`` and ``metadata`` (the run file's
+        ir_metadata entries or first ``#`` comment, see :mod:`irnb.runmeta`; ``""`` when none).
+
+        >>> import pandas as pd
+        >>> qrels = pd.DataFrame({"qid": ["1"], "docno": ["a"], "grade": [1]})
+        >>> run = pd.DataFrame({"run": "r", "qid": "1", "docno": ["a", "b"], "score": [2.0, 1.0]})
+        >>> Experiment(run, qrels).summary()[["topics", "documents"]].values.tolist()
+        [[1, 2]]
+        """
+        return pd.DataFrame({
+            "group": list(self.groups),
+            "contributor": self.contributors.tolist(),
+            "topics": self.answered.sum(axis=1).tolist(),
+            "documents": self.length.sum(axis=1).tolist(),
+            "tag": [self.runs[n].tag for n in self.run_names],
+            "source": [self.runs[n].source for n in self.run_names],
+            "metadata": [self._metadata_text(n) for n in self.run_names],
+        }, index=pd.Index(self.run_names, name="run"))
 
     def run_index(self, names: str | Iterable[str]) -> np.ndarray:
         """Positions of the named runs; unknown names raise with a did-you-mean."""

@@ -39,6 +39,8 @@ plot                                   source
 :func:`background_rate_plot`           the E-estimation curve (Ravana & Moffat Fig. 1)
 :func:`separability_plot`              separable pairs versus judgments (Ravana & Moffat Fig. 2)
 :func:`subsampling_plot`               random-subsampling curves (Büttcher et al. Fig. 1)
+:func:`topic_difference_plot`          run minus baseline per topic, sorted (the per-topic
+                                       comparison papers draw)
 =====================================  ===========================================================
 """
 
@@ -78,6 +80,7 @@ __all__ = [
     "background_rate_plot",
     "separability_plot",
     "subsampling_plot",
+    "topic_difference_plot",
 ]
 
 #: Okabe–Ito colours (colour-blind safe), in the order series use them.
@@ -838,4 +841,40 @@ def subsampling_plot(curves: pd.DataFrame, *, value: str = "kendall_tau", ax=Non
                    "mean_score": "mean score over runs"}[value])
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
+    return ax
+
+
+def topic_difference_plot(differences: pd.DataFrame, *, run: str = "run", baseline: str = "baseline",
+                          measure: str = "", ax=None):
+    """One bar per topic: ``run`` minus ``baseline``, in the order of ``differences`` (from
+    :func:`irnb.reporting.topic_differences`: largest gain first). Gains are blue, losses
+    orange; the title counts wins, losses and ties. The bars are one PolyCollection with the
+    role ``difference`` (bar i spans 0 to ``differences["difference"][i]``)."""
+    for column in ("topic", "difference"):
+        if column not in differences.columns:
+            raise ValueError(f"topic_difference_plot: expected a column {column!r} "
+                             f"(irnb.reporting.topic_differences), got columns {list(differences.columns)}")
+    ax = _axes(ax, (8.0, 3.5))
+    diff = differences["difference"].to_numpy(np.float64)
+    x = np.arange(diff.size, dtype=np.float64)
+    from matplotlib.collections import PolyCollection
+
+    left, right = x - 0.4, x + 0.4
+    bars = np.stack([np.stack([left, np.zeros_like(diff)], 1), np.stack([left, diff], 1),
+                     np.stack([right, diff], 1), np.stack([right, np.zeros_like(diff)], 1)], axis=1)
+    colours = np.where(diff >= 0, PALETTE[0], PALETTE[1])
+    _tag(ax.add_collection(PolyCollection(list(bars), facecolors=list(colours), edgecolors="none")), "difference")
+    low, high = (float(min(diff.min(), 0.0)), float(max(diff.max(), 0.0))) if diff.size else (-1.0, 1.0)
+    pad = 0.05 * (high - low) or 0.05
+    ax.set_ylim(low - pad, high + pad)
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    positions, labels = _thin(x, [str(t) for t in differences["topic"]], _TOPIC_LABELS)
+    ax.set_xticks(positions, labels, rotation=90, fontsize=6)
+    ax.set_xlim(-0.6, max(diff.size, 1) - 0.4)
+    ax.set_xlabel("topic (sorted by difference)")
+    ax.set_ylabel(f"{measure} difference" if measure else "difference")
+    wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
+    ax.set_title(f"{run} − {baseline}: {wins} topics better, {losses} worse, {diff.size - wins - losses} tied",
+                 fontsize="medium")
+    ax.grid(axis="y", alpha=0.3)
     return ax

@@ -16,7 +16,7 @@ the *completed* qrels. Two classifiers, as in the paper (Section 3):
   most frequent terms, each vector L1-normalised; 𝒟 is every document the classifier has
   read. ``C=None`` uses SVMlight's default C = 1 / mean(‖v‖²) over the training vectors.
   The score is the decision value. scikit-learn is an optional extra
-  (``pip install 'irnb[predict]'``), imported only when an SVM is trained.
+  (``python3 -m pip install -e ".[predict]"`` in the irnb checkout), imported only when an SVM is trained.
 
 **Threshold rule (both classifiers).** With R judged relevant among the n judged training
 documents of a topic, the threshold lies halfway between the R-th and the (R + 1)-th
@@ -89,6 +89,7 @@ from scipy import sparse, special
 from .bias import BIAS_MEASURES, BiasResult, _names
 from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, _few, _lookup
 from .io import Qrels, read_qrels
+from .lab import install_hint
 from .measures import Measure, Param, parse_measures
 from .metrics import Evaluation, Judged, _check_complete, _evaluate_view, level_counts_of
 from .pooling import DEPTH, Pool, contributor_mask, leave_one_group_out, subset_pools
@@ -111,7 +112,7 @@ __all__ = [
 
 #: The classifiers of Büttcher et al. (Section 3).
 METHODS = ("svm", "kld")
-INSTALL_HINT = "pip install 'irnb[predict]'"
+INSTALL_HINT = install_hint("predict")
 
 METHOD = Param("method", str, "svm", choices=METHODS,
                doc="relevance classifier: linear SVM on TF-IDF vectors, or KL divergence to the relevant model")

@@ -85,6 +85,9 @@ __all__ = [
     "tukey_hsd",
     "bonferroni",
     "holm",
+    "benjamini_hochberg",
+    "adjust_p_values",
+    "ADJUSTMENTS",
     "score_matrix",
 ]
 
@@ -95,7 +98,7 @@ TESTS = ("t", "wilcoxon", "sign", "randomization", "anova", "tukey")
 #: their family).
 PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
 TOPIC_RULES = ("pairwise", "common")
-ADJUSTMENTS = ("bonferroni", "holm")
+ADJUSTMENTS = ("bonferroni", "holm", "bh")
 WILCOXON_ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 PERMUTATION_MAX_TOPICS = 13  # scipy: 2**13 sign flips are enumerated exactly (< 9999 resamples)
@@ -188,13 +191,14 @@ class PairwiseTests:
         return pd.DataFrame(out, index=index, columns=pd.Index(self.run_names, name="versus"))
 
     def adjust(self, method: str) -> "PairwiseTests":
-        """The same tests with p-values corrected over all pairs (``"bonferroni"`` or
-        ``"holm"``). Correcting an already corrected result is refused."""
+        """The same tests with p-values corrected over all pairs: ``"bonferroni"``,
+        ``"holm"`` (both control the family-wise error rate) or ``"bh"`` (Benjamini–Hochberg,
+        the false discovery rate). Correcting an already corrected result is refused."""
         if method not in ADJUSTMENTS:
             raise ValueError(f"adjustment method must be one of {ADJUSTMENTS}, got {method!r}")
         if self.adjustment != "none":
             raise ValueError(f"these p-values are already corrected ({self.adjustment}); adjust the raw result")
-        p = bonferroni(self.p_value) if method == "bonferroni" else holm(self.p_value)
+        p = adjust_p_values(self.p_value, method)
         p.flags.writeable = False
         return replace(self, p_value=p, adjustment=method)
 
@@ -226,6 +230,27 @@ def holm(p_values) -> np.ndarray:
     >>> [round(x, 10) for x in holm([0.01, 0.04, 0.03, 0.005]).tolist()]
     [0.03, 0.06, 0.06, 0.02]
     """
+    return _step_adjust(p_values, lambda m: m - np.arange(m), np.maximum.accumulate)
+
+
+def benjamini_hochberg(p_values) -> np.ndarray:
+    """Benjamini–Hochberg adjusted p-values (false discovery rate): sort p ascending,
+    p_(i) ↦ min over j ≥ i of min(1, m·p_(j)/j); NaNs are ignored and stay NaN. A pair is
+    a discovery at FDR level q when its adjusted p ≤ q.
+
+    p = 0.01, 0.04, 0.03, 0.005 (m = 4): sorted 0.005·4/1 = 0.02, 0.01·4/2 = 0.02,
+    0.03·4/3 = 0.04, 0.04·4/4 = 0.04 → running minimum from the largest: 0.02, 0.02, 0.04, 0.04.
+
+    >>> [round(x, 10) for x in benjamini_hochberg([0.01, 0.04, 0.03, 0.005]).tolist()]
+    [0.02, 0.04, 0.04, 0.02]
+    """
+    return _step_adjust(p_values, lambda m: m / np.arange(1, m + 1),
+                        lambda scaled: np.minimum.accumulate(scaled[::-1])[::-1])
+
+
+def _step_adjust(p_values, factor, running) -> np.ndarray:
+    """The step-wise corrections: the non-NaN p-values sorted ascending, each times
+    ``factor(m)[i]`` (capped at 1), then made monotone by ``running``; NaNs stay NaN."""
     p = _p_array(p_values)
     flat = p.ravel()
     out = np.full(flat.shape, np.nan)
@@ -233,9 +258,21 @@ def holm(p_values) -> np.ndarray:
     m = idx.size
     if m:
         order = idx[np.argsort(flat[idx], kind="stable")]
-        scaled = np.minimum(1.0, flat[order] * (m - np.arange(m)))
-        out[order] = np.maximum.accumulate(scaled)
+        out[order] = running(np.minimum(1.0, flat[order] * factor(m)))
     return out.reshape(p.shape)
+
+
+def adjust_p_values(p_values, method: str) -> np.ndarray:
+    """``p_values`` corrected by ``method``, one of :data:`ADJUSTMENTS` (``"none"`` is a copy).
+
+    >>> adjust_p_values([0.01, 0.04], "bonferroni").tolist()
+    [0.02, 0.08]
+    """
+    if method == "none":
+        return _p_array(p_values)
+    if method not in ADJUSTMENTS:
+        raise ValueError(f"correction must be one of {ADJUSTMENTS + ('none',)}, got {method!r}")
+    return {"bonferroni": bonferroni, "holm": holm, "bh": benjamini_hochberg}[method](p_values)
 
 
 def _p_array(p_values) -> np.ndarray:

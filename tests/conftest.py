@@ -68,3 +68,18 @@ def trec_eval_bin(tmp_path_factory) -> Path:
     if done.returncode != 0 or not binary.exists():
         pytest.fail(f"make failed building trec_eval 10.0 in {src}:\n{done.stderr[-2000:]}")
     return binary
+
+
+@pytest.fixture(scope="session")
+def clef18_dir(tmp_path_factory) -> Path:
+    """The CLEF eHealth 2018 IRTask1 runs extracted once per session (24 files in group
+    folders) beside ``qrels.txt`` (a copy-free symlink to the official qrels); skips when
+    ../shared is absent."""
+    import tarfile
+
+    folder = shared_path("data", "clef-ehealth-2018-irtask1")
+    target = tmp_path_factory.mktemp("clef18_runs")
+    with tarfile.open(folder / "runs-irtask1.tar.xz") as tar:
+        tar.extractall(target / "runs", filter="data")
+    (target / "qrels.txt").symlink_to(folder / "CLEF2018_qrel_20180914.txt")
+    return target

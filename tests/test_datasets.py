@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import re
 import pytest
 
 from irnb import Experiment, evaluate, read_qrels, read_runs
@@ -698,3 +699,21 @@ def test_docstring_examples_of_the_simulator_hold(module):
 
     result = doctest.testmod(importlib.import_module(f"irnb.datasets.{module}"))
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_estimator_error_takes_point_estimates_and_an_estimator():
+    import irnb
+    from irnb.datasets import default, estimator_error
+
+    collection = default()
+    exp = collection.experiment
+    est = irnb.point_estimates(irnb.score_intervals(exp, "P@10", pool=irnb.depth_pool(exp, depth=20)))
+    for letter in "SBIM":
+        assert estimator_error(collection, "P@10", est, estimator=letter).rmse == \
+            estimator_error(collection, "P@10", est.get(letter)).rmse
+    with pytest.raises(ValueError, match=re.escape("name one with estimator='S', 'B', 'I' or 'M'")):
+        estimator_error(collection, "P@10", est)
+    with pytest.raises(ValueError, match=re.escape("the PointEstimates are of P@10, the measure asked for is P@20")):
+        estimator_error(collection, "P@20", est, estimator="M")
+    with pytest.raises(ValueError, match=re.escape("estimates is a ndarray, drop estimator='M'")):
+        estimator_error(collection, "P@10", est.get("M"), estimator="M")

@@ -72,3 +72,165 @@ def test_lab_command_opens_the_first_notebook_and_allows_root_only_as_root(tmp_p
     assert "--allow-root" in command and "--no-browser" in command
     monkeypatch.setattr(lab.os, "geteuid", lambda: 1000, raising=False)
     assert "--allow-root" not in lab.lab_command(tmp_path)
+
+
+# --------------------------------------------------------------------------- README code blocks
+
+_FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$", re.S | re.M)
+_PYTHON = {"python", "py", "python3"}
+
+_RUNNER = '''\
+import json, sys, traceback
+blocks = json.load(open(sys.argv[1], encoding="utf-8"))
+namespace = {"__name__": "__main__"}
+for number, (line, code) in enumerate(blocks, start=1):
+    try:
+        exec(compile(code, f"README.md:{line}", "exec"), namespace)
+    except BaseException:
+        print(f"README.md python block {number} of {len(blocks)} (line {line}) failed:", file=sys.stderr)
+        traceback.print_exc()
+        sys.exit(1)
+print(f"{len(blocks)} blocks ran")
+'''
+
+
+def _readme_blocks() -> list[tuple[int, str]]:
+    """(line of the first code line, code) of every ```python block of README.md, in order.
+    Code is written so that each line's number in README.md is its line in the traceback."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = []
+    for match in _FENCE.finditer(text):
+        if match["info"].strip().split(" ")[0].lower() in _PYTHON:
+            line = text.count("\n", 0, match.start("body")) + 1
+            blocks.append((line, "\n" * (line - 1) + match["body"]))
+    return blocks
+
+
+def test_readme_has_python_blocks():
+    blocks = _readme_blocks()
+    assert len(blocks) >= 5, "README's python examples are run by the test below; are the fences ```python?"
+
+
+@pytest.mark.slow
+def test_every_readme_python_block_runs_in_order_in_an_empty_folder(tmp_path):
+    """Every ```python block of README.md runs as written, in order, in one interpreter
+    whose working folder starts empty (names defined by a block are seen by the later ones)."""
+    import json
+    import os
+
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (tmp_path / "blocks.json").write_text(json.dumps(_readme_blocks()), encoding="utf-8")
+    (tmp_path / "runner.py").write_text(_RUNNER, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}
+    done = subprocess.run([sys.executable, str(tmp_path / "runner.py"), str(tmp_path / "blocks.json")], cwd=fresh,
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert done.stdout.strip().endswith(f"{len(_readme_blocks())} blocks ran")
+
+
+# --------------------------------------------------------------------------- Binder, .gitignore, extras
+
+
+def test_readme_binder_links_come_from_the_one_setting():
+    from irnb.lab import REPOSITORY, binder_url
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "OWNER" not in text
+    for kind in ("lab", "voila"):
+        assert f"`{binder_url(kind)}`" in text, f"README must link {binder_url(kind)} (from irnb.lab.REPOSITORY)"
+    links = re.findall(r"https://mybinder\.org/v2/gh/([^/\s`]+/[^/\s`]+)/", text)
+    assert links and set(links) == {REPOSITORY}
+
+
+def test_gitignore_lists_the_lab_working_folder():
+    lines = (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "irnb-notebooks/" in lines
+
+
+# Modules the tests import that need no distribution of their own.
+_NOT_DISTRIBUTIONS = {"tomli": "only on Python < 3.11, where tomllib is missing (test_binder.py)"}
+
+
+def _imported_modules(path: Path, *, top_level_only: bool = False) -> set[str]:
+    """Top-level module names a file imports (import, from … import, pytest.importorskip);
+    with ``top_level_only``, only the imports the module runs when it is imported (not those
+    inside its functions and classes: a helper's optional peers stay optional)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if top_level_only:
+        nodes, stack = [], list(tree.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            nodes.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+    else:
+        nodes = list(ast.walk(tree))
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "importorskip" and node.args
+              and isinstance(node.args[0], ast.Constant)):
+            found.add(str(node.args[0].value).split(".")[0])
+    return found
+
+
+def _declared_distributions(requirements: list[str]) -> set[str]:
+    """Names of the distributions the requirements install directly, with those their extras
+    pull in (``dask[distributed]`` → dask and distributed)."""
+    import importlib.metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    names = set()
+    for text in requirements:
+        req = Requirement(text)
+        names.add(canonicalize_name(req.name))
+        for extra in req.extras:
+            try:
+                needs = importlib.metadata.requires(req.name) or []
+            except importlib.metadata.PackageNotFoundError:
+                continue
+            for need in map(Requirement, needs):
+                if need.marker is not None and need.marker.evaluate({"extra": extra}):
+                    names.add(canonicalize_name(need.name))
+    return names
+
+
+def test_test_extra_installs_every_package_the_tests_import():
+    import importlib.metadata
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        tomllib = pytest.importorskip("tomli")
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = _declared_distributions(project["dependencies"] + project["optional-dependencies"]["test"])
+    local = {p.stem for folder in ("tests", "benchmarks", "tools") for p in (REPO / folder).glob("*.py")}
+    files = list((REPO / "tests").glob("*.py"))
+    modules: set[str] = set()
+    for path in files:
+        modules |= _imported_modules(path)
+    for name in sorted(modules & local):  # helpers the tests import from benchmarks/ and tools/
+        for folder in ("benchmarks", "tools"):
+            if (REPO / folder / f"{name}.py").is_file():
+                modules |= _imported_modules(REPO / folder / f"{name}.py", top_level_only=True)
+    third_party = modules - set(sys.stdlib_module_names) - local - {"irnb"} - set(_NOT_DISTRIBUTIONS)
+    providers = importlib.metadata.packages_distributions()
+    missing = {}
+    for module in sorted(third_party):
+        dists = {canonicalize_name(d) for d in providers.get(module, [])}
+        if not dists:
+            missing[module] = "not installed: add its distribution to the test extra"
+        elif not dists & declared:
+            missing[module] = sorted(dists)
+    assert missing == {}, f"the tests import modules whose distribution the test extra does not name: {missing}"

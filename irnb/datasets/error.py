@@ -54,12 +54,15 @@ def _experiment_of(source) -> Experiment:
     return experiment
 
 
-def estimator_error(source, measure, estimates, *, relevance_level: int = 1) -> EstimatorError:
+def estimator_error(source, measure, estimates, *, relevance_level: int = 1,
+                    estimator: str | None = None) -> EstimatorError:
     """Compare ``estimates`` of ``measure`` with its value on the complete truth.
 
     ``source`` is a :class:`~irnb.datasets.Collection` or an Experiment built with
     ``truth=``; ``estimates`` has shape (S, T) (per run and topic, in the Experiment's run
-    and topic order) or (S,) (per run, compared with the true mean over topics).
+    and topic order) or (S,) (per run, compared with the true mean over topics), or is the
+    :class:`~irnb.intervals.PointEstimates` of ``measure`` with ``estimator`` naming which
+    of them (``"S"``, ``"B"``, ``"I"`` or ``"M"``; required for PointEstimates only).
 
     Bias = mean(estimate − truth); RMSE = √mean((estimate − truth)²). For two runs whose
     true P@10 are 0.5 and 0.3, estimates 0.4 and 0.3 give errors −0.1 and 0: bias = −0.05,
@@ -81,6 +84,19 @@ def estimator_error(source, measure, estimates, *, relevance_level: int = 1) -> 
         raise ValueError(f"estimator_error: expected one measure, got {[x.name for x in parsed]}")
     m = parsed[0]
     S, T = len(experiment.run_names), len(experiment.topics)
+    from ..intervals import PointEstimates
+
+    if isinstance(estimates, PointEstimates):
+        if estimator is None:
+            raise ValueError("estimator_error: estimates are PointEstimates (X_S, X_B, X_I, X_M); "
+                             "name one with estimator='S', 'B', 'I' or 'M'")
+        if estimates.measure != m:
+            raise ValueError(f"estimator_error: the PointEstimates are of {estimates.measure.name}, "
+                             f"the measure asked for is {m.name}")
+        estimates = estimates.get(estimator)
+    elif estimator is not None:
+        raise ValueError(f"estimator_error: estimator= picks one of PointEstimates' estimators; "
+                         f"estimates is a {type(estimates).__name__}, drop estimator={estimator!r}")
     est = np.asarray(estimates, dtype=np.float64)
     if est.shape not in ((S, T), (S,)):
         raise ValueError(f"estimator_error: estimates must have shape (S, T) = ({S}, {T}) or (S,) = ({S},) "
