@@ -132,7 +132,7 @@ def show_reproduction(reproduction_id: str, *, figure: bool = True, **options):
     source, the paper's headline against irnb's (where the reproduction states one), the
     reproduced numbers beside the paper's printed ones, the reproduction's computed notes and,
     for figures, the figure. ``options`` go to :func:`irnb.reproduce`. Returns the
-    :class:`~irnb.reproduce.Reproduction`, or None (with a note) where this version of irnb
+    :class:`~irnb.papers.Reproduction`, or None (with a note) where this version of irnb
     has no reproduction of that id."""
     from IPython.display import HTML, display
 
