@@ -340,7 +340,7 @@ def test_every_id_runs_on_trec_covid(covid_results, id):
 
 @pytest.mark.shared
 def test_ids_run_on_clef_2016(shared_dir):
-    from tests.conftest import shared_path
+    from conftest import shared_path
 
     from irnb.datasets.real import clef_ehealth_2016_task2
 
