@@ -3,29 +3,55 @@
 The core (I/O, Experiment, measures, pools, intervals, statistics) imports numpy, pandas,
 scipy and pyarrow only; plotting and widgets live in ``irnb.plots`` and ``irnb.widgets``
 and are imported on demand.
+
+Imports are lazy: ``import irnb`` loads nothing heavy, and each public name below is
+imported from its module on first use (``irnb.evaluate``, ``from irnb import Experiment``),
+so that ``irnb --help`` and ``irnb trec_eval`` start fast.
 """
 
-from .experiment import NO_DOC, UNJUDGED, Experiment, Judgments, MissingTopicsWarning, PoolMask
-from .io import FileReadError, Qrels, Run, read_qrels, read_run, read_runs, write_qrels, write_run
-from .measures import Measure, parse_measure, parse_measures
-from .metrics import Evaluation, evaluate
-from .pooling import Pool, budget_pool, depth_pool, leave_one_group_out, official_pool, random_subsample
-from .decision import case_proportions, compare_table, depth_curves
-from .stats import pairwise_test
-from .intervals import (
-    compare_intervals,
-    estimate_background_rate,
-    interval_table,
-    pessimistic_t_test,
-    point_estimates,
-    scenarios,
-    score_intervals,
-    true_background_rate,
-)
-from .reproduce import Reproduction, ReproductionNeeds, reproduce, reproduction_ids, reproductions
-from .reporting import Report, report
+import importlib
+
+# public name → the module that owns it
+_EXPORTS = {
+    "Experiment": "experiment", "Judgments": "experiment", "MissingTopicsWarning": "experiment",
+    "PoolMask": "experiment", "UNJUDGED": "experiment", "NO_DOC": "experiment", "FileReadError": "io",
+    "Run": "io", "Qrels": "io", "read_run": "io", "read_runs": "io", "read_qrels": "io", "write_run": "io",
+    "write_qrels": "io",
+    "Measure": "measures", "parse_measure": "measures", "parse_measures": "measures",
+    "Evaluation": "metrics", "evaluate": "metrics",
+    "Pool": "pooling", "official_pool": "pooling", "depth_pool": "pooling", "leave_one_group_out": "pooling",
+    "budget_pool": "pooling", "random_subsample": "pooling",
+    "score_intervals": "intervals", "point_estimates": "intervals", "compare_intervals": "intervals",
+    "scenarios": "intervals", "estimate_background_rate": "intervals", "true_background_rate": "intervals",
+    "pessimistic_t_test": "intervals",
+    "interval_table": "intervals",
+    "pairwise_test": "stats",
+    "compare_table": "decision", "case_proportions": "decision", "depth_curves": "decision",
+    "Reproduction": "papers", "reproduce": "papers", "reproduction_ids": "papers",
+    "reproductions": "papers", "ReproductionNeeds": "papers",
+    "Report": "reporting", "report": "reporting",
+    "judge_next": "judging", "AssessmentSession": "judging",
+}
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'irnb' has no attribute {name!r}")
+    loaded = importlib.import_module(f".{module}", __name__)
+    # bind every name the module exports (later look-ups skip this function); this also
+    # puts the function `reproduce` back over the subpackage `irnb.papers` that the
+    # import just bound here
+    for export, owner in _EXPORTS.items():
+        if owner == module:
+            globals()[export] = getattr(loaded, export)
+    return globals()[name]
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 __all__ = [
     "Experiment",
@@ -65,6 +91,8 @@ __all__ = [
     "compare_table",
     "case_proportions",
     "depth_curves",
+    "judge_next",
+    "AssessmentSession",
     "Reproduction",
     "reproduce",
     "ReproductionNeeds",

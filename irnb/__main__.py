@@ -1,4 +1,4 @@
-"""``python -m irnb``: the ``irnb`` command."""
+"""``python -m irnb``: the ``irnb`` command (:mod:`irnb.cli`)."""
 
 import sys
 

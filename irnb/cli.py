@@ -2,7 +2,8 @@
 
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
 column); ``irnb report QRELS RUN... -m MEASURE...`` writes the comparison table for a
-paper; ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
+paper; ``irnb trec_eval [options] QRELS RUN`` is a drop-in for trec_eval 10.0
+(its options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
 exit status 2 and no traceback.
 """
 
@@ -41,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="condensed lists: drop documents not in the qrels before ranking")
     ev.add_argument("--keep-first", action="store_true",
                     help="keep the first occurrence of a docno repeated within a topic (default: error)")
+    ev.add_argument("--compat", choices=("9", "10"), default="9",
+                    help="trec_eval version to follow: 9 (default: 32-bit scores, as pytrec_eval, ir_measures and "
+                         "published leaderboards) or 10 (trec_eval 10.0: doubles)")
     ev.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
                     help="trec: run<TAB>measure<TAB>topic|all<TAB>value (4 decimals); csv/json: full precision")
     pool = ev.add_argument_group("simulated pools and score intervals")
@@ -86,6 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Write a seeded simulated TREC-like test collection with complete truth.")
     _configure_simulate(sim)
     sim.set_defaults(func=_cmd_simulate)
+
+    jn = sub.add_parser("judge-next", help="which unjudged documents to judge next (qid docno lines)",
+                        description="Print the unjudged documents whose judgments best decide the run "
+                                    "comparisons, most useful first, as 'qid docno' lines.")
+    _configure_judge_next(jn)
+    jn.set_defaults(func=_cmd_judge_next)
+
+    te = sub.add_parser("trec_eval", help="a drop-in for trec_eval 10.0 (same options, same output)",
+                        description="irnb trec_eval [trec_eval options] QRELS RUN: prints what trec_eval 10.0 "
+                                    "prints; see `irnb trec_eval -h`.", add_help=False)
+    te.add_argument("args", nargs=argparse.REMAINDER, help="trec_eval's options and files")
+    te.set_defaults(func=_cmd_trec_eval)
 
     rep = sub.add_parser("reproduce", help="reproduce a table or figure of the seed papers",
                          description="Reproduce a table or figure of the five papers irnb teaches (Baillie et "
@@ -133,7 +149,8 @@ def _cmd_evaluate(args) -> int:
 
     _check_pool_options(args)
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
-    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
+    experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error",
+                            compat=args.compat)
     with warnings.catch_warnings():  # said once per run below, in the CLI's own words
         warnings.simplefilter("ignore", MissingTopicsWarning)
         _evaluate_and_print(args, experiment, measures)
@@ -246,7 +263,7 @@ def _check_pool_options(args) -> None:
 
 
 def _configure_simulate(parser) -> None:
-    from .datasets.files import configure_simulate_parser
+    from .datasets.params import configure_simulate_parser
 
     configure_simulate_parser(parser)
 
@@ -302,6 +319,30 @@ def _cmd_compare(args) -> int:
     return 0
 
 
+def _configure_judge_next(parser) -> None:
+    parser.add_argument("qrels", help="qrels file: the judgments so far (documents it lists with grade ≥ 0 are judged)")
+    parser.add_argument("runs", nargs="+", metavar="run", help="run files, directories or archives")
+    parser.add_argument("-n", type=int, default=10, help="how many documents to print (default 10)")
+    parser.add_argument("-m", "--measure", default="P@10", help="P@k, RBP(p=...) or SDCG@k (default P@10)")
+    parser.add_argument("--strategy", choices=("decide-pairs", "depth", "rbp"), default="decide-pairs",
+                        help="decide-pairs (default), or the baselines depth / rbp")
+    parser.add_argument("-E", "--background-rate", type=float, default=None,
+                        help="chance that an unjudged document is relevant (default: estimated from the qrels)")
+    parser.add_argument("--why", action="store_true", help="add the gain and the reason as a comment on each line")
+
+
+def _cmd_judge_next(args) -> int:
+    from .experiment import Experiment
+    from .judging import judge_next
+
+    experiment = Experiment(args.runs, args.qrels)
+    table = judge_next(experiment, n=args.n, measure=args.measure, strategy=args.strategy,
+                       background_rate=args.background_rate)
+    for row in table.itertuples(index=False):
+        sys.stdout.write(f"{row.topic} {row.docno}" + (f"\t# gain {row.gain:.4f}: {row.why}" if args.why else "") + "\n")
+    return 0
+
+
 def _configure_reproduce(parser) -> None:
     parser.add_argument("id", nargs="?", help="reproduction id, e.g. baillie2007-table1 (see --list)")
     parser.add_argument("--list", action="store_true", help="print every id with its title, one per line")
@@ -324,6 +365,12 @@ def _configure_reproduce(parser) -> None:
     parser.add_argument("--figure", default=None, metavar="FILE", help="also save the figure (png, pdf, svg)")
 
 
+def _cmd_trec_eval(args) -> int:
+    from .trec_eval import main as trec_eval_main
+
+    return trec_eval_main(args.args)
+
+
 def _option_value(text: str):
     """``10,100`` → (10, 100); ``0.01`` → 0.01; ``none`` → None; else the text."""
     import ast
@@ -338,7 +385,7 @@ def _option_value(text: str):
 
 
 def _cmd_reproduce(args) -> int:
-    from .reproduce import read_groups, reproduce, reproductions
+    from .papers import read_groups, reproduce, reproductions
 
     if args.list:
         if args.id:
@@ -439,6 +486,11 @@ def _cmd_lab(args) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:  # trec_eval's own option syntax (-mP.5, -l2, -q after files): no argparse
+        from .trec_eval import main as trec_eval_main
+
+        return trec_eval_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -57,14 +57,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
-from .io import MAX_GRADE, MIN_GRADE, Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks
+from .io import Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, check_compat
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
            "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
 
-UNJUDGED = -128  # grade sentinel: the document is not in the (pooled) qrels
-NO_DOC = -127  # grade sentinel: the run has no document at this rank
 POOLED_UNJUDGED = -1  # the grade trec_eval reads as "in the pool, not judged" (infAP's sampled pools)
 NOT_IN_QRELS = -1  # doc-index sentinel
 NO_DOCUMENT = -2  # doc-index sentinel
@@ -403,10 +402,11 @@ def _check_max_depth(value, name: str = "max_depth") -> int | None:
     return int(value)
 
 
-def _in_trec_order(name: str, run: Run) -> Run:
-    """The run with its table in trec_eval order (the same object when it already is)."""
+def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
+    """The run with its table in trec_eval order, scores compared as trec_eval ``compat``
+    does (the same object when it already is)."""
     table = run.table
-    if _topic_blocks(table) is not None:  # read by irnb.io (or seen here before): in order
+    if _topic_blocks(table, compat) is not None:  # read by irnb.io (or seen here before): in order
         return run
     missing = [c for c in ("topic", "docno", "score") if c not in table.column_names]
     if missing:
@@ -416,8 +416,8 @@ def _in_trec_order(name: str, run: Run) -> Run:
             table = table.set_column(table.schema.get_field_index(column), column, pc.cast(table[column], pa.string()))
     if not pa.types.is_float64(table.schema.field("score").type):
         table = table.set_column(table.schema.get_field_index("score"), "score", pc.cast(table["score"], pa.float64()))
-    ordered, starts, topics = _sorted_blocks(table)
-    _remember_blocks(ordered, starts, topics)
+    ordered, starts, topics = _sorted_blocks(table, compat=compat)
+    _remember_blocks(ordered, starts, topics, compat)
     return run if ordered is run.table else dataclasses.replace(run, table=ordered)
 
 
@@ -439,6 +439,12 @@ class Experiment:
     max_depth : optional run cutoff (trec_eval ``-M``): only the first ``max_depth``
         documents of each ranking are kept.
     on_duplicate : ``"error"`` or ``"keep_first"``, for files read here (see :mod:`irnb.io`).
+    compat : ``"9"`` (default) or ``"10"``: the trec_eval version whose ranking rule is
+        followed. trec_eval 9.x (and pytrec_eval, ir_measures, the TREC-COVID leaderboard)
+        compares scores as 32-bit floats, so scores equal in float32 tie and are ordered by
+        docno; trec_eval 10.0 compares doubles. 9 is the default so that values match
+        published leaderboards and the Python peers; ``irnb trec_eval`` follows 10.0.
+        Evaluation follows the same version (interpolated precision's rank rule too).
 
     >>> import pandas as pd
     >>> qrels = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "c"], "grade": [1, 0]})
@@ -446,6 +452,13 @@ class Experiment:
     >>> exp = Experiment(run, qrels)
     >>> exp.grade.tolist()     # a relevant, b not in qrels (UNJUDGED), c judged 0
     [[[1, -128, 0]]]
+
+    Scores that differ only beyond float32's precision tie in trec_eval 9.x (docno
+    descending: c before a) but not in 10.0:
+
+    >>> close = pd.DataFrame({"run": "r", "qid": "1", "docno": ["a", "c"], "score": [1.00000001, 1.0]})
+    >>> Experiment(close, qrels).grade.tolist(), Experiment(close, qrels, compat="10").grade.tolist()
+    ([[[0, 1]]], [[[1, 0]]])
     """
 
     def __init__(
@@ -458,13 +471,15 @@ class Experiment:
         truth=None,
         max_depth: int | None = None,
         on_duplicate: str = "error",
+        compat: str = "9",
     ):
         _check_policy(on_duplicate)
         max_depth = _check_max_depth(max_depth)
+        self.compat: str = check_compat(compat)
         run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
         if not run_map:
             raise ValueError("expected at least one run, got none")
-        run_map = {name: _in_trec_order(name, run) for name, run in run_map.items()}
+        run_map = {name: _in_trec_order(name, run, self.compat) for name, run in run_map.items()}
         if not isinstance(qrels, Qrels):
             qrels = as_qrels(qrels, on_duplicate=on_duplicate)
 
@@ -501,7 +516,7 @@ class Experiment:
         parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
         for s, (name, run) in enumerate(self.runs.items()):
-            starts, run_topics = _topic_blocks(run.table)
+            starts, run_topics = _topic_blocks(run.table, self.compat)
             names = run_topics.to_pylist()  # in string order
             mapped = np.array([topic_index.get(topic, -1) for topic in names], dtype=np.int64)
             keep = mapped >= 0

@@ -87,6 +87,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ._grades import MAX_GRADE, MIN_GRADE
+from ._text import MAX_LINE_BYTES, SHOWN_CHARS, _clean, _short, _show  # noqa: F401
 from .runmeta import read_comments
 
 __all__ = [
@@ -119,10 +121,9 @@ _QRELS_ALIASES = {
 }
 
 # Grades are stored as int8 (irnb.experiment), whose two lowest values mark "not in the
-# qrels" (-128) and "no document" (-127): a grade read must lie in [MIN_GRADE, MAX_GRADE].
-MIN_GRADE, MAX_GRADE = -126, 127
+# qrels" (-128) and "no document" (-127): a grade read must lie in [MIN_GRADE, MAX_GRADE]
+# (declared in irnb._grades beside those markers, which the lean trec_eval reader shares).
 
-_BOM = b"\xef\xbb\xbf"
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
@@ -349,76 +350,8 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
 # --------------------------------------------------------------------------- text clean-up
 
 
-MAX_LINE_BYTES = 10_000  # trec_eval's own line limit (MAXLINE) when it reads standard input
-SHOWN_CHARS = 60  # input echoed in an error message is cut to this many characters
-
-
-def _line_of(data: bytes, position: int) -> int:
-    """1-based number of the line holding byte ``position``."""
-    return data.count(b"\n", 0, position) + 1
-
-
-def _check_line_lengths(data: bytes, label: str) -> None:
-    """Every line (without its line end) is at most MAX_LINE_BYTES long, checked in jumps
-    of about MAX_LINE_BYTES (one ``rfind`` per jump, not a loop over lines): when the
-    window after a line start holds no newline, that line is too long."""
-    start, n = 0, len(data)
-    while n - start > MAX_LINE_BYTES:
-        last = data.rfind(b"\n", start, start + MAX_LINE_BYTES + 1)
-        if last < 0:
-            end = data.find(b"\n", start)
-            length = (n if end < 0 else end) - start
-            raise ValueError(
-                f"{label}:{_line_of(data, start)}: line of {length:,} bytes, expected at most "
-                f"{MAX_LINE_BYTES:,} (is this a TREC file? it starts {_show(data[start:start + SHOWN_CHARS])})"
-            )
-        start = last + 1
-
-
-def _clean(data: bytes, label: str) -> bytes:
-    """Check that the bytes are line-oriented text, drop a UTF-8 BOM and turn CRLF line
-    ends into LF (line numbers are unchanged).
-
-    Refused, naming the line: UTF-16 (a byte-order mark), a NUL byte (binary data;
-    trec_eval would cut the string there), a carriage return not followed by a line feed
-    (old Mac line ends would make the whole file one line), a line longer than
-    MAX_LINE_BYTES."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise ValueError(f"{label}:1: expected UTF-8 text, got a UTF-16 byte-order mark; save the file as UTF-8")
-    if data.startswith(_BOM):
-        data = data[len(_BOM):]
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise ValueError(f"{label}:{_line_of(data, nul)}: expected text, got a NUL byte (\\x00); "
-                         "is this a binary or UTF-16 file?")
-    if b"\r" in data:
-        crlf = data.replace(b"\r\n", b"\n")
-        lone = crlf.find(b"\r")
-        if lone >= 0:
-            raise ValueError(
-                f"{label}:{_line_of(crlf, lone)}: expected line ends \\n or \\r\\n, got a carriage return "
-                f"(\\r) not followed by \\n (old Mac line ends?); convert the file to \\n line ends"
-            )
-        data = crlf
-    _check_line_lengths(data, label)
-    return data
-
-
-def _short(value, limit: int = SHOWN_CHARS) -> str:
-    """repr of a value from the input, a long string cut to ``limit`` characters saying
-    how long it was.
-
-    >>> print(_short("abcdef", 3))
-    'abc'… (6 characters)
-    """
-    if isinstance(value, str) and len(value) > limit:
-        return f"{value[:limit]!r}… ({len(value):,} characters)"
-    text = repr(value)
-    return text if len(text) <= limit + 2 else f"{text[:limit]}… ({len(text):,} characters)"
-
-
-def _show(token: bytes) -> str:
-    return _short(token.decode("utf-8", errors="replace"))
+# The pure-text rules (line ends, NUL bytes, line length, BOM/UTF-16, echo length) live in
+# irnb._text, without pyarrow, so that the `irnb trec_eval` drop-in applies the same ones.
 
 
 def _show_value(value) -> str:
@@ -765,9 +698,33 @@ def _check_policy(on_duplicate: str) -> None:
 # --------------------------------------------------------------------------- trec_eval order
 
 
-def _descending_key(topic_rank: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """uint64 sort key: topic rank ascending, then float32(score) descending, as one integer
-    (float32 bits mapped to an order-preserving uint32; -0.0 and 0.0 tie, as in C)."""
+COMPAT_VERSIONS = ("9", "10")  # trec_eval major versions whose score comparison irnb reproduces
+
+
+def check_compat(compat, owner: str = "compat") -> str:
+    """The trec_eval version rule as a string ``"9"`` or ``"10"`` (integers 9 and 10 count):
+    9.x compares scores as 32-bit floats, 10.0 as doubles."""
+    text = str(compat) if isinstance(compat, (str, int)) and not isinstance(compat, bool) else None
+    if text not in COMPAT_VERSIONS:
+        raise ValueError(f"{owner} (trec_eval version) must be one of '9', '10', got {compat!r}")
+    return text
+
+
+def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9") -> np.ndarray:
+    """uint64 sort key: topic rank ascending, then score descending — compared as float32
+    (trec_eval 9.x, ``compat="9"``) or as float64 (10.0) — as one integer. float32: its bits
+    mapped to an order-preserving uint32 beside the topic rank; float64: the dense rank of
+    (topic, score) pairs. -0.0 and 0.0 tie, as in C."""
+    if compat == "10":
+        bits = np.where(score == 0, 0.0, score).astype(np.float64).view(np.uint64)
+        ascending = np.where(bits & np.uint64(1 << 63), ~bits, bits | np.uint64(1 << 63))
+        descending = ~ascending
+        order = np.lexsort((descending, topic_rank))
+        t, d = topic_rank[order], descending[order]
+        new = np.r_[True, (t[1:] != t[:-1]) | (d[1:] != d[:-1])]
+        key = np.empty(score.size, dtype=np.uint64)
+        key[order] = np.cumsum(new) - 1
+        return key
     with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
         s32 = score.astype(np.float32)
     s32[s32 == 0] = 0.0
@@ -779,30 +736,33 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray) -> np.ndarray:
 # Tables that irnb sorted (or found sorted), with where each topic's rows start: the
 # Experiment then needs neither a second check of the order nor the topic codes again.
 # Keyed by the (immutable) table's id; an entry goes when its table is freed.
-_TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array]] = {}
+_TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array, str]] = {}
 
 
-def _remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array) -> None:
+def _remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = "9") -> None:
     key = id(table)
-    _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics)
+    _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics,
+                          compat)
 
 
-def _topic_blocks(table: pa.Table) -> tuple[np.ndarray, pa.Array] | None:
-    """``(starts, topics)`` of a table known to be in trec_eval order: the rows of
-    ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the order is not known."""
+def _topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Array] | None:
+    """``(starts, topics)`` of a table known to be in trec_eval order (of trec_eval version
+    ``compat``): the rows of ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the
+    order is not known."""
     entry = _TOPIC_BLOCKS.get(id(table))
-    if entry is None or entry[0]() is not table:
+    if entry is None or entry[0]() is not table or entry[3] != compat:
         return None
     return entry[1], entry[2]
 
 
 def _sorted_blocks(
-    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None
+    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None, compat: str = "9"
 ) -> tuple[pa.Table, np.ndarray, pa.Array]:
     """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
     float32(score) descending, docno descending — with where each topic's rows start and
     the topics in order (see :func:`_topic_blocks`); ``codes``/``dictionary`` are
-    ``_topic_codes(table["topic"])`` when the caller has them.
+    ``_topic_codes(table["topic"])`` when the caller has them; ``compat`` the trec_eval
+    version whose score comparison ranks (see :func:`_descending_key`).
 
     One stable numeric argsort (none on the usual input, written topic by topic in score
     order), then a string sort of only the rows whose (topic, score) ties; the table is
@@ -819,7 +779,7 @@ def _sorted_blocks(
     rank_of_code[by_name] = np.arange(len(dictionary))
     starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
     topics = dictionary.take(pa.array(by_name))
-    key = _descending_key(rank_of_code[codes], table["score"].to_numpy())
+    key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
     presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
     order = np.arange(n) if presorted else np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]

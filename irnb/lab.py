@@ -74,7 +74,8 @@ def notebook_source() -> Path:
 
 def copy_notebooks(target: str | Path) -> list[Path]:
     """Copy every shipped notebook (and data file) into ``target``; existing files are kept.
-    Returns the files copied this time."""
+    The jupytext sources (``*.md`` paired with an ``.ipynb``) stay behind: the working copy is
+    the ``.ipynb`` notebooks. Returns the files copied this time."""
     source = notebook_source()
     target = Path(target)
     target.mkdir(parents=True, exist_ok=True)
@@ -82,6 +83,8 @@ def copy_notebooks(target: str | Path) -> list[Path]:
     for path in sorted(source.iterdir()):
         if path.name.startswith((".", "_")) or path.is_dir():
             continue
+        if path.suffix == ".md" and path.with_suffix(".ipynb").is_file():
+            continue  # the teaching source of a paired notebook
         dest = target / path.name
         if not dest.exists():
             shutil.copy2(path, dest)

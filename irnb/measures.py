@@ -11,7 +11,10 @@ one-line description, its source) and parsed from text in either spelling:
   ``recip_rank``, ``recall_100``, ``Rprec``, ``bpref``, ``infAP``, ``num_ret``, ``unj_10``,
   ``success_5``, ``rbp``, ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``11pt_avg`` …
   A trec_eval name means what trec_eval computes: ``rbp`` is graded RBP with p = 0.9 and
-  ``rbp_resid`` trec_eval's residual rule (see the RBP families).
+  ``rbp_resid`` trec_eval's residual rule (see the RBP families); a list name (``P``,
+  ``ndcg_cut``, ``P.5,10``) is its list (:data:`TREC_DEFAULT_CUTOFFS`), which
+  :func:`parse_measures` expands and :func:`parse_measure` refuses; a cutoff on a trec_eval
+  measure that takes none (``map.5``, ``ndcg_5``) is refused, naming ``map_cut_5``.
 
 Canonical names (``str(measure)``) list every numeric parameter and the choice parameters
 that differ from their default, in declared order, so that ``parse_measure(str(m)) == m``:
@@ -35,7 +38,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-__all__ = ["Param", "Family", "Measure", "FAMILIES", "parse_measure", "parse_measures", "family_names"]
+__all__ = ["Param", "Family", "Measure", "FAMILIES", "TREC_DEFAULT_CUTOFFS", "parse_measure", "parse_measures",
+           "family_names"]
 
 
 @dataclass(frozen=True)
@@ -208,8 +212,9 @@ _FAMILIES: tuple[Family, ...] = (
     Family("nDCGRel", "nDCG averaged over the relevant (positive-gain) documents of the qrels; an unretrieved "
            "one counts the nDCG at the end of the run", "trec_eval ndcg_rel", trec_name="ndcg_rel",
            uses_rel=False),
-    Family("RnDCG", "nDCG averaged at the R-level points (where the ideal gain changes) and at the run's end",
-           "trec_eval Rndcg", trec_name="Rndcg", uses_rel=False),
+    Family("RnDCG", "nDCG averaged at the R-level points (where the ideal gain changes) and at the run's end; "
+           "0 when no document reaches the relevance level (gains are the grades)",
+           "trec_eval Rndcg", trec_name="Rndcg"),
     Family("G", "normalised gain G: Σ gain_i / log2(2 + ideal cost_i − gain so far_i) over Σ ideal gains",
            "trec_eval G (Buckley, experimental)", trec_name="G", uses_rel=False),
     Family("BinG", "binary G: (1/R) Σ over retrieved relevant of 1 / log2(2 + non-relevant above)",
@@ -459,9 +464,40 @@ def _build(family: Family, cutoff: str | None, params: dict[str, Any], text: str
     return Measure(family.name, cut, tuple(values.items()), rel)
 
 
+_TREC_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+# trec_eval measures that take a list of cutoffs (recall levels, multiples of R), and the
+# list their bare name means in trec_eval 10.0 (``-m P`` is P at 5, 10, …, 1000)
+TREC_DEFAULT_CUTOFFS: dict[str, tuple] = {
+    "P": _TREC_CUTS, "recall": _TREC_CUTS, "relative_P": _TREC_CUTS, "map_cut": _TREC_CUTS,
+    "ndcg_cut": _TREC_CUTS, "success": (1, 5, 10), "unj": (5, 10, 20),
+    "iprec_at_recall": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    "Rprec_mult": (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+}
+
+
+def _trec_list(raw: str) -> list[str] | None:
+    """The single-measure trec_eval names a list name stands for: ``ndcg_cut`` → its nine
+    default cutoffs, ``P.5,10`` → ``P_5, P_10``; None for any other text."""
+    if raw in TREC_DEFAULT_CUTOFFS:
+        return [f"{raw}_{_fmt(float(c)) if isinstance(c, float) else c}" for c in TREC_DEFAULT_CUTOFFS[raw]]
+    base, dot, tail = raw.partition(".")
+    if dot and "," in tail and base in TREC_DEFAULT_CUTOFFS:
+        return [f"{base}_{part.strip()}" for part in tail.split(",")]
+    return None
+
+
 def _parse_trec(raw: str) -> Measure | None:
     """trec_eval spelling: ``name``, ``name_k`` or ``name.k`` (k may be a decimal for the
-    families whose suffix is a recall level or a multiple of R)."""
+    families whose suffix is a recall level or a multiple of R). Only the measures that take
+    cutoffs in trec_eval (:data:`TREC_DEFAULT_CUTOFFS`) take a suffix: ``map.5`` is no
+    trec_eval measure (trec_eval would ignore the ``.5``), so it is refused, naming
+    ``map_cut_5``."""
+    listed = _trec_list(raw)
+    if listed is not None:
+        one = parse_measure(listed[1])
+        raise ValueError(f"measure {raw!r} is trec_eval's list {', '.join(listed)} ({len(listed)} measures): "
+                         f"name one (e.g. {listed[1]!r} or {one.name!r}), or pass {raw!r} to parse_measures, "
+                         "which expands it")
     if raw in _TREC_NAMES:
         family = FAMILIES[_TREC_NAMES[raw][0]]
         return _build(family, None, dict(family.trec_defaults), raw)
@@ -471,12 +507,23 @@ def _parse_trec(raw: str) -> Measure | None:
             if not _NUMBER.match(tail):
                 continue
             family = FAMILIES[_TREC_NAMES[base][0]]
+            if base not in TREC_DEFAULT_CUTOFFS:
+                raise ValueError(_no_trec_cutoff(raw, base, family, tail))
             params: dict[str, Any] = dict(family.trec_defaults)
             if family.trec_suffix == "cutoff":
                 return _build(family, tail, params, raw)
             params[family.trec_suffix] = family.param(family.trec_suffix).convert(tail, f"measure {raw!r}")
             return _build(family, None, params, raw)
     return None
+
+
+def _no_trec_cutoff(raw: str, base: str, family: Family, tail: str) -> str:
+    """The error for a trec_eval name given a cutoff its measure does not take."""
+    text = f"measure {raw!r} is not a trec_eval measure: trec_eval's {base} takes no cutoff"
+    if family.cutoff == "none":
+        return text
+    right = [f"{family.trec_cut_name}_{tail}"] if family.trec_cut_name else []
+    return text + f"; {family.name} at cutoff {tail} is " + " or ".join(map(repr, right + [f"{family.name}@{tail}"]))
 
 
 def parse_measure(text: "str | Measure") -> Measure:
@@ -512,13 +559,21 @@ def parse_measure(text: "str | Measure") -> Measure:
 
 
 def parse_measures(texts: "str | Measure | Iterable[str | Measure]") -> list[Measure]:
-    """Parse one or several names; duplicates (same canonical measure) are kept once."""
+    """Parse one or several names; duplicates (same canonical measure) are kept once. A
+    trec_eval list name means its list, as in trec_eval: ``ndcg_cut`` is nDCG at 5, 10, 15,
+    20, 30, 100, 200, 500 and 1000; ``P.5,10`` is P@5 and P@10.
+
+    >>> [m.name for m in parse_measures(["map", "P.5,10", "success"])]
+    ['AP', 'P@5', 'P@10', 'Success@1', 'Success@5', 'Success@10']
+    """
     items = [texts] if isinstance(texts, (str, Measure)) else list(texts)
     out: list[Measure] = []
     for item in items:
-        measure = parse_measure(item)
-        if measure not in out:
-            out.append(measure)
+        listed = _trec_list(item.strip()) if isinstance(item, str) else None
+        for one in listed or [item]:
+            measure = parse_measure(one)
+            if measure not in out:
+                out.append(measure)
     if not out:
         raise ValueError("expected at least one measure, got none")
     return out

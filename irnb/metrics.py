@@ -25,16 +25,18 @@ number trec_eval 10 prints in its own test suite is reproduced in
   level, as trec_eval's default gains do. Graded RBP (trec_eval ``rbp``) divides by the
   topic's top judged grade when that exceeds 1.
 * trec_eval's interpolated precision (``iprec_at_recall``, ``11pt_avg``) finds the c-th
-  relevant document with c = round(x·R) (trec_eval 10; ≤ 9 used floor(x·R + 0.9));
+  relevant document with c = round(x·R) (trec_eval 10) or floor(x·R + 0.9) (≤ 9), as
+  the Experiment's ``compat`` says (default 9);
   ``Rprec_mult`` still uses floor(x·R + 0.9).
 * A topic the run did not answer is skipped in the mean (trec_eval 9.x; 10.0 refuses the
   run; either way irnb warns, :class:`~irnb.experiment.MissingTopicsWarning`, and lists
   it in ``Evaluation.missing_topics``), or scored as an empty
   ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
   of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
-* Not implemented from trec_eval's all_trec set: ``runid`` and ``relstring`` (not numbers),
-  measure parameters given on the trec_eval command line that change gains or recall
-  points (``ndcg.1=3,…``, ``11pt_avg.0.25,…``), and utility's 4th coefficient.
+* Not kernels here: ``runid`` and ``relstring`` (not numbers), measure parameters given on
+  the trec_eval command line that change gains or recall points (``ndcg.1=3,…``,
+  ``11pt_avg.0.25,…``), and utility's 4th coefficient — :mod:`irnb.trec_eval` (the
+  ``irnb trec_eval`` drop-in) computes them on top of these kernels.
 """
 
 from __future__ import annotations
@@ -42,13 +44,17 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
-import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments, MissingTopicsWarning, _check_max_depth, missing_topics_note
+from ._grades import NO_DOC
 from .measures import _CONDENSED, REL, Measure, parse_measures
+
+if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
+    import pandas as pd
+
+    from .experiment import Experiment, Judgments
 
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
 
@@ -63,13 +69,16 @@ class Judged:
     """What the kernels see: grades at every (run, topic, rank) and per-topic qrels counts.
 
     ``level_counts[t, g]`` counts judged documents of grade g (0 ≤ g ≤ max grade) in the
-    qrels of topic t; ``length[s, t]`` is the ranking's length.
+    qrels of topic t; ``length[s, t]`` is the ranking's length; ``trec_version`` (9 or 10)
+    the trec_eval version whose rules differ between versions (interpolated precision's
+    rank of the c-th relevant document), the Experiment's ``compat``.
     """
 
     grade: np.ndarray = field(repr=False)  # (S, T, D) int8
     level_counts: np.ndarray = field(repr=False)  # (T, G + 1) int64
     length: np.ndarray = field(repr=False)  # (S, T)
     relevance_level: int = 1
+    trec_version: int = 9
 
     # ----------------------------------------------------------- masks and cumulative sums
     @cached_property
@@ -170,7 +179,7 @@ class Judged:
             return self
         other = self._levels.get(relevance_level)
         if other is None:
-            other = Judged(self.grade, self.level_counts, self.length, int(relevance_level))
+            other = Judged(self.grade, self.level_counts, self.length, int(relevance_level), self.trec_version)
             for name in _LEVEL_FREE:
                 if name in self.__dict__:
                     other.__dict__[name] = self.__dict__[name]
@@ -215,6 +224,8 @@ def judged_view(
 def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs: slice = slice(None),
                   counts: np.ndarray | None = None) -> Judged:
     """:func:`judged_view` of the runs ``runs`` only (``counts``: the level counts when known)."""
+    from .experiment import _check_max_depth
+
     relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
@@ -228,7 +239,8 @@ def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, dep
         length = np.minimum(length, depth)
     if counts is None:
         counts = _level_counts(judgments, len(experiment.topics), judged)
-    return Judged(grade=grade, level_counts=counts, length=length, relevance_level=int(relevance_level))
+    return Judged(grade=grade, level_counts=counts, length=length, relevance_level=int(relevance_level),
+                  trec_version=int(getattr(experiment, "compat", "9")))
 
 
 def condense(view: Judged) -> Judged:
@@ -240,7 +252,7 @@ def condense(view: Judged) -> Judged:
     s, t, r = np.nonzero(judged)
     out[s, t, new_pos[s, t, r]] = view.grade[s, t, r]
     return Judged(grade=out, level_counts=view.level_counts, length=judged.sum(axis=2),
-                  relevance_level=view.relevance_level)
+                  relevance_level=view.relevance_level, trec_version=view.trec_version)
 
 
 # =================================================================== kernels
@@ -335,11 +347,11 @@ ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray:
-    """trec_eval 10 iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
-    documents (halves away from zero, C's lround; trec_eval ≤ 9 used floor(x·R + 0.9)), at
-    least 1; the value is the best precision at or below the rank of the c-th relevant
-    document, down to the end of the run; 0 when fewer than c relevant documents are
-    retrieved."""
+    """trec_eval iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
+    documents in trec_eval 10 (halves away from zero, C's lround), floor(x·R + 0.9) in
+    trec_eval ≤ 9 (``view.trec_version``), at least 1; the value is the best precision at
+    or below the rank of the c-th relevant document, down to the end of the run; 0 when
+    fewer than c relevant documents are retrieved."""
     D = view.depth
     ranks = np.arange(1, D + 1, dtype=np.float64)
     in_run = ranks[None, None, :] <= view.length[:, :, None]
@@ -349,7 +361,7 @@ def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray
     R = view.num_rel.astype(np.float64)
     out = np.zeros((len(levels),) + prec.shape[:2])
     for i, x in enumerate(levels):  # a loop over recall levels, not over runs or topics
-        c = np.maximum(_lround(x * R), 1)
+        c = np.maximum(_lround(x * R) if view.trec_version >= 10 else np.floor(x * R + 0.9).astype(np.int64), 1)
         pos = (view.cum_rel < c[None, :, None]).sum(axis=2)  # 0-based rank of the c-th relevant
         value = np.take_along_axis(best_below, np.minimum(pos, max(D - 1, 0))[:, :, None], axis=2)[:, :, 0]
         out[i] = np.where(c[None, :] <= rel_ret, value, 0.0)
@@ -719,11 +731,15 @@ class Evaluation:
 
     def means(self) -> pd.DataFrame:
         """A run × measure table of aggregates (columns in canonical names)."""
+        import pandas as pd
+
         return pd.DataFrame({m.name: self.aggregate(m) for m in self.measures},
                             index=pd.Index(self.run_names, name="run"))
 
     def to_frame(self, *, per_topic: bool = True, include_all: bool = True) -> pd.DataFrame:
         """Tidy rows ``run, topic, measure, value``; ``topic == "all"`` holds the aggregate."""
+        import pandas as pd
+
         parts = []
         S, T = self.evaluated.shape
         runs = np.asarray(self.run_names, dtype=object)
@@ -777,12 +793,15 @@ def evaluate(
     AP = (1/1 + 2/3) / 2 = 0.8333, P@2 = 1/2.
 
     >>> import pandas as pd
+    >>> from irnb import Experiment
     >>> run = pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
     >>> qrels = pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "grade": [1, 0, 1]})
     >>> ev = evaluate(Experiment(run, qrels), ["AP", "P@2"])
     >>> [round(float(x), 4) for x in ev.means().iloc[0]]
     [0.8333, 0.5]
     """
+    from .experiment import _check_max_depth
+
     parsed = parse_measures(measures)
     _check_complete(complete)
     max_depth = _check_max_depth(max_depth)
@@ -887,6 +906,8 @@ def _evaluation(values: dict, parsed: Sequence[Measure], *, run_names: tuple[str
     missing = {run_names[s]: tuple(topics[t] for t in np.flatnonzero(~answered[s]))
                for s in np.flatnonzero(~answered.all(axis=1))}
     if missing:
+        from .experiment import MissingTopicsWarning, missing_topics_note
+
         notes = [missing_topics_note(run, topics_, len(topics), complete=complete)
                  for run, topics_ in list(missing.items())[:3]]
         more = f"; and {len(missing) - 3} more runs" if len(missing) > 3 else ""

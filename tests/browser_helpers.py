@@ -392,11 +392,19 @@ def lab_run_all(page, server: Server, notebook: str, *, code_cells: int, timeout
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel").filter(has_text="Run All Cells").filter(
         has_not_text="Restart").first.click()
-    # Done when every code cell's prompt reads [n]: (not [ ]: or [*]:) — Run All stops at an error.
+    # Done when every code cell's prompt reads [n]: (not [ ]: or [*]:) — Run All stops at an error. A cell
+    # whose input is collapsed (jupyter.source_hidden: the notebooks' computed sentences and answers) shows
+    # no prompt; it is done once it shows its output (the notebooks are committed without outputs).
     page.wait_for_function(
         """(count) => {
-          const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
-          return prompts.length === count && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+          const cells = [...document.querySelectorAll('.jp-CodeCell')];
+          return cells.length === count && cells.every(cell => {
+            const prompt = cell.querySelector('.jp-InputArea-prompt');
+            if (prompt && !cell.querySelector('.jp-InputPlaceholder')) {
+              return /^\\[\\d+\\]:$/.test(prompt.textContent.trim());
+            }
+            return cell.querySelector('.jp-OutputArea-output') !== null;
+          });
         }""", arg=code_cells, timeout=timeout * 1000)
 
 

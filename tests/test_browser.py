@@ -110,6 +110,11 @@ def test_tour_notebook_in_jupyterlab(page, tmp_path):
     with Server("lab", root) as server, artifacts_on_failure(page, "jupyterlab-tour", server):
         lab_run_all(page, server, TOUR, code_cells=_code_cells(TOUR))
         assert tracebacks(page) == []
+        # After Run All the exercise's answer is shown folded, and its code stays collapsed.
+        answer = page.locator(".jp-OutputArea-output details")
+        expect(answer).to_have_count(1)
+        assert answer.evaluate("d => d.open") is False
+        expect(page.locator(".jp-InputPlaceholder").filter(has_text="worst = ")).to_have_count(1)
         output = page.locator(".jp-OutputArea-output", has=page.locator(".widget-slider"))
         expect(output).to_have_count(1)
         expect(slider(output, "measurement depth k")).to_be_visible()

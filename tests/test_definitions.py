@@ -140,7 +140,8 @@ def covid_runs(tmp_path_factory):
                 (out / name).write_bytes(tar.extractfile(member).read())
     exp = Experiment({n: out / n for n in sorted(wanted)}, folder / "qrels-rnd1.txt")
     paths = _write_runs(_tie_free(exp), tmp_path_factory.mktemp("covid_tie_free"))
-    return Experiment(paths, folder / "qrels-rnd1.txt"), paths, folder / "qrels-rnd1.txt"
+    # compat="10": compared with the trec_eval 10.0 binary (iprec_at_recall's rank rule)
+    return Experiment(paths, folder / "qrels-rnd1.txt", compat="10"), paths, folder / "qrels-rnd1.txt"
 
 
 @pytest.mark.shared
@@ -417,7 +418,7 @@ def test_random_subsample_infap_matches_trec_eval_on_the_default(trec_eval_bin, 
     exp = default().experiment
     names = list(exp.run_names[:5])
     runs = _write_runs(_tie_free(exp, names), tmp_path)
-    tie_free = Experiment(runs, exp.qrels)
+    tie_free = Experiment(runs, exp.qrels, compat="10")  # compared with the trec_eval 10.0 binary
     pool = random_subsample(tie_free, fraction=0.5, seed=0)
     means = _agree_with_trec_eval(trec_eval_bin, tie_free, pool, runs, tmp_path)
     assert means["compared"] > 5 * 50 * 90  # 5 runs × 50 topics × about 97 measure values

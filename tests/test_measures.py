@@ -193,7 +193,7 @@ def test_out_of_bounds_parameters(text, message):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("P", r"measure 'P': P needs a measurement depth k, an integer ≥ 1, e.g. P@10"),
+    ("P", r"measure 'P' is trec_eval's list P_5, P_10, .* \(9 measures\): name one \(e.g. 'P_10' or 'P@10'\)"),
     ("Bpref@10", r"measure 'Bpref@10': Bpref takes no cutoff \(@k\)"),
     ("RBP(q=0.5)", r"unknown parameter 'q' for RBP \(allowed: rel, p, gain\)"),
     ("Bpref(p=1)", r"unknown parameter 'p' for Bpref \(allowed: rel\)"),
@@ -206,7 +206,7 @@ def test_out_of_bounds_parameters(text, message):
     ("RBP(p=0.5,p=0.6)", r"parameter 'p' given twice"),
     ("RBP(0.5)", r"expected parameters as name=value, got '0.5'"),
     ("IPrec", r"IPrec needs recall, a number with 0 ≤ recall ≤ 1, e.g. IPrec@0.5"),
-    ("iprec_at_recall", r"IPrec needs recall"),
+    ("iprec_at_recall", r"trec_eval's list iprec_at_recall_0, iprec_at_recall_0.1, .*'IPrec@0.1'"),
     ("", r"measure name is empty"),
 ])
 def test_malformed_names(text, message):

@@ -26,9 +26,10 @@ from irnb.measures import FAMILIES, Measure, parse_measure
 from irnb.metrics import evaluate
 
 
-def make(runs: dict, qrels: dict) -> Experiment:
+def make(runs: dict, qrels: dict, compat: str = "10") -> Experiment:
     """runs: {run: {topic: "docnos in rank order"}} (scores n, n−1, …, 1) or
-    {run: {topic: [(docno, score), …]}}; qrels: {topic: {docno: grade}}."""
+    {run: {topic: [(docno, score), …]}}; qrels: {topic: {docno: grade}}. The hand values
+    follow trec_eval 10.0's rules (``compat="10"``; 9.x differs in IPrec's rank rule)."""
     rows = []
     for run, topics in runs.items():
         for topic, docs in topics.items():
@@ -37,7 +38,7 @@ def make(runs: dict, qrels: dict) -> Experiment:
                 docs = [(d, float(len(names) - i)) for i, d in enumerate(names)]
             rows += [{"run": run, "qid": topic, "docno": d, "score": s} for d, s in docs]
     qrows = [{"qid": t, "docno": d, "grade": g} for t, grades in qrels.items() for d, g in grades.items()]
-    return Experiment(pd.DataFrame(rows), pd.DataFrame(qrows))
+    return Experiment(pd.DataFrame(rows), pd.DataFrame(qrows), compat=compat)
 
 
 def value(exp: Experiment, measure: str, *, run: str = "A", topic: str = "1", **options) -> float:
@@ -146,6 +147,15 @@ HAND = {
 @pytest.mark.parametrize("name", list(HAND))
 def test_hand_computed(name):
     assert value(EXAMPLE, name) == pytest.approx(HAND[name], abs=1e-12)
+
+
+def test_interpolated_precision_follows_trec_eval_9_rank_rule_under_compat_9():
+    """trec_eval 9.x: c = floor(x·R + 0.9), R = 4: points 0 .1 .2 → c = 1 (1.0); .3 .4 .5 →
+    c = 2 (2/3); .6 .7 → c = 3 (1/2); .8 .9 1 → c = 4 (0); 10.0 rounds (see HAND)."""
+    nine = make({"A": {"1": "a x c b f e"}}, QRELS, compat="9")
+    assert value(nine, "ElevenPointAP") == pytest.approx((3 * 1 + 3 * (2 / 3) + 2 * 0.5) / 11, abs=1e-12)
+    assert value(nine, "IPrec@0.3") == pytest.approx(2 / 3)  # floor(2.1) = 2; trec_eval 10: round(1.2) = 1
+    assert value(EXAMPLE, "IPrec@0.3") == pytest.approx(1.0)
 
 
 def test_every_family_has_a_hand_computed_example():

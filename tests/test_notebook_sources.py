@@ -1,141 +1,104 @@
-"""The committed teaching notebooks are exactly what their generators write today.
+"""The teaching notebooks are their own sources: jupytext MyST Markdown files in ``notebooks/``
+(``*.md``), each paired with the ``.ipynb`` that Binder, Voila, ``irnb lab`` and the wheel use.
 
-``tools/make_notebooks.py`` (01–05) and ``tools/make_tour_notebook.py`` (00) compute every
-number, example run and qualitative claim of the notebooks' text from the simulated default
-collection (and, for notebook 05, TREC-COVID round 1 from ``../shared``). Regenerating each
-notebook in-process and comparing it with the committed file catches a simulator change
-that makes a quoted number stale; a claim the data no longer supports makes the generator
-raise ``StaleClaim`` naming the notebook and the sentence. Fix: run the two scripts.
+A teacher edits either file in JupyterLab (jupytext keeps the pair in sync on save) or the
+``.md`` in any editor, then runs ``jupytext --sync notebooks/*.md``. No code in the repository
+writes notebook cells from strings. Every number of the prose is computed by a collapsed
+cell (``irnb.teaching.say``) and checked by ``irnb.teaching.claim``; executing the notebooks
+(``tests/test_notebooks.py``) is what checks the sentences.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
+jupytext = pytest.importorskip("jupytext")
 nbformat = pytest.importorskip("nbformat")
-pytest.importorskip("matplotlib")
 
 REPO = Path(__file__).resolve().parents[1]
-TOOLS = REPO / "tools"
-COVID = REPO.parent / "shared" / "data" / "trec-covid-round1"
-REGENERATE = "regenerate with `python tools/make_notebooks.py` and `python tools/make_tour_notebook.py`"
-COVID_PARAGRAPH = re.compile(r"\n\n\*\*TREC-COVID round 1:\*\*.*?(?=\n\n)", re.DOTALL)
+NOTEBOOKS = REPO / "notebooks"
+SOURCES = sorted(NOTEBOOKS.glob("*.md"))
+TEACHING = [p for p in SOURCES if re.match(r"\d\d_", p.name)]
+SYNC = "run `jupytext --sync notebooks/*.md`"
 
 
-def _tool(name: str):
-    if str(TOOLS) not in sys.path:
-        sys.path.insert(0, str(TOOLS))
-    return importlib.import_module(name)
+def _cells(notebook) -> list[tuple]:
+    """What a pair must agree on: each cell's type, source, tags and JupyterLab collapse state."""
+    return [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", ())), dict(c.metadata.get("jupyter", {})))
+            for c in notebook.cells]
 
 
-@pytest.fixture(scope="module")
-def generator():
-    return _tool("make_notebooks")
+def test_every_notebook_has_a_myst_source_and_the_other_way_round():
+    assert len(TEACHING) >= 6, [p.name for p in SOURCES]
+    ipynb = {p.stem for p in NOTEBOOKS.glob("*.ipynb")}
+    assert ipynb == {p.stem for p in SOURCES}, f"unpaired notebooks: {sorted(ipynb ^ {p.stem for p in SOURCES})}"
 
 
-def _first_difference(committed: str, regenerated: str) -> str:
-    for number, (old, new) in enumerate(zip(committed.splitlines(), regenerated.splitlines()), 1):
-        if old != new:
-            return f"line {number}:\n  committed:   {old.strip()}\n  regenerated: {new.strip()}"
-    return f"lengths differ: {len(committed.splitlines())} against {len(regenerated.splitlines())} lines"
+@pytest.mark.parametrize("source", SOURCES, ids=[p.name for p in SOURCES])
+def test_pair_is_in_sync_and_committed_without_outputs(source):
+    text = source.read_text(encoding="utf-8")
+    assert text.startswith("---\njupytext:") and "format_name: myst" in text and "formats: ipynb,md:myst" in text, \
+        f"{source.name}: not a paired jupytext MyST notebook (header `formats: ipynb,md:myst`)"
+    paired = nbformat.read(source.with_suffix(".ipynb"), as_version=4)
+    assert _cells(jupytext.reads(text, fmt="md:myst")) == _cells(paired), f"{source.stem}.ipynb differs from {source.name}: {SYNC}"
+    outputs = [c for c in paired.cells if c.cell_type == "code" and (c.outputs or c.execution_count)]
+    assert outputs == [], f"{source.stem}.ipynb is committed with outputs; {SYNC} (it writes none)"
 
 
-NUMBERED = ["01", "02", "03", "04", "05"]
+@pytest.mark.parametrize("source", TEACHING, ids=[p.name for p in TEACHING])
+def test_notebook_states_its_goal_and_folds_its_answers(source):
+    notebook = jupytext.read(source)
+    first = next(c for c in notebook.cells if c.cell_type == "markdown")
+    assert "**Learning goal:**" in first.source, f"{source.name}: the first cell must state the learning goal"
+    answers = [c for c in notebook.cells if c.cell_type == "code" and "answer(" in c.source]
+    assert answers, f"{source.name}: no exercise answer (a cell calling irnb.teaching.answer)"
+    for cell in answers:
+        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, cell.source[:80]
+        assert "hide-input" in cell.metadata.get("tags", ()), cell.source[:80]
 
 
-@pytest.mark.parametrize("key", NUMBERED)
-def test_numbered_notebook_is_what_the_generator_writes(generator, key):
-    nb = generator.ALL[key]
-    committed = (generator.NOTEBOOKS / nb.filename).read_text(encoding="utf-8")
-    regenerated = nbformat.writes(generator.build(nb))
-    if "TREC-COVID round 1" in nb.variants and not COVID.is_dir():
-        # Without ../shared the TREC-COVID answers cannot be recomputed: compare everything else
-        # (the simulated fallback's numbers and every cell) with those paragraphs taken out.
-        assert "**TREC-COVID round 1:**" not in regenerated
-        committed_nb = nbformat.reads(committed, as_version=4)
-        for cell in committed_nb.cells:
-            if cell.cell_type == "markdown":
-                cell.source = COVID_PARAGRAPH.sub("", cell.source)
-        committed = nbformat.writes(committed_nb)
-    assert regenerated == committed, (
-        f"notebooks/{nb.filename} is stale ({_first_difference(committed, regenerated)}); {REGENERATE}")
+@pytest.mark.parametrize("source", SOURCES, ids=[p.name for p in SOURCES])
+def test_computed_sentences_are_collapsed_and_hidden_in_the_docs(source):
+    for cell in jupytext.read(source).cells:   # a sentence of its own (not one printed inside a branch)
+        if cell.cell_type == "code" and re.search(r"^say\(", cell.source, re.MULTILINE) and "answer(" not in cell.source \
+                and "hide-input" not in cell.metadata.get("tags", ()):
+            assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, f"{source.name}: {cell.source[:80]}"
+            assert {"remove-input", "remove-cell"} & set(cell.metadata.get("tags", ())), f"{source.name}: {cell.source[:80]}"
 
 
-def test_tour_is_what_the_generator_writes(generator):
-    tour = _tool("make_tour_notebook")
-    committed = (generator.NOTEBOOKS / tour.FILENAME).read_text(encoding="utf-8")
-    regenerated = nbformat.writes(tour.build())
-    assert regenerated == committed, (
-        f"notebooks/{tour.FILENAME} is stale ({_first_difference(committed, regenerated)}); {REGENERATE}")
+def test_markdown_cells_type_no_collection_numbers():
+    """Numbers about the data live in computed sentences; markdown keeps only numbers of the method
+    (depths, α, E = 0.01, a worked example) and of the papers. A heuristic: no markdown cell quotes
+    a three-decimal figure such as 0.123, which is what computed values look like."""
+    typed = {p.name: re.findall(r"(?<![\d.])0\.\d{3}\b", c.source) for p in SOURCES
+             for c in jupytext.read(p).cells if c.cell_type == "markdown"}
+    allowed = {"0.043"}   # Ravana & Moffat's printed TREC-9 estimate of E
+    assert {name: sorted(set(f) - allowed) for name, f in typed.items() if set(f) - allowed} == {}
 
 
-def test_committed_notebooks_have_no_unfilled_placeholder(generator):
-    paths = sorted(generator.NOTEBOOKS.glob("0[0-5]_*.ipynb"))
-    assert len(paths) == 6
-    left = {path.name: match for path in paths for cell in nbformat.read(path, as_version=4).cells
-            for match in re.findall(r"<<\w+>>", cell.source)}
-    assert left == {}
+def test_no_code_writes_notebook_cells_from_strings():
+    writers = [p.relative_to(REPO) for p in REPO.rglob("*.py")
+               if not any(part in {"tests", ".git", "build", "_build"} for part in p.parts)
+               and re.search(r"new_(code|markdown)_cell|nbformat\.write", p.read_text(encoding="utf-8"))]
+    assert writers == []
 
 
-# ------------------------------------------------------------------ the generator's claim machinery
-def _notebook(generator, **fields):
-    return generator.Notebook(filename="99_claims.ipynb", setup="x = 1", **fields)
+# The seed papers' tables and figures (issue 13's ids): each is shown by some notebook.
+SEED_IDS = (["baillie2007-table1", "baillie2007-fig2", "baillie2008-table3", "baillie2008-table4", "baillie2008-fig4",
+             "baillie2008-fig11", "baillie2008-fig12", "buttcher2007-fig1"]
+            + [f"buttcher2007-table{i}" for i in range(1, 9)]
+            + ["ravana2010-fig1", "ravana2010-table1", "ravana2010-fig2", "ravana2010-table2", "ravana2010-table3",
+               "thesis-fig7.1", "thesis-fig7.2"])
 
 
-def test_a_false_claim_names_the_notebook_the_sentence_and_the_evidence(generator):
-    nb = _notebook(generator, facts="claim(x == 2, 'x is two', f'x = {x}')\nfacts = {}")
-    with pytest.raises(generator.StaleClaim, match=r"notebooks/99_claims\.ipynb, facts: the text says “x is two”, "
-                                                   r"but the data no longer supports it \(x = 1\)"):
-        generator.build(nb)
+def test_every_seed_reproduction_appears_in_a_notebook():
+    import irnb
 
-
-def test_a_false_exercise_claim_names_the_exercise(generator):
-    exercise = generator.Exercise(title="Twice", question="q", explanation="e", code="answer = {'y': 2 * x}",
-                                  numbers="<<y>>", checks="claim(answer['y'] > 5, 'y is large')")
-    with pytest.raises(generator.StaleClaim,
-                       match=r"99_claims\.ipynb, exercise 1 \(Twice\): the text says “y is large”"):
-        generator.build(_notebook(generator, exercises=[exercise]))
-
-
-def test_facts_fill_markdown_code_questions_numbers_and_setup_comments(generator):
-    exercise = generator.Exercise(title="T", question="Is `<<run>>` good?", explanation="e",
-                                  code="answer = {'n': len('<<run>>')}", numbers="<<run>> has <<n>> letters")
-    nb = generator.Notebook(filename="99_claims.ipynb", setup="x = 1  # one of <<count>>",
-                            cells=[generator.Code("<<setup>>"), generator.Md("Run <<run>>."),
-                                   generator.Code("name = '<<run>>'")],
-                            exercises=[exercise], facts="facts = {'run': 'ember-a2', 'count': 2 + x}")
-    sources = [cell.source for cell in generator.build(nb).cells]
-    assert sources[:3] == ["x = 1  # one of 3", "Run ember-a2.", "name = 'ember-a2'"]
-    assert "### Exercise 1 — T\n\nIs `ember-a2` good?" in sources
-    assert any("ember-a2 has 8 letters" in s for s in sources)          # len("ember-a2") = 8
-
-
-def test_a_placeholder_in_setup_code_is_refused(generator):
-    with pytest.raises(ValueError, match=r"99_claims\.ipynb set-up line 1: placeholder <<k>> outside a comment"):
-        generator.build(generator.Notebook(filename="99_claims.ipynb", setup="x = <<k>>"))
-
-
-def test_a_missing_fact_is_named(generator):
-    nb = _notebook(generator, cells=[generator.Md("Run <<run>>.")], facts="facts = {'other': 1}")
-    with pytest.raises(KeyError, match=r"placeholder <<run>> has no value.*\['other'\]"):
-        generator.build(nb)
-
-
-def test_search_returns_the_first_match_and_counts_what_ruled_the_others_out(generator):
-    search = generator._search_function("notebooks/99_claims.ipynb")
-    conditions = [("odd", lambda n: n % 2 == 1), ("above 4", lambda n: n > 4)]
-    assert search("number", [(2,), (3,), (5,), (7,)], conditions) == (5,)
-    with pytest.raises(generator.StaleClaim, match=r"no number fits the text any more — of 3 candidates, "
-                                                   r"“odd” ruled out 1; “above 4” ruled out 2"):
-        search("number", [(1,), (2,), (3,)], conditions)
-
-
-def test_listing_joins_with_commas_and_and(generator):
-    assert generator.listing([10]) == "10"
-    assert generator.listing([500, 1000], prefix="@") == "@500 and @1000"
-    assert generator.listing(["a", "b", "c"]) == "a, b and c"
+    shown = {m for p in SOURCES for m in re.findall(r'show_reproduction\("([^"]+)"', p.read_text(encoding="utf-8"))}
+    missing = sorted((set(SEED_IDS) | set(irnb.reproduction_ids())) - shown)
+    assert missing == [], f"no notebook shows {missing} (irnb.teaching.show_reproduction(id))"
+    unknown = sorted(shown - set(SEED_IDS) - set(irnb.reproduction_ids()))
+    assert unknown == [], f"notebooks show ids that are neither seeds nor registered: {unknown}"

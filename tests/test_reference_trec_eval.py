@@ -88,7 +88,7 @@ def _params():
 
 @lru_cache(maxsize=None)
 def _experiment(qrels: str, results: str) -> Experiment:
-    return Experiment(str(REF / results), str(REF / qrels))
+    return Experiment(str(REF / results), str(REF / qrels), compat="10")  # the outputs are trec_eval 10.0's
 
 
 @lru_cache(maxsize=None)

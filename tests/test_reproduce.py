@@ -1,4 +1,4 @@
-"""Reproductions of Baillie et al. 2007/2008 and the thesis chapter (irnb.reproduce), the
+"""Reproductions of Baillie et al. 2007/2008 and the thesis chapter (irnb.papers), the
 registry's API, and `irnb reproduce` on the command line.
 
 Each id runs on the embedded default in a fast setting; its numbers are checked against
@@ -19,7 +19,7 @@ import irnb
 from irnb.cli import main
 from irnb.datasets import default
 
-R = importlib.import_module("irnb.reproduce")  # the package (irnb.reproduce is also a function name)
+R = importlib.import_module("irnb.papers")  # the package holding the reproductions
 
 FAST = (10, 100, 1000)
 MINE = ("baillie2007-table1", "baillie2007-fig2", "baillie2008-table3", "baillie2008-table4", "baillie2008-fig4",
@@ -100,7 +100,7 @@ def test_headline_and_details_are_checked():
     with pytest.raises(TypeError, match="agrees must be True, False or None"):
         R.Headline("a", "b", "yes")
     assert R.Headline("a", "b", None).verdict == "n/a"
-    with pytest.raises(TypeError, match="headline must be an irnb.reproduce.Headline"):
+    with pytest.raises(TypeError, match="headline must be an irnb.papers.Headline"):
         R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d", headline="agrees")
     rep = R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d", headline=("p", "i", False))
     assert rep.headline == R.Headline("p", "i", False) and rep.headline.verdict == "differs"
@@ -340,7 +340,7 @@ def test_every_id_runs_on_trec_covid(covid_results, id):
 
 @pytest.mark.shared
 def test_ids_run_on_clef_2016(shared_dir):
-    from tests.conftest import shared_path
+    from conftest import shared_path
 
     from irnb.datasets.real import clef_ehealth_2016_task2
 

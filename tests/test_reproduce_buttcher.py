@@ -17,7 +17,7 @@ import pytest
 import irnb
 from irnb import Experiment
 from irnb.pooling import depth_pool, leave_one_group_out
-from irnb.reproduce import ReproductionNeeds
+from irnb.papers import ReproductionNeeds
 
 IDS = [f"buttcher2007-table{i}" for i in range(1, 9)]  # and buttcher2007-fig1 (irnb's own id)
 FAST = {"buttcher2007-table6": dict(methods="kld", fractions=0.2),  # scalars, as `irnb reproduce -o` gives them
@@ -60,7 +60,7 @@ def test_layout_matches_paper(reps, id):
 
 
 def test_paper_numbers_transcribed():
-    from irnb.reproduce import buttcher as b
+    from irnb.papers import buttcher as b
 
     # read off the paper: Table 2's bpref max rank change 14↑/1↓; Table 3's P@20 τ 0.8281;
     # Table 8's SVM τ for P@20 0.9512; Table 6's SVM F1 at 80 % 0.474; zetaman's bpref 0.398 → 0.475
@@ -75,8 +75,8 @@ def test_paper_numbers_transcribed():
 
 
 def test_judged_depth_and_setting_by_hand():
-    from irnb.reproduce import Source
-    from irnb.reproduce._common import judged_depth, setting
+    from irnb.papers import Source
+    from irnb.papers._common import judged_depth, setting
 
     # a: x, y, u (u unjudged) → judged to depth 2; b: y, x → its whole ranking (2 documents),
     # counted as judged past its end up to the array depth 3; c: u first → depth 0.
@@ -114,7 +114,7 @@ def test_table2_by_hand():
     exp = Experiment(runs, qrels, groups={"a": "A", "a2": "A", "b": "B"})
     rep = irnb.reproduce("buttcher2007-table2", exp, depth=2)
     t = rep.table
-    from irnb.reproduce.buttcher import AVG, DOWN, RMS, UP
+    from irnb.papers.buttcher import AVG, DOWN, RMS, UP
 
     # unjudged in the top 20 after leaving out: a loses x, a2 nothing, b loses w, all relevant: 2/3
     assert "on average 0.7 unjudged documents in its top 20, of which 0.7 are relevant" in rep.notes
@@ -133,7 +133,7 @@ def test_table2_rms_recomputed(reps, collection):
         reduced = irnb.evaluate(exp, ["AP"], judged=pools.judged[g]).aggregate("AP")
         members = [i for i, gg in enumerate(exp.groups) if gg == group]
         diffs += list(reduced[members] - full[members])
-    from irnb.reproduce.buttcher import RMS
+    from irnb.papers.buttcher import RMS
 
     assert reps["buttcher2007-table2"].table.loc[RMS, "Avg. Prec."] == pytest.approx(
         math.sqrt(np.mean(np.square(diffs))), abs=1e-9)
@@ -151,7 +151,7 @@ def test_table3_by_hand():
                          "score": [2, 1, 2, 1]})
     exp = Experiment(runs, pd.DataFrame({"qid": "1", "docno": ["w", "x", "y"], "grade": 1}))
     rep = irnb.reproduce("buttcher2007-table3", exp, manual=["m"], depth=1)
-    from irnb.reproduce.buttcher import RMS, TAU_ALL
+    from irnb.papers.buttcher import RMS, TAU_ALL
 
     assert rep.table.loc[RMS, ["MRR", "P@10"]].tolist() == pytest.approx([0.5, 0.1])
     assert rep.table.loc[TAU_ALL, "MRR"] == 1.0  # a stays first (m falls to 1/2 < 1)
@@ -193,7 +193,7 @@ def test_table6_accuracy_recomputed(reps, collection):
 
     exp = collection.experiment
     pool = random_subsample(exp, fraction=0.2, seed=np.random.default_rng(0))
-    from irnb.reproduce.buttcher import _CORPORA  # the texts the reproductions tokenised (saves 2 s)
+    from irnb.papers.buttcher import _CORPORA  # the texts the reproductions tokenised (saves 2 s)
 
     removed = ~np.asarray(pool.judged)  # a plain mask (random_subsample may return a PoolMask)
     done = complete_qrels(exp, _CORPORA.get(collection, collection.documents), pool=pool, targets=removed,
@@ -211,7 +211,7 @@ def test_table6_accuracy_recomputed(reps, collection):
 
 
 def test_table7_completion_reduces_error(reps, collection):
-    from irnb.reproduce.buttcher import AVG, RMS
+    from irnb.papers.buttcher import AVG, RMS
 
     t7 = reps["buttcher2007-table7"].table
     t2 = reps["buttcher2007-table2"].table
@@ -221,7 +221,7 @@ def test_table7_completion_reduces_error(reps, collection):
 
 
 def test_table8_completion_raises_tau(reps):
-    from irnb.reproduce.buttcher import TAU_ALL
+    from irnb.papers.buttcher import TAU_ALL
 
     t8, t3 = reps["buttcher2007-table8"].table, reps["buttcher2007-table3"].table
     assert t8.loc[("KLD", TAU_ALL), "P@20"] > t3.loc[TAU_ALL, "P@20"]  # the paper: 0.8281 → 0.9164 (KLD)
@@ -278,7 +278,7 @@ def test_covid_ap_under_bpref_over(covid):
     exp, manual = covid
     rep = irnb.reproduce("buttcher2007-table2", exp, label="TREC-COVID round 1")
     assert "pool depth 7" in rep.notes and "As in the paper, AP underestimates" in rep.notes
-    from irnb.reproduce.buttcher import UP, DOWN
+    from irnb.papers.buttcher import UP, DOWN
 
     assert rep.table.loc[DOWN, "Avg. Prec."] > rep.table.loc[UP, "Avg. Prec."]
     assert rep.table.loc[UP, "bpref"] > rep.table.loc[DOWN, "bpref"]

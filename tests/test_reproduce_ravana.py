@@ -131,7 +131,7 @@ def test_fig1_counts_by_hand(reps, collection):
 
 
 def test_true_unjudged_rate_by_hand():
-    from irnb.reproduce.ravana import _true_unjudged_rate
+    from irnb.papers.ravana import _true_unjudged_rate
 
     # a ranks x, u, v; b ranks v, w. Judged: x. Unjudged in the top 2: u (a), v and w (b);
     # v is counted once; truth: u relevant, v and w not → 1/3 of 3. At depth 1: v only → 0.
@@ -248,3 +248,23 @@ def test_clef_has_only_one_run_set(shared_dir):
         pytest.skip(f"needs {folder}")
     t = irnb.reproduce("ravana2010-table2", clef_ehealth_2016_task2(folder)).table
     assert list(t.columns.get_level_values("runs").unique()) == ["contributing"]
+
+
+def test_readme_rows_are_what_the_code_computes():
+    """README's reproduction table (tools/reproduction_table.py) for these ids and the fast
+    Büttcher ones: the default column and verdicts as computed now."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    tools = Path(__file__).resolve().parents[1] / "tools"
+    sys.path.insert(0, str(tools))
+    try:
+        tool = importlib.import_module("reproduction_table")
+    finally:
+        sys.path.remove(str(tools))
+    ids = IDS + ["buttcher2007-table1", "buttcher2007-table2", "buttcher2007-table3", "buttcher2007-table4"]
+    written = tool.parse(tool.README.read_text(encoding="utf-8")).set_index("id")
+    computed = tool.rows(ids=ids, covid=None).set_index("id")
+    for column in ("paper's headline", "irnb: default"):
+        assert written.loc[ids, column].tolist() == computed.loc[ids, column].tolist(), column

@@ -224,7 +224,7 @@ def test_test_extra_installs_every_package_the_tests_import():
         for folder in ("benchmarks", "tools"):
             if (REPO / folder / f"{name}.py").is_file():
                 modules |= _imported_modules(REPO / folder / f"{name}.py", top_level_only=True)
-    third_party = modules - set(sys.stdlib_module_names) - local - {"irnb"} - set(_NOT_DISTRIBUTIONS)
+    third_party = modules - set(sys.stdlib_module_names) - local - {"irnb", "tests"} - set(_NOT_DISTRIBUTIONS)
     providers = importlib.metadata.packages_distributions()
     missing = {}
     for module in sorted(third_party):

@@ -5,7 +5,7 @@
 
 One row per id (``irnb.reproduction_ids()``, every paper's): what it shows, the paper's
 headline, irnb's number on the embedded default and on TREC-COVID round 1, and whether each
-agrees. All of it comes from the reproduction's own :class:`irnb.reproduce.Headline`
+agrees. All of it comes from the reproduction's own :class:`irnb.papers.Headline`
 (``paper``, ``irnb``, ``agrees``); nothing is typed. A reproduction without a headline shows
 "–"; one whose data lacks something (``ReproductionNeeds``) shows "needs …". The table sits
 between the markers ``<!-- reproductions:begin -->`` and ``<!-- reproductions:end -->``.
@@ -33,15 +33,15 @@ COVID_LABEL = "TREC-COVID round 1"
 
 def _package():
     sys.path.insert(0, str(REPO))
-    return importlib.import_module("irnb.reproduce")
+    return importlib.import_module("irnb.papers")
 
 
-def outcome(id: str, experiment=None, *, label: str | None = None) -> dict:
+def outcome(id: str, experiment=None, *, label: str | None = None, manual=None) -> dict:
     """Run one reproduction; ``{"paper", "irnb", "verdict", "seconds"}`` (texts for the table)."""
     rep_module = _package()
     start = time.perf_counter()
     try:
-        rep = rep_module.reproduce(id, experiment, label=label)
+        rep = rep_module.reproduce(id, experiment, label=label, manual=manual)
     except rep_module.ReproductionNeeds as err:
         said = str(err).removeprefix(f"{id} ")  # "needs which runs are manual (…); TREC-COVID round 1 has none"
         return {"paper": None, "irnb": said, "verdict": "n/a", "seconds": time.perf_counter() - start}
@@ -60,13 +60,15 @@ def rows(*, ids=None, covid: Path | None = COVID, log=None) -> pd.DataFrame:
     ids = list(listing.index) if ids is None else list(ids)
     covid_exp = None
     if covid is not None and Path(covid).is_dir():
-        from irnb.datasets.real import trec_covid_round1
+        from irnb.datasets.real import trec_covid_leaderboard, trec_covid_round1
 
         covid_exp = trec_covid_round1(covid)
+        board = trec_covid_leaderboard(covid)  # the leaderboard's run types say which runs are manual
+        covid_manual = [r for r in covid_exp.run_names if board.loc[r, "runtype"] == "manual"]
     out = []
     for id in ids:
         mine = outcome(id)
-        theirs = (outcome(id, covid_exp, label=COVID_LABEL) if covid_exp is not None else
+        theirs = (outcome(id, covid_exp, label=COVID_LABEL, manual=covid_manual) if covid_exp is not None else
                   {"paper": None, "irnb": "not run", "verdict": "–", "seconds": 0.0})
         if log is not None:
             log(f"{id}: default {mine['seconds']:.2f} s, TREC-COVID {theirs['seconds']:.2f} s")

@@ -8,12 +8,32 @@ ground truth (see :mod:`irnb.datasets.model` for the generative model).
 ['keyword', 'novel', 'popular']
 """
 
-from .calibration import collection_statistics, pairwise_overlap
-from .collection import Collection, default, simulate
-from .error import EstimatorError, estimator_error
-from .files import configure_simulate_parser, main_simulate, run_simulate, write_collection
-from .params import SIMULATION_PARAMS
-from .text import Documents
+import importlib
+
+# public name → the module that owns it; imported on first use, so that `irnb --help` (which
+# builds `irnb simulate`'s options from SIMULATION_PARAMS) stays light
+_EXPORTS = {
+    "collection_statistics": "calibration", "pairwise_overlap": "calibration",
+    "Collection": "collection", "default": "collection", "simulate": "collection",
+    "EstimatorError": "error", "estimator_error": "error",
+    "main_simulate": "files", "run_simulate": "files", "write_collection": "files",
+    "configure_simulate_parser": "params", "SIMULATION_PARAMS": "params",
+    "Documents": "text",
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'irnb.datasets' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "Collection",

@@ -50,6 +50,7 @@ def experiment_from_ranking(
     exp.qrels = qrels
     exp.topics = tuple(topics)
     exp.max_depth = None
+    exp.compat = "9"  # the Experiment default (simulated scores have no float32 ties to settle)
     exp.ignored_topics = {}
     exp.missing_topics = {}  # every run answers every topic
     exp.depth = D

@@ -30,7 +30,7 @@ import pyarrow.csv as pacsv
 
 from ..io import write_qrels
 from .collection import Collection, simulate
-from .params import SIMULATION_PARAMS
+from .params import SIMULATION_PARAMS, configure_simulate_parser
 
 __all__ = ["write_collection", "main_simulate", "configure_simulate_parser", "run_simulate", "format_micro"]
 
@@ -103,17 +103,6 @@ def write_collection(collection: Collection, out_dir, *, overwrite: bool = False
 
 
 # --------------------------------------------------------------------------- command line
-def configure_simulate_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add ``irnb simulate``'s options to ``parser`` (one option per declared parameter)."""
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0: the embedded default)")
-    parser.add_argument("--out", required=True, help="directory to write the collection to")
-    parser.add_argument("--force", action="store_true", help="replace files that already exist")
-    for name, param in SIMULATION_PARAMS.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, type=param.type, default=param.default,
-                            help=f"{param.doc} (default {param.default})")
-    return parser
-
-
 def run_simulate(args: argparse.Namespace) -> int:
     """Simulate and write; print a one-line summary. Raises ValueError on bad parameters."""
     collection = simulate(args.seed, **{name: getattr(args, name) for name in SIMULATION_PARAMS})

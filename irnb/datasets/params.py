@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ..measures import Param
 
-__all__ = ["SIMULATION_PARAMS", "validate_params", "defaults"]
+__all__ = ["SIMULATION_PARAMS", "validate_params", "defaults", "configure_simulate_parser"]
 
 _P = [
     Param("num_topics", int, 50, low=1, high=500, doc="topics (queries)"),
@@ -84,3 +84,14 @@ def validate_params(values: Mapping[str, Any], *, owner: str = "simulate") -> di
          f"median_relevant ({out['median_relevant']}) must be ≤ docs_per_topic / 10 "
          f"({out['docs_per_topic'] / 10:g}): relevant documents are a small part of a topic's documents")
     return out
+
+
+def configure_simulate_parser(parser: "argparse.ArgumentParser") -> "argparse.ArgumentParser":
+    """Add ``irnb simulate``'s options to ``parser`` (one option per declared parameter)."""
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0: the embedded default)")
+    parser.add_argument("--out", required=True, help="directory to write the collection to")
+    parser.add_argument("--force", action="store_true", help="replace files that already exist")
+    for name, param in SIMULATION_PARAMS.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, type=param.type, default=param.default,
+                            help=f"{param.doc} (default {param.default})")
+    return parser

@@ -104,7 +104,7 @@ class Reproduction:
         if isinstance(headline, (tuple, list)) and len(headline) == 3:  # (paper, irnb, agrees)
             object.__setattr__(self, "headline", Headline(*headline))
         elif headline is not None and not isinstance(headline, Headline):
-            raise TypeError(f"{self.id}: headline must be an irnb.reproduce.Headline, a (paper, irnb, agrees) "
+            raise TypeError(f"{self.id}: headline must be an irnb.papers.Headline, a (paper, irnb, agrees) "
                             f"tuple or None, got {type(headline).__name__}")
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
@@ -209,17 +209,15 @@ class Source:
 
 
 def _inferred_pool_depth(experiment: Experiment) -> int | None:
-    from ..experiment import NO_DOC, UNJUDGED
+    """The shallowest depth to which a contributing run is judged on every topic
+    (:func:`irnb.papers._common.judged_depth`, the rule the Büttcher and Ravana
+    reproductions use too), or None when no run contributes or it is 0."""
+    from ._common import judged_depth
 
     idx = np.flatnonzero(experiment.contributors)
     if idx.size == 0:
         return None
-    grade = experiment.judgments.grade_array()[idx]  # (C, T, D)
-    unjudged = (grade == UNJUDGED) | ((grade < 0) & (grade != NO_DOC))
-    first = np.where(unjudged.any(axis=2), unjudged.argmax(axis=2), grade.shape[2])  # 0-based first hole
-    answered = experiment.length[idx] > 0
-    depth = int(first[answered].min()) if answered.any() else 0
-    return depth or None
+    return int(judged_depth(experiment)[idx].min()) or None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,83 @@
+"""The text rules every irnb reader applies to TREC files, in plain Python (no pyarrow):
+:mod:`irnb.io` and the lean reader of ``irnb trec_eval`` (:mod:`irnb.trec_eval`) share them.
+
+See :mod:`irnb.io` for the whole list of input rules.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MAX_LINE_BYTES", "SHOWN_CHARS"]
+
+_BOM = b"\xef\xbb\xbf"
+MAX_LINE_BYTES = 10_000  # trec_eval's own line limit (MAXLINE) when it reads standard input
+SHOWN_CHARS = 60  # input echoed in an error message is cut to this many characters
+
+
+def _line_of(data: bytes, position: int) -> int:
+    """1-based number of the line holding byte ``position``."""
+    return data.count(b"\n", 0, position) + 1
+
+
+def _check_line_lengths(data: bytes, label: str) -> None:
+    """Every line (without its line end) is at most MAX_LINE_BYTES long, checked in jumps
+    of about MAX_LINE_BYTES (one ``rfind`` per jump, not a loop over lines): when the
+    window after a line start holds no newline, that line is too long."""
+    start, n = 0, len(data)
+    while n - start > MAX_LINE_BYTES:
+        last = data.rfind(b"\n", start, start + MAX_LINE_BYTES + 1)
+        if last < 0:
+            end = data.find(b"\n", start)
+            length = (n if end < 0 else end) - start
+            raise ValueError(
+                f"{label}:{_line_of(data, start)}: line of {length:,} bytes, expected at most "
+                f"{MAX_LINE_BYTES:,} (is this a TREC file? it starts {_show(data[start:start + SHOWN_CHARS])})"
+            )
+        start = last + 1
+
+
+def _clean(data: bytes, label: str) -> bytes:
+    """Check that the bytes are line-oriented text, drop a UTF-8 BOM and turn CRLF line
+    ends into LF (line numbers are unchanged).
+
+    Refused, naming the line: UTF-16 (a byte-order mark), a NUL byte (binary data;
+    trec_eval would cut the string there), a carriage return not followed by a line feed
+    (old Mac line ends would make the whole file one line), a line longer than
+    MAX_LINE_BYTES."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise ValueError(f"{label}:1: expected UTF-8 text, got a UTF-16 byte-order mark; save the file as UTF-8")
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ValueError(f"{label}:{_line_of(data, nul)}: expected text, got a NUL byte (\\x00); "
+                         "is this a binary or UTF-16 file?")
+    if b"\r" in data:
+        crlf = data.replace(b"\r\n", b"\n")
+        lone = crlf.find(b"\r")
+        if lone >= 0:
+            raise ValueError(
+                f"{label}:{_line_of(crlf, lone)}: expected line ends \\n or \\r\\n, got a carriage return "
+                f"(\\r) not followed by \\n (old Mac line ends?); convert the file to \\n line ends"
+            )
+        data = crlf
+    _check_line_lengths(data, label)
+    return data
+
+
+def _short(value, limit: int = SHOWN_CHARS) -> str:
+    """repr of a value from the input, a long string cut to ``limit`` characters saying
+    how long it was.
+
+    >>> print(_short("abcdef", 3))
+    'abc'… (6 characters)
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit + 2 else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _show(token: bytes) -> str:
+    return _short(token.decode("utf-8", errors="replace"))
+
+

@@ -1,0 +1,135 @@
+""""Be the assessor": judge the suggested documents and watch the comparisons get decided.
+
+No maths here: the state is an :class:`irnb.judging.AssessmentSession`; this module shows
+it with ipywidgets (imported when a widget is built, never at ``import irnb``). It works in
+JupyterLab and in Voila (plain HTML and buttons, no custom front-end code).
+
+The widget shows the next suggested document (topic, docno, why, and its text when
+``documents`` maps docnos to text, e.g. ``irnb.datasets.default().documents``), two
+buttons ("relevant" / "not relevant"), the runs' mean intervals [B̄, T̄] as bars, the
+matrix of decided pairs, and the counters: judgments spent, pairs decided (of all pairs), answers that agree with the qrels.
+
+>>> from irnb.datasets import default
+>>> from irnb.judging import complete_experiment
+>>> from irnb.pooling import depth_pool
+>>> c = default(); exp = complete_experiment(c)                              # doctest: +SKIP
+>>> w = assessor(exp, judged=depth_pool(exp, depth=5), documents=c.documents)  # doctest: +SKIP
+>>> w.widget                                                                   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Mapping
+
+from .judging import AssessmentSession
+
+__all__ = ["AssessorWidget", "assessor"]
+
+_TEXT_CHARS = 1500  # document text shown (the rest is cut with an ellipsis)
+_RUNS_SHOWN = 20
+
+
+class AssessorWidget:
+    """The widget around an :class:`~irnb.judging.AssessmentSession`.
+
+    ``session`` holds the state; ``relevant()`` / ``not_relevant()`` do what the buttons do
+    (and are what the buttons call); ``widget`` is the ipywidgets box to display;
+    ``document_html``, ``counters_html``, ``intervals_html`` and ``matrix_html`` are its
+    current contents.
+    """
+
+    def __init__(self, session: AssessmentSession, *, documents: Mapping[str, str] | None = None):
+        import ipywidgets as w
+
+        self.session = session
+        self.documents = documents
+        self.document = w.HTML()
+        self.counters = w.HTML()
+        self.intervals = w.HTML()
+        self.matrix = w.HTML()
+        self.relevant_button = w.Button(description="relevant", button_style="success", icon="check")
+        self.not_relevant_button = w.Button(description="not relevant", button_style="danger", icon="times")
+        self.relevant_button.on_click(lambda _: self.relevant())
+        self.not_relevant_button.on_click(lambda _: self.not_relevant())
+        self.widget = w.VBox([self.counters, self.document, w.HBox([self.relevant_button, self.not_relevant_button]),
+                              w.HBox([self.intervals, self.matrix])])
+        self.refresh()
+
+    # ------------------------------------------------------------------ actions
+    def relevant(self) -> None:
+        self.session.judge(True)
+        self.refresh()
+
+    def not_relevant(self) -> None:
+        self.session.judge(False)
+        self.refresh()
+
+    # ------------------------------------------------------------------ views
+    @property
+    def document_html(self) -> str:
+        current = self.session.current
+        if current is None:
+            return "<b>Nothing left to judge:</b> every pair is decided, or no unjudged document can help."
+        text = ""
+        if self.documents is not None and current["docno"] in self.documents:
+            body = str(self.documents[current["docno"]])
+            body = body if len(body) <= _TEXT_CHARS else body[:_TEXT_CHARS] + " …"
+            text = f"<div style='max-height:16em;overflow:auto;border:1px solid #ccc;padding:4px'>{html.escape(body)}</div>"
+        return (f"<b>Topic {html.escape(current['topic'])}, document {html.escape(current['docno'])}</b>"
+                f"<br><i>{html.escape(current['why'])}</i>{text}")
+
+    @property
+    def counters_html(self) -> str:
+        s = self.session
+        return (f"judgments spent: <b>{s.spent}</b> · pairs decided: <b>{s.decided}</b> of {s.pairs} "
+                f"(at the start: {s.initial_decided}) · answers agreeing with the qrels: {s.agreements}")
+
+    @property
+    def intervals_html(self) -> str:
+        frame = self.session.intervals().head(_RUNS_SHOWN)
+        rows = []
+        for run, lo, up in frame.itertuples():
+            left, width = 100 * lo, max(100 * (up - lo), 0.5)
+            bar = (f"<div style='position:relative;height:10px;width:300px;background:#eee'>"
+                   f"<div style='position:absolute;left:{left * 3:.1f}px;width:{width * 3:.1f}px;height:10px;"
+                   f"background:#4477aa'></div></div>")
+            rows.append(f"<tr><td>{html.escape(run)}</td><td>{lo:.3f}</td><td>{up:.3f}</td><td>{bar}</td></tr>")
+        return (f"<table><tr><th>run</th><th>B̄</th><th>T̄</th><th>{html.escape(self.session.measure.name)} "
+                f"interval (0 to 1)</th></tr>{''.join(rows)}</table>")
+
+    @property
+    def matrix_html(self) -> str:
+        """The decided pairs among the runs shown (▲: the row's interval lies above the
+        column's, ▼: below, blank: still open)."""
+        runs = self.session.intervals().index[:_RUNS_SHOWN]
+        m = self.session.decided_matrix().loc[runs, runs]
+        mark = {1: "▲", -1: "▼", 0: ""}
+        head = "".join(f"<th title='{html.escape(r)}'>{i + 1}</th>" for i, r in enumerate(runs))
+        body = "".join(f"<tr><th style='text-align:left'>{i + 1} {html.escape(r)}</th>"
+                       + "".join(f"<td style='text-align:center'>{mark[int(v)]}</td>" for v in m.loc[r]) + "</tr>"
+                       for i, r in enumerate(runs))
+        return f"<b>pairs decided</b><table><tr><th></th>{head}</tr>{body}</table>"
+
+    def refresh(self) -> None:
+        done = self.session.current is None
+        self.relevant_button.disabled = self.not_relevant_button.disabled = done
+        self.document.value = self.document_html
+        self.counters.value = self.counters_html
+        self.intervals.value = self.intervals_html
+        self.matrix.value = self.matrix_html
+
+    def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def assessor(experiment, *, judged=None, measure: str = "P@10", runs=None, background_rate: float | None = None,
+             documents: Mapping[str, str] | None = None, only_qrels: bool = False) -> AssessorWidget:
+    """A "be the assessor" widget over ``experiment`` starting from ``judged`` (see
+    :class:`~irnb.judging.AssessmentSession` for the options)."""
+    session = AssessmentSession(experiment, judged=judged, measure=measure, runs=runs,
+                                background_rate=background_rate, only_qrels=only_qrels)
+    return AssessorWidget(session, documents=documents)
+
