@@ -737,7 +737,7 @@ class IntervalsView(View):
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
             "estimator", "contributors", "groups", "run")
     panels = ("runs", "topics")
-    figsize = (11.0, 5.0)
+    figsize = (11.0, 4.6)
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._truth_view = None  # irnb.metrics.judged_view of the complete qrels, built on first use
@@ -800,7 +800,7 @@ class DecisionView(View):
     #: The matrix shows at most this many runs (the top by the measure; the groups picker shows others)
     matrix_rows = 20
     panels = ("matrix", "proportions")
-    figsize = (12.5, 5.0)
+    figsize = (12.5, 4.6)
     width_ratios = (2.0, 1.0)
 
     def __init__(self, experiment: Experiment, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, **kwargs):
