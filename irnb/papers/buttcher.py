@@ -367,7 +367,7 @@ def _draw_fig1(rep, ax=None):
         a.set_title(panel, fontsize=9)
     axes[0].set_ylabel("mean score of all runs")
     axes[-1].set_ylabel("Kendall's τ against the full qrels")
-    axes[-1].legend(fontsize=7, ncol=2)
+    axes[-1].legend(fontsize=9, ncol=2)
     return axes
 
 

@@ -165,11 +165,11 @@ def _draw_fig1(rep, ax=None, *, fit):
     ax.plot(grid, fit.fitted(grid), color="C3", label=f"degree-{fit.degree} fit")
     ax.plot([0.0], [fit.intercept], "o", color="C3")
     ax.annotate(f"{fit.intercept:.3f}", (0.0, fit.intercept), textcoords="offset points", xytext=(6, -10),
-                fontsize=8, color="C3")
+                fontsize=9, color="C3")
     ax.set_xlabel(f"number of contributing runs with the document in their top {fit.depth}")
     ax.set_ylabel("fraction relevant")
     ax.set_title(f"{rep.id} ({rep.data})", fontsize=9)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return ax
 
 
@@ -313,7 +313,7 @@ def _draw_fig2(rep, ax=None):
         a.set_xlabel("number of judgments")
         a.set_title(m, fontsize=9)
     axes[0].set_ylabel(f"fraction of pairs with p < {ALPHA}")
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=9)
     return axes if len(set(map(id, axes))) > 1 else axes[0]
 
 
