@@ -78,7 +78,8 @@ def clef(clef18_dir):
     return reference, dicts, _parse_qrels(clef18_dir / "qrels.txt"), clef18_dir / "qrels.txt"
 
 
-def _same(reference, experiment: Experiment) -> None:
+def assert_same_values(reference, experiment: Experiment) -> None:
+    """Every per-topic value of MEASURES, the runs, topics and evaluated mask equal the TREC-file reference."""
     ev = evaluate(experiment, MEASURES)
     assert ev.run_names == reference.run_names and ev.topics == reference.topics
     for m in MEASURES:
@@ -93,7 +94,7 @@ def _frame(run: dict, columns=("qid", "docno", "score")) -> pd.DataFrame:
 
 def test_pytrec_eval_dicts_give_the_trec_file_values(clef):
     reference, dicts, qrels, _ = clef
-    _same(reference, Experiment(dicts, qrels))
+    assert_same_values(reference, Experiment(dicts, qrels))
 
 
 def test_one_run_dict_and_run_from_dict(clef):
@@ -113,16 +114,16 @@ def test_pyterrier_and_ir_measures_frames(clef):
     terrier_qrels = pd.DataFrame([(q, d, g) for q, docs in qrels.items() for d, g in docs.items()],
                                  columns=["qid", "docno", "label"])
     frames = {name: _frame(run).assign(rank=0, name=name) for name, run in dicts.items()}  # PyTerrier's columns
-    _same(reference, Experiment(frames, terrier_qrels))
+    assert_same_values(reference, Experiment(frames, terrier_qrels))
     irm_qrels = terrier_qrels.rename(columns={"qid": "query_id", "docno": "doc_id", "label": "relevance"})
     irm = {name: _frame(run, ("query_id", "doc_id", "score")) for name, run in dicts.items()}
-    _same(reference, Experiment(irm, irm_qrels))
+    assert_same_values(reference, Experiment(irm, irm_qrels))
 
 
 def test_ir_datasets_shaped_objects(clef):
     reference, dicts, qrels, _ = clef
     sources = [ScoredDocs(name, run) for name, run in dicts.items()]
-    _same(reference, Experiment(sources, QrelsSource(qrels)))
+    assert_same_values(reference, Experiment(sources, QrelsSource(qrels)))
     one = Experiment(sources[0], QrelsSource(qrels))
     assert one.run_names == (sources[0].dataset_id(),)
 
@@ -144,7 +145,7 @@ def test_ranx_run_and_qrels(clef, tmp_path):
                                             for d, g in docs.items()))
     reference = evaluate(Experiment([tmp_path / n for n in part], tmp_path / "qrels"), MEASURES)
     runs = [ranx.Run(run, name=name) for name, run in part.items()]
-    _same(reference, Experiment(runs, ranx.Qrels(part_qrels)))
+    assert_same_values(reference, Experiment(runs, ranx.Qrels(part_qrels)))
 
 
 def test_wrong_shapes_name_the_accepted_ones():
