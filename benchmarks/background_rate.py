@@ -88,10 +88,12 @@ def main(argv=None) -> int:
     parser.add_argument("--depths", type=int, nargs="+", default=[10, 100])
     parser.add_argument("--pooled-runs-per-group", type=int, default=None)
     parser.add_argument("--trec-covid-design", action="store_true",
-                        help=f"simulate with TREC-COVID's design instead of the default: {TREC_COVID_DESIGN}")
+                        help=f"simulate with TREC-COVID's design instead of the default ({TREC_COVID_DESIGN}), "
+                             "but with the official qrels pooled as deep as the deepest --depths (a depth-d pool "
+                             "judges only entries of the official qrels)")
     parser.add_argument("--no-real", action="store_true", help="skip TREC-COVID and CLEF 2016")
     args = parser.parse_args(argv)
-    design = dict(TREC_COVID_DESIGN) if args.trec_covid_design else {}
+    design = {**TREC_COVID_DESIGN, "pool_depth": max(args.depths)} if args.trec_covid_design else {}
     if args.pooled_runs_per_group is not None:
         design["pooled_runs_per_group"] = args.pooled_runs_per_group
     curves = []
