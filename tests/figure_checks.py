@@ -3,8 +3,9 @@
 
 * a legend inside an Axes covers none of its data (points, line segments, bars, boxes);
 * two labelled curves that coincide on screen are both visible: the one drawn underneath is at
-  least twice as wide, or a legend label says that they coincide;
-* series told apart by colour are also told apart by marker or line style (colour-blind safe);
+  least twice as wide, or a legend label says that they coincide (different markers on unconnected
+  points, such as a × on a circle, show both);
+* series told apart by colour are also told apart by marker, line style or fill (colour-blind safe);
 * no legend entry names an artist with nothing drawn;
 * a log axis is labelled in plain numbers (5, 10, 100), not 10¹/10².
 
@@ -20,6 +21,7 @@ def figure_problems(figure, *, where: str = "") -> list[str]:
     """The rules ``figure`` breaks, one sentence each (``where`` prefixes them)."""
     import numpy as np
     from matplotlib.collections import Collection
+    from matplotlib.colors import to_rgba
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -73,9 +75,18 @@ def figure_problems(figure, *, where: str = "") -> list[str]:
                 say(ax, f"the legend covers {covered} data point(s), segment(s) or box(es)")
         shown = {t.get_text() for t in legend.get_texts()} if legend is not None else set()
         labelled = [ln for ln in ax.get_lines() if not ln.get_label().startswith("_")]
-        # --- no legend entry for an artist with nothing drawn
+        # --- no legend entry for an artist with nothing drawn (an empty line may stand for scattered points, as
+        # seaborn's legend proxies do, only where the Axes has scattered points; or for a drawn line that looks
+        # the same, as seaborn's lineplot legends do)
+        scattered = any(len(c.get_offsets()) > 1 for c in ax.collections if c.get_visible())
+
+        def looks(line):
+            return to_rgba(line.get_color()), line.get_marker(), line.get_linestyle()
+
+        drawn_looks = {looks(ln) for ln in data_lines(ax)}
         for line in labelled:
-            if line.get_label() in shown and len(line.get_xdata()) == 0:
+            if line.get_label() in shown and len(line.get_xdata()) == 0 and not scattered \
+                    and looks(line) not in drawn_looks:
                 say(ax, f"the legend names {line.get_label()!r}, which has no points")
         # --- coinciding labelled curves stay visible
         drawn = [ln for ln in data_lines(ax) if not ln.get_label().startswith("_")]
@@ -84,6 +95,9 @@ def figure_problems(figure, *, where: str = "") -> list[str]:
                 a, b = line_points(low), line_points(high)
                 if a.shape != b.shape or not np.allclose(a, b, atol=3.0):
                     continue
+                lined = [ln.get_linestyle() not in ("None", "none", "", " ") for ln in (low, high)]
+                if low.get_marker() != high.get_marker() and not all(lined):
+                    continue   # different markers on the same points (a × on a circle): both show
                 under, over = sorted((low, high), key=lambda ln: ln.get_zorder())
                 said = any("coincid" in ln.get_label() for ln in (low, high))
                 if not said and under.get_linewidth() < 2 * over.get_linewidth():
@@ -92,10 +106,10 @@ def figure_problems(figure, *, where: str = "") -> list[str]:
         if legend is not None:
             handles = [h for h in legend.legend_handles if isinstance(h, Line2D)]
             cues = [(h.get_marker() if h.get_marker() not in (None, "None", "none", "") else "",
-                     h.get_linestyle()) for h in handles]
+                     h.get_linestyle(), str(h.get_markerfacecolor()) == "none") for h in handles]   # hollow or filled
             repeated = {c for c in cues if cues.count(c) > 1}
             if repeated:
-                say(ax, f"legend entries told apart by colour only (marker, line style {sorted(repeated)})")
+                say(ax, f"legend entries told apart by colour only (marker, line style, hollow: {sorted(repeated)})")
         # --- log axes in plain numbers
         for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
             if axis.get_scale() == "log":
