@@ -83,6 +83,8 @@ __all__ = [
     "procedure_caption",
     "estimate_label",
     "measure_label",
+    "series_style",
+    "plain_log_axis",
     "ranked_runs_plot",
     "background_rate_plot",
     "separability_plot",
@@ -98,6 +100,7 @@ _MISSING = "#DDDDDD"  # diagonal / no comparison
 #: The cases in the papers' shorthand (= equal, ≠ significantly different; A of the better run).
 _CASE_SHORT = {1: "P =, A =", 2: "P =, A ≠", 3: "P ≠, A ≤ (better run)", 4: "P ≠, A > (better run)"}
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+_LINESTYLES = ("-", "--", "-.", ":")
 _GID = "irnb:"
 _TOPIC_LABELS = 25  # topic axes label at most this many topics (every m-th one beyond)
 
@@ -187,15 +190,30 @@ def _outside_legend(ax, handles, labels, *, where: str = "right", **kwargs):
     return ax.legend(handles, labels, fontsize=MIN_FONT, frameon=False, **options)
 
 
-def _plain_log_axis(axis) -> None:
-    """A log axis labelled in plain numbers (5, 10, 20, 50, 100), not 10¹/10²."""
+def plain_log_axis(axis, *, subs: Sequence[float] = (1.0, 2.0, 5.0)) -> None:
+    """A log axis labelled in plain numbers (5, 10, 20, 50, 100), not 10¹/10²: pass
+    ``ax.xaxis`` or ``ax.yaxis`` after ``ax.set_xscale("log")``; ``subs=(1.0,)`` labels the
+    powers of ten only (100, 1000, 10000), for a narrow panel."""
     from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
 
-    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_locator(LogLocator(base=10, subs=tuple(subs)))
     formatter = ScalarFormatter()
     formatter.set_scientific(False)
     axis.set_major_formatter(formatter)
     axis.set_minor_formatter(NullFormatter())
+
+
+def series_style(index: int) -> dict[str, str]:
+    """Colour, marker and line style of the ``index``-th series of a figure: an Okabe–Ito
+    colour and, so that colour is never the only cue, its own marker and line style.
+
+    >>> series_style(0), series_style(1)["marker"]
+    ({'color': '#0072B2', 'marker': 'o', 'linestyle': '-'}, 's')
+    """
+    # beyond the palette's 8 colours the marker shifts by one, so no two of the first 64 series look alike
+    return {"color": PALETTE[index % len(PALETTE)],
+            "marker": _MARKERS[(index + index // len(PALETTE)) % len(_MARKERS)],
+            "linestyle": _LINESTYLES[index % len(_LINESTYLES)]}
 
 
 def measure_label(name: str) -> str:
@@ -602,7 +620,7 @@ def tau_depth_plot(results: Mapping[int, Any], *, value: str = "kendall_tau", cu
     ax = _axes(ax, (6.0, 4.0))
     _tag(ax.axvline(np.nan, color="grey", linestyle=":", linewidth=1.0), "current")
     ax.set_xscale("log")
-    _plain_log_axis(ax.xaxis)
+    plain_log_axis(ax.xaxis)
     ax.grid(alpha=0.3)
     return update_tau_depth_plot(ax, results, value=value, current=current)
 
@@ -791,7 +809,7 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
         ax.text(depth, 1.01, f"case {int(case)}", transform=transform, ha="center", va="bottom", fontsize=MIN_FONT)
     ax.set_xscale("log")
     depths = cases["depth"].to_numpy()
-    _plain_log_axis(ax.xaxis)
+    plain_log_axis(ax.xaxis)
     ax.set_xticks(depths, [str(int(d)) for d in depths])
     ax.set_xlabel("measurement depth k")
     ax.set_ylabel("mean over topics")
@@ -895,7 +913,7 @@ def separability_plot(table: pd.DataFrame, *, measure: str | None = None, run_se
                      marker=_MARKERS[measures.index(m) % len(_MARKERS)], markersize=4,
                      label=f"{m}, {e}, {s}")[0], f"separability:{m}:{s}:{e}")
     ax.set_xscale("log")
-    _plain_log_axis(ax.xaxis)
+    plain_log_axis(ax.xaxis)
     ax.set_xlabel("judgments")
     ax.set_ylabel("fraction of run pairs separable")
     ax.set_ylim(0.0, 1.02)

@@ -496,3 +496,23 @@ def test_the_kits_figures_pass_the_figure_checks(draw, intervals):
     else:
         ax = plots.intervals_plot(intervals, estimates=point_estimates(intervals), truth=[0.3, 0.5, 0.2])
     assert figure_problems(ax.figure) == []
+
+
+def test_series_style_never_leaves_colour_as_the_only_cue():
+    styles = [tuple(plots.series_style(i).values()) for i in range(64)]
+    assert len(set(styles)) == 64                                     # no two of the first 64 series alike
+    assert all(colour in plots.PALETTE for colour, _, _ in styles)    # Okabe–Ito colours only
+    assert len({(m, ls) for _, m, ls in styles[:8]}) == 8             # the first 8 differ without colour too
+
+
+@pytest.mark.parametrize("reproduction", ["baillie2008-fig12", "buttcher2007-fig1", "ravana2010-fig2"])
+def test_reproduction_figures_the_notebooks_show_pass_the_figure_checks(reproduction):
+    """The reproductions whose figures broke issue 21's rules (a legend over the runs, colour the only cue
+    among ten measures, X_S hidden under X_B, a judgments axis in 10²/10³): fixed, and kept so."""
+    import irnb
+
+    drawn = irnb.reproduce(reproduction).figure()
+    figure = (drawn[0] if isinstance(drawn, (list, tuple)) else drawn).figure
+    assert figure_problems(figure) == []
+    texts = [t.get_text() for t in figure.findobj(lambda a: hasattr(a, "get_text"))]
+    assert not any("Judged@" in t for t in texts), [t for t in texts if "Judged@" in t]   # A_p@k, as in the text
