@@ -843,7 +843,7 @@ class DecisionView(View):
                                                       alpha=self.alpha)
         proportions = self._proportions[1]
         now = self._mark("core", start)
-        title = f"{measure.name} with {assessment.name}\n{self.procedure}"
+        title = f"{measure.name} with {plots.measure_label(assessment.name)}\n{self.procedure}"
         self._draw("matrix", plots.case_matrix_plot, plots.update_case_matrix_plot, matrix, order=order, title=title)
         self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
         self._mark("artists", now)
