@@ -53,7 +53,12 @@ class AssessorWidget:
         self.relevant_button.on_click(lambda _: self.relevant())
         self.not_relevant_button.on_click(lambda _: self.not_relevant())
         self.widget = w.VBox([self.counters, self.document, w.HBox([self.relevant_button, self.not_relevant_button]),
-                              w.HBox([self.intervals, self.matrix])])
+                              w.HBox([self.intervals, self.matrix], layout=w.Layout(flex_flow="row wrap"))])
+        # CSS classes name the parts for a page's reader (and the browser tests)
+        self.widget.add_class("irnb-assessor")
+        for name, part in {"counters": self.counters, "document": self.document, "intervals": self.intervals,
+                           "matrix": self.matrix}.items():
+            part.add_class(f"irnb-assessor-{name}")
         self.refresh()
 
     # ------------------------------------------------------------------ actions
