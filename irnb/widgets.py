@@ -487,6 +487,11 @@ class View:
         raise NotImplementedError
 
 
+#: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
+#: (plots.MIN_FONT = 9 pt → 10 px); the browser tests check the size the page shows them at.
+PNG_DPI = 80
+
+
 def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios=None):
     """(figure, the widget that shows it, "ipympl" | "png"). Either canvas draws text from
     a bitmap cache (:func:`_text_cache_canvas`)."""
@@ -508,10 +513,10 @@ def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios
         return figure, figure.canvas, mode
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    figure = Figure(figsize=figsize, dpi=80, layout="constrained")
+    figure = Figure(figsize=figsize, dpi=PNG_DPI, layout="constrained")
     _text_cache_canvas(FigureCanvasAgg)(figure)
     figure.subplots(1, panels, width_ratios=width_ratios)
-    image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * 80)}px",
+    image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * PNG_DPI)}px",
                                                                   "max_width": "100%", "height": "auto"})
     return figure, image, mode
 

@@ -119,10 +119,10 @@ class AssessorWidget:
     def refresh(self) -> None:
         done = self.session.current is None
         self.relevant_button.disabled = self.not_relevant_button.disabled = done
-        self.document.value = self.document_html
-        self.counters.value = self.counters_html
         self.intervals.value = self.intervals_html
         self.matrix.value = self.matrix_html
+        self.document.value = self.document_html
+        self.counters.value = self.counters_html  # last: a front end showing it has the others too
 
     def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
         from IPython.display import display

@@ -47,6 +47,9 @@ if _REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from irnb.plots import MIN_FONT  # noqa: E402
+from irnb.widgets import PNG_DPI  # noqa: E402
+
 pytestmark = pytest.mark.slow
 # Assertions on the page retry until true or this bound (a loaded two-core machine is slow).
 expect.set_options(timeout=REDRAW_TIMEOUT * 1000)
@@ -172,6 +175,13 @@ def test_voila_dashboard_plot_and_controls_on_one_screen(width, height, page, tm
             assert box["x"] >= 0 and box["y"] >= 0, (tab, box)
             assert box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5, (tab, box)
             assert depth["y"] + depth["height"] <= height, (tab, depth)  # a control is on screen too
+            # What the browser sees of the figure's smallest text (plots.MIN_FONT at PNG_DPI,
+            # shown at this scale): on a 1366-px screen the figure is shown at its drawn size.
+            scale = box["width"] / image.evaluate("img => img.naturalWidth")
+            smallest_px = MIN_FONT * PNG_DPI / 72 * scale
+            print(f"{width}×{height} {tab}: shown at {scale:.2f} of its size, smallest text {smallest_px:.1f} px")
+            if width >= 1366:
+                assert scale >= 0.95, f"{tab}: the figure is shrunk to {scale:.2f} (smallest text {smallest_px:.1f} px)"
             k = slider(page, "measurement depth k")
             track, label = k.locator(".noUi-target").first, k.locator(".widget-label").first
             if tab == "bias":  # the bias view ignores k: locked, and the tooltip says why
@@ -219,6 +229,18 @@ def _counters(widget) -> tuple[int, int, int, int]:
     return tuple(int(x) for x in found.groups())
 
 
+def _wait_for_change(page, locator, old_html: str, message: str) -> None:
+    """Wait (bounded) until ``locator``'s HTML differs from ``old_html``: each widget of the
+    assessor is its own message from the kernel."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("([element, old]) => element.innerHTML !== old",
+                               arg=[locator.element_handle(), old_html], timeout=REDRAW_TIMEOUT * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError(message) from None
+
+
 def _play_the_assessor(page, scope, name: str) -> None:
     """Judge the suggested documents by clicking, and check that the counter, the suggestion,
     the intervals and the matrix of decided pairs follow each click."""
@@ -236,7 +258,7 @@ def _play_the_assessor(page, scope, name: str) -> None:
     before = intervals.inner_html(), document.inner_text()
     widget.locator("button[title='relevant']").click()  # its name also holds the icon's glyph
     expect(widget.locator(".irnb-assessor-counters")).to_contain_text("judgments spent: 1 ")
-    assert intervals.inner_html() != before[0], "judging a document relevant left the intervals unchanged"
+    _wait_for_change(page, intervals, before[0], "judging a document relevant left the intervals unchanged")
     assert document.inner_text() != before[1], "after a judgment the widget should suggest another document"
 
     # "not relevant" lowers the upper bounds T̄: within a few answers a pair is decided
@@ -245,7 +267,7 @@ def _play_the_assessor(page, scope, name: str) -> None:
         shown = intervals.inner_html()
         not_relevant.click()
         expect(widget.locator(".irnb-assessor-counters")).to_contain_text(f"judgments spent: {clicks} ")
-        assert intervals.inner_html() != shown, f"judgment {clicks} left the intervals unchanged"
+        _wait_for_change(page, intervals, shown, f"judgment {clicks} left the intervals unchanged")
         if _counters(widget)[1] > start:
             break
     spent, decided, _, _ = _counters(widget)
