@@ -284,7 +284,9 @@ def _panel(controls: Mapping[str, Any]):
             if name in ("contributors", "groups"):
                 controls[name].rows = 4
             rows.append(controls[name])
-    return w.VBox(rows, layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, overflow="hidden"))
+    sidebar = w.VBox(rows, layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, overflow="hidden"))
+    sidebar.add_class("irnb-explorer-controls")  # names the sidebar for a page's reader (and bench_browser.py)
+    return sidebar
 
 
 def _beside(sidebar, main):
