@@ -4,7 +4,10 @@ A user's view of the live widgets: open the tour notebook in JupyterLab (a worki
 tmp folder), run all cells, press ← on the pool-depth slider and check that the slider's
 readout and the interval plot changed — and that pressing → brings back the very same
 picture (the plot is a function of the controls, not of the history). The same against the
-Voila dashboard, plus its tabs.
+Voila dashboard, plus its tabs; the dashboard loads offline without a console warning or a
+failed request; every view's plot is on a 1366×768 and a 1024×768 screen with its controls
+(in JupyterLab too), and the figure's scale says how large its smallest text is shown; the
+"be the assessor" widget is clicked in Voila and in JupyterLab (counter, intervals, decided pairs).
 
 Skipped, with the reason, when /usr/bin/chromium or the playwright/voila/jupyterlab/ipywidgets
 packages are absent; ``.ci/run`` installs them, so in CI these tests run. On failure a
@@ -47,8 +50,8 @@ if _REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
-from irnb.plots import MIN_FONT  # noqa: E402
-from irnb.widgets import PNG_DPI  # noqa: E402
+from irnb.plots import MIN_FONT
+from irnb.widgets import PNG_DPI
 
 pytestmark = pytest.mark.slow
 # Assertions on the page retry until true or this bound (a loaded two-core machine is slow).
