@@ -309,6 +309,9 @@ def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(page, tmp_path):
         assert box["x"] + box["width"] <= LAPTOP["width"] + 0.5, box
         assert box["y"] + box["height"] <= LAPTOP["height"] + 0.5, box
         assert 0 <= depth["y"] and depth["y"] + depth["height"] <= LAPTOP["height"], depth
+        scale = box["width"] / image.evaluate("img => img.naturalWidth")
+        print(f"JupyterLab 1366×768 intervals: shown at {scale:.2f} of its size, "
+              f"smallest text {MIN_FONT * PNG_DPI / 72 * scale:.1f} px")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "jupyterlab-1366x768-dashboard.png"))
         _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")
