@@ -15,9 +15,11 @@ its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-r
    ``pairwise_tukeyhsd`` (target ≤ 1/20, p-values within 1e-4). Needs ../shared; with
    ``--quick`` 40 simulated runs instead (statsmodels needs minutes for 143 runs).
 4. Sweeps: leave-one-group-out (9 measures) and the subsampling curves on the default
-   collection, serially and with ``n_jobs=2``.
+   collection, serially and with ``n_jobs=2`` (loky's workers started once, before).
+5. The bias view's curve (leave-one-group-out at 5 pool depths), re-evaluating every topic
+   against reusing the topics a group's removal leaves untouched.
 
-    python benchmarks/bench_scale.py [--quick] [--shared ../shared] [--skip many,pairs,tukey,sweeps]
+    python benchmarks/bench_scale.py [--quick] [--shared ../shared] [--skip many,pairs,tukey,sweeps,bias]
 
 The machine and its load are printed first: on a shared 2-core machine wall times move
 with the load, CPU times and ratios much less.
@@ -203,22 +205,63 @@ def tukey(quick: bool, shared: Path) -> list[str]:
 def sweeps(quick: bool) -> list[str]:
     from irnb.bias import leave_one_group_out_bias, subsampling_curves
     from irnb.datasets import default
+    from irnb.sweep import sweep
 
     exp = default().experiment
+    repeats = 1 if quick else 3
     lines = []
+    # loky's worker processes start (and import irnb) on first use; they are reused after
+    _, _, start = _cpu(lambda: sweep(_first_task, [(0,), (1,)], n_jobs=2, progress=False))
+    lines.append(f"  worker processes started and irnb imported in them: {start:.2f} s (once per session)")
+    walls = {}
     for n_jobs in (None, 2):
-        _, _, wall = _cpu(lambda: leave_one_group_out_bias(exp, depth=100, n_jobs=n_jobs, progress=False))
-        _, _, wall2 = _cpu(lambda: subsampling_curves(exp, seed=0, repeats=1 if quick else 3, n_jobs=n_jobs,
-                                                      progress=False))
-        lines.append(f"  n_jobs={n_jobs}: leave-one-group-out {wall:.2f} s, subsampling curves {wall2:.2f} s (wall)")
+        runs = [lambda: leave_one_group_out_bias(exp, depth=100, n_jobs=n_jobs, progress=False),
+                lambda: subsampling_curves(exp, seed=0, repeats=1 if quick else 3, n_jobs=n_jobs, progress=False)]
+        (logo, _, logo_wall), (curves, _, curves_wall) = _best(runs, repeats)
+        walls[n_jobs] = (logo, curves)
+        lines.append(f"  n_jobs={n_jobs}: leave-one-group-out {logo_wall:.2f} s, subsampling curves {curves_wall:.2f} s "
+                     f"(wall, best of {repeats})")
+    (logo1, curves1), (logo2, curves2) = walls[None], walls[2]
+    same = np.array_equal(logo1.reduced_score, logo2.reduced_score) and curves1.equals(curves2)
+    lines.append(f"  results with n_jobs=2 identical to the serial ones: {same}")
     return lines
+
+
+def _first_task(x):
+    import irnb.bias  # noqa: F401  (what a real task imports)
+
+    return x
+
+
+# ----------------------------------------------------------------------------- 5. bias curve
+def bias_curve(quick: bool) -> list[str]:
+    """The bias view's curve: leave-one-group-out at every depth of BIAS_DEPTHS (pool
+    reference, AP and bpref), re-evaluating every topic against reusing the topics a
+    group's removal leaves untouched (the default)."""
+    from irnb.bias import _leave_one_group_out
+    from irnb.datasets import default
+    from irnb.widgets import BIAS_DEPTHS
+
+    exp = default().experiment
+
+    def curve(reuse):
+        return [_leave_one_group_out(exp, depth=d, measures=("AP", "Bpref"), contributors=None, ranked=None,
+                                     reference="pool", n_jobs=None, progress=False, reuse=reuse)
+                for d in BIAS_DEPTHS]
+
+    (every, _, before), (reused, _, after) = _best([lambda: curve(False), lambda: curve(True)], 1 if quick else 3)
+    same = all(np.array_equal(a.reduced_score, b.reduced_score) and np.array_equal(a.kendall_tau, b.kendall_tau)
+               for a, b in zip(every, reused, strict=True))
+    return [f"  leave-one-group-out at depths {', '.join(map(str, BIAS_DEPTHS))}: every topic re-evaluated "
+            f"{before * 1e3:.0f} ms, untouched topics reused {after * 1e3:.0f} ms (wall, best of "
+            f"{1 if quick else 3}; identical results: {same})"]
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: many, pairs, tukey, sweeps")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: many, pairs, tukey, sweeps, bias")
     args = parser.parse_args(argv)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -227,7 +270,8 @@ def main(argv=None) -> None:
     parts = [("many", "1. many topics", lambda: many_topics(args.quick)),
              ("pairs", "2. all pairs", lambda: all_pairs(args.quick)),
              ("tukey", "3. Tukey HSD", lambda: tukey(args.quick, args.shared)),
-             ("sweeps", "4. sweeps", lambda: sweeps(args.quick))]
+             ("sweeps", "4. sweeps", lambda: sweeps(args.quick)),
+             ("bias", "5. bias curve", lambda: bias_curve(args.quick))]
     for key, title, fn in parts:
         if key in skip:
             continue
