@@ -5,7 +5,8 @@ its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-r
    (parse the same files into its dicts in Python + evaluate), CPU seconds (the best of 3
    rounds, irnb and pytrec_eval taking turns), at
    5 runs × 5,000 topics × 200 documents and 1 run × 100,000 topics × 20 documents
-   (benchmarks/_data.py generates them once). Target: irnb ≤ 1/3 of pytrec_eval.
+   (benchmarks/_data.py generates them once). Target: irnb ≤ 1/3 of pytrec_eval. Then the
+   parse rate on TREC-COVID round 1's runs (target ≥ 2 M lines/s; needs ../shared).
 2. All pairs, 1,000 runs × 50 topics (coarse P@10-like values, ties and zeros): Wilcoxon
    against ``scipy.stats.wilcoxon(x, y, axis=1)`` over the same pairs (target ≤ 1/2, same
    p-values); the t-test against a vectorised numpy baseline (differences, mean, sd,
@@ -19,7 +20,7 @@ its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-r
 5. The bias view's curve (leave-one-group-out at 5 pool depths), re-evaluating every topic
    against reusing the topics a group's removal leaves untouched.
 
-    python benchmarks/bench_scale.py [--quick] [--shared ../shared] [--skip many,pairs,tukey,sweeps,bias]
+    python benchmarks/bench_scale.py [--quick] [--shared ../shared] [--skip many,parse,pairs,tukey,sweeps,bias]
 
 The machine and its load are printed first: on a shared 2-core machine wall times move
 with the load, CPU times and ratios much less.
@@ -123,6 +124,35 @@ def many_topics(quick: bool) -> list[str]:
         lines.append(_ratio(f"{n_runs} runs × {n_topics:,} topics × {depth} docs, CPU (MAP of run 1: "
                             f"{got:.6f} / {want:.6f})", ours_cpu, peer_cpu, 1 / 3))
         lines.append(f"    wall: irnb {ours_wall:.3f} s, pytrec_eval {peer_wall:.3f} s")
+    return lines
+
+
+def parse_rate(quick: bool, shared: Path) -> list[str]:
+    """Run lines read per second from TREC-COVID round 1's 143 runs (the xz archive, its
+    decompression included), wall and per CPU-second, best of 3. Target: 2 M lines/s."""
+    archive = shared / "data" / "trec-covid-round1" / "runs-round1.tar.xz"
+    if quick or not archive.is_file():
+        return [f"  TREC-COVID runs not found at {archive} (or --quick): skipped"]
+    import lzma
+    import tarfile
+    import tempfile
+
+    irnb.read_runs  # noqa: B018  (import outside the timing)
+    _, xz_cpu, _ = _cpu(lambda: lzma.open(archive).read())
+    lines = []
+    with tempfile.TemporaryDirectory() as folder:
+        with tarfile.open(archive) as tar:
+            tar.extractall(folder, filter="data")
+        for label, source in (("the xz archive (its decompression included)", archive),
+                              ("the same files decompressed", Path(folder))):
+            (runs, cpu, wall), = _best([lambda source=source: irnb.read_runs(source)], 3)
+            n = sum(run.num_lines for run in runs.values())
+            verdict = "meets" if n / wall >= 2e6 else "MISSES"
+            lines.append(f"  TREC-COVID round 1 from {label}, {len(runs)} runs, {n:,} lines: "
+                         f"{n / wall / 1e6:.2f} M lines/s wall ({wall:.2f} s), {n / cpu / 1e6:.2f} M lines per "
+                         f"CPU-second; {verdict} target ≥ 2 M lines/s (wall)")
+    lines.append(f"    (xz decompression alone: {xz_cpu:.2f} CPU-s, a ceiling of {n / xz_cpu / 1e6:.2f} M lines/s "
+                 "on one core)")
     return lines
 
 
@@ -261,13 +291,15 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: many, pairs, tukey, sweeps, bias")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated parts to skip: many, parse, pairs, tukey, sweeps, bias")
     args = parser.parse_args(argv)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
           f"{platform.python_version()}, load average {load:.1f}")
     parts = [("many", "1. many topics", lambda: many_topics(args.quick)),
+             ("parse", "1b. parse rate", lambda: parse_rate(args.quick, args.shared)),
              ("pairs", "2. all pairs", lambda: all_pairs(args.quick)),
              ("tukey", "3. Tukey HSD", lambda: tukey(args.quick, args.shared)),
              ("sweeps", "4. sweeps", lambda: sweeps(args.quick)),

@@ -252,3 +252,31 @@ def test_sorted_key_lookup_confirms_every_match_on_the_strings(hash_bits, monkey
     docno = pa.chunked_array([["c", "d", "a"], ["a", "b", "d", "a"]])
     got = experiment_module._lookup(qrel_topic, qrel_docno, topic, docno)
     assert got.tolist() == [2, NOT_IN_QRELS, 0, 3, NOT_IN_QRELS, 4, NOT_IN_QRELS]
+
+
+def test_huge_page_advice_is_off_while_reading_and_restored_after(tmp_path):
+    """numpy's huge-page advice is off inside read_qrels and Experiment (see irnb.io's
+    docstring) and back to the caller's setting afterwards, also after an error."""
+    setter = irnb_io._hugepage_setter()
+    if setter is None:
+        pytest.skip("this numpy has no huge-page switch")
+    seen = []
+    original = irnb_io._topic_codes
+
+    def spy(*args, **kwargs):
+        seen.append(setter(False))  # the setting inside (setting it False again changes nothing)
+        return original(*args, **kwargs)
+
+    path = tmp_path / "q"
+    path.write_text("1 0 a 1\n1 0 b 0\n", encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(irnb_io, "_topic_codes", spy)
+        for caller_setting in (True, False):
+            setter(caller_setting)
+            read_qrels(path)
+            assert seen[-1] is False and setter(caller_setting) is caller_setting
+        setter(True)
+        path.write_text("1 0 a 1\n1 0 a 0\n", encoding="utf-8")
+        with pytest.raises(ValueError, match="repeated"):
+            read_qrels(path)
+        assert setter(True) is True
