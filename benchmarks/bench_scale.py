@@ -138,7 +138,11 @@ def parse_rate(quick: bool, shared: Path) -> list[str]:
     import tempfile
 
     irnb.read_runs  # noqa: B018  (import outside the timing)
-    _, xz_cpu, _ = _cpu(lambda: lzma.open(archive).read())
+    def decompress():
+        with lzma.open(archive) as stream:
+            return stream.read()
+
+    _, xz_cpu, _ = _cpu(decompress)
     lines = []
     with tempfile.TemporaryDirectory() as folder:
         with tarfile.open(archive) as tar:
@@ -233,20 +237,22 @@ def tukey(quick: bool, shared: Path) -> list[str]:
 
 # ----------------------------------------------------------------------------- 4. sweeps
 def sweeps(quick: bool) -> list[str]:
-    from irnb.bias import leave_one_group_out_bias, subsampling_curves
+    from irnb.bias import leave_one_group_out_bias, ranks, subsampling_curves
     from irnb.datasets import default
     from irnb.sweep import sweep
 
     exp = default().experiment
     repeats = 1 if quick else 3
     lines = []
-    # loky's worker processes start (and import irnb) on first use; they are reused after
-    _, _, start = _cpu(lambda: sweep(_first_task, [(0,), (1,)], n_jobs=2, progress=False))
+    # loky's worker processes start (and import irnb) on first use; they are reused after.
+    # (The warm-up task is irnb's, not this script's: workers may not see benchmarks/.)
+    _, _, start = _cpu(lambda: sweep(ranks, [([1.0, 2.0],), ([2.0, 1.0],)], n_jobs=2, progress=False))
     lines.append(f"  worker processes started and irnb imported in them: {start:.2f} s (once per session)")
     walls = {}
     for n_jobs in (None, 2):
-        runs = [lambda: leave_one_group_out_bias(exp, depth=100, n_jobs=n_jobs, progress=False),
-                lambda: subsampling_curves(exp, seed=0, repeats=1 if quick else 3, n_jobs=n_jobs, progress=False)]
+        runs = [lambda n_jobs=n_jobs: leave_one_group_out_bias(exp, depth=100, n_jobs=n_jobs, progress=False),
+                lambda n_jobs=n_jobs: subsampling_curves(exp, seed=0, repeats=1 if quick else 3, n_jobs=n_jobs,
+                                                         progress=False)]
         (logo, _, logo_wall), (curves, _, curves_wall) = _best(runs, repeats)
         walls[n_jobs] = (logo, curves)
         lines.append(f"  n_jobs={n_jobs}: leave-one-group-out {logo_wall:.2f} s, subsampling curves {curves_wall:.2f} s "
@@ -255,12 +261,6 @@ def sweeps(quick: bool) -> list[str]:
     same = np.array_equal(logo1.reduced_score, logo2.reduced_score) and curves1.equals(curves2)
     lines.append(f"  results with n_jobs=2 identical to the serial ones: {same}")
     return lines
-
-
-def _first_task(x):
-    import irnb.bias  # noqa: F401  (what a real task imports)
-
-    return x
 
 
 # ----------------------------------------------------------------------------- 5. bias curve
@@ -282,9 +282,10 @@ def bias_curve(quick: bool) -> list[str]:
     (every, _, before), (reused, _, after) = _best([lambda: curve(False), lambda: curve(True)], 1 if quick else 3)
     same = all(np.array_equal(a.reduced_score, b.reduced_score) and np.array_equal(a.kendall_tau, b.kendall_tau)
                for a, b in zip(every, reused, strict=True))
-    return [f"  leave-one-group-out at depths {', '.join(map(str, BIAS_DEPTHS))}: every topic re-evaluated "
+    line = (f"  leave-one-group-out at depths {', '.join(map(str, BIAS_DEPTHS))}: every topic re-evaluated "
             f"{before * 1e3:.0f} ms, untouched topics reused {after * 1e3:.0f} ms (wall, best of "
-            f"{1 if quick else 3}; identical results: {same})"]
+            f"{1 if quick else 3}; identical results: {same})")
+    return [line]
 
 
 def main(argv=None) -> None:
@@ -293,11 +294,18 @@ def main(argv=None) -> None:
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     parser.add_argument("--skip", default="",
                         help="comma-separated parts to skip: many, parse, pairs, tukey, sweeps, bias")
+    parser.add_argument("--save", action="store_true",
+                        help="also write the output into benchmarks/RESULTS.md (its 'Scale' section)")
     args = parser.parse_args(argv)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-          f"{platform.python_version()}, load average {load:.1f}")
+    printed = []
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+        printed.append(line)
+
+    say(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
+        f"{platform.python_version()}, load average {_load()} at the start")
     parts = [("many", "1. many topics", lambda: many_topics(args.quick)),
              ("parse", "1b. parse rate", lambda: parse_rate(args.quick, args.shared)),
              ("pairs", "2. all pairs", lambda: all_pairs(args.quick)),
@@ -307,9 +315,39 @@ def main(argv=None) -> None:
     for key, title, fn in parts:
         if key in skip:
             continue
-        print(title)
+        say(title)
         for line in fn():
-            print(line, flush=True)
+            say(line)
+    say(f"load average {_load()} at the end")
+    if args.save:
+        _save(printed)
+
+
+def _load() -> str:
+    """The 1-, 5- and 15-minute load averages (what ``uptime`` prints)."""
+    return " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
+
+
+_SECTION = "## Scale: many topics, many runs, all pairs, sweeps (bench_scale.py)"
+
+
+def _save(printed: list[str]) -> None:
+    """Replace (or add, at the end) the Scale section of benchmarks/RESULTS.md."""
+    import datetime
+
+    path = Path(__file__).resolve().parent / "RESULTS.md"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if _SECTION in text:
+        head, rest = text.split(_SECTION, 1)
+        tail = rest[rest.find("\n## "):] if "\n## " in rest else ""
+    else:
+        head, tail = text.rstrip() + "\n\n", ""
+    today = datetime.date.today().isoformat()
+    body = (f"{_SECTION}\n\n`python benchmarks/bench_scale.py --save` — {today}; a 2-core machine shared with "
+            "other jobs (its load averages are printed first and last): CPU seconds move by about ±10 % from "
+            "run to run, ratios less.\n\n```\n" + "\n".join(printed) + "\n```\n")
+    path.write_text(head + body + tail, encoding="utf-8")
+    print(f"saved {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ process, exactly as a plain loop would; ``n_jobs=2`` (or ``-1``: every core) run
 joblib's worker processes; and inside ``with joblib.parallel_config(backend="dask"):`` the
 same call sends them to the Dask cluster of the active ``distributed.Client``, unchanged.
 Results come back in task order, so every backend gives identical results: randomness is
-drawn before the tasks are handed out, never inside them.
+drawn before the tasks are handed out, never inside them. With workers, the tasks go out
+as one chunk per worker, so that what they share (an Experiment) is pickled and sent once
+per worker rather than once per task; the progress bar then advances a chunk at a time.
 
 A progress bar (``tqdm.auto``: a widget in a notebook, text in a terminal) counts finished
 tasks; ``progress=False`` turns it off, ``progress=None`` (the default) shows it only where
@@ -20,6 +22,7 @@ someone is watching (a terminal or a notebook, not a log file or a test run).
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import sys
 from typing import Any, Callable, Iterable, Sequence
@@ -93,7 +96,7 @@ def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
     if workers <= 1 or n <= 1:
         return [(i, i + 1) for i in range(n)]
     bounds = [round(n * k / min(workers, n)) for k in range(min(workers, n) + 1)]
-    return list(zip(bounds[:-1], bounds[1:]))
+    return list(itertools.pairwise(bounds))
 
 
 def _run_chunk(fn: Callable[..., Any], tasks: Sequence[tuple]) -> list:

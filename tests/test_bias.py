@@ -340,8 +340,8 @@ def test_reusing_untouched_topics_gives_the_recomputed_result(small, reference, 
     from irnb.bias import _changed_topics, _leave_one_group_out
 
     exp = small.experiment
-    kwargs = dict(depth=depth, measures=["AP", "Bpref", "nDCG@10", "P@5"], contributors=None, ranked=None,
-                  reference=reference, n_jobs=None, progress=False)
+    kwargs = {"depth": depth, "measures": ["AP", "Bpref", "nDCG@10", "P@5"], "contributors": None, "ranked": None,
+              "reference": reference, "n_jobs": None, "progress": False}
     reused, recomputed = _leave_one_group_out(exp, **kwargs), _leave_one_group_out(exp, reuse=False, **kwargs)
     for name in ("reference_score", "reduced_score", "reference_rank", "reduced_rank", "p_value", "kendall_tau",
                  "tau_ap", "kendall_tau_left_out", "left_out"):
