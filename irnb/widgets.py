@@ -312,6 +312,11 @@ class View:
     panels: tuple[str, ...] = ()
     figsize: tuple[float, float] = (11.0, 5.0)
     width_ratios: tuple[float, ...] | None = None
+    #: (rows, columns) of the panels, filled row by row; default one row
+    grid: tuple[int, int] | None = None
+    height_ratios: tuple[float, ...] | None = None
+    #: panel → columns of its legend (1: narrow figures; 0: hidden, another panel's says the same)
+    legend_columns: Mapping[str, int] = {}
 
     def __init__(self, experiment: Experiment, *, controls: Mapping[str, Any] | None = None, top: int = _TOP,
                  canvas: str = "auto", standalone: bool = True, active: bool = True):
@@ -330,8 +335,9 @@ class View:
         self.timings: dict[str, float] = {}
         self.active = bool(active)
         self.stale = True
-        self.figure, self._canvas_widget, self.canvas = _figure(self.figsize, canvas, len(self.panels),
-                                                                self.width_ratios)
+        grid = self.grid or (1, len(self.panels))
+        self.figure, self._canvas_widget, self.canvas = _figure(self.figsize, canvas, grid, self.width_ratios,
+                                                                self.height_ratios)
         self.axes = dict(zip(self.panels, self.figure.axes, strict=True))
         self._drawn: set[str] = set()
         self._cache: dict = {}
@@ -381,6 +387,8 @@ class View:
             self.stale = False
             return False
         drawn = time.perf_counter()
+        for panel, columns in self.legend_columns.items():
+            _legend_columns(self.axes[panel], columns)
         self._render()
         self.timings["draw"] = time.perf_counter() - drawn
         self.timings["total"] = time.perf_counter() - start
@@ -489,12 +497,33 @@ class View:
         raise NotImplementedError
 
 
+def _legend_columns(ax, columns: int) -> None:
+    """Rebuild ``ax``'s legend below the panel (as :mod:`irnb.plots` placed it) in ``columns`` columns, when
+    it has another number: a legend below a narrow panel in one column, not wider than it;
+    ``columns=0`` hides it (another panel's legend says the same)."""
+    legend = ax.get_legend()
+    if legend is None or legend._ncols == columns or (columns == 0 and not legend.get_visible()):
+        return
+    if columns == 0:  # the same entries as another panel's legend
+        legend.set_visible(False)
+        return
+    handles = legend._irnb_handles  # irnb.plots updates the words in place while these stay
+    labels = [t.get_text() for t in legend.get_texts()]
+    legend.remove()
+    plots._outside_legend(ax, handles, labels, where="below", ncol=columns)._irnb_handles = handles
+
+
 #: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
 #: (plots.MIN_FONT = 9 pt → 10 px); the browser tests check the size the page shows them at.
 PNG_DPI = 80
+#: Width of every view's figure (inches; × PNG_DPI = 560 px): what the page has beside the
+#: controls sidebar on a 1024×768 Voila screen and in JupyterLab at 1366×768 with its file
+#: browser open, so the figure is shown at its drawn size (smallest text 10 px, not shrunk).
+PLOT_WIDTH = 7.0
 
 
-def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios=None):
+def _figure(figsize: tuple[float, float], canvas: str, grid: tuple[int, int], width_ratios=None,
+            height_ratios=None):
     """(figure, the widget that shows it, "ipympl" | "png"). Either canvas draws text from
     a bitmap cache (:func:`_text_cache_canvas`)."""
     import matplotlib
@@ -510,14 +539,14 @@ def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios
 
         figure = Figure(figsize=figsize, layout="constrained")
         FigureManager(_text_cache_canvas(Canvas)(figure), 0)
-        figure.subplots(1, panels, width_ratios=width_ratios)
+        figure.subplots(*grid, width_ratios=width_ratios, height_ratios=height_ratios)
         figure.canvas.header_visible = False
         return figure, figure.canvas, mode
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     figure = Figure(figsize=figsize, dpi=PNG_DPI, layout="constrained")
     _text_cache_canvas(FigureCanvasAgg)(figure)
-    figure.subplots(1, panels, width_ratios=width_ratios)
+    figure.subplots(*grid, width_ratios=width_ratios, height_ratios=height_ratios)
     image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * PNG_DPI)}px",
                                                                   "max_width": "100%", "height": "auto"})
     return figure, image, mode
@@ -733,7 +762,9 @@ class IntervalsView(View):
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
             "estimator", "contributors", "groups", "run")
     panels = ("runs", "topics")
-    figsize = (11.0, 4.6)
+    figsize = (PLOT_WIDTH, 5.4)
+    width_ratios = (1.3, 1.0)
+    legend_columns = {"runs": 1, "topics": 0}
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._truth_view = None  # irnb.metrics.judged_view of the complete qrels, built on first use
@@ -796,8 +827,9 @@ class DecisionView(View):
     #: The matrix shows at most this many runs (the top by the measure; the groups picker shows others)
     matrix_rows = 20
     panels = ("matrix", "proportions")
-    figsize = (12.5, 4.6)
-    width_ratios = (2.0, 1.0)
+    figsize = (PLOT_WIDTH, 6.2)
+    grid = (2, 1)
+    height_ratios = (3.0, 2.0)
 
     def __init__(self, experiment: Experiment, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, **kwargs):
         self.procedure = procedure_label(test, alpha=alpha)  # checks test and alpha
@@ -888,7 +920,8 @@ class BiasView(View):
     name = "bias"
     uses = ("depth", "contributors")
     panels = ("rank", "score", "tau")
-    figsize = (12.5, 4.6)
+    figsize = (PLOT_WIDTH, 6.4)
+    grid = (3, 1)
 
     def __init__(self, experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
                  depths: Sequence[int] = BIAS_DEPTHS, **kwargs):
@@ -932,7 +965,8 @@ class UnjudgedView(View):
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "estimator",
             "contributors", "run_a", "run_b")
     panels = ("unjudged", "simulated")
-    figsize = (12.5, 4.6)
+    figsize = (PLOT_WIDTH, 6.2)
+    grid = (2, 1)
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._overlap: tuple[tuple, Any] | None = None  # (key, unjudged_overlap table) of the last change

@@ -149,6 +149,20 @@ def test_voila_dashboard(page, tmp_path):
         assert plot_png(matrix) != intervals
 
 
+#: The smallest text a figure may show on screen: plots.MIN_FONT (9 pt) at 80 dpi.
+MIN_TEXT_PX = 10.0
+
+
+def _assert_legible(where: str, image, box: dict) -> None:
+    """The figure in ``image`` (shown in ``box``) is not shrunk by the page: its smallest
+    text (plots.MIN_FONT drawn at PNG_DPI, times the scale the page shows it at) is ≥ 10 px."""
+    scale = box["width"] / image.evaluate("img => img.naturalWidth")
+    smallest_px = MIN_FONT * PNG_DPI / 72 * scale
+    print(f"{where}: shown at {scale:.2f} of its size, smallest text {smallest_px:.1f} px")
+    assert smallest_px >= MIN_TEXT_PX - 0.05, \
+        f"{where}: the figure is shrunk to {scale:.2f} of its size (smallest text {smallest_px:.1f} px < {MIN_TEXT_PX} px)"
+
+
 #: Where the screenshots of every view go (CI keeps the folder as an artifact; gitignored).
 SCREENSHOTS = Path(os.environ.get("IRNB_BROWSER_SCREENSHOTS") or REPO / "browser-artifacts")
 
@@ -179,12 +193,8 @@ def test_voila_dashboard_plot_and_controls_on_one_screen(width, height, page, tm
             assert box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5, (tab, box)
             assert depth["y"] + depth["height"] <= height, (tab, depth)  # a control is on screen too
             # What the browser sees of the figure's smallest text (plots.MIN_FONT at PNG_DPI,
-            # shown at this scale): on a 1366-px screen the figure is shown at its drawn size.
-            scale = box["width"] / image.evaluate("img => img.naturalWidth")
-            smallest_px = MIN_FONT * PNG_DPI / 72 * scale
-            print(f"{width}×{height} {tab}: shown at {scale:.2f} of its size, smallest text {smallest_px:.1f} px")
-            if width >= 1366:
-                assert scale >= 0.95, f"{tab}: the figure is shrunk to {scale:.2f} (smallest text {smallest_px:.1f} px)"
+            # shown at this scale): on either screen the figure is shown at its drawn size.
+            _assert_legible(f"Voila {width}×{height} {tab}", image, box)
             k = slider(page, "measurement depth k")
             track, label = k.locator(".noUi-target").first, k.locator(".widget-label").first
             if tab == "bias":  # the bias view ignores k: locked, and the tooltip says why
@@ -309,9 +319,7 @@ def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(page, tmp_path):
         assert box["x"] + box["width"] <= LAPTOP["width"] + 0.5, box
         assert box["y"] + box["height"] <= LAPTOP["height"] + 0.5, box
         assert 0 <= depth["y"] and depth["y"] + depth["height"] <= LAPTOP["height"], depth
-        scale = box["width"] / image.evaluate("img => img.naturalWidth")
-        print(f"JupyterLab 1366×768 intervals: shown at {scale:.2f} of its size, "
-              f"smallest text {MIN_FONT * PNG_DPI / 72 * scale:.1f} px")
+        _assert_legible("JupyterLab 1366×768 intervals", image, box)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "jupyterlab-1366x768-dashboard.png"))
         _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")

@@ -568,8 +568,9 @@ def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
         width = ax.get_window_extent().width
         x0, x1 = ax.get_xlim()
         moves.append(float(np.max(np.abs(xs[1] - xs[0]))) * width / (x1 - x0))
-    # X_M = B(1 + Δ) + Δ²E: a topic with Δ = 1 moves by the step in E (≥ 0.01: most of a pixel or more)
-    assert min(moves) >= 0.8, moves
+    # X_M = B(1 + Δ) + Δ²E: the topic with the largest Δ moves by about Δ² times the step in E (≥ 0.01):
+    # in the 560-px figure (widgets.PLOT_WIDTH) that is about half a pixel, enough to change the antialiased picture
+    assert min(moves) >= 0.4, moves
 
 
 def test_every_text_of_every_live_view_is_legible(experiment):
