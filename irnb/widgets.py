@@ -317,6 +317,8 @@ class View:
     height_ratios: tuple[float, ...] | None = None
     #: panel → columns of its legend (1: narrow figures; 0: hidden, another panel's says the same)
     legend_columns: Mapping[str, int] = {}
+    #: panel → where a fixed-aspect panel sits in its box ("W": at the left, room for a legend on the right)
+    anchors: Mapping[str, str] = {}
 
     def __init__(self, experiment: Experiment, *, controls: Mapping[str, Any] | None = None, top: int = _TOP,
                  canvas: str = "auto", standalone: bool = True, active: bool = True):
@@ -339,6 +341,8 @@ class View:
         self.figure, self._canvas_widget, self.canvas = _figure(self.figsize, canvas, grid, self.width_ratios,
                                                                 self.height_ratios)
         self.axes = dict(zip(self.panels, self.figure.axes, strict=True))
+        for panel, anchor in self.anchors.items():
+            self.axes[panel].set_anchor(anchor)
         self._drawn: set[str] = set()
         self._cache: dict = {}
         self._layout: tuple[int, ...] | None = None
@@ -502,15 +506,17 @@ def _legend_columns(ax, columns: int) -> None:
     it has another number: a legend below a narrow panel in one column, not wider than it;
     ``columns=0`` hides it (another panel's legend says the same)."""
     legend = ax.get_legend()
-    if legend is None or legend._ncols == columns or (columns == 0 and not legend.get_visible()):
+    if legend is None or getattr(legend, "_irnb_columns", None) == columns:
         return
     if columns == 0:  # the same entries as another panel's legend
         legend.set_visible(False)
-        return
-    handles = legend._irnb_handles  # irnb.plots updates the words in place while these stay
-    labels = [t.get_text() for t in legend.get_texts()]
-    legend.remove()
-    plots._outside_legend(ax, handles, labels, where="below", ncol=columns)._irnb_handles = handles
+    else:
+        handles = legend._irnb_handles  # irnb.plots updates the words in place while these stay
+        labels = [t.get_text() for t in legend.get_texts()]
+        legend.remove()
+        legend = plots._outside_legend(ax, handles, labels, where="below", ncol=columns)
+        legend._irnb_handles = handles
+    legend._irnb_columns = columns
 
 
 #: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
@@ -830,6 +836,7 @@ class DecisionView(View):
     figsize = (PLOT_WIDTH, 6.2)
     grid = (2, 1)
     height_ratios = (3.0, 2.0)
+    anchors = {"matrix": "W"}
 
     def __init__(self, experiment: Experiment, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, **kwargs):
         self.procedure = procedure_label(test, alpha=alpha)  # checks test and alpha
@@ -965,8 +972,9 @@ class UnjudgedView(View):
     uses = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "estimator",
             "contributors", "run_a", "run_b")
     panels = ("unjudged", "simulated")
-    figsize = (PLOT_WIDTH, 6.2)
+    figsize = (PLOT_WIDTH, 6.4)
     grid = (2, 1)
+    legend_columns = {"unjudged": 2, "simulated": 2}
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._overlap: tuple[tuple, Any] | None = None  # (key, unjudged_overlap table) of the last change
