@@ -929,6 +929,7 @@ class BiasView(View):
     panels = ("rank", "score", "tau")
     figsize = (PLOT_WIDTH, 6.4)
     grid = (3, 1)
+    legend_columns = {"score": 0}  # the rank panel's legend above it names the same two measures
 
     def __init__(self, experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
                  depths: Sequence[int] = BIAS_DEPTHS, **kwargs):
