@@ -930,6 +930,8 @@ class BiasView(View):
     figsize = (PLOT_WIDTH, 6.4)
     grid = (3, 1)
     legend_columns = {"score": 0}  # the rank panel's legend above it names the same two measures
+    #: contributor sets whose results (every depth of the τ curve) are kept
+    kept_sets = 3
 
     def __init__(self, experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
                  depths: Sequence[int] = BIAS_DEPTHS, **kwargs):
@@ -937,6 +939,7 @@ class BiasView(View):
         if not self.measures:
             raise ValueError("measures: expected at least one measure, e.g. ('AP', 'Bpref')")
         self.depths = tuple(int(d) for d in depths if d <= experiment.shape[2])
+        self._recent: list[tuple[str, ...]] = []  # contributor sets shown, latest first
         super().__init__(experiment, **kwargs)
 
     def _result(self, depth: int, contributors: tuple[str, ...]):
@@ -950,7 +953,9 @@ class BiasView(View):
         start = time.perf_counter()
         contributors = tuple(self._contributors())
         depth = self._value("depth")
-        stale = [k for k in self._cache if k[2] != contributors or (k[1] not in self.depths and k[1] != depth)]
+        # results of the last few contributor sets stay: a run toggled off and on again redraws from them
+        self._recent = [contributors] + [c for c in self._recent if c != contributors][: self.kept_sets - 1]
+        stale = [k for k in self._cache if k[2] not in self._recent or (k[1] not in self.depths and k[1] != depth)]
         for k in stale:
             del self._cache[k]
         result = self._result(depth, contributors)

@@ -232,6 +232,31 @@ def test_bias_view_shows_the_left_out_runs_for_the_new_depth(experiment):
     assert list(view.artists["tau"]["current"].get_xdata()) == [8, 8]
 
 
+def test_bias_view_redraws_a_recent_contributor_set_from_its_results(experiment, monkeypatch):
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append((kwargs["depth"], tuple(kwargs["contributors"])))
+        return leave_one_group_out_bias(*args, **kwargs)
+
+    monkeypatch.setattr(widgets, "leave_one_group_out_bias", counted)
+    view = widgets.bias_view(experiment, depths=(5, 20))
+    contributors = view.controls["contributors"]
+    everyone = tuple(contributors.value)
+    first = view.artists["rank"]["bias:AP"].get_ydata().copy()
+    assert sorted(d for d, _ in calls) == [5, 20, view.controls["depth"].value]
+    contributors.value = everyone[1:]  # a run toggled off: every depth of the τ curve again
+    assert len(calls) == 6 and {c for _, c in calls[3:]} == {everyone[1:]}
+    contributors.value = everyone  # ... and on again: the same picture, from the kept results
+    assert len(calls) == 6
+    np.testing.assert_array_equal(view.artists["rank"]["bias:AP"].get_ydata(), first)
+    for _ in range(view.kept_sets):  # other sets push it out: computed again
+        contributors.value = everyone[: len(everyone) - 1 - _]
+    calls.clear()
+    contributors.value = everyone
+    assert len(calls) == 3
+
+
 def test_unjudged_view_shows_the_cores_counts_and_simulated_precision(experiment):
     view = widgets.unjudged_view(experiment)
     a, b = experiment.run_names[0], experiment.run_names[7]
