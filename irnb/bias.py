@@ -81,10 +81,10 @@ import pandas as pd
 
 from .experiment import NO_DOC, UNJUDGED, Experiment
 from .measures import Measure, Param, parse_measures
-from .metrics import Judged, _aggregate, _level_counts, compute, evaluate
-from .pooling import (DEPTH, Pool, _rng, contributor_mask, depth_pool, leave_one_group_out, random_subsample,
+from .metrics import Judged, aggregate_over_topics, judged_level_counts, compute, evaluate
+from .pooling import (DEPTH, Pool, seeded_rng, contributor_mask, depth_pool, leave_one_group_out, random_subsample,
                       subset_pools)
-from .stats import _paired, _t_kernel
+from .stats import paired_summaries, paired_t_kernel
 from .sweep import sweep
 
 __all__ = [
@@ -340,7 +340,7 @@ def _check_reference(reference: str, owner: str) -> str:
     return reference
 
 
-def _ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
+def ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
     if ranked is None:
         return np.arange(len(experiment.run_names))
     names = [ranked] if isinstance(ranked, str) else list(ranked)
@@ -352,7 +352,7 @@ def _ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
     return np.sort(idx)
 
 
-def _names(experiment: Experiment, mask: np.ndarray) -> list[str]:
+def runs_in_mask(experiment: Experiment, mask: np.ndarray) -> list[str]:
     return [experiment.run_names[i] for i in np.flatnonzero(mask)]
 
 
@@ -362,17 +362,17 @@ def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndar
     j = experiment.judgments
     # doc -2 → NO_DOC, -1 → UNJUDGED
     table = np.concatenate([j.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-    counts = _level_counts(j, len(experiment.topics), judged)
+    counts = judged_level_counts(j, len(experiment.topics), judged)
     return Judged(grade=table[j.doc[idx]], level_counts=counts, length=experiment.length[idx])
 
 
-def _per_topic(view: Judged, measures: Sequence[Measure]) -> np.ndarray:
+def per_topic_values(view: Judged, measures: Sequence[Measure]) -> np.ndarray:
     """(M, S, T) per-topic values on a view."""
     return np.stack([compute(view, m) for m in measures])
 
 
 def _means(values: np.ndarray, evaluated: np.ndarray, measures: Sequence[Measure]) -> np.ndarray:
-    return np.stack([_aggregate(values[i], evaluated, m.spec.aggregate) for i, m in enumerate(measures)])
+    return np.stack([aggregate_over_topics(values[i], evaluated, m.spec.aggregate) for i, m in enumerate(measures)])
 
 
 def _paired_t_p(a: np.ndarray, b: np.ndarray, evaluated: np.ndarray) -> np.ndarray:
@@ -384,10 +384,10 @@ def _paired_t_p(a: np.ndarray, b: np.ndarray, evaluated: np.ndarray) -> np.ndarr
     shape, T = a.shape[:-1], a.shape[-1]
     x = np.where(evaluated, a, np.nan).reshape(-1, T)
     y = np.where(evaluated, b, np.nan).reshape(-1, T)
-    return _t_kernel(_paired(x, y))[1].reshape(shape)
+    return paired_t_kernel(paired_summaries(x, y))[1].reshape(shape)
 
 
-def _assemble(kind: str, description: str, experiment: Experiment, measures: tuple[Measure, ...], idx: np.ndarray,
+def assemble_bias_result(kind: str, description: str, experiment: Experiment, measures: tuple[Measure, ...], idx: np.ndarray,
               left_out: np.ndarray, reference: np.ndarray, reduced: np.ndarray, config: np.ndarray) -> BiasResult:
     """From (M, S, T) per-topic values to a BiasResult. ``config[s, r]``: in run s's reduced
     configuration, run r has its reduced score (else its reference score)."""
@@ -420,17 +420,17 @@ def _assemble(kind: str, description: str, experiment: Experiment, measures: tup
 def _reduced_values(experiment: Experiment, judged: np.ndarray, runs: np.ndarray,
                     measures: tuple[Measure, ...]) -> np.ndarray:
     """Per-topic values of ``runs`` on the qrels restricted to ``judged`` (one sweep task)."""
-    return _per_topic(_subset_view(experiment, judged, runs), measures)
+    return per_topic_values(_subset_view(experiment, judged, runs), measures)
 
 
 def _subsample_means(experiment: Experiment, measures: tuple[Measure, ...], judged: np.ndarray,
                      idx: np.ndarray) -> np.ndarray:
     """Rounded mean scores of the runs ``idx`` on the qrels restricted to ``judged`` (one sweep task)."""
     evaluated = experiment.length[idx] > 0
-    return np.round(_means(_reference_values(experiment, measures, judged, idx), evaluated, measures), _DECIMALS)
+    return np.round(_means(reference_values(experiment, measures, judged, idx), evaluated, measures), _DECIMALS)
 
 
-def _reference_values(experiment: Experiment, measures: tuple[Measure, ...], judged, idx) -> np.ndarray:
+def reference_values(experiment: Experiment, measures: tuple[Measure, ...], judged, idx) -> np.ndarray:
     ev = evaluate(experiment, measures, judged=judged)  # one call, every run
     return np.stack([ev.values[m][idx] for m in measures])
 
@@ -476,13 +476,13 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     reference = _check_reference(reference, owner)
     depth = DEPTH.validate(depth, owner)
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
+    idx = ranked_index(experiment, ranked, owner)
     contributing = contributor_mask(experiment, contributors, owner=owner, name="contributors")
-    runs = _names(experiment, contributing)
+    runs = runs_in_mask(experiment, contributing)
     # qrels reference: drop only G's unique entries from the official qrels (keep_unpooled)
     pools = leave_one_group_out(experiment, depth=depth, runs=runs, keep_unpooled=reference == "qrels")
     ref_judged = None if reference == "qrels" else depth_pool(experiment, depth=depth, runs=runs).judged
-    ref_values = _reference_values(experiment, parsed, ref_judged, idx)
+    ref_values = reference_values(experiment, parsed, ref_judged, idx)
     red_values = ref_values.copy()
     run_group = np.asarray(experiment.groups, dtype=object)
     contributing_groups = set(run_group[contributing])
@@ -501,7 +501,7 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     config = (ranked_groups[:, None] == ranked_groups[None, :]) & left_out[None, :]
     description = (f"leave-one-group-out at depth {depth} ({int(contributing.sum())} contributing runs, "
                    f"reference: {'official qrels' if reference == 'qrels' else f'depth-{depth} pool'})")
-    return _assemble("leave-one-group-out", description, experiment, parsed, idx, left_out, ref_values, red_values,
+    return assemble_bias_result("leave-one-group-out", description, experiment, parsed, idx, left_out, ref_values, red_values,
                      config)
 
 
@@ -528,11 +528,11 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
     """
     owner = "pool_bias"
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
+    idx = ranked_index(experiment, ranked, owner)
     red_mask = _mask(experiment, reduced, "reduced")
     ref_mask = None if reference_pool is None else _mask(experiment, reference_pool, "reference_pool")
-    ref_values = _reference_values(experiment, parsed, ref_mask, idx)
-    red_values = _reference_values(experiment, parsed, red_mask, idx)
+    ref_values = reference_values(experiment, parsed, ref_mask, idx)
+    red_values = reference_values(experiment, parsed, red_mask, idx)
     if left_out is None:
         lo = np.ones(idx.size, dtype=bool)
     else:
@@ -541,7 +541,7 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
     if description is None:
         label = reduced.description if isinstance(reduced, Pool) else f"a pool of {int(red_mask.sum())} judgments"
         description = f"every run evaluated with {label}"
-    return _assemble("reduced pool", description, experiment, parsed, idx, lo, ref_values, red_values, config)
+    return assemble_bias_result("reduced pool", description, experiment, parsed, idx, lo, ref_values, red_values, config)
 
 
 def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *, depth: int,
@@ -578,7 +578,7 @@ def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *,
     else:
         ref_pool, reduced = full, kept
     if left_out is None:
-        left_out = _names(experiment, contributing & ~subset)
+        left_out = runs_in_mask(experiment, contributing & ~subset)
     description = (f"depth-{depth} pool of {int(subset.sum())} of {int(contributing.sum())} contributing runs "
                    f"(reference: {'official qrels' if reference == 'qrels' else f'depth-{depth} pool'})")
     result = pool_bias(experiment, reduced, left_out=left_out, reference_pool=ref_pool, measures=measures,
@@ -623,13 +623,13 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     """
     owner = "subsampling_curves"
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
+    idx = ranked_index(experiment, ranked, owner)
     if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
         raise ValueError(f"{owner}: repeats must be an integer ≥ 1, got {repeats!r}")
     fractions = [fractions] if isinstance(fractions, (int, float)) else list(fractions)
     if not fractions:
         raise ValueError(f"{owner}: fractions must list at least one share of the qrels in [0.05, 1], got none")
-    rng = _rng(seed, owner, "curves")
+    rng = seeded_rng(seed, owner, "curves")
     sign = np.array([1.0 if m.spec.higher_is_better else -1.0 for m in parsed])[:, None]
     full = _subsample_means(experiment, parsed, None, idx)
     settings = [(float(fraction), r, random_subsample(experiment, fraction=fraction, seed=rng))

@@ -59,7 +59,7 @@ import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
-from .io import Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, check_compat
+from .io import Qrels, Run, check_duplicate_policy, remember_blocks, sorted_blocks, topic_blocks, check_compat
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
            "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
@@ -101,7 +101,7 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _few(names: Sequence[str], n: int = 5) -> str:
+def few_names(names: Sequence[str], n: int = 5) -> str:
     """The first ``n`` names, each cut to 40 characters."""
     shown = [name if len(name) <= 40 else name[:40] + "…" for name in names[:n]]
     return f"{shown}{'…' if len(names) > n else ''}"
@@ -269,7 +269,7 @@ class Judgments:
         )
 
 
-def _encode_qrels(qrels: Qrels, topics: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
+def encode_qrels(qrels: Qrels, topics: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
     """Qrels restricted to ``topics``: topic index, grade, docno and per-topic offsets."""
     table = qrels.table
     topic_idx = pc.index_in(table["topic"], value_set=topics).fill_null(-1).to_numpy().astype(np.int64)
@@ -362,7 +362,7 @@ def _docno_ids(index: _QrelsIndex, docno: pa.ChunkedArray) -> np.ndarray:
     return ids.fill_null(-1).to_numpy(zero_copy_only=False)
 
 
-def _lookup(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
+def qrels_row_of(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
     """The qrels entry of every (topic, docno), or NOT_IN_QRELS. Docnos are hashed only
     against the judged ones (one hash table for all runs); a docno judged for one topic
     only (the usual case) finds its entry by indexing, others by binary search."""
@@ -391,7 +391,7 @@ class _Blocks(NamedTuple):
 _BATCH_LINES = 1 << 20
 
 
-def _check_max_depth(value, name: str = "max_depth") -> int | None:
+def check_max_depth(value, name: str = "max_depth") -> int | None:
     """The run cutoff (trec_eval ``-M``) as an int, or None; the one rule for
     :class:`Experiment` and :func:`irnb.metrics.evaluate`: an integer ≥ 1 (numpy integers
     count; booleans, floats and strings do not)."""
@@ -406,7 +406,7 @@ def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
     """The run with its table in trec_eval order, scores compared as trec_eval ``compat``
     does (the same object when it already is)."""
     table = run.table
-    if _topic_blocks(table, compat) is not None:  # read by irnb.io (or seen here before): in order
+    if topic_blocks(table, compat) is not None:  # read by irnb.io (or seen here before): in order
         return run
     missing = [c for c in ("topic", "docno", "score") if c not in table.column_names]
     if missing:
@@ -416,8 +416,8 @@ def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
             table = table.set_column(table.schema.get_field_index(column), column, pc.cast(table[column], pa.string()))
     if not pa.types.is_float64(table.schema.field("score").type):
         table = table.set_column(table.schema.get_field_index("score"), "score", pc.cast(table["score"], pa.float64()))
-    ordered, starts, topics = _sorted_blocks(table, compat=compat)
-    _remember_blocks(ordered, starts, topics, compat)
+    ordered, starts, topics = sorted_blocks(table, compat=compat)
+    remember_blocks(ordered, starts, topics, compat)
     return run if ordered is run.table else dataclasses.replace(run, table=ordered)
 
 
@@ -473,8 +473,8 @@ class Experiment:
         on_duplicate: str = "error",
         compat: str = "9",
     ):
-        _check_policy(on_duplicate)
-        max_depth = _check_max_depth(max_depth)
+        check_duplicate_policy(on_duplicate)
+        max_depth = check_max_depth(max_depth)
         self.compat: str = check_compat(compat)
         run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
         if not run_map:
@@ -516,15 +516,15 @@ class Experiment:
         parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
         for s, (name, run) in enumerate(self.runs.items()):
-            starts, run_topics = _topic_blocks(run.table, self.compat)
+            starts, run_topics = topic_blocks(run.table, self.compat)
             names = run_topics.to_pylist()  # in string order
             mapped = np.array([topic_index.get(topic, -1) for topic in names], dtype=np.int64)
             keep = mapped >= 0
             if not keep.any():
                 raise ValueError(
                     f"{run.source or name}: run {name!r} shares no topic with the qrels "
-                    f"({self.qrels.source or 'qrels'}): run topics {_few(names)}, "
-                    f"qrels topics {_few(self.topics)}"
+                    f"({self.qrels.source or 'qrels'}): run topics {few_names(names)}, "
+                    f"qrels topics {few_names(self.topics)}"
                 )
             dropped = [topic for topic, m in zip(names, mapped.tolist(), strict=True) if m < 0]
             if dropped:
@@ -541,7 +541,7 @@ class Experiment:
         """``doc[s, t, r]``: NO_DOCUMENT beyond ``length[s, t]``, NOT_IN_QRELS before it,
         then the qrels entry of every line whose docno the qrels list for its topic — looked
         up a batch of runs at a time, each line's place in ``doc`` found from its block."""
-        qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
+        qrel_topic, qrel_grade, qrel_docno, starts = encode_qrels(qrels, topics_pa)
         S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
         ranks = np.arange(depth, dtype=np.int32)

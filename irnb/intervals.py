@@ -52,8 +52,8 @@ import pandas as pd
 
 from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
-from .metrics import _aggregate, _not_judged, _safe_div, compute, evaluate, judged_view
-from .pooling import DEPTH, Pool, _contributor_index, reachable_depth
+from .metrics import aggregate_over_topics, not_judged, safe_divide, compute, evaluate, judged_view
+from .pooling import DEPTH, Pool, contributor_index, reachable_depth
 
 __all__ = [
     "INTERVAL_FAMILIES",
@@ -220,11 +220,11 @@ def _estimates(lower: np.ndarray, residual: np.ndarray, background_rate: float, 
 
 
 # =============================================================================== validation
-def _check_background_rate(value, owner: str) -> float:
+def check_background_rate(value, owner: str) -> float:
     return BACKGROUND_RATE.validate(value, owner)
 
 
-def _check_smoothing(value, owner: str):
+def check_smoothing(value, owner: str):
     if isinstance(value, str) and value == "auto":
         return "auto"
     if isinstance(value, str) or isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -233,7 +233,7 @@ def _check_smoothing(value, owner: str):
     return SMOOTHING.validate(value, owner)
 
 
-def _estimator_key(estimator) -> str:
+def estimator_key(estimator) -> str:
     text = str(estimator)
     for key, name in ESTIMATORS.items():
         if text in (key, name, f"X_{key}"):
@@ -252,7 +252,7 @@ def has_interval(measure: "str | Measure") -> bool:
     return m.family in INTERVAL_FAMILIES and (m.family != "RBP" or m.param("gain") == "binary")
 
 
-def _interval_measure(measure, measurement_depth, owner: str) -> Measure:
+def interval_measure(measure, measurement_depth, owner: str) -> Measure:
     m = parse_measure(measure)
     if m.family not in INTERVAL_FAMILIES:
         hint = (f"; {m.family} has no monotone bounds: use irnb.intervals.scenarios() for its optimistic and "
@@ -293,15 +293,15 @@ class ScoreIntervals:
     @property
     def mean_lower(self) -> np.ndarray:
         """(S,) mean of B over the evaluated topics."""
-        return _aggregate(self.lower, self.evaluated, "mean")
+        return aggregate_over_topics(self.lower, self.evaluated, "mean")
 
     @property
     def mean_upper(self) -> np.ndarray:
-        return _aggregate(self.upper, self.evaluated, "mean")
+        return aggregate_over_topics(self.upper, self.evaluated, "mean")
 
     @property
     def mean_residual(self) -> np.ndarray:
-        return _aggregate(self.residual, self.evaluated, "mean")
+        return aggregate_over_topics(self.residual, self.evaluated, "mean")
 
     def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> "PointEstimates":
         """All four point estimators (see :func:`point_estimates`)."""
@@ -352,11 +352,11 @@ class PointEstimates:
 
     def get(self, estimator: str) -> np.ndarray:
         """(S, T) values of ``"S"``, ``"B"``, ``"I"`` or ``"M"`` (or the estimator's name)."""
-        return getattr(self, ESTIMATORS[_estimator_key(estimator)])
+        return getattr(self, ESTIMATORS[estimator_key(estimator)])
 
     def means(self) -> pd.DataFrame:
         """Run × estimator means (columns ``X_S, X_B, X_I, X_M``) over the evaluated topics."""
-        return pd.DataFrame({f"X_{k}": _aggregate(getattr(self, v), self.evaluated, "mean")
+        return pd.DataFrame({f"X_{k}": aggregate_over_topics(getattr(self, v), self.evaluated, "mean")
                              for k, v in ESTIMATORS.items()}, index=pd.Index(self.run_names, name="run"))
 
     def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
@@ -370,7 +370,7 @@ class PointEstimates:
                                        "estimator": key, "value": values[s, t]}))
             if include_all:
                 parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "estimator": key, "value": _aggregate(values, self.evaluated, "mean")}))
+                                           "estimator": key, "value": aggregate_over_topics(values, self.evaluated, "mean")}))
         return pd.concat(parts, ignore_index=True)
 
 
@@ -401,7 +401,7 @@ def score_intervals(experiment: Experiment, measure: "str | Measure", *, pool=No
     >>> float(iv.lower[0, 0]), float(iv.upper[0, 0]), float(iv.residual[0, 0])
     (0.5, 0.875, 0.375)
     """
-    m = _interval_measure(measure, measurement_depth, "score_intervals")
+    m = interval_measure(measure, measurement_depth, "score_intervals")
     if not isinstance(complete, bool):
         raise TypeError(f"complete must be True or False, got {complete!r}")
     mask = _pool_mask(experiment, pool)
@@ -434,8 +434,8 @@ def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01,
     >>> round(float(point_estimates(iv, smoothing=0.2).smoothed[0, 0]), 4)
     0.364
     """
-    E = _check_background_rate(background_rate, "point_estimates")
-    lam = _check_smoothing(smoothing, "point_estimates")
+    E = check_background_rate(background_rate, "point_estimates")
+    lam = check_smoothing(smoothing, "point_estimates")
     xs, xb, xi, xm = _estimates(intervals.lower, intervals.residual, E, lam)
     return PointEstimates(measure=intervals.measure, run_names=intervals.run_names, topics=intervals.topics,
                           simplistic=xs.copy(), background=xb, interpolated=xi, smoothed=xm,
@@ -499,18 +499,18 @@ def compare_intervals(intervals: ScoreIntervals) -> IntervalComparison:
                               compared=compared)
 
 
-def _pessimistic_p(lower: np.ndarray, upper: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def pessimistic_p_values(lower: np.ndarray, upper: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(P,) p-values and directions of the pessimistic interval t-test for every pair
     i < j (``np.triu_indices`` order) of the rows of (S, T) bounds."""
-    from .stats import _paired, _t_kernel
+    from .stats import paired_summaries, paired_t_kernel
 
     i, j = np.triu_indices(lower.shape[0], 1)
     both = evaluated[i] & evaluated[j]
     lo = np.where(evaluated, lower, np.nan)
     up = np.where(evaluated, upper, np.nan)
-    first = _paired(np.where(both, lo[i], np.nan), np.where(both, up[j], np.nan))  # B_i − T_j
-    second = _paired(np.where(both, lo[j], np.nan), np.where(both, up[i], np.nan))  # B_j − T_i
-    p_first, p_second = _t_kernel(first)[1], _t_kernel(second)[1]
+    first = paired_summaries(np.where(both, lo[i], np.nan), np.where(both, up[j], np.nan))  # B_i − T_j
+    second = paired_summaries(np.where(both, lo[j], np.nan), np.where(both, up[i], np.nan))  # B_j − T_i
+    p_first, p_second = paired_t_kernel(first)[1], paired_t_kernel(second)[1]
     with np.errstate(invalid="ignore"):
         up_i, up_j = first.mean > 0, second.mean > 0  # at most one: their sum is −(Δ_i + Δ_j) ≤ 0
     p = np.where(up_i, p_first, np.where(up_j, p_second, 1.0))
@@ -554,7 +554,7 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
         raise TypeError(f"pessimistic_t_test needs ScoreIntervals (from score_intervals), got "
                         f"{type(intervals).__name__}")
     B, T, ev = intervals.lower, intervals.upper, intervals.evaluated
-    p, direction = _pessimistic_p(B, T, ev)
+    p, direction = pessimistic_p_values(B, T, ev)
     i, j = np.triu_indices(B.shape[0], 1)
     with np.errstate(invalid="ignore"):
         both = ev[i] & ev[j]
@@ -581,7 +581,7 @@ class Scenarios:
     evaluated: np.ndarray = field(repr=False)
 
     def means(self) -> pd.DataFrame:
-        return pd.DataFrame({name: _aggregate(getattr(self, name), self.evaluated, "mean")
+        return pd.DataFrame({name: aggregate_over_topics(getattr(self, name), self.evaluated, "mean")
                              for name in ("pessimistic", "official", "optimistic")},
                             index=pd.Index(self.run_names, name="run"))
 
@@ -596,7 +596,7 @@ class Scenarios:
                                        "scenario": name, "value": values[s, t]}))
             if include_all:
                 parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "scenario": name, "value": _aggregate(values, self.evaluated, "mean")}))
+                                           "scenario": name, "value": aggregate_over_topics(values, self.evaluated, "mean")}))
         return pd.concat(parts, ignore_index=True)
 
 
@@ -605,7 +605,7 @@ def _ap_kernel(rel: np.ndarray, num_rel: np.ndarray, k: int | None) -> np.ndarra
     rel = rel[:, :, :d]
     ranks = np.arange(1, d + 1, dtype=np.float64)
     prec = np.where(rel, np.cumsum(rel, axis=2) / ranks, 0.0).sum(axis=2)
-    return _safe_div(prec, num_rel)
+    return safe_divide(prec, num_rel)
 
 
 def _ndcg_kernel(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.ndarray:
@@ -623,7 +623,7 @@ def _ndcg_kernel(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.nda
     size = int(ends.max(initial=0))
     cum = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(2, size + 2, dtype=np.float64)))])
     ideal = ((cum[ends] - cum[starts]) * levels).sum(axis=2)
-    return _safe_div(dcg, ideal)
+    return safe_divide(dcg, ideal)
 
 
 def _bpref_kernel(rel: np.ndarray, nonrel: np.ndarray, num_rel: np.ndarray, num_nonrel: np.ndarray) -> np.ndarray:
@@ -632,7 +632,7 @@ def _bpref_kernel(rel: np.ndarray, nonrel: np.ndarray, num_rel: np.ndarray, num_
     above = (np.cumsum(nonrel, axis=2) - nonrel).astype(np.float64)
     frac = np.zeros(above.shape)
     np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
-    return _safe_div(np.where(rel, 1.0 - frac, 0.0).sum(axis=2), num_rel)
+    return safe_divide(np.where(rel, 1.0 - frac, 0.0).sum(axis=2), num_rel)
 
 
 def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, complete: bool = False) -> Scenarios:
@@ -666,7 +666,7 @@ def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, co
         raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
     mask = _pool_mask(experiment, pool)
     view = judged_view(experiment, judged=mask, relevance_level=m.rel)
-    unjudged = _not_judged(view)
+    unjudged = not_judged(view)
     u = unjudged.sum(axis=2)
     rel = view.rel
     S, T = u.shape
@@ -747,7 +747,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     """
     d = DEPTH.validate(depth, "estimate_background_rate")
     deg = Param("degree", int, 3, low=0).validate(degree, "estimate_background_rate")
-    idx = _contributor_index(experiment, runs, "estimate_background_rate")
+    idx = contributor_index(experiment, runs, "estimate_background_rate")
     mask = _pool_mask(experiment, pool)
     grades = experiment.judgments.qrel_grade
     judged = grades >= 0
@@ -803,7 +803,7 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
     if experiment.truth is None:
         raise ValueError(f"{owner}: the Experiment has no truth (complete qrels); pass truth= to Experiment, "
                          "or use a simulated collection")
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs, owner)
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs, owner)
     mask = _pool_mask(experiment, pool)
     grades = experiment.judgments.grade_array(mask)[idx, :, :k]
     truth = experiment.truth.grade_array()[idx, :, :k]
@@ -836,9 +836,9 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
     [[0.5, 0.5, 1.0, 0.5, 1.0]]
     """
     parsed = parse_measures(measures)
-    key = None if estimator is None else _estimator_key(estimator)
-    E = _check_background_rate(background_rate, "interval_table")
-    lam = _check_smoothing(smoothing, "interval_table")
+    key = None if estimator is None else estimator_key(estimator)
+    E = check_background_rate(background_rate, "interval_table")
+    lam = check_smoothing(smoothing, "interval_table")
     without = [m.name for m in parsed if not has_interval(m)]
     if key is not None and without:
         raise ValueError(f"estimator {ESTIMATORS[key]} (X_{key}) needs score intervals, which exist for P@k, RBP(p) "
@@ -862,7 +862,7 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
         parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": m.name,
                                    **{c: a[s, t] for c, a in columns.items()}}))
         if include_all:
-            means = {c: _aggregate(a, ev.evaluated, "mean") if not np.isnan(a).all() else np.full(len(runs), np.nan)
+            means = {c: aggregate_over_topics(a, ev.evaluated, "mean") if not np.isnan(a).all() else np.full(len(runs), np.nan)
                      for c, a in columns.items()}
             means["value"] = ev.aggregate(m)
             parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": m.name, **means}))

@@ -60,7 +60,7 @@ import pyarrow as pa
 from .experiment import NO_DOCUMENT, Experiment
 from .intervals import estimate_background_rate, has_interval, score_intervals
 from .measures import Measure, Param, parse_measure
-from .pooling import Pool, _contributor_index
+from .pooling import Pool, contributor_index
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
            "Candidates", "candidates", "plan", "AssessmentSession"]
@@ -148,7 +148,7 @@ def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, jud
         score_intervals(experiment, m)  # raises the intervals module's error for this measure
     if not isinstance(only_qrels, bool):
         raise TypeError(f"only_qrels must be True or False, got {only_qrels!r}")
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs,
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
                                                                                          "judge_next")
     mask = _judged_mask(experiment, judged)
     w = _rank_weights(m, experiment.depth)
@@ -351,7 +351,7 @@ def decided_pairs(experiment: Experiment, measure: "str | Measure" = "P@10", *, 
     [[0, 1], [-1, 0]]
     """
     iv = score_intervals(experiment, measure, pool=judged)
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs,
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
                                                                                          "decided_pairs")
     B, T = iv.mean_lower[idx], iv.mean_upper[idx]
     win = B[:, None] > T[None, :]
@@ -389,7 +389,7 @@ def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str]
     budget = BUDGET.validate(budget, "simulate_judging")
     round_size = ROUND.validate(round_size, "simulate_judging")
     m = parse_measure(measure)
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs,
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
                                                                                          "simulate_judging")
     start_mask = _judged_mask(experiment, start)
     truth = score_intervals(experiment, m).mean_lower[idx]

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 import numpy as np
 
 from ._grades import NO_DOC
-from .measures import _CONDENSED, REL, Measure, parse_measures
+from .measures import CONDENSED_FAMILIES, REL, Measure, parse_measures
 
 if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
     import pandas as pd
@@ -202,7 +202,7 @@ def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
     return counts
 
 
-def _level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:
+def judged_level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:
     """(T, G + 1) judged documents of each grade per topic under the pool mask ``judged``."""
     return level_counts_of(judgments.qrel_topic, judgments.entry_grades(judged), T)
 
@@ -224,7 +224,7 @@ def judged_view(
 def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs: slice = slice(None),
                   counts: np.ndarray | None = None) -> Judged:
     """:func:`judged_view` of the runs ``runs`` only (``counts``: the level counts when known)."""
-    from .experiment import _check_max_depth
+    from .experiment import check_max_depth
 
     relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
     judgments = experiment.truth if truth else experiment.judgments
@@ -233,12 +233,12 @@ def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, dep
     whole = runs == slice(None)
     grade = judgments.grade_array(judged, runs=None if whole else runs)
     length = experiment.length if whole else experiment.length[runs]
-    depth = _check_max_depth(depth, "depth")
+    depth = check_max_depth(depth, "depth")
     if depth is not None:
         grade = grade[:, :, :depth]
         length = np.minimum(length, depth)
     if counts is None:
-        counts = _level_counts(judgments, len(experiment.topics), judged)
+        counts = judged_level_counts(judgments, len(experiment.topics), judged)
     return Judged(grade=grade, level_counts=counts, length=length, relevance_level=int(relevance_level),
                   trec_version=int(getattr(experiment, "compat", "9")))
 
@@ -256,7 +256,7 @@ def condense(view: Judged) -> Judged:
 
 
 # =================================================================== kernels
-def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+def safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """num / den, and 0 where den ≤ 0 (a measure that divides by R is 0 when R = 0)."""
     num = np.asarray(num, dtype=np.float64)
     den = np.broadcast_to(np.asarray(den, dtype=np.float64), num.shape)
@@ -294,7 +294,7 @@ def _average_precision(view: Judged, k: int | None) -> np.ndarray:
     d = _cut(view, k)
     s, t, r = np.nonzero(view.rel[:, :, :d])
     precision_at = view.cum_rel[s, t, r] / (r + 1.0)
-    return _safe_div(_sum_per_topic(view, s, t, precision_at), view.num_rel[None, :])
+    return safe_divide(_sum_per_topic(view, s, t, precision_at), view.num_rel[None, :])
 
 
 def _dcg(gains: np.ndarray, d: int) -> np.ndarray:
@@ -307,12 +307,12 @@ def _ndcg(view: Judged, k: int | None) -> np.ndarray:
     dcg = _dcg(view.gain[:, :, :d], d)
     ideal_depth = int(view.num_judged.max(initial=0)) if k is None else k
     ideal = _dcg(view.ideal_gains(ideal_depth), ideal_depth)
-    return _safe_div(dcg, ideal[None, :])
+    return safe_divide(dcg, ideal[None, :])
 
 
 def _rprec(view: Judged) -> np.ndarray:
     R = view.num_rel
-    return _safe_div(_at_topic(view, view.cum_rel, R), R[None, :])
+    return safe_divide(_at_topic(view, view.cum_rel, R), R[None, :])
 
 
 def _reciprocal_rank(view: Judged, k: int | None) -> np.ndarray:
@@ -323,7 +323,7 @@ def _reciprocal_rank(view: Judged, k: int | None) -> np.ndarray:
 
 
 def _recall(view: Judged, k: int) -> np.ndarray:
-    return _safe_div(view.at(view.cum_rel, k), view.num_rel[None, :])
+    return safe_divide(view.at(view.cum_rel, k), view.num_rel[None, :])
 
 
 def _success(view: Judged, k: int) -> np.ndarray:
@@ -332,7 +332,7 @@ def _success(view: Judged, k: int) -> np.ndarray:
 
 def _relative_precision(view: Judged, k: int) -> np.ndarray:
     """trec_eval relative_P: relevant in the top k / min(k, R); 0 when R = 0."""
-    return _safe_div(view.at(view.cum_rel, k), np.minimum(k, view.num_rel)[None, :])
+    return safe_divide(view.at(view.cum_rel, k), np.minimum(k, view.num_rel)[None, :])
 
 
 def _lround(x: np.ndarray) -> np.ndarray:
@@ -346,7 +346,7 @@ def _lround(x: np.ndarray) -> np.ndarray:
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray:
+def interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray:
     """trec_eval iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
     documents in trec_eval 10 (halves away from zero, C's lround), floor(x·R + 0.9) in
     trec_eval ≤ 9 (``view.trec_version``), at least 1; the value is the best precision at
@@ -372,7 +372,7 @@ def _rprec_mult(view: Judged, mult: float) -> np.ndarray:
     """trec_eval Rprec_mult: precision at c = floor(mult·R + 0.9) (missing ranks count as
     non-relevant); 0 when c = 0."""
     c = np.floor(mult * view.num_rel.astype(np.float64) + 0.9).astype(np.int64)
-    return _safe_div(_at_topic(view, view.cum_rel, c), c[None, :])
+    return safe_divide(_at_topic(view, view.cum_rel, c), c[None, :])
 
 
 def _nonrel_above_relevant(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -394,15 +394,15 @@ def _bpref(view: Judged, extra: int = 0) -> np.ndarray:
     s, t, n = _nonrel_above_relevant(view)
     C = (view.num_rel[t] + extra).astype(np.float64)
     cap = np.minimum(view.num_nonrel[t], C)
-    terms = 1.0 - _safe_div(np.minimum(n, C), cap)
-    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
+    terms = 1.0 - safe_divide(np.minimum(n, C), cap)
+    return safe_divide(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
 
 
 def _rank_eff(view: Judged) -> np.ndarray:
     """(1/R) Σ over retrieved relevant r of (1 − n_r / N); N = 0 → terms of 1."""
     s, t, n = _nonrel_above_relevant(view)
-    terms = 1.0 - _safe_div(n, view.num_nonrel[t])
-    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
+    terms = 1.0 - safe_divide(n, view.num_nonrel[t])
+    return safe_divide(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
 
 
 def _infap(view: Judged) -> np.ndarray:
@@ -419,7 +419,7 @@ def _infap(view: Judged) -> np.ndarray:
     pooled_above = np.cumsum(pooled, axis=2, dtype=np.int32)[s, t, r] - 1.0
     frac = (rel_above + eps) / (rel_above + nonrel_above + 2 * eps)
     above = np.where(k > 1, ((k - 1) / k) * (pooled_above / np.maximum(k - 1, 1)) * frac, 0.0)
-    return _safe_div(_sum_per_topic(view, s, t, 1.0 / k + above), view.num_rel[None, :])
+    return safe_divide(_sum_per_topic(view, s, t, 1.0 / k + above), view.num_rel[None, :])
 
 
 def _sum_per_topic(view: Judged, s: np.ndarray, t: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -451,8 +451,8 @@ def _ndcg_rel(view: Judged) -> np.ndarray:
     ideal_at = idcg[t, np.minimum(np.minimum(r, np.maximum(npos[t] - 1, 0)), idcg.shape[1] - 1)]
     terms = _sum_per_topic(view, s, t, dcg[s, t, r] / ideal_at)
     found = _sum_per_topic(view, s, t, np.ones(s.size))
-    total = terms + (npos[None, :] - found) * _safe_div(dcg[:, :, -1], idcg_total[None, :])
-    return np.where(total > 0, _safe_div(total, npos[None, :]), 0.0)
+    total = terms + (npos[None, :] - found) * safe_divide(dcg[:, :, -1], idcg_total[None, :])
+    return np.where(total > 0, safe_divide(total, npos[None, :]), 0.0)
 
 
 def _rndcg(view: Judged) -> np.ndarray:
@@ -471,12 +471,12 @@ def _rndcg(view: Judged) -> np.ndarray:
     cut = np.minimum(bounds[None, :, :], view.length[:, :, None])  # (S, T, G)
     dcg_at = np.where(cut > 0, np.take_along_axis(dcg, np.clip(cut - 1, 0, D - 1), axis=2), 0.0)
     idcg_at = np.take_along_axis(idcg, np.clip(bounds - 1, 0, idcg.shape[1] - 1), axis=1)
-    terms = np.where(present[None], _safe_div(dcg_at, idcg_at[None, :, :]), 0.0).sum(axis=2)
+    terms = np.where(present[None], safe_divide(dcg_at, idcg_at[None, :, :]), 0.0).sum(axis=2)
     npos = view.num_positive
     tail = view.length > (npos + 1)[None, :]
-    terms = terms + np.where(tail, _safe_div(dcg[:, :, -1], idcg_total[None, :]), 0.0)
+    terms = terms + np.where(tail, safe_divide(dcg[:, :, -1], idcg_total[None, :]), 0.0)
     points = present.sum(axis=1)[None, :] + tail
-    return np.where(view.num_rel[None, :] > 0, _safe_div(terms, points), 0.0)
+    return np.where(view.num_rel[None, :] > 0, safe_divide(terms, points), 0.0)
 
 
 def _gain_g(view: Judged) -> np.ndarray:
@@ -489,7 +489,7 @@ def _gain_g(view: Judged) -> np.ndarray:
     terms = view.gain[s, t, r] / np.log2(2.0 + cost[t, r] - gained[s, t, r])
     levels = np.arange(view.level_counts.shape[1], dtype=np.float64)
     ideal_sum = (view.level_counts * levels[None, :]).sum(axis=1)
-    return _safe_div(_sum_per_topic(view, s, t, terms), ideal_sum[None, :])
+    return safe_divide(_sum_per_topic(view, s, t, terms), ideal_sum[None, :])
 
 
 def _bin_g(view: Judged) -> np.ndarray:
@@ -498,7 +498,7 @@ def _bin_g(view: Judged) -> np.ndarray:
     s, t, r = np.nonzero(view.rel)
     not_rel_above = r - (view.cum_rel[s, t, r] - 1)
     terms = 1.0 / np.log2(2.0 + not_rel_above)
-    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
+    return safe_divide(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
 
 
 def _set_counts(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -509,8 +509,8 @@ def _set_counts(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _set_f(view: Judged, beta: float) -> np.ndarray:
     n, rr, R = _set_counts(view)
-    P, Rc, x = _safe_div(rr, n), _safe_div(rr, R), beta * beta
-    return _safe_div((x + 1.0) * P * Rc, x * P + Rc)
+    P, Rc, x = safe_divide(rr, n), safe_divide(rr, R), beta * beta
+    return safe_divide((x + 1.0) * P * Rc, x * P + Rc)
 
 
 def _utility(view: Judged, a: float, b: float, c: float) -> np.ndarray:
@@ -518,14 +518,14 @@ def _utility(view: Judged, a: float, b: float, c: float) -> np.ndarray:
     return a * rr + b * (n - rr) + c * (R - rr)
 
 
-def _not_judged(view: Judged) -> np.ndarray:
+def not_judged(view: Judged) -> np.ndarray:
     """Retrieved documents that are not judged: not in the qrels, or a negative grade."""
     return (view.grade < 0) & (view.grade != NO_DOC)
 
 
 def _unjudged(view: Judged, k: int) -> np.ndarray:
     d = _cut(view, k)
-    return _not_judged(view)[:, :, :d].sum(axis=2) / k
+    return not_judged(view)[:, :, :d].sum(axis=2) / k
 
 
 def _judged_at(view: Judged, k: int) -> np.ndarray:
@@ -543,7 +543,7 @@ def _judged_retrieved_at(view: Judged, k: int) -> np.ndarray:
 
     Example: a run of 3 documents, 2 of them judged: JudgedRet@10 = 2/3 = 0.6667.
     """
-    return _safe_div(view.at(view.cum_judged, k), np.minimum(view.length, k))
+    return safe_divide(view.at(view.cum_judged, k), np.minimum(view.length, k))
 
 
 def _not_unjudged_at(view: Judged, k: int) -> np.ndarray:
@@ -572,7 +572,7 @@ def _average_assessment(view: Judged, k: int | None) -> np.ndarray:
 
     Example: judged at ranks 1 and 3 of 4: (1/1 + 2/3) / 2 = 0.8333.
     """
-    return _safe_div(_assessment_sums(view, k), view.at(view.cum_judged, _cut(view, k)))
+    return safe_divide(_assessment_sums(view, k), view.at(view.cum_judged, _cut(view, k)))
 
 
 def _average_assessment_recall(view: Judged, k: int | None) -> np.ndarray:
@@ -583,11 +583,11 @@ def _average_assessment_recall(view: Judged, k: int | None) -> np.ndarray:
     Example: judged at ranks 1 and 3, 4 judged documents in the qrels:
     (1/1 + 2/3) / 4 = 0.4167 (MAA: 0.8333).
     """
-    return _safe_div(_assessment_sums(view, k), view.num_judged[None, :])
+    return safe_divide(_assessment_sums(view, k), view.num_judged[None, :])
 
 
 def _recall_assessment(view: Judged, k: int | None) -> np.ndarray:
-    return _safe_div(view.at(view.cum_judged, k), view.num_judged[None, :])
+    return safe_divide(view.at(view.cum_judged, k), view.num_judged[None, :])
 
 
 def _rbp_weights(p: float, d: int) -> np.ndarray:
@@ -620,7 +620,7 @@ def _rbp_residual(view: Judged, p: float, k: int | None, tail: str = "always") -
     evaluated document is unjudged."""
     d = _cut(view, k)
     n = np.minimum(view.length, d)
-    unjudged = _not_judged(view)[:, :, :d]
+    unjudged = not_judged(view)[:, :, :d]
     residual = unjudged.astype(np.float64) @ _rbp_weights(p, d) + p ** n.astype(np.float64)
     if tail == "if_unjudged":
         residual = np.where(unjudged.any(axis=2), residual, 0.0)
@@ -656,8 +656,8 @@ _KERNELS = {
     "RR": lambda v, m: _reciprocal_rank(v, m.cutoff),
     "R": lambda v, m: _recall(v, m.cutoff),
     "Success": lambda v, m: _success(v, m.cutoff),
-    "IPrec": lambda v, m: _interpolated_precision(v, [m.param("recall")])[0],
-    "ElevenPointAP": lambda v, m: _interpolated_precision(v, ELEVEN_POINTS).mean(axis=0),
+    "IPrec": lambda v, m: interpolated_precision(v, [m.param("recall")])[0],
+    "ElevenPointAP": lambda v, m: interpolated_precision(v, ELEVEN_POINTS).mean(axis=0),
     "RprecMult": lambda v, m: _rprec_mult(v, m.param("mult")),
     "RelP": lambda v, m: _relative_precision(v, m.cutoff),
     "Bpref": lambda v, m: _bpref(v),
@@ -668,11 +668,11 @@ _KERNELS = {
     "RnDCG": lambda v, m: _rndcg(v),
     "G": lambda v, m: _gain_g(v),
     "BinG": lambda v, m: _bin_g(v),
-    "SetP": lambda v, m: _safe_div(*_set_counts(v)[1::-1]),
-    "SetR": lambda v, m: _safe_div(*_set_counts(v)[1:]),
+    "SetP": lambda v, m: safe_divide(*_set_counts(v)[1::-1]),
+    "SetR": lambda v, m: safe_divide(*_set_counts(v)[1:]),
     "SetF": lambda v, m: _set_f(v, m.param("beta")),
-    "SetAP": lambda v, m: (lambda n, rr, R: _safe_div(rr * rr, n * R))(*_set_counts(v)),
-    "SetRelP": lambda v, m: (lambda n, rr, R: _safe_div(rr, np.minimum(n, R)))(*_set_counts(v)),
+    "SetAP": lambda v, m: (lambda n, rr, R: safe_divide(rr * rr, n * R))(*_set_counts(v)),
+    "SetRelP": lambda v, m: (lambda n, rr, R: safe_divide(rr, np.minimum(n, R)))(*_set_counts(v)),
     "Utility": lambda v, m: _utility(v, m.param("a"), m.param("b"), m.param("c")),
     "Unj": lambda v, m: _unjudged(v, m.cutoff),
     "Judged": lambda v, m: _judged_at(v, m.cutoff),
@@ -689,8 +689,8 @@ _KERNELS = {
 def compute(view: Judged, measure: Measure) -> np.ndarray:
     """The (S, T) per-topic values of one measure on a view (the view's condensed list and
     its other relevance levels are built once and kept on the view)."""
-    if measure.family in _CONDENSED:
-        base = Measure(_CONDENSED[measure.family], measure.cutoff, measure.params, measure.rel)
+    if measure.family in CONDENSED_FAMILIES:
+        base = Measure(CONDENSED_FAMILIES[measure.family], measure.cutoff, measure.params, measure.rel)
         return compute(view.condensed, base)
     view = view.at_level(measure.rel)
     kernel = _KERNELS.get(measure.family)
@@ -727,7 +727,7 @@ class Evaluation:
     def aggregate(self, measure) -> np.ndarray:
         """(S,) the 'all' value of a measure per run, as trec_eval aggregates it."""
         m = parse_measures(measure)[0]
-        return _aggregate(self[m], self.evaluated, m.spec.aggregate)
+        return aggregate_over_topics(self[m], self.evaluated, m.spec.aggregate)
 
     def means(self) -> pd.DataFrame:
         """A run × measure table of aggregates (columns in canonical names)."""
@@ -756,14 +756,14 @@ class Evaluation:
         return frame
 
 
-def _aggregate(values: np.ndarray, evaluated: np.ndarray, how: str) -> np.ndarray:
+def aggregate_over_topics(values: np.ndarray, evaluated: np.ndarray, how: str) -> np.ndarray:
     count = evaluated.sum(axis=1)
     if how == "sum":
         return np.where(evaluated, values, 0.0).sum(axis=1)
     if how == "gmean":
         logs = np.where(evaluated, np.log(np.maximum(values, GMAP_FLOOR)), 0.0).sum(axis=1)
         return np.where(count > 0, np.exp(logs / np.maximum(count, 1)), 0.0)
-    return _safe_div(np.where(evaluated, values, 0.0).sum(axis=1), count)
+    return safe_divide(np.where(evaluated, values, 0.0).sum(axis=1), count)
 
 
 def evaluate(
@@ -800,11 +800,11 @@ def evaluate(
     >>> [round(float(x), 4) for x in ev.means().iloc[0]]
     [0.8333, 0.5]
     """
-    from .experiment import _check_max_depth
+    from .experiment import check_max_depth
 
     parsed = parse_measures(measures)
-    _check_complete(complete)
-    max_depth = _check_max_depth(max_depth)
+    check_complete(complete)
+    max_depth = check_max_depth(max_depth)
     if view is None:
         S, T, D = experiment.shape
         per_chunk = max(1, _CHUNK_CELLS // max(T * D, 1))
@@ -825,7 +825,7 @@ def evaluate(
         relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "evaluate")
     if judged_only:
         view = view.condensed
-    return _evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
+    return evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
                           length=experiment.length, relevance_level=relevance_level, complete=complete)
 
 
@@ -842,7 +842,7 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
-    counts = _level_counts(judgments, len(experiment.topics), judged)
+    counts = judged_level_counts(judgments, len(experiment.topics), judged)
     S = experiment.shape[0]
     parts: list[dict] = []
     for lo in range(0, S, per_chunk):
@@ -857,12 +857,12 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
                        length=experiment.length, complete=complete)
 
 
-def _check_complete(complete) -> None:
+def check_complete(complete) -> None:
     if not isinstance(complete, bool):
         raise TypeError(f"complete must be True or False, got {complete!r}")
 
 
-def _evaluate_view(
+def evaluate_view(
     view: Judged,
     measures: "str | Measure | Iterable[str | Measure]",
     *,
@@ -877,7 +877,7 @@ def _evaluate_view(
     evaluated at ``relevance_level``), frozen, in an :class:`Evaluation` whose topics
     count when answered (``length > 0``) or always (``complete``)."""
     parsed = parse_measures(measures)
-    _check_complete(complete)
+    check_complete(complete)
     values = _measure_values(view, parsed, relevance_level)
     return _evaluation(values, parsed, run_names=run_names, topics=topics, length=length, complete=complete)
 

@@ -189,7 +189,7 @@ class GroupPools:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str,
+def contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str,
                        name: str = "runs") -> np.ndarray:
     """Indices of the named runs, or (``runs=None``) of the Experiment's contributors;
     errors name the caller's parameter ``name``."""
@@ -207,10 +207,10 @@ def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None,
 def contributor_mask(experiment: Experiment, runs: str | Iterable[str] | None = None, *,
                      owner: str = "contributors", name: str = "runs") -> np.ndarray:
     """A boolean mask over the Experiment's runs: the named runs, or (``runs=None``) the
-    Experiment's contributors; the rules and messages of :func:`_contributor_index`, whose
+    Experiment's contributors; the rules and messages of :func:`contributor_index`, whose
     errors call the runs by the caller's parameter ``name`` (``pass contributors=[...]``)."""
     mask = np.zeros(len(experiment.run_names), dtype=bool)
-    mask[_contributor_index(experiment, runs, owner, name)] = True
+    mask[contributor_index(experiment, runs, owner, name)] = True
     return mask
 
 
@@ -245,7 +245,7 @@ def _names(experiment: Experiment, idx: np.ndarray) -> tuple[str, ...]:
     return tuple(experiment.run_names[i] for i in idx)
 
 
-def _rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
+def seeded_rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
     """``seed`` itself if a Generator, else a new one seeded by the integer ``seed``; the
     error says that ``what`` (pools, curves) are reproducible."""
     if isinstance(seed, np.random.Generator):
@@ -302,7 +302,7 @@ def depth_pool(experiment: Experiment, *, depth: int, runs: str | Iterable[str] 
     [2, 3, 4]
     """
     depth = DEPTH.validate(depth, "depth_pool")
-    idx = _contributor_index(experiment, runs, "depth_pool")
+    idx = contributor_index(experiment, runs, "depth_pool")
     judged = _best_rank(experiment, idx) <= reachable_depth(experiment, depth)
     return Pool(judged, f"depth-{depth} pool of {_runs_label(experiment, idx)}", depth, _names(experiment, idx))
 
@@ -333,7 +333,7 @@ def leave_one_group_out(experiment: Experiment, *, depth: int,
     (['y'], ['x'])
     """
     depth = DEPTH.validate(depth, "leave_one_group_out")
-    idx = _contributor_index(experiment, runs, "leave_one_group_out")
+    idx = contributor_index(experiment, runs, "leave_one_group_out")
     group_names = tuple(dict.fromkeys(experiment.groups))
     code = {g: i for i, g in enumerate(group_names)}
     run_group = np.array([code[g] for g in experiment.groups], dtype=np.int64)
@@ -362,8 +362,8 @@ def judgment_order(experiment: Experiment, *, runs: str | Iterable[str] | None =
 
     Returns a permutation of ``range(Q)``; ``budget_pool(judgments=N)`` judges its first N.
     """
-    idx = _contributor_index(experiment, runs, "judgment_order")
-    rng = _rng(seed, "judgment_order")
+    idx = contributor_index(experiment, runs, "judgment_order")
+    rng = seeded_rng(seed, "judgment_order")
     best = _best_rank(experiment, idx).astype(np.int64)
     tie_break = rng.permutation(best.size)
     return np.lexsort((tie_break, best))
@@ -392,7 +392,7 @@ def budget_pool(experiment: Experiment, *, judgments: int, runs: str | Iterable[
     if n > total:
         raise ValueError(f"budget_pool: judgments must be an integer with 1 ≤ judgments ≤ {total} (the number "
                          f"of qrels entries), got {n}")
-    idx = _contributor_index(experiment, runs, "budget_pool")
+    idx = contributor_index(experiment, runs, "budget_pool")
     order = judgment_order(experiment, runs=_names(experiment, idx), seed=seed)
     judged = np.zeros(total, dtype=bool)
     judged[order[:n]] = True
@@ -424,7 +424,7 @@ def random_subsample(experiment: Experiment, *, fraction: float, seed) -> Pool:
     7
     """
     fraction = FRACTION.validate(fraction, "random_subsample")
-    rng = _rng(seed, "random_subsample")
+    rng = seeded_rng(seed, "random_subsample")
     topic = experiment.judgments.qrel_topic.astype(np.int64)
     Q, T = topic.size, len(experiment.topics)
     per_topic = np.bincount(topic, minlength=T)

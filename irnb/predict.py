@@ -86,12 +86,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from scipy import sparse, special
 
-from .bias import BIAS_MEASURES, BiasResult, _names
-from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, _few, _lookup
+from .bias import BIAS_MEASURES, BiasResult, runs_in_mask
+from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, few_names, qrels_row_of
 from .io import Qrels, read_qrels
 from .lab import install_hint
 from .measures import Measure, Param, parse_measures
-from .metrics import Evaluation, Judged, _check_complete, _evaluate_view, level_counts_of
+from .metrics import Evaluation, Judged, check_complete, evaluate_view, level_counts_of
 from .pooling import DEPTH, Pool, contributor_mask, leave_one_group_out, subset_pools
 
 __all__ = [
@@ -183,7 +183,7 @@ class TermCounts:
             found = found.combine_chunks()
         if found.null_count:
             missing = pc.unique(pc.filter(array, pc.is_null(found))).to_pylist()
-            raise ValueError(f"documents: no text for {len(missing)} docnos: {_few(missing)} (the TermCounts "
+            raise ValueError(f"documents: no text for {len(missing)} docnos: {few_names(missing)} (the TermCounts "
                              f"was built from {self.num_documents} other documents)")
         return found.to_numpy(zero_copy_only=False).astype(np.int64)
 
@@ -242,7 +242,7 @@ def _frame_texts(frame: pd.DataFrame, docnos: list[str]) -> list:
     keys = frame[docno_col].astype(str)
     duplicated = keys[keys.duplicated()].unique().tolist()
     if duplicated:
-        raise ValueError(f"documents DataFrame: {len(duplicated)} docnos appear twice: {_few(duplicated)}")
+        raise ValueError(f"documents DataFrame: {len(duplicated)} docnos appear twice: {few_names(duplicated)}")
     where = pd.Index(keys).get_indexer(docnos)
     values = frame[text_col].to_numpy(dtype=object)
     return [values[i] if i >= 0 else None for i in where]
@@ -256,7 +256,7 @@ def _texts(documents, docnos: list[str]) -> list[str]:
     elif isinstance(documents, Mapping):
         missing = [d for d in docnos if d not in documents]  # before reading anything
         if missing:
-            raise ValueError(f"documents: no text for {len(missing)} docnos: {_few(missing)}")
+            raise ValueError(f"documents: no text for {len(missing)} docnos: {few_names(missing)}")
         batch = getattr(documents, "texts", None)  # e.g. the simulator's vectorised generator
         texts = list(batch(docnos)) if callable(batch) else [documents[d] for d in docnos]
     elif callable(documents):
@@ -272,7 +272,7 @@ def _texts(documents, docnos: list[str]) -> list[str]:
                         f"TermCounts, got {type(documents).__name__}")
     missing = [d for d, t in zip(docnos, texts, strict=True) if not isinstance(t, str)]
     if missing:
-        raise ValueError(f"documents: no text for {len(missing)} docnos: {_few(missing)}")
+        raise ValueError(f"documents: no text for {len(missing)} docnos: {few_names(missing)}")
     return texts
 
 
@@ -540,7 +540,7 @@ def _cells_of_extras(experiment: Experiment, topic: np.ndarray, docno: pa.Array)
         if not outside.any():
             continue
         t, r = t[outside], r[outside]
-        item = _lookup(topic.astype(np.int32), docno, t, pa.chunked_array([names.filter(pa.array(outside))]))
+        item = qrels_row_of(topic.astype(np.int32), docno, t, pa.chunked_array([names.filter(pa.array(outside))]))
         hit = item >= 0
         cells.append((s * T + t[hit]) * D + r[hit])
         items.append(item[hit].astype(np.int64))
@@ -644,9 +644,9 @@ class CompletedQrels:
         :func:`irnb.evaluate` on an Experiment built from :attr:`qrels`, without the rebuild;
         a measure left at rel 1 is evaluated at :attr:`relevance_level`)."""
         parsed = parse_measures(measures)
-        _check_complete(complete)  # before the view is built
+        check_complete(complete)  # before the view is built
         exp = self.experiment
-        return _evaluate_view(self.view(), parsed, run_names=exp.run_names, topics=exp.topics,
+        return evaluate_view(self.view(), parsed, run_names=exp.run_names, topics=exp.topics,
                               length=exp.length, relevance_level=self.relevance_level, complete=complete)
 
     # ------------------------------------------------------------ tables
@@ -691,7 +691,7 @@ class CompletedQrels:
             if exp.truth is None:
                 raise ValueError("accuracy(truth=True) needs an Experiment built with truth= qrels")
             j = exp.truth
-            entry = _lookup(j.qrel_topic, j.qrel_docno, t_idx, pa.chunked_array([pa.array(p["docno"], pa.string())]))
+            entry = qrels_row_of(j.qrel_topic, j.qrel_docno, t_idx, pa.chunked_array([pa.array(p["docno"], pa.string())]))
         else:
             j = exp.judgments
             entry = p["entry"].to_numpy()
@@ -982,7 +982,7 @@ def leave_one_group_out_completions(experiment: Experiment, documents, *, depth:
     owner = "leave_one_group_out_completions"
     depth = DEPTH.validate(depth, owner)
     contributing = contributor_mask(experiment, contributors, owner=owner)
-    pools = leave_one_group_out(experiment, depth=depth, runs=_names(experiment, contributing), keep_unpooled=True)
+    pools = leave_one_group_out(experiment, depth=depth, runs=runs_in_mask(experiment, contributing), keep_unpooled=True)
     corpus = _options_corpus(experiment, documents)
     groups = np.asarray(experiment.groups, dtype=object)
     out: dict[str, CompletedQrels] = {}
@@ -1024,29 +1024,29 @@ def completed_leave_one_group_out_bias(experiment: Experiment, completions: Mapp
     re-ranked among all ranked runs (the others keep their reference scores); the reference
     is the official qrels. Same statistics and rules as
     :func:`irnb.bias.leave_one_group_out_bias` (``.summary()``, ``.table()``)."""
-    from .bias import _assemble, _per_topic, _ranked_index, _reference_values
+    from .bias import assemble_bias_result, per_topic_values, ranked_index, reference_values
 
     owner = "completed_leave_one_group_out_bias"
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
-    ref_values = _reference_values(experiment, parsed, None, idx)
+    idx = ranked_index(experiment, ranked, owner)
+    ref_values = reference_values(experiment, parsed, None, idx)
     red_values = ref_values.copy()
     run_group = np.asarray(experiment.groups, dtype=object)
     left_out = np.zeros(idx.size, dtype=bool)
     for group, completed in completions.items():
         _check_owner(experiment, completed, owner)
         if group not in set(experiment.groups):
-            raise ValueError(f"{owner}: unknown group {group!r}; groups: {_few(sorted(set(experiment.groups)))}")
+            raise ValueError(f"{owner}: unknown group {group!r}; groups: {few_names(sorted(set(experiment.groups)))}")
         members = np.flatnonzero(run_group[idx] == group)
         if members.size == 0:
             continue
-        red_values[:, members] = _per_topic(completed.view(runs=idx[members]), parsed)
+        red_values[:, members] = per_topic_values(completed.view(runs=idx[members]), parsed)
         left_out[members] = True
     ranked_groups = run_group[idx]
     config = (ranked_groups[:, None] == ranked_groups[None, :]) & left_out[None, :]
     methods = sorted({c.method for c in completions.values()})
     description = f"leave-one-group-out with qrels completed by {'/'.join(methods) or 'nothing'}"
-    return _assemble("leave-one-group-out (completed)", description, experiment, parsed, idx, left_out, ref_values,
+    return assemble_bias_result("leave-one-group-out (completed)", description, experiment, parsed, idx, left_out, ref_values,
                      red_values, config)
 
 
@@ -1056,20 +1056,20 @@ def completed_pool_bias(experiment: Experiment, completed: CompletedQrels, *, le
     """Every ranked run evaluated on the ``completed`` qrels against the official qrels
     (Büttcher et al.'s Table 8 with :func:`contributor_subset_completion`); statistics over
     the ``left_out`` runs (default: every ranked run), as :func:`irnb.bias.pool_bias`."""
-    from .bias import _assemble, _per_topic, _ranked_index, _reference_values
+    from .bias import assemble_bias_result, per_topic_values, ranked_index, reference_values
 
     owner = "completed_pool_bias"
     _check_owner(experiment, completed, owner)
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
-    ref_values = _reference_values(experiment, parsed, None, idx)
-    red_values = _per_topic(completed.view(runs=idx), parsed)
+    idx = ranked_index(experiment, ranked, owner)
+    ref_values = reference_values(experiment, parsed, None, idx)
+    red_values = per_topic_values(completed.view(runs=idx), parsed)
     if left_out is None:
         lo = np.ones(idx.size, dtype=bool)
     else:
         lo = np.isin(idx, experiment.run_index([left_out] if isinstance(left_out, str) else list(left_out)))
     config = np.ones((idx.size, idx.size), dtype=bool)
-    return _assemble("reduced pool (completed)", f"every run evaluated with {completed.description} "
+    return assemble_bias_result("reduced pool (completed)", f"every run evaluated with {completed.description} "
                      f"completed by {completed.method}", experiment, parsed, idx, lo, ref_values, red_values, config)
 
 
@@ -1100,7 +1100,7 @@ def _probability_cells(experiment: Experiment, probabilities, pool,
         docno = pa.array(probabilities["docno"].astype(str).tolist(), pa.string())
         j = experiment.judgments
         entry = np.full(t_idx.size, -1, dtype=np.int64)
-        entry[keep] = _lookup(j.qrel_topic, j.qrel_docno, t_idx[keep],
+        entry[keep] = qrels_row_of(j.qrel_topic, j.qrel_docno, t_idx[keep],
                               pa.chunked_array([docno.filter(pa.array(keep))]))
         value[entry[entry >= 0]] = prob[entry >= 0]
         cells = np.full((S, T, D), np.nan)
