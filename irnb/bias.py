@@ -81,7 +81,8 @@ import pandas as pd
 
 from .experiment import NO_DOC, UNJUDGED, Experiment
 from .measures import Measure, Param, parse_measures
-from .metrics import Judged, aggregate_over_topics, judged_level_counts, compute, evaluate
+from .kernels import Judged, compute
+from .metrics import aggregate_over_topics, evaluate, judged_level_counts
 from .pooling import (DEPTH, Pool, seeded_rng, contributor_mask, depth_pool, leave_one_group_out, random_subsample,
                       subset_pools)
 from .stats import paired_summaries, paired_t_kernel

@@ -52,7 +52,8 @@ import pandas as pd
 
 from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
-from .metrics import aggregate_over_topics, not_judged, safe_divide, compute, evaluate, judged_view
+from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
+from .metrics import aggregate_over_topics, evaluate, judged_view
 from .pooling import DEPTH, Pool, contributor_index, reachable_depth
 
 __all__ = [
@@ -187,13 +188,10 @@ def _bounds(pos: _Positions, judged_q: np.ndarray | None, length: np.ndarray, fa
     if family == "P":
         lower, residual = counts[:, 2] / k, unjudged / k
     else:
-        ranks = np.arange(D, dtype=np.float64)
         if family == "SDCG":
-            weight = 1.0 / np.log2(ranks + 2.0)
-            norm = float(np.sum(1.0 / np.log2(np.arange(k, dtype=np.float64) + 2.0)))
+            weight, norm = dcg_discount(D), float(sdcg_normaliser(k))
         else:  # RBP
-            weight = (1.0 - p) * p ** ranks
-            norm = 1.0
+            weight, norm = rbp_weights(p, D), 1.0
         weights = np.repeat(weight[:cut], np.diff(pos.rank_end[: cut + 1]))  # positions are sorted by rank
         sums = np.bincount(idx, weights=weights, minlength=3 * S * T).reshape(S * T, 3)
         rel_w, judged_w = sums[:, 2], sums[:, 1] + sums[:, 2]

@@ -48,7 +48,7 @@ from typing import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from .experiment import Experiment, PoolMask, pooled_unjudged_of
+from .experiment import NO_DOCUMENT, Experiment, PoolMask, pooled_unjudged_of
 from .io import write_qrels
 from .measures import Param
 
@@ -64,6 +64,7 @@ __all__ = [
     "judgment_order",
     "random_subsample",
     "official_pool",
+    "judged_depth",
 ]
 
 DEPTH = Param("depth", int, 100, low=1,
@@ -254,6 +255,19 @@ def seeded_rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
         raise TypeError(f"{owner}: seed must be an integer or a numpy Generator ({what} are reproducible), "
                         f"got {seed!r}")
     return np.random.default_rng(int(seed))
+
+
+def judged_depth(experiment: Experiment) -> np.ndarray:
+    """(S,) for every run, the largest d such that its top d is judged (grade ≥ 0) on
+    every topic it answers; a run shorter than d counts as judged past its end."""
+    j = experiment.judgments
+    doc = j.doc
+    grade_ok = np.concatenate([j.qrel_grade >= 0, [False]])  # index -1 (not in qrels) → False
+    judged = np.where(doc == NO_DOCUMENT, True, grade_ok[np.where(doc >= 0, doc, -1)])
+    depth = judged.shape[2]
+    first = np.where(judged.all(axis=2), depth, np.argmin(judged, axis=2))
+    answered = experiment.length > 0
+    return np.where(answered, first, depth).min(axis=1)
 
 
 def reachable_depth(experiment: Experiment, depth: int) -> int:
@@ -471,6 +485,7 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     import pyarrow.compute as pc
 
     from .experiment import NOT_IN_QRELS
+    from .kernels import weighted_precision
     from .measures import CUTOFF, parse_measure
     from .metrics import evaluate
 
@@ -511,10 +526,9 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
         keys.append(pd.DataFrame({"t": t, "docno": docno}))
     shared = keys[0].merge(keys[1], on=["t", "docno"], how="inner")
     overlap = np.bincount(shared["t"].to_numpy(np.int64), minlength=T)
-    if measure is None:  # P@k = the interval's lower bound B: no need to evaluate every run
-        from .intervals import score_intervals
-
-        values = score_intervals(experiment, f"P@{k}", pool=mask).lower[idx]
+    if measure is None:  # P@k (its interval's lower bound B) of the two runs alone
+        relevant_entry = judged_entry & (j.qrel_grade >= parse_measure(f"P@{k}").rel)
+        values = weighted_precision((doc >= 0) & relevant_entry[np.maximum(doc, 0)], "P", k=k)
     else:
         m = parse_measure(measure)
         values = evaluate(experiment, m, judged=mask).values[m][idx]

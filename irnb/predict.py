@@ -91,7 +91,8 @@ from .experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, few_names, q
 from .io import Qrels, read_qrels
 from .lab import install_hint
 from .measures import Measure, Param, parse_measures
-from .metrics import Evaluation, Judged, check_complete, evaluate_view, level_counts_of
+from .kernels import Judged, weighted_precision
+from .metrics import Evaluation, check_complete, evaluate_view, level_counts_of
 from .pooling import DEPTH, Pool, contributor_mask, leave_one_group_out, subset_pools
 
 __all__ = [
@@ -1159,7 +1160,7 @@ def expected_precision(experiment: Experiment, probabilities, k: int, pool=None,
     owner = "expected_precision"
     k = _cutoff(k, owner)
     gains = _expected(experiment, probabilities, pool, relevance_level, background_rate, owner)
-    return gains[:, :, :k].sum(axis=2) / k
+    return weighted_precision(gains, "P", k=k)
 
 
 def expected_rbp(experiment: Experiment, probabilities, p: float = 0.8, pool=None, *, k: int | None = None,
@@ -1183,6 +1184,4 @@ def expected_rbp(experiment: Experiment, probabilities, p: float = 0.8, pool=Non
     p = RBP_PERSISTENCE.validate(p, owner)
     k = None if k is None else _cutoff(k, owner)
     gains = _expected(experiment, probabilities, pool, relevance_level, background_rate, owner)
-    d = gains.shape[2] if k is None else min(k, gains.shape[2])
-    weights = (1.0 - p) * p ** np.arange(d, dtype=np.float64)
-    return gains[:, :, :d] @ weights
+    return weighted_precision(gains, "RBP", k=k, p=p)

@@ -44,7 +44,8 @@ import numpy as np
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from ._text import clean_text, show_token
 from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure
-from .metrics import Judged, interpolated_precision, compute, level_counts_of
+from .kernels import Judged, compute, interpolated_precision
+from .metrics import level_counts_of
 
 __all__ = ["TREC_MEASURES", "NICKNAMES", "main", "VERSIONS"]
 

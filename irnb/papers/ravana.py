@@ -32,7 +32,7 @@ import pandas as pd
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..intervals import estimate_background_rate, point_estimates, score_intervals
 from ..pooling import budget_pool
-from . import ReproductionNeeds, Source, register
+from .registry import ReproductionNeeds, Source, register
 from ._common import make, panel_axes, setting
 
 PAPER = "Ravana & Moffat (AIRS 2010)"
