@@ -89,6 +89,7 @@ import pyarrow.csv as pacsv
 
 from ._grades import MAX_GRADE, MIN_GRADE
 from ._text import MAX_LINE_BYTES, SHOWN_CHARS, clean_text, shorten, show_token  # noqa: F401
+from .nested import looks_nested, nested_frame
 from .runmeta import read_comments
 
 _clean = clean_text  # the name tests/test_io.py reads
@@ -159,11 +160,10 @@ class Run:
     def from_dict(cls, scores: Mapping, *, name: str = "run") -> "Run":
         """A run from the pytrec_eval/ranx shape ``{qid: {docno: score}}`` (see
         :mod:`irnb.adapters`, which also reads ranx and ir_datasets objects)."""
-        from .adapters import as_run
-
-        if not isinstance(scores, Mapping):
-            raise TypeError(f"Run.from_dict: expected a dict {{qid: {{docno: score}}}}, got {type(scores).__name__}")
-        return as_run(scores, name=name)
+        if not isinstance(scores, Mapping) or (scores and not looks_nested(scores, 1)):
+            raise TypeError(f"Run.from_dict: expected a dict {{qid: {{docno: score}}}}, got {type(scores).__name__}"
+                            + (" whose values are not {docno: score} dicts" if isinstance(scores, Mapping) else ""))
+        return read_run(nested_frame(scores, f"run {name!r}", "score"), name=name)
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, rank, score`` (rank 1-based, trec_eval order)."""
@@ -191,11 +191,12 @@ class Qrels:
     @classmethod
     def from_dict(cls, grades: Mapping) -> "Qrels":
         """Qrels from the pytrec_eval/ranx shape ``{qid: {docno: grade}}`` (see :mod:`irnb.adapters`)."""
-        from .adapters import as_qrels
-
-        if not isinstance(grades, Mapping):
-            raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}")
-        return as_qrels(grades)
+        if not isinstance(grades, Mapping) or (grades and not looks_nested(grades, 1)):
+            raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}"
+                            + (" whose values are not {docno: grade} dicts" if isinstance(grades, Mapping) else ""))
+        if not grades:
+            raise ValueError("qrels dict: expected at least one judgment, got an empty dict")
+        return read_qrels(nested_frame(grades, "qrels dict", "grade"))
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, grade``."""
