@@ -79,12 +79,12 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, UNJUDGED, Experiment
+from .experiment import Experiment
 from .measures import Measure, Param, parse_measures
 from .kernels import Judged, compute
 from .metrics import aggregate_over_topics, evaluate, judged_level_counts
-from .pooling import (DEPTH, Pool, seeded_rng, contributor_mask, depth_pool, leave_one_group_out, random_subsample,
-                      subset_pools)
+from .pooling import (DEPTH, Pool, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
+                      random_subsample, seeded_rng, subset_pools)
 from .stats import paired_summaries, paired_t_kernel
 from .sweep import sweep
 
@@ -361,10 +361,8 @@ def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndar
     """The kernels' view of runs ``idx`` only, with the qrels restricted to ``judged``
     (a private shortcut: :func:`irnb.metrics.judged_view` lays out every run)."""
     j = experiment.judgments
-    # doc -2 → NO_DOC, -1 → UNJUDGED
-    table = np.concatenate([j.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
     counts = judged_level_counts(j, len(experiment.topics), judged)
-    return Judged(grade=table[j.doc[idx]], level_counts=counts, length=experiment.length[idx])
+    return Judged(grade=j.grade_array(judged, runs=idx), level_counts=counts, length=experiment.length[idx])
 
 
 def per_topic_values(view: Judged, measures: Sequence[Measure]) -> np.ndarray:
@@ -530,8 +528,8 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
     owner = "pool_bias"
     parsed = tuple(parse_measures(measures))
     idx = ranked_index(experiment, ranked, owner)
-    red_mask = _mask(experiment, reduced, "reduced")
-    ref_mask = None if reference_pool is None else _mask(experiment, reference_pool, "reference_pool")
+    red_mask = judged_mask_of(experiment, reduced, name="reduced")
+    ref_mask = judged_mask_of(experiment, reference_pool, name="reference_pool")
     ref_values = reference_values(experiment, parsed, ref_mask, idx)
     red_values = reference_values(experiment, parsed, red_mask, idx)
     if left_out is None:
@@ -540,7 +538,7 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
         lo = np.isin(idx, experiment.run_index([left_out] if isinstance(left_out, str) else list(left_out)))
     config = np.ones((idx.size, idx.size), dtype=bool)
     if description is None:
-        label = reduced.description if isinstance(reduced, Pool) else f"a pool of {int(red_mask.sum())} judgments"
+        label = pool_label(reduced)
         description = f"every run evaluated with {label}"
     return assemble_bias_result("reduced pool", description, experiment, parsed, idx, lo, ref_values, red_values, config)
 
@@ -585,15 +583,6 @@ def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *,
     result = pool_bias(experiment, reduced, left_out=left_out, reference_pool=ref_pool, measures=measures,
                        ranked=ranked, description=description)
     return replace(result, kind="contributor subset")
-
-
-def _mask(experiment: Experiment, pool, name: str) -> np.ndarray:
-    mask = pool.judged if isinstance(pool, Pool) else np.asarray(pool)
-    expected = experiment.judgments.num_judgments
-    if mask.dtype != bool or mask.ndim != 1 or mask.shape[0] != expected:
-        raise ValueError(f"{name} must be an irnb.pooling.Pool or a boolean mask over the Experiment's {expected} "
-                         f"qrels entries, got dtype {mask.dtype} and shape {mask.shape}")
-    return mask
 
 
 def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[float] = SUBSAMPLING_FRACTIONS,

@@ -62,7 +62,7 @@ from .adapters import as_qrels, as_runs
 from .io import Qrels, Run, check_duplicate_policy, remember_blocks, sorted_blocks, topic_blocks, check_compat
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
-           "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
+           "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note", "PoolMaskError"]
 
 POOLED_UNJUDGED = -1  # the grade trec_eval reads as "in the pool, not judged" (infAP's sampled pools)
 NOT_IN_QRELS = -1  # doc-index sentinel
@@ -110,6 +110,11 @@ def few_names(names: Sequence[str], n: int = 5) -> str:
 def _did_you_mean(name: str, choices: Sequence[str]) -> str:
     close = difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
     return f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+
+
+class PoolMaskError(ValueError, TypeError):
+    """A pool or judged mask that is not a 1-d boolean mask over the Experiment's qrels
+    entries (a wrong type and a wrong length alike: both a ValueError and a TypeError)."""
 
 
 class PoolMask(np.ndarray):
@@ -187,10 +192,10 @@ class Judgments:
     def num_judgments(self) -> int:
         return int(self.qrel_grade.shape[0])
 
-    def grade_array(self, judged: np.ndarray | None = None, *, runs: slice | None = None) -> np.ndarray:
+    def grade_array(self, judged: np.ndarray | None = None, *, runs: slice | np.ndarray | None = None) -> np.ndarray:
         """Grades at every (run, topic, rank); ``judged`` is an optional boolean mask over the
-        qrels entries (a pool): entries outside it read as UNJUDGED. ``runs`` (a slice)
-        builds the array of those runs only (no full-size array is made or kept).
+        qrels entries (a pool): entries read as :meth:`entry_grades` says. ``runs`` (a slice
+        or run indices) builds the array of those runs only (no full-size array is made or kept).
 
         >>> j = Judgments(doc=np.array([[[1, -1, 0, -2]]], np.int32), qrel_topic=np.zeros(2, np.int32),
         ...               qrel_grade=np.array([0, 2], np.int8), qrel_docno=pa.array(["a", "b"]),
@@ -230,12 +235,22 @@ class Judgments:
         unjudged = pooled_unjudged_of(judged)
         mask = np.asarray(judged)
         if mask.dtype != bool or mask.shape != (self.num_judgments,):
-            raise ValueError(
+            raise PoolMaskError(
                 f"judged must be a boolean mask over the {self.num_judgments} qrels entries, "
                 f"got dtype {mask.dtype} and shape {mask.shape}"
             )
         outside = UNJUDGED if unjudged is None else np.where(unjudged, POOLED_UNJUDGED, UNJUDGED)
         return np.where(mask, self.qrel_grade, outside).astype(np.int8)
+
+    def judged_entries(self, judged: np.ndarray | None = None) -> np.ndarray:
+        """(Q,) bool: the qrels entries judged under the mask ``judged`` — in the pool and
+        graded (grade ≥ 0); every graded entry when ``judged`` is None."""
+        graded = self.qrel_grade >= 0
+        return graded if judged is None else np.asarray(judged) & graded
+
+    def relevant_entries(self, judged: np.ndarray | None = None, relevance_level: int = 1) -> np.ndarray:
+        """(Q,) bool: the entries judged under ``judged`` with grade ≥ ``relevance_level``."""
+        return self.judged_entries(judged) & (self.qrel_grade >= relevance_level)
 
     @cached_property
     def _full_grade(self) -> np.ndarray:

@@ -54,7 +54,7 @@ from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
 from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
 from .metrics import aggregate_over_topics, evaluate, judged_view
-from .pooling import DEPTH, Pool, contributor_index, reachable_depth
+from .pooling import DEPTH, contributor_index, judged_mask_of, pool_label, reachable_depth
 
 __all__ = [
     "INTERVAL_FAMILIES",
@@ -138,29 +138,6 @@ def _positions(judgments: Judgments) -> _Positions:
     )
     _POSITIONS[judgments] = pos
     return pos
-
-
-def _pool_mask(experiment: Experiment, pool) -> np.ndarray | None:
-    if pool is None:
-        return None
-    if isinstance(pool, Pool):
-        mask = pool.judged
-    else:
-        mask = np.asarray(pool)
-        if mask.dtype != bool or mask.ndim != 1:
-            raise TypeError(f"pool must be an irnb.pooling.Pool or a 1-d boolean mask over qrels entries, got "
-                            f"{type(pool).__name__} with dtype {getattr(mask, 'dtype', None)}")
-    expected = experiment.judgments.num_judgments
-    if mask.shape[0] != expected:
-        raise ValueError(f"pool masks {mask.shape[0]} qrels entries, but the Experiment has {expected}: "
-                         "build the pool from the same Experiment")
-    return mask
-
-
-def _pool_label(pool) -> str:
-    if pool is None:
-        return "official qrels"
-    return pool.description if isinstance(pool, Pool) else f"mask of {int(np.sum(pool))} judgments"
 
 
 # =============================================================================== kernels
@@ -402,14 +379,14 @@ def score_intervals(experiment: Experiment, measure: "str | Measure", *, pool=No
     m = interval_measure(measure, measurement_depth, "score_intervals")
     if not isinstance(complete, bool):
         raise TypeError(f"complete must be True or False, got {complete!r}")
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     pos = _positions(experiment.judgments)
     p = float(m.param("p")) if m.family == "RBP" else 0.0
     lower, residual = _bounds(pos, mask, experiment.length, m.family, m.cutoff, p, m.rel)
     evaluated = np.ones(lower.shape, dtype=bool) if complete else experiment.length > 0
     return ScoreIntervals(measure=m, run_names=experiment.run_names, topics=experiment.topics, lower=lower,
                           upper=lower + residual, residual=residual, evaluated=evaluated.copy(),
-                          pool=_pool_label(pool))
+                          pool=pool_label(pool))
 
 
 def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
@@ -662,7 +639,7 @@ def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, co
     if m.family not in SCENARIO_FAMILIES:
         hint = "; P@k, RBP and SDCG@k have intervals: use score_intervals()" if m.family in INTERVAL_FAMILIES else ""
         raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     view = judged_view(experiment, judged=mask, relevance_level=m.rel)
     unjudged = not_judged(view)
     u = unjudged.sum(axis=2)
@@ -746,7 +723,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     d = DEPTH.validate(depth, "estimate_background_rate")
     deg = Param("degree", int, 3, low=0).validate(degree, "estimate_background_rate")
     idx = contributor_index(experiment, runs, "estimate_background_rate")
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     grades = experiment.judgments.qrel_grade
     judged = grades >= 0
     if mask is not None:
@@ -802,7 +779,7 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
         raise ValueError(f"{owner}: the Experiment has no truth (complete qrels); pass truth= to Experiment, "
                          "or use a simulated collection")
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs, owner)
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     grades = experiment.judgments.grade_array(mask)[idx, :, :k]
     truth = experiment.truth.grade_array()[idx, :, :k]
     unjudged = (grades < 0) & (grades != NO_DOC) & (truth >= 0)
@@ -842,7 +819,7 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
         raise ValueError(f"estimator {ESTIMATORS[key]} (X_{key}) needs score intervals, which exist for P@k, RBP(p) "
                          f"(binary gain) and SDCG@k only; {', '.join(without)} has none (AP, nDCG and bpref have "
                          "optimistic/pessimistic scenarios instead: irnb.intervals.scenarios)")
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     ev = evaluate(experiment, parsed, judged=mask)
     runs, topics = np.asarray(experiment.run_names, dtype=object), np.asarray(experiment.topics, dtype=object)
     s, t = np.nonzero(ev.evaluated)

@@ -60,7 +60,7 @@ import pyarrow as pa
 from .experiment import NO_DOCUMENT, Experiment
 from .intervals import estimate_background_rate, has_interval, score_intervals
 from .measures import Measure, Param, parse_measure
-from .pooling import Pool, contributor_index
+from .pooling import contributor_index, judged_mask_of
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
            "Candidates", "candidates", "plan", "AssessmentSession"]
@@ -122,14 +122,8 @@ def _run_docnos(experiment: Experiment, s: int, t: np.ndarray, r: np.ndarray) ->
 
 
 def _judged_mask(experiment: Experiment, judged) -> np.ndarray:
-    grades = experiment.judgments.qrel_grade >= 0
-    if judged is None:
-        return grades
-    mask = np.asarray(judged.judged if isinstance(judged, Pool) else judged)
-    if mask.dtype != bool or mask.shape != grades.shape:
-        raise ValueError(f"judged must be an irnb.pooling.Pool or a boolean mask over the Experiment's "
-                         f"{grades.size} qrels entries, got dtype {mask.dtype} with shape {mask.shape}")
-    return mask & grades
+    """The entries judged so far: a pool's (or mask's) judged entries, every graded entry by default."""
+    return experiment.judgments.judged_entries(judged_mask_of(experiment, judged, name="judged"))
 
 
 def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, judged=None, runs=None,

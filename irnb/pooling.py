@@ -48,7 +48,7 @@ from typing import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOCUMENT, Experiment, PoolMask, pooled_unjudged_of
+from .experiment import NO_DOCUMENT, Experiment, PoolMask, PoolMaskError, pooled_unjudged_of
 from .io import write_qrels
 from .measures import Param
 
@@ -65,6 +65,8 @@ __all__ = [
     "random_subsample",
     "official_pool",
     "judged_depth",
+    "judged_mask_of",
+    "pool_label",
 ]
 
 DEPTH = Param("depth", int, 100, low=1,
@@ -122,7 +124,7 @@ class Pool:
     def _check(self, experiment: Experiment) -> None:
         expected = experiment.judgments.num_judgments
         if self.judged.shape[0] != expected:
-            raise ValueError(f"pool {self.description!r} masks {self.judged.shape[0]} qrels entries, but the "
+            raise PoolMaskError(f"pool {self.description!r} masks {self.judged.shape[0]} qrels entries, but the "
                              f"Experiment has {expected}: a pool belongs to the Experiment it was built from")
 
     def per_topic(self, experiment: Experiment) -> np.ndarray:
@@ -190,6 +192,45 @@ class GroupPools:
 
 
 # ----------------------------------------------------------------------------- helpers
+def judged_mask_of(experiment: Experiment, pool, *, name: str = "pool") -> np.ndarray | None:
+    """The judged mask a ``pool=`` (or ``judged=``) argument stands for — the one rule every
+    function that takes a pool asks: None → None (the official qrels); a :class:`Pool` → its
+    ``judged`` mask (a :class:`~irnb.experiment.PoolMask` keeps its pooled-unjudged
+    entries); anything else must be a 1-d boolean mask over the Experiment's qrels entries,
+    or :class:`~irnb.experiment.PoolMaskError` (a ValueError and a TypeError) says what it got.
+
+    >>> from irnb import Experiment
+    >>> exp = Experiment(pd.DataFrame({"qid": "1", "docno": ["a", "b"], "score": [2, 1]}),
+    ...                  pd.DataFrame({"qid": "1", "docno": ["a", "b"], "grade": [1, 0]}))
+    >>> judged_mask_of(exp, depth_pool(exp, depth=1)).tolist()
+    [True, False]
+    >>> judged_mask_of(exp, [True])
+    Traceback (most recent call last):
+    ...
+    irnb.experiment.PoolMaskError: pool must be an irnb.pooling.Pool or a 1-d boolean mask over the Experiment's 2 qrels entries, got dtype bool with shape (1,): pool masks 1 qrels entries, but the Experiment has 2 (build the pool from the same Experiment)
+    """
+    if pool is None:
+        return None
+    mask = np.asarray(pool.judged if isinstance(pool, Pool) else pool)
+    expected = experiment.judgments.num_judgments
+    if mask.dtype != bool or mask.ndim != 1 or mask.shape[0] != expected:
+        got = f"got dtype {mask.dtype} with shape {mask.shape}"
+        if mask.dtype == bool and mask.ndim == 1:
+            got += (f": {name} masks {mask.shape[0]} qrels entries, but the Experiment has {expected} "
+                    "(build the pool from the same Experiment)")
+        raise PoolMaskError(f"{name} must be an irnb.pooling.Pool or a 1-d boolean mask over the Experiment's "
+                            f"{expected} qrels entries, {got}")
+    return pool.judged if isinstance(pool, Pool) else mask
+
+
+def pool_label(pool) -> str:
+    """How results name a ``pool=`` argument: "official qrels", the :class:`Pool`'s
+    description, or "a mask of N judgments" (N judged entries)."""
+    if pool is None:
+        return "official qrels"
+    return pool.description if isinstance(pool, Pool) else f"a mask of {int(np.sum(pool))} judgments"
+
+
 def contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str,
                        name: str = "runs") -> np.ndarray:
     """Indices of the named runs, or (``runs=None``) of the Experiment's contributors;
@@ -493,14 +534,8 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     k = CUTOFF.validate(measurement_depth, owner)
     idx = experiment.run_index([run_a, run_b])
     j = experiment.judgments
-    judged_entry = j.qrel_grade >= 0
-    mask = None
-    if pool is not None:
-        mask = pool.judged if isinstance(pool, Pool) else np.asarray(pool)
-        if mask.dtype != bool or mask.shape != (j.num_judgments,):
-            raise ValueError(f"{owner}: pool must be an irnb.pooling.Pool or a boolean mask over the Experiment's "
-                             f"{j.num_judgments} qrels entries, got dtype {mask.dtype} and shape {mask.shape}")
-        judged_entry = judged_entry & mask
+    mask = judged_mask_of(experiment, pool)
+    judged_entry = j.judged_entries(mask)
     T, cut = len(experiment.topics), min(k, experiment.shape[2])
     doc = j.doc[idx, :, :cut]  # (2, T, cut)
     unjudged = (doc == NOT_IN_QRELS) | ((doc >= 0) & ~judged_entry[np.maximum(doc, 0)])
@@ -527,7 +562,7 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     shared = keys[0].merge(keys[1], on=["t", "docno"], how="inner")
     overlap = np.bincount(shared["t"].to_numpy(np.int64), minlength=T)
     if measure is None:  # P@k (its interval's lower bound B) of the two runs alone
-        relevant_entry = judged_entry & (j.qrel_grade >= parse_measure(f"P@{k}").rel)
+        relevant_entry = j.relevant_entries(mask, parse_measure(f"P@{k}").rel)
         values = weighted_precision((doc >= 0) & relevant_entry[np.maximum(doc, 0)], "P", k=k)
     else:
         m = parse_measure(measure)

@@ -93,7 +93,7 @@ from .lab import install_hint
 from .measures import Measure, Param, parse_measures
 from .kernels import Judged, weighted_precision
 from .metrics import Evaluation, check_complete, evaluate_view, level_counts_of
-from .pooling import DEPTH, Pool, contributor_mask, leave_one_group_out, subset_pools
+from .pooling import DEPTH, Pool, contributor_mask, judged_mask_of, leave_one_group_out, pool_label, subset_pools
 
 __all__ = [
     "METHODS",
@@ -513,20 +513,9 @@ def _topic_positions(experiment: Experiment, topics: np.ndarray) -> np.ndarray:
 
 
 def _pool_mask(experiment: Experiment, pool, name: str = "pool") -> np.ndarray:
-    Q = experiment.judgments.num_judgments
-    if pool is None:
-        return np.ones(Q, dtype=bool)
-    mask = pool.judged if isinstance(pool, Pool) else np.asarray(pool)
-    if mask.dtype != bool or mask.shape != (Q,):
-        raise ValueError(f"{name} must be an irnb.pooling.Pool or a boolean mask over the Experiment's {Q} qrels "
-                         f"entries, got dtype {mask.dtype} and shape {mask.shape}")
-    return mask
-
-
-def _pool_label(pool) -> str:
-    if pool is None:
-        return "official qrels"
-    return pool.description if isinstance(pool, Pool) else f"a pool of {int(np.sum(pool))} qrels entries"
+    """The judged mask of ``pool`` (:func:`irnb.pooling.judged_mask_of`); every qrels entry when None."""
+    mask = judged_mask_of(experiment, pool, name=name)
+    return np.ones(experiment.judgments.num_judgments, dtype=bool) if mask is None else mask
 
 
 def _cells_of_extras(experiment: Experiment, topic: np.ndarray, docno: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -744,8 +733,8 @@ def _expected_gains(experiment: Experiment, judged_mask: np.ndarray, level: int,
     cell), else the background rate; no document → 0."""
     j = experiment.judgments
     doc = j.doc
-    judged_q = judged_mask & (j.qrel_grade >= 0)
-    rel_q = judged_q & (j.qrel_grade >= level)
+    judged_q = j.judged_entries(judged_mask)
+    rel_q = j.relevant_entries(judged_mask, level)
     q = np.maximum(doc, 0)
     is_doc = doc != -2
     in_qrels = doc >= 0
@@ -858,7 +847,7 @@ def complete_qrels(
         raise TypeError(f"{owner}: within_qrels must be True or False, got {within_qrels!r}")
     j = experiment.judgments
     mask = _pool_mask(experiment, pool)
-    judged_q = mask & (j.qrel_grade >= 0)
+    judged_q = j.judged_entries(mask)
     extra_topic = np.zeros(0, np.int64)
     extra_docno = pa.array([], pa.string())
     if targets is not None:
@@ -954,7 +943,7 @@ def complete_qrels(
         cells, items = _cells_of_extras(experiment, t_idx, pa.array(predicted["docno"].to_numpy()[rows_extra],
                                                                     pa.string()))
         extra_cells, extra_rows = cells, rows_extra[items]
-    description = f"{scope}, trained on {_pool_label(pool)}"
+    description = f"{scope}, trained on {pool_label(pool)}"
     return CompletedQrels(experiment=experiment, method=settings.method, description=description,
                           judged=mask.copy(), predicted=predicted, thresholds=thresholds,
                           relevance_level=settings.relevance_level,
