@@ -80,11 +80,12 @@ import numpy as np
 import pandas as pd
 
 from .experiment import Experiment
-from .measures import Measure, Param, parse_measures
 from .kernels import Judged, compute
+from .measures import Measure, Param, parse_measures
 from .metrics import aggregate_over_topics, evaluate, judged_level_counts
 from .pooling import (DEPTH, Pool, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
+from .results import Result
 from .stats import paired_summaries, paired_t_kernel
 from .sweep import sweep
 
@@ -242,7 +243,7 @@ _SUMMARY_COLUMNS = ("left_out", "mean_abs_rank_change", "mean_rank_change", "max
 
 
 @dataclass(frozen=True, eq=False)
-class BiasResult:
+class BiasResult(Result):
     """Reference versus reduced judgments for every ranked run and measure.
 
     Arrays are (M, S): measures × ranked runs (``run_names`` order). ``reference_score`` /
@@ -277,13 +278,13 @@ class BiasResult:
         """(M, S) reference rank − reduced rank: positive = moved up."""
         return self.reference_rank - self.reduced_rank
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """Tidy rows, one per (measure, ranked run): ``measure, run, group, left_out,
         reference_score, reduced_score, score_change, reference_rank, reduced_rank,
         rank_change, p_value``."""
         M, S = self.reference_score.shape
         names = np.asarray(self.run_names, dtype=object)
-        return pd.DataFrame({
+        return {
             "measure": np.repeat([m.name for m in self.measures], S),
             "run": np.tile(names, M),
             "group": np.tile(np.asarray(self.groups, dtype=object), M),
@@ -295,7 +296,7 @@ class BiasResult:
             "reduced_rank": self.reduced_rank.ravel(),
             "rank_change": self.rank_change.ravel(),
             "p_value": self.p_value.ravel(),
-        })
+        }
 
     def summary(self, *, alpha: float = 0.05) -> pd.DataFrame:
         """One row per measure, one column per statistic (over the left-out runs; τ over

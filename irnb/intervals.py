@@ -51,10 +51,11 @@ import numpy as np
 import pandas as pd
 
 from .experiment import NO_DOC, Experiment, Judgments
-from .measures import Measure, Param, parse_measure, parse_measures
 from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
+from .measures import Measure, Param, parse_measure, parse_measures
 from .metrics import aggregate_over_topics, evaluate, judged_view
 from .pooling import DEPTH, contributor_index, judged_mask_of, pool_label, reachable_depth
+from .results import Result
 
 __all__ = [
     "INTERVAL_FAMILIES",
@@ -244,8 +245,13 @@ def interval_measure(measure, measurement_depth, owner: str) -> Measure:
 
 
 # =============================================================================== results
+def _with_means(values: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(per-topic values, their means over the evaluated topics), for :meth:`Result.topic_rows`."""
+    return values, aggregate_over_topics(values, evaluated, "mean")
+
+
 @dataclass(frozen=True, eq=False)
-class ScoreIntervals:
+class ScoreIntervals(Result):
     """Per run and topic: lower bound B, upper bound T and residual Δ of one measure.
 
     Arrays are (S, T) in ``run_names`` × ``topics`` order; ``evaluated`` marks the topics
@@ -291,23 +297,15 @@ class ScoreIntervals:
         return pd.DataFrame({"lower": self.mean_lower, "upper": self.mean_upper, "residual": self.mean_residual},
                             index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
-        """Tidy rows ``run, topic, measure, lower, upper, residual``; topic ``"all"`` holds the
-        means over the evaluated topics."""
-        s, t = np.nonzero(self.evaluated)
-        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
-        parts = [pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
-                               "lower": self.lower[s, t], "upper": self.upper[s, t],
-                               "residual": self.residual[s, t]})]
-        if include_all:
-            parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                       "lower": self.mean_lower, "upper": self.mean_upper,
-                                       "residual": self.mean_residual}))
-        return pd.concat(parts, ignore_index=True)
+    def frame_columns(self, *, include_all: bool = True) -> list[dict]:
+        """Tidy rows ``run, topic, measure, lower, upper, residual`` (:meth:`to_frame`);
+        topic ``"all"`` holds the means over the evaluated topics."""
+        return self.topic_rows(self.measure.name, include_all=include_all, lower=(self.lower, self.mean_lower),
+                               upper=(self.upper, self.mean_upper), residual=(self.residual, self.mean_residual))
 
 
 @dataclass(frozen=True, eq=False)
-class PointEstimates:
+class PointEstimates(Result):
     """The four point estimators of one measure, per run and topic ((S, T) arrays)."""
 
     measure: Measure
@@ -334,19 +332,11 @@ class PointEstimates:
         return pd.DataFrame({f"X_{k}": aggregate_over_topics(getattr(self, v), self.evaluated, "mean")
                              for k, v in ESTIMATORS.items()}, index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
+    def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, estimator, value`` (estimator letters S/B/I/M)."""
-        s, t = np.nonzero(self.evaluated)
-        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
-        parts = []
-        for key, name in ESTIMATORS.items():
-            values = getattr(self, name)
-            parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
-                                       "estimator": key, "value": values[s, t]}))
-            if include_all:
-                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "estimator": key, "value": aggregate_over_topics(values, self.evaluated, "mean")}))
-        return pd.concat(parts, ignore_index=True)
+        return [part for key, name in ESTIMATORS.items()
+                for part in self.topic_rows(self.measure.name, include_all=include_all, estimator=key,
+                                            value=_with_means(getattr(self, name), self.evaluated))]
 
 
 # =============================================================================== public API
@@ -419,7 +409,7 @@ def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01,
 
 # =============================================================================== comparison
 @dataclass(frozen=True, eq=False)
-class IntervalComparison:
+class IntervalComparison(Result):
     """Pessimistic interval comparison of every pair of runs (Ravana & Moffat).
 
     On a topic, run i *wins* against run j only if B_i > T_j, *loses* only if T_i < B_j,
@@ -437,14 +427,14 @@ class IntervalComparison:
     inconclusive: np.ndarray = field(repr=False)
     compared: np.ndarray = field(repr=False)
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """One row per unordered pair (``run_a`` before ``run_b`` in run order): wins, losses
         and inconclusive topics of ``run_a`` against ``run_b``."""
         i, j = np.triu_indices(len(self.run_names), k=1)
         runs = np.asarray(self.run_names, dtype=object)
-        return pd.DataFrame({"measure": self.measure.name, "run_a": runs[i], "run_b": runs[j],
-                             "wins": self.wins[i, j], "losses": self.losses[i, j],
-                             "inconclusive": self.inconclusive[i, j], "topics": self.compared[i, j]})
+        return {"measure": self.measure.name, "run_a": runs[i], "run_b": runs[j],
+                "wins": self.wins[i, j], "losses": self.losses[i, j],
+                "inconclusive": self.inconclusive[i, j], "topics": self.compared[i, j]}
 
 
 def compare_intervals(intervals: ScoreIntervals) -> IntervalComparison:
@@ -543,7 +533,7 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
 
 # =============================================================================== scenarios
 @dataclass(frozen=True, eq=False)
-class Scenarios:
+class Scenarios(Result):
     """Optimistic and pessimistic *scenario* values of AP, nDCG or bpref (not bounds: the
     true value may lie outside them), with the official value (trec_eval's rules)."""
 
@@ -560,19 +550,11 @@ class Scenarios:
                              for name in ("pessimistic", "official", "optimistic")},
                             index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
+    def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, scenario, value``."""
-        s, t = np.nonzero(self.evaluated)
-        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
-        parts = []
-        for name in ("pessimistic", "official", "optimistic"):
-            values = getattr(self, name)
-            parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
-                                       "scenario": name, "value": values[s, t]}))
-            if include_all:
-                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "scenario": name, "value": aggregate_over_topics(values, self.evaluated, "mean")}))
-        return pd.concat(parts, ignore_index=True)
+        return [part for name in ("pessimistic", "official", "optimistic")
+                for part in self.topic_rows(self.measure.name, include_all=include_all, scenario=name,
+                                            value=_with_means(getattr(self, name), self.evaluated))]
 
 
 def _ap_kernel(rel: np.ndarray, num_rel: np.ndarray, k: int | None) -> np.ndarray:
@@ -671,7 +653,7 @@ def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, co
 
 # =============================================================================== estimating E
 @dataclass(frozen=True, eq=False)
-class BackgroundRateFit:
+class BackgroundRateFit(Result):
     """E estimated as in Ravana & Moffat: the fraction of judged documents that are
     relevant, grouped by how many contributing runs have them in their top d, fitted by a
     polynomial (cubic by default) and read at zero runs.
@@ -699,11 +681,10 @@ class BackgroundRateFit:
         """The fitted curve at ``num_runs`` (for plotting the trend line)."""
         return np.polyval(self.coefficients, np.asarray(num_runs, dtype=np.float64))
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """Rows ``num_runs, judged, relevant, fraction, fitted, in_fit``."""
-        return pd.DataFrame({"num_runs": self.num_runs, "judged": self.judged, "relevant": self.relevant,
-                             "fraction": self.fraction, "fitted": self.fitted(self.num_runs),
-                             "in_fit": self.in_fit})
+        return {"num_runs": self.num_runs, "judged": self.judged, "relevant": self.relevant,
+                "fraction": self.fraction, "fitted": self.fitted(self.num_runs), "in_fit": self.in_fit}
 
 
 def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=None, pool=None,
@@ -837,7 +818,8 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
         parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": m.name,
                                    **{c: a[s, t] for c, a in columns.items()}}))
         if include_all:
-            means = {c: aggregate_over_topics(a, ev.evaluated, "mean") if not np.isnan(a).all() else np.full(len(runs), np.nan)
+            means = {c: aggregate_over_topics(a, ev.evaluated, "mean") if not np.isnan(a).all()
+                     else np.full(len(runs), np.nan)
                      for c, a in columns.items()}
             means["value"] = ev.aggregate(m)
             parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": m.name, **means}))

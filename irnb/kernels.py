@@ -667,6 +667,8 @@ _KERNELS = {
     "RBPResidual": lambda v, m: _rbp_residual(v, m.param("p"), m.cutoff, m.param("tail")),
     "SDCG": lambda v, m: _sdcg(v, m.cutoff),
 }
+
+
 def compute(view: Judged, measure: Measure) -> np.ndarray:
     """The (S, T) per-topic values of one measure on a view (the view's condensed list and
     its other relevance levels are built once and kept on the view)."""

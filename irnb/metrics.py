@@ -16,6 +16,7 @@ import numpy as np
 
 from .kernels import Judged, compute, condense, safe_divide
 from .measures import REL, Measure, parse_measures
+from .results import Result
 
 if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
     import pandas as pd
@@ -86,7 +87,7 @@ def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, dep
 
 # =================================================================== results
 @dataclass(frozen=True, eq=False)
-class Evaluation:
+class Evaluation(Result):
     """Per-topic values of several measures for every run.
 
     ``values[m]`` is an (S, T) array; ``evaluated[s, t]`` says which topics count in the
@@ -121,24 +122,12 @@ class Evaluation:
         return pd.DataFrame({m.name: self.aggregate(m) for m in self.measures},
                             index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, per_topic: bool = True, include_all: bool = True) -> pd.DataFrame:
-        """Tidy rows ``run, topic, measure, value``; ``topic == "all"`` holds the aggregate."""
-        import pandas as pd
-
-        parts = []
-        S, T = self.evaluated.shape
-        runs = np.asarray(self.run_names, dtype=object)
-        topics = np.asarray(self.topics, dtype=object)
-        s_idx, t_idx = np.nonzero(self.evaluated)
-        for m in self.measures:
-            if per_topic:
-                parts.append(pd.DataFrame({"run": runs[s_idx], "topic": topics[t_idx], "measure": m.name,
-                                           "value": self.values[m][s_idx, t_idx]}))
-            if include_all:
-                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": m.name,
-                                           "value": self.aggregate(m)}))
-        frame = pd.concat(parts, ignore_index=True)
-        return frame
+    def frame_columns(self, *, per_topic: bool = True, include_all: bool = True) -> list[dict]:
+        """Tidy rows ``run, topic, measure, value`` (:meth:`to_frame`); ``topic == "all"``
+        holds the aggregate."""
+        return [part for m in self.measures
+                for part in self.topic_rows(m.name, per_topic=per_topic, include_all=include_all,
+                                            value=(self.values[m], self.aggregate(m) if include_all else None))]
 
 
 def aggregate_over_topics(values: np.ndarray, evaluated: np.ndarray, how: str) -> np.ndarray:

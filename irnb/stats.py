@@ -71,6 +71,8 @@ import pandas as pd
 from scipy import special
 from scipy import stats as _sps
 
+from .results import Result
+
 __all__ = [
     "TESTS",
     "TOPIC_RULES",
@@ -117,7 +119,7 @@ class Omnibus:
 
 
 @dataclass(frozen=True, eq=False)
-class PairwiseTests:
+class PairwiseTests(Result):
     """One test applied to every pair of runs; arrays have one entry per pair.
 
     Pair ``i`` compares ``run_names[run_a[i]]`` (a) with ``run_names[run_b[i]]`` (b),
@@ -151,18 +153,18 @@ class PairwiseTests:
     def __len__(self) -> int:
         return int(self.p_value.shape[0])
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """One row per pair: ``run_a, run_b, measure, test, n_topics, mean_a, mean_b,
         mean_diff, d_z, statistic, p_value, direction, method, adjustment``."""
         names = np.asarray(self.run_names, dtype=object)
-        return pd.DataFrame({
+        return {
             "run_a": names[self.run_a], "run_b": names[self.run_b],
             "measure": self.measure, "test": self.test,
             "n_topics": self.n_topics, "mean_a": self.mean_a, "mean_b": self.mean_b,
             "mean_diff": self.mean_diff, "d_z": self.d_z, "statistic": self.statistic,
             "p_value": self.p_value, "direction": self.direction, "method": self.method,
             "adjustment": self.adjustment,
-        })
+        }
 
     def matrix(self, value: str = "p_value") -> pd.DataFrame:
         """A run × run table of ``value``, row run versus column run; the diagonal is NaN.
