@@ -207,10 +207,13 @@ class Judgments:
         """
         if judged is None and (runs is None or "_full_grade" in self.__dict__):
             return self._full_grade if runs is None else self._full_grade[runs]
-        if judged is None:
-            table = np.concatenate([self.qrel_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-            return table[self.doc[runs]]
-        table = np.concatenate([self.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
+        return self.grades_at_ranks(self.entry_grades(judged), runs=runs)
+
+    def grades_at_ranks(self, entry_grade: np.ndarray, *, runs: slice | np.ndarray | None = None) -> np.ndarray:
+        """(S, T, D) int8: ``entry_grade[q]`` (one grade per qrels entry) at every rank whose
+        document is entry q; UNJUDGED where the document is not in the qrels, NO_DOC past the
+        end of a run. ``runs`` (a slice or run indices) lays out those runs only."""
+        table = np.concatenate([entry_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
         # doc = -2 → table[-2] = NO_DOC, doc = -1 → table[-1] = UNJUDGED
         return table[self.doc if runs is None else self.doc[runs]]
 
@@ -254,8 +257,7 @@ class Judgments:
 
     @cached_property
     def _full_grade(self) -> np.ndarray:
-        table = np.concatenate([self.qrel_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-        return _read_only(table[self.doc])
+        return _read_only(self.grades_at_ranks(self.qrel_grade))
 
     @cached_property
     def retrieved_rank(self) -> np.ndarray:

@@ -247,7 +247,7 @@ def _background(experiment: Experiment, judged, m: Measure, background_rate) -> 
     try:
         return estimate_background_rate(experiment, depth=m.cutoff or 100, pool=mask).rate
     except ValueError:
-        rel = mask & (experiment.judgments.qrel_grade >= m.rel)
+        rel = experiment.judgments.relevant_entries(mask, m.rel)
         return float(rel.sum() / mask.sum()) if mask.any() else 0.01
 
 

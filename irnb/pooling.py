@@ -304,7 +304,7 @@ def judged_depth(experiment: Experiment) -> np.ndarray:
     every topic it answers; a run shorter than d counts as judged past its end."""
     j = experiment.judgments
     doc = j.doc
-    grade_ok = np.concatenate([j.qrel_grade >= 0, [False]])  # index -1 (not in qrels) → False
+    grade_ok = np.concatenate([j.judged_entries(), [False]])  # index -1 (not in qrels) → False
     judged = np.where(doc == NO_DOCUMENT, True, grade_ok[np.where(doc >= 0, doc, -1)])
     depth = judged.shape[2]
     first = np.where(judged.all(axis=2), depth, np.argmin(judged, axis=2))

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from ..bias import (BIAS_MEASURES, BiasResult, assemble_bias_result, per_topic_values, ranked_index, reference_values,
                     runs_in_mask)
-from ..experiment import NO_DOC, NOT_IN_QRELS, UNJUDGED, Experiment, few_names, qrels_row_of
+from ..experiment import NOT_IN_QRELS, Experiment, few_names, qrels_row_of
 from ..io import Qrels, read_qrels
 from ..kernels import Judged
 from ..measures import Measure, parse_measures
@@ -140,9 +140,7 @@ class CompletedQrels:
         exp = self.experiment
         S, T, D = exp.shape
         grade, _, row_to_entry = self._entries
-        table = np.concatenate([grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-        doc = exp.judgments.doc if runs is None else exp.judgments.doc[runs]
-        out = table[doc]  # doc -1 → table[-1] = UNJUDGED, -2 → table[-2] = NO_DOC
+        out = exp.judgments.grades_at_ranks(grade[: exp.judgments.num_judgments], runs=runs)
         if self.extra_cells is not None and self.extra_cells.size:
             s, rest = np.divmod(self.extra_cells, T * D)
             entries = row_to_entry[self.extra_rows]
