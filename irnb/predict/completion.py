@@ -358,50 +358,82 @@ def complete_qrels(
                                            relevant_grade=relevant_grade, background_weight=background_weight, C=C,
                                            max_features=max_features, calibration_folds=calibration_folds,
                                            probabilities=probabilities, seed=seed)
-    if not isinstance(within_qrels, bool):
-        raise TypeError(f"{owner}: within_qrels must be True or False, got {within_qrels!r}")
-    j = experiment.judgments
-    mask = training_mask(experiment, pool)
-    judged_q = j.judged_entries(mask)
-    extra_topic = np.zeros(0, np.int64)
-    extra_docno = pa.array([], pa.string())
-    if targets is not None:
-        if depth is not None or runs is not None or within_qrels:
-            raise ValueError(f"{owner}: pass either targets= (qrels entries to predict) or depth= (with runs= and "
-                             "within_qrels=), not both")
-        target_mask = training_mask(experiment, targets, "targets")
-        target_q = np.flatnonzero(target_mask & ~judged_q)
-        scope = f"{target_q.size} qrels entries"
-    else:
-        if depth is None:
-            raise ValueError(f"{owner}: depth (the pool depth d: documents ranked at depth ≤ d are predicted) is "
-                             "required, e.g. depth=100; or pass targets=")
-        depth = DEPTH.validate(depth, owner)
-        if runs is None:
-            run_idx = np.arange(len(experiment.run_names))
-        else:
-            names = [runs] if isinstance(runs, str) else list(runs)
-            if not names:
-                raise ValueError(f"{owner}: runs must name at least one run, got an empty list")
-            run_idx = np.unique(experiment.run_index(names))
-        top = j.doc[run_idx, :, :depth]
-        listed = top[top >= 0]
-        target_q = np.unique(listed[~judged_q[listed]])
-        if not within_qrels and (top == NOT_IN_QRELS).any():
-            tops, docs = [], []
-            for s in run_idx:
-                t, r, names = run_lines(experiment, int(s), depth)
-                outside = j.doc[s, t, r] == NOT_IN_QRELS
-                tops.append(t[outside])
-                docs.append(names.filter(pa.array(outside)))
-            pairs = pd.DataFrame({"t": np.concatenate(tops),
-                                  "docno": pa.chunked_array(docs, pa.string()).to_numpy(zero_copy_only=False)})
-            pairs = pairs.drop_duplicates().sort_values(["t", "docno"], kind="stable")
-            extra_topic = pairs["t"].to_numpy(dtype=np.int64)
-            extra_docno = pa.array(pairs["docno"].tolist(), pa.string())
-        label = "all runs" if runs is None else f"{run_idx.size} runs"
-        scope = f"unjudged documents at depth ≤ {depth} of {label}{' (qrels only)' if within_qrels else ''}"
+    chosen = PredictionTargets.select(experiment, pool=pool, targets=targets, depth=depth, runs=runs,
+                                      within_qrels=within_qrels, owner=owner)
+    return _predict(experiment, documents, chosen, settings, f"{chosen.scope}, trained on {pool_label(pool)}")
 
+
+@dataclass(frozen=True, eq=False)
+class PredictionTargets:
+    """What :func:`complete_qrels` trains on and predicts: the training ``pool`` mask and its
+    judged entries, the qrels entries to predict, and the (topic, docno) pairs the qrels do
+    not list; ``scope`` says which in words."""
+
+    pool: np.ndarray = field(repr=False)  # (Q,) bool: the training pool
+    judged: np.ndarray = field(repr=False)  # (Q,) bool: its judged entries (the training documents)
+    entries: np.ndarray = field(repr=False)  # qrels entries to predict
+    extra_topic: np.ndarray = field(repr=False)  # topic index of each document outside the qrels to predict
+    extra_docno: pa.Array = field(repr=False)  # and its docno
+    scope: str = ""
+
+    @classmethod
+    def select(cls, experiment: Experiment, *, pool, targets, depth, runs, within_qrels: bool,
+               owner: str) -> "PredictionTargets":
+        """The targets of :func:`complete_qrels` (its written policy): ``targets`` (qrels
+        entries), or the unjudged documents in the top ``depth`` of ``runs``."""
+        if not isinstance(within_qrels, bool):
+            raise TypeError(f"{owner}: within_qrels must be True or False, got {within_qrels!r}")
+        j = experiment.judgments
+        mask = training_mask(experiment, pool)
+        judged_q = j.judged_entries(mask)
+        extra_topic = np.zeros(0, np.int64)
+        extra_docno = pa.array([], pa.string())
+        if targets is not None:
+            if depth is not None or runs is not None or within_qrels:
+                raise ValueError(f"{owner}: pass either targets= (qrels entries to predict) or depth= (with runs= and "
+                                 "within_qrels=), not both")
+            target_mask = training_mask(experiment, targets, "targets")
+            target_q = np.flatnonzero(target_mask & ~judged_q)
+            scope = f"{target_q.size} qrels entries"
+        else:
+            if depth is None:
+                raise ValueError(f"{owner}: depth (the pool depth d: documents ranked at depth ≤ d are predicted) is "
+                                 "required, e.g. depth=100; or pass targets=")
+            depth = DEPTH.validate(depth, owner)
+            if runs is None:
+                run_idx = np.arange(len(experiment.run_names))
+            else:
+                names = [runs] if isinstance(runs, str) else list(runs)
+                if not names:
+                    raise ValueError(f"{owner}: runs must name at least one run, got an empty list")
+                run_idx = np.unique(experiment.run_index(names))
+            top = j.doc[run_idx, :, :depth]
+            listed = top[top >= 0]
+            target_q = np.unique(listed[~judged_q[listed]])
+            if not within_qrels and (top == NOT_IN_QRELS).any():
+                tops, docs = [], []
+                for s in run_idx:
+                    t, r, names = run_lines(experiment, int(s), depth)
+                    outside = j.doc[s, t, r] == NOT_IN_QRELS
+                    tops.append(t[outside])
+                    docs.append(names.filter(pa.array(outside)))
+                pairs = pd.DataFrame({"t": np.concatenate(tops),
+                                      "docno": pa.chunked_array(docs, pa.string()).to_numpy(zero_copy_only=False)})
+                pairs = pairs.drop_duplicates().sort_values(["t", "docno"], kind="stable")
+                extra_topic = pairs["t"].to_numpy(dtype=np.int64)
+                extra_docno = pa.array(pairs["docno"].tolist(), pa.string())
+            label = "all runs" if runs is None else f"{run_idx.size} runs"
+            scope = f"unjudged documents at depth ≤ {depth} of {label}{' (qrels only)' if within_qrels else ''}"
+        return cls(pool=mask, judged=judged_q, entries=target_q, extra_topic=extra_topic, extra_docno=extra_docno,
+                   scope=scope)
+
+
+def _predict(experiment: Experiment, documents, chosen: PredictionTargets, settings: ClassifierOptions,
+             description: str) -> CompletedQrels:
+    """One classifier per topic trained on ``chosen.judged``, predicting ``chosen``'s targets."""
+    j = experiment.judgments
+    judged_q, target_q = chosen.judged, chosen.entries
+    extra_topic, extra_docno = chosen.extra_topic, chosen.extra_docno
     # documents to read: the training documents and the targets
     qrel_docno = j.qrel_docno
     train_q = np.flatnonzero(judged_q)
@@ -458,14 +490,11 @@ def complete_qrels(
         cells, items = cells_of_extras(experiment, t_idx, pa.array(predicted["docno"].to_numpy()[rows_extra],
                                                                     pa.string()))
         extra_cells, extra_rows = cells, rows_extra[items]
-    description = f"{scope}, trained on {pool_label(pool)}"
     return CompletedQrels(experiment=experiment, method=settings.method, description=description,
-                          judged=mask.copy(), predicted=predicted, thresholds=thresholds,
+                          judged=chosen.pool.copy(), predicted=predicted, thresholds=thresholds,
                           relevance_level=settings.relevance_level,
                           settings=MappingProxyType(dict(settings.__dict__)), extra_cells=extra_cells,
                           extra_rows=extra_rows)
-
-
 def _options_corpus(experiment: Experiment, documents) -> TermCounts:
     """One TermCounts over every document of the Experiment's qrels (shared by the
     completions of a bias experiment, so that texts are read and tokenised once)."""
