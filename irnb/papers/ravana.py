@@ -143,14 +143,13 @@ def _true_unjudged_rate(exp, depth: int):
     if truth is None:
         return None
     official = exp.judgments.doc[:, :, :depth]
-    grade = exp.judgments.qrel_grade
-    judged = (official >= 0) & (grade[np.where(official >= 0, official, 0)] >= 0)
+    judged = (official >= 0) & exp.judgments.judged_entries()[np.where(official >= 0, official, 0)]
     entry = truth.doc[:, :, :depth]
     unjudged = ~judged & (entry >= 0)
     distinct = np.unique(entry[unjudged])
     if distinct.size == 0:
         return None
-    return float((truth.qrel_grade[distinct] >= 1).mean()), int(distinct.size)
+    return float(truth.relevant_entries()[distinct].mean()), int(distinct.size)
 
 
 def _draw_fig1(rep, ax=None, *, fit):
