@@ -65,8 +65,9 @@ Written policy
 
 Layout: :mod:`~irnb.predict.features` (texts → term counts), :mod:`~irnb.predict.classifiers`
 (the options, the threshold rule, KLD and SVM scores, Platt scaling),
-:mod:`~irnb.predict.completion` (which documents are predicted; :class:`CompletedQrels`; the
-completed bias experiments) and :mod:`~irnb.predict.expected` (expected P@k and RBP).
+:mod:`~irnb.predict.completion` (which documents are predicted; :class:`CompletedQrels`),
+:mod:`~irnb.predict.completed_bias` (the bias experiments on completed qrels) and
+:mod:`~irnb.predict.expected` (expected P@k and RBP).
 
 Hand-checkable threshold example: training scores 0.9, 0.7, 0.4, 0.1 with R = 2 judged
 relevant → ϑ = (0.7 + 0.4)/2 = 0.55; an unjudged document scoring 0.6 is predicted relevant,
@@ -83,11 +84,12 @@ import inspect
 import numpy as np  # noqa: F401  (the examples below and the submodules' examples run here)
 import pandas as pd  # noqa: F401
 
-from . import classifiers, completion, expected, features
+from . import classifiers, completed_bias, completion, expected, features
 from .classifiers import (INSTALL_HINT, METHODS, PREDICT_PARAMS, ClassifierOptions, neg_kld, platt_fit,
                           relevance_threshold)
-from .completion import (CompletedQrels, complete_qrels, completed_leave_one_group_out_bias, completed_pool_bias,
-                         contributor_subset_completion, leave_one_group_out_completions, run_lines)
+from .completed_bias import (completed_leave_one_group_out_bias, completed_pool_bias, contributor_subset_completion,
+                             leave_one_group_out_completions)
+from .completion import CompletedQrels, complete_qrels, run_lines
 from .expected import expected_precision, expected_rbp
 from .features import TermCounts, term_counts
 
@@ -116,7 +118,7 @@ def _examples() -> dict:
     """The submodules' docstring examples (functions, classes and their methods), so that
     ``doctest.testmod(irnb.predict)`` runs them as it did when this was one module."""
     found = {}
-    for module in (features, classifiers, completion, expected):
+    for module in (features, classifiers, completion, completed_bias, expected):
         for name, obj in vars(module).items():
             if getattr(obj, "__module__", None) != module.__name__:
                 continue

@@ -185,3 +185,12 @@ def term_counts(documents, docnos: Iterable[str]) -> TermCounts:
     counts = sparse.csr_matrix((np.ones(row.size), (row, col)), shape=(len(names), len(vocabulary)))
     counts.sum_duplicates()
     return TermCounts(docnos=order, counts=counts, vocabulary=vocabulary)
+
+
+def term_counts_covering(documents, docnos: pa.Array) -> TermCounts:
+    """``documents`` as a :class:`TermCounts` that covers ``docnos``: a TermCounts is used as
+    it is (a ValueError names the docnos it lacks); texts are read and tokenised."""
+    if isinstance(documents, TermCounts):
+        documents.index(docnos)  # every needed docno present, or a ValueError naming them
+        return documents
+    return term_counts(documents, docnos)
