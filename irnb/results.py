@@ -44,7 +44,9 @@ class Result:
         raise NotImplementedError(f"{type(self).__name__} declares no frame columns")
 
     def to_frame(self, **options) -> "pd.DataFrame":
-        """A new tidy DataFrame of this result (the columns its class declares)."""
+        """A new tidy DataFrame of this result: the columns its class declares in
+        :meth:`frame_columns`, which takes the same keyword options (for per-topic results
+        ``include_all=False`` leaves out the ``"all"`` rows)."""
         import pandas as pd
 
         columns = self.frame_columns(**options)
