@@ -83,7 +83,7 @@ from .experiment import Experiment
 from .kernels import Judged, compute
 from .measures import Measure, Param, parse_measures
 from .metrics import aggregate_over_topics, evaluate, judged_level_counts
-from .pooling import (DEPTH, Pool, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
+from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
 from .results import Result
 from .stats import paired_summaries, paired_t_kernel
@@ -387,8 +387,9 @@ def _paired_t_p(a: np.ndarray, b: np.ndarray, evaluated: np.ndarray) -> np.ndarr
     return paired_t_kernel(paired_summaries(x, y))[1].reshape(shape)
 
 
-def assemble_bias_result(kind: str, description: str, experiment: Experiment, measures: tuple[Measure, ...], idx: np.ndarray,
-              left_out: np.ndarray, reference: np.ndarray, reduced: np.ndarray, config: np.ndarray) -> BiasResult:
+def assemble_bias_result(kind: str, description: str, experiment: Experiment, measures: tuple[Measure, ...],
+                         idx: np.ndarray, left_out: np.ndarray, reference: np.ndarray, reduced: np.ndarray,
+                         config: np.ndarray) -> BiasResult:
     """From (M, S, T) per-topic values to a BiasResult. ``config[s, r]``: in run s's reduced
     configuration, run r has its reduced score (else its reference score)."""
     evaluated = experiment.length[idx] > 0
@@ -501,8 +502,8 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     config = (ranked_groups[:, None] == ranked_groups[None, :]) & left_out[None, :]
     description = (f"leave-one-group-out at depth {depth} ({int(contributing.sum())} contributing runs, "
                    f"reference: {'official qrels' if reference == 'qrels' else f'depth-{depth} pool'})")
-    return assemble_bias_result("leave-one-group-out", description, experiment, parsed, idx, left_out, ref_values, red_values,
-                     config)
+    return assemble_bias_result("leave-one-group-out", description, experiment, parsed, idx, left_out, ref_values,
+                                red_values, config)
 
 
 def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None = None, reference_pool=None,
@@ -541,7 +542,8 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
     if description is None:
         label = pool_label(reduced)
         description = f"every run evaluated with {label}"
-    return assemble_bias_result("reduced pool", description, experiment, parsed, idx, lo, ref_values, red_values, config)
+    return assemble_bias_result("reduced pool", description, experiment, parsed, idx, lo, ref_values, red_values,
+                                config)
 
 
 def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *, depth: int,

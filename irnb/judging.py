@@ -143,7 +143,7 @@ def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, jud
     if not isinstance(only_qrels, bool):
         raise TypeError(f"only_qrels must be True or False, got {only_qrels!r}")
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
-                                                                                         "judge_next")
+                                                                                      "judge_next")
     mask = _judged_mask(experiment, judged)
     w = _rank_weights(m, experiment.depth)
     cut = w.size
@@ -346,7 +346,7 @@ def decided_pairs(experiment: Experiment, measure: "str | Measure" = "P@10", *, 
     """
     iv = score_intervals(experiment, measure, pool=judged)
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
-                                                                                         "decided_pairs")
+                                                                                      "decided_pairs")
     B, T = iv.mean_lower[idx], iv.mean_upper[idx]
     win = B[:, None] > T[None, :]
     return win.astype(np.int8) - win.T.astype(np.int8)
@@ -384,7 +384,7 @@ def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str]
     round_size = ROUND.validate(round_size, "simulate_judging")
     m = parse_measure(measure)
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
-                                                                                         "simulate_judging")
+                                                                                      "simulate_judging")
     start_mask = _judged_mask(experiment, start)
     truth = score_intervals(experiment, m).mean_lower[idx]
     rows = []

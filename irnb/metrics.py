@@ -200,7 +200,7 @@ def evaluate(
     if judged_only:
         view = view.condensed
     return evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
-                          length=experiment.length, relevance_level=relevance_level, complete=complete)
+                         length=experiment.length, relevance_level=relevance_level, complete=complete)
 
 
 # Cells (run × topic × rank) evaluated at once: the kernels make temporaries of about 30

@@ -207,8 +207,8 @@ def judged_mask_of(experiment: Experiment, pool, *, name: str = "pool") -> np.nd
     >>> try:
     ...     judged_mask_of(exp, [True])
     ... except ValueError as error:   # a PoolMaskError
-    ...     print(str(error).partition(", got ")[2])
-    dtype bool with shape (1,): pool masks 1 qrels entries, but the Experiment has 2 (build the pool from the same Experiment)
+    ...     print(str(error).partition(", got ")[2].partition(" (build")[0])
+    dtype bool with shape (1,): pool masks 1 qrels entries, but the Experiment has 2
     """
     if pool is None:
         return None
@@ -233,7 +233,7 @@ def pool_label(pool) -> str:
 
 
 def contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str,
-                       name: str = "runs") -> np.ndarray:
+                      name: str = "runs") -> np.ndarray:
     """Indices of the named runs, or (``runs=None``) of the Experiment's contributors;
     errors name the caller's parameter ``name``."""
     if runs is None:

@@ -410,7 +410,8 @@ def _pairs(sc: _Scores, *, keep_diff: bool = True) -> _Pairs:
     return _Pairs(a, b, diff, n, all_zero=all_zero, **fields)
 
 
-def paired_summaries(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None, b: np.ndarray | None = None) -> _Pairs:
+def paired_summaries(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None,
+                     b: np.ndarray | None = None) -> _Pairs:
     """Paired summaries of rows x[p] and y[p] over the topics both have (NaN: a missing
     topic): (P, T) arrays in, per-row n, means, sd (ddof 1) and d_z out. ``a``, ``b`` name
     the runs behind each row (default: the row number); :mod:`irnb.bias` shares this."""

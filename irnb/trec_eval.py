@@ -731,7 +731,8 @@ def read_run(data: bytes, label: str) -> tuple[dict[bytes, dict[bytes, float]], 
                 raise ValueError
             score = float(token)
         except ValueError:
-            raise ValueError(f"{label}:{number}: expected a number in column 5 (score), got {show_token(token)}") from None
+            raise ValueError(f"{label}:{number}: expected a number in column 5 (score), "
+                             f"got {show_token(token)}") from None
         if score - score != 0:  # inf or nan
             raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {show_token(token)}")
         docs = run.get(topic)

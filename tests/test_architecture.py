@@ -127,7 +127,8 @@ def test_the_checks_see_a_cycle_and_a_private_import(tmp_path):
     (package / "a.py").write_text("from .b import _hidden, shown\n")
     (package / "b.py").write_text("shown = _hidden = 1\n\ndef f():\n    from . import a\n    return a\n")
     (package / "sub" / "__init__.py").write_text("")
-    (package / "sub" / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..a import shown\n")
+    (package / "sub" / "c.py").write_text("from typing import TYPE_CHECKING\n"
+                                          "if TYPE_CHECKING:\n    from ..a import shown\n")
     (package / "d.py").write_text("from .sub import c\n")
     modules = _modules(package)
     assert _private_imports(modules) == ["a.py:1: irnb.a imports irnb.b._hidden"]

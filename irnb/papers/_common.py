@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..experiment import Experiment
 from ..measures import Param
 from ..pooling import judged_depth  # noqa: F401  (tests read it here)
 from .registry import Reproduction, ReproductionNeeds, Source

@@ -103,7 +103,8 @@ class ClassifierOptions:
         if not isinstance(probabilities, bool):
             raise TypeError(f"{owner}: probabilities must be True or False, got {probabilities!r}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"{owner}: seed must be an integer ≥ 0 (folds and the SVM solver are seeded), got {seed!r}")
+            raise ValueError(f"{owner}: seed must be an integer ≥ 0 (folds and the SVM solver are seeded), "
+                             f"got {seed!r}")
         if method == "svm":
             sklearn_svc()
         return cls(method=method, relevance_level=relevance_level, relevant_grade=int(relevant_grade),
@@ -114,7 +115,7 @@ class ClassifierOptions:
 
 
 def neg_kld(counts: sparse.csr_matrix, lengths: np.ndarray, background: np.ndarray, train: np.ndarray,
-             labels: np.ndarray, rows: np.ndarray, lam: float) -> np.ndarray:
+            labels: np.ndarray, rows: np.ndarray, lam: float) -> np.ndarray:
     """−KLD(M_D ‖ M_R) for the documents ``rows``; M_R from the relevant ``train`` rows.
 
     For terms x ∉ D, P(x|M_D) = λ·P_C(x), so Σ over them is a per-topic constant K minus
@@ -160,7 +161,7 @@ def _scores(settings: ClassifierOptions, corpus: TermCounts, train: np.ndarray, 
             rows: np.ndarray) -> np.ndarray:
     if settings.method == "kld":
         return neg_kld(corpus.counts, corpus.lengths, corpus.background, train, labels, rows,
-                        settings.background_weight)
+                       settings.background_weight)
     return _svm_scores(corpus._tfidf(settings.max_features), train, labels, rows, settings.C, settings.seed)
 
 
@@ -220,7 +221,7 @@ class TopicResult:
 
 
 def classify_topic(settings: ClassifierOptions, corpus: TermCounts, train: np.ndarray, labels: np.ndarray,
-                    targets: np.ndarray, rng: np.random.Generator) -> TopicResult:
+                   targets: np.ndarray, rng: np.random.Generator) -> TopicResult:
     n, R = train.size, int(labels.sum())
     prior = (R + 1.0) / (n + 2.0)
     if targets.size == 0:

@@ -40,7 +40,8 @@ def leave_one_group_out_completions(experiment: Experiment, documents, *, depth:
     owner = "leave_one_group_out_completions"
     depth = DEPTH.validate(depth, owner)
     contributing = contributor_mask(experiment, contributors, owner=owner)
-    pools = leave_one_group_out(experiment, depth=depth, runs=runs_in_mask(experiment, contributing), keep_unpooled=True)
+    pools = leave_one_group_out(experiment, depth=depth, runs=runs_in_mask(experiment, contributing),
+                                keep_unpooled=True)
     corpus = _options_corpus(experiment, documents)
     groups = np.asarray(experiment.groups, dtype=object)
     out: dict[str, CompletedQrels] = {}
@@ -95,8 +96,8 @@ def completed_leave_one_group_out_bias(experiment: Experiment, completions: Mapp
     config = (ranked_groups[:, None] == ranked_groups[None, :]) & left_out[None, :]
     methods = sorted({c.method for c in completions.values()})
     description = f"leave-one-group-out with qrels completed by {'/'.join(methods) or 'nothing'}"
-    return assemble_bias_result("leave-one-group-out (completed)", description, experiment, parsed, idx, left_out, ref_values,
-                     red_values, config)
+    return assemble_bias_result("leave-one-group-out (completed)", description, experiment, parsed, idx, left_out,
+                                ref_values, red_values, config)
 
 
 def completed_pool_bias(experiment: Experiment, completed: CompletedQrels, *, left_out: Iterable[str] | None = None,
@@ -117,4 +118,5 @@ def completed_pool_bias(experiment: Experiment, completed: CompletedQrels, *, le
         lo = np.isin(idx, experiment.run_index([left_out] if isinstance(left_out, str) else list(left_out)))
     config = np.ones((idx.size, idx.size), dtype=bool)
     return assemble_bias_result("reduced pool (completed)", f"every run evaluated with {completed.description} "
-                     f"completed by {completed.method}", experiment, parsed, idx, lo, ref_values, red_values, config)
+                                f"completed by {completed.method}", experiment, parsed, idx, lo, ref_values,
+                                red_values, config)

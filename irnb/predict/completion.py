@@ -172,7 +172,7 @@ class CompletedQrels:
         check_complete(complete)  # before the view is built
         exp = self.experiment
         return evaluate_view(self.view(), parsed, run_names=exp.run_names, topics=exp.topics,
-                              length=exp.length, relevance_level=self.relevance_level, complete=complete)
+                             length=exp.length, relevance_level=self.relevance_level, complete=complete)
 
     # ------------------------------------------------------------ tables
     def frame(self) -> pd.DataFrame:
@@ -216,7 +216,8 @@ class CompletedQrels:
             if exp.truth is None:
                 raise ValueError("accuracy(truth=True) needs an Experiment built with truth= qrels")
             j = exp.truth
-            entry = qrels_row_of(j.qrel_topic, j.qrel_docno, t_idx, pa.chunked_array([pa.array(p["docno"], pa.string())]))
+            entry = qrels_row_of(j.qrel_topic, j.qrel_docno, t_idx,
+                                 pa.chunked_array([pa.array(p["docno"], pa.string())]))
         else:
             j = exp.judgments
             entry = p["entry"].to_numpy()
@@ -263,7 +264,7 @@ class CompletedQrels:
 
 
 def expected_gains(experiment: Experiment, judged_mask: np.ndarray, level: int, entry_prob: np.ndarray,
-                    cell_prob: np.ndarray | None, background_rate: float) -> np.ndarray:
+                   cell_prob: np.ndarray | None, background_rate: float) -> np.ndarray:
     """(S, T, D) expected binary gains: judged → relevance; unjudged → probability (entry or
     cell), else the background rate; no document → 0."""
     j = experiment.judgments
@@ -443,7 +444,8 @@ def _predict(experiment: Experiment, documents, chosen: PredictionTargets, setti
     score = np.full(target_row.size, np.nan)
     probability = np.zeros(target_row.size)
     rows = []
-    train_by_topic = np.split(np.argsort(train_topic, kind="stable"), np.cumsum(np.bincount(train_topic, minlength=T))[:-1])
+    train_by_topic = np.split(np.argsort(train_topic, kind="stable"),
+                              np.cumsum(np.bincount(train_topic, minlength=T))[:-1])
     target_by_topic = np.split(np.argsort(target_topic, kind="stable"),
                                np.cumsum(np.bincount(target_topic, minlength=T))[:-1])
     for t in range(T):  # one classifier per topic; scoring is vectorised over the documents

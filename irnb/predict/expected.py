@@ -43,7 +43,7 @@ def _probability_cells(experiment: Experiment, probabilities, pool,
         j = experiment.judgments
         entry = np.full(t_idx.size, -1, dtype=np.int64)
         entry[keep] = qrels_row_of(j.qrel_topic, j.qrel_docno, t_idx[keep],
-                              pa.chunked_array([docno.filter(pa.array(keep))]))
+                                   pa.chunked_array([docno.filter(pa.array(keep))]))
         value[entry[entry >= 0]] = prob[entry >= 0]
         cells = np.full((S, T, D), np.nan)
         extra = keep & (entry < 0)
