@@ -29,7 +29,7 @@ import pandas as pd
 from ..decision import ASSESSMENT_FAMILIES, DEPTHS, case_counts, compare_table, depth_curves, procedure_label
 from ..measures import parse_measure
 from ..metrics import evaluate
-from . import Headline, Reproduction, Source, register
+from .registry import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
 

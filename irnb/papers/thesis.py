@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import evaluate
-from . import Headline, Reproduction, Source, register
+from .registry import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
 
