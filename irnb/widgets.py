@@ -317,6 +317,8 @@ class View:
     height_ratios: tuple[float, ...] | None = None
     #: panel → columns of its legend (1: narrow figures; 0: hidden, another panel's says the same)
     legend_columns: Mapping[str, int] = {}
+    #: panels of a stacked figure whose y-axis label is longer than the panel is high: on two lines
+    two_line_ylabels: tuple[str, ...] = ()
     #: panel → where a fixed-aspect panel sits in its box ("W": at the left, room for a legend on the right)
     anchors: Mapping[str, str] = {}
 
@@ -393,6 +395,9 @@ class View:
         drawn = time.perf_counter()
         for panel, columns in self.legend_columns.items():
             _legend_columns(self.axes[panel], columns)
+        for panel in self.two_line_ylabels:
+            label = self.axes[panel].yaxis.label
+            label.set_text(_two_lines(label.get_text()))
         self._render()
         self.timings["draw"] = time.perf_counter() - drawn
         self.timings["total"] = time.perf_counter() - start
@@ -499,6 +504,16 @@ class View:
 
     def _update(self) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+def _two_lines(text: str) -> str:
+    """``text`` broken before its parenthesis, else at the space nearest its middle (unchanged
+    when it has a line break or no space)."""
+    if "\n" in text or " " not in text:
+        return text
+    spaces = [text.index(" (")] if " (" in text else [i for i, c in enumerate(text) if c == " "]
+    cut = min(spaces, key=lambda i: abs(2 * i - len(text)))
+    return text[:cut] + "\n" + text[cut + 1:]
 
 
 def _legend_columns(ax, columns: int) -> None:
@@ -930,6 +945,7 @@ class BiasView(View):
     figsize = (PLOT_WIDTH, 6.4)
     grid = (3, 1)
     legend_columns = {"score": 0}  # the rank panel's legend above it names the same two measures
+    two_line_ylabels = ("rank", "score")
     #: contributor sets whose results (every depth of the τ curve) are kept
     kept_sets = 3
 
@@ -981,6 +997,7 @@ class UnjudgedView(View):
     figsize = (PLOT_WIDTH, 6.4)
     grid = (2, 1)
     legend_columns = {"unjudged": 2, "simulated": 2}
+    two_line_ylabels = ("unjudged", "simulated")
 
     def __init__(self, experiment: Experiment, **kwargs):
         self._overlap: tuple[tuple, Any] | None = None  # (key, unjudged_overlap table) of the last change

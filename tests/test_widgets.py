@@ -608,3 +608,11 @@ def test_every_text_of_every_live_view_is_legible(experiment):
         ex.select(name)
         texts = [t for t in view.figure.findobj(Text) if t.get_visible() and t.get_text().strip()]
         assert texts and min(t.get_fontsize() for t in texts) >= MIN_FONT, name
+        # ... and inside the figure (its PNG): every panel with its drawn tick labels, axis labels,
+        # title and legend, none cut off at an edge of the narrow figure
+        renderer = view.figure.canvas.get_renderer()
+        width, height = view.figure.canvas.get_width_height()
+        for ax in view.figure.axes:
+            box = ax.get_tightbbox(renderer)
+            assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, \
+                (name, ax.get_title(), box.bounds, (width, height))
