@@ -47,7 +47,8 @@ import pandas as pd
 from .experiment import Experiment
 from .intervals import (ESTIMATORS, _check_background_rate, _check_smoothing, _estimator_key, _interval_measure,
                         _pessimistic_p, point_estimates, score_intervals)
-from .measures import Measure, Param, parse_measure
+from .measures import Measure, parse_measure
+from .params import ALPHA
 from .pooling import contributor_mask, judgment_order
 from .stats import t_test
 from .sweep import sweep
@@ -62,8 +63,7 @@ RUN_SETS = ("contributing", "non-contributing")
 BUDGET_SHARES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
 
 _INTERVAL_NAMES = ("interval", "pessimistic")
-_ALPHA = Param("alpha", float, 0.01, low=0.0, high=1.0, low_open=True, high_open=True,
-               doc="significance level: a pair of runs is separable when its t-test p < alpha")
+_ALPHA = ALPHA.with_default(0.01)  # a pair of runs is separable when its t-test p < alpha
 
 
 @dataclass(frozen=True, eq=False)

@@ -55,6 +55,7 @@ import pandas as pd
 from scipy import special
 
 from .measures import FAMILIES, Measure, parse_measure
+from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, TEST
 from .stats import TESTS, TOPIC_RULES, PairwiseTests, pairwise_test
 
 __all__ = [
@@ -131,9 +132,12 @@ def _check_form(form) -> str:
 
 def _check_depths(depths) -> list[int]:
     depths = list(depths)
-    if not depths or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in depths):
-        raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}")
-    return [int(d) for d in depths]
+    try:
+        if not depths:
+            raise ValueError("no depths")
+        return [MEASUREMENT_DEPTH.validate(d, None) for d in depths]
+    except ValueError:
+        raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}") from None
 
 
 def form_measures(form: str = "2007", *, depths: Sequence[int] = DEPTHS) -> list[str]:
@@ -231,9 +235,7 @@ def _given_assessment(m: Measure, assessment) -> Measure:
 
 
 def _check_alpha(alpha) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha (significance level) must satisfy 0 < alpha < 1, got {alpha!r}")
-    return float(alpha)
+    return ALPHA.validate(alpha, None, label="alpha (significance level)", wording="satisfy")
 
 
 # =================================================================== kernel
@@ -355,12 +357,7 @@ def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, t
 
 
 def _check_test(test, topics):
-    if test not in TESTS:
-        import difflib
-
-        close = difflib.get_close_matches(str(test), TESTS, n=1)
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}"
-                         + (f"; did you mean {close[0]!r}?" if close else ""))
+    TEST.validate(test, None)
     if topics not in TOPIC_RULES:
         raise ValueError(f"topics must be one of {TOPIC_RULES}, got {topics!r}")
 
@@ -532,8 +529,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     """
     alpha = _check_alpha(alpha)
     _check_test(test, topics)
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must satisfy 0 < confidence < 1, got {confidence!r}")
+    CONFIDENCE.validate(confidence, None, wording="satisfy")
     depths = _check_depths(depths)
     pairs = []
     for d in depths:

@@ -59,6 +59,7 @@ import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
+from .params import RUN_DEPTH
 from .io import Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, check_compat
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
@@ -397,9 +398,7 @@ def _check_max_depth(value, name: str = "max_depth") -> int | None:
     count; booleans, floats and strings do not)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} (run cutoff, trec_eval -M) must be an integer ≥ 1, got {value!r}")
-    return int(value)
+    return RUN_DEPTH.validate(value, None, label=f"{name} (run cutoff, trec_eval -M)")
 
 
 def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:

@@ -52,6 +52,7 @@ import pandas as pd
 
 from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
+from .params import BACKGROUND_RATE, MEASUREMENT_DEPTH, SMOOTHING
 from .metrics import _aggregate, _not_judged, _safe_div, compute, evaluate, judged_view
 from .pooling import DEPTH, Pool, _contributor_index, reachable_depth
 
@@ -83,12 +84,6 @@ SCENARIO_FAMILIES = ("AP", "nDCG", "Bpref")
 #: Estimator letters (the paper's subscripts) and their names.
 ESTIMATORS = {"S": "simplistic", "B": "background", "I": "interpolated", "M": "smoothed"}
 
-BACKGROUND_RATE = Param("background_rate", float, 0.01, low=0.0, high=1.0, label="background_rate (E)",
-                        doc="E: probability that an unjudged document is relevant (X_B, X_M, and X_I when Δ = 1)")
-SMOOTHING = Param("smoothing", float, "auto", low=0.0, high=1.0, label="smoothing (λ)",
-                  doc="λ: weight of X_I against X_B in X_M; 'auto' (the default) means λ = 1 − Δ per topic")
-MEASUREMENT_DEPTH = Param("measurement_depth", int, 10, low=1, label="measurement_depth (k)",
-                          doc="measurement depth k: the top k documents count")
 #: Declared bounds of the interval parameters (validation and the widgets' sliders).
 INTERVAL_PARAMS: dict[str, Param] = {p.name: p for p in (BACKGROUND_RATE, SMOOTHING, MEASUREMENT_DEPTH)}
 

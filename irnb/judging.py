@@ -59,7 +59,8 @@ import pyarrow as pa
 
 from .experiment import NO_DOCUMENT, Experiment
 from .intervals import estimate_background_rate, has_interval, score_intervals
-from .measures import Measure, Param, parse_measure
+from .measures import Measure, parse_measure
+from .params import BACKGROUND_RATE, Param
 from .pooling import Pool, _contributor_index
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
@@ -248,7 +249,7 @@ def plan(weight: np.ndarray, probability: np.ndarray, lower: np.ndarray, upper: 
 # =============================================================================== public API
 def _background(experiment: Experiment, judged, m: Measure, background_rate) -> float:
     if background_rate is not None:
-        return Param("background_rate", float, 0.01, low=0.0, high=1.0).validate(background_rate, "judge_next")
+        return BACKGROUND_RATE.validate(background_rate, "judge_next", label="background_rate")
     mask = _judged_mask(experiment, judged)
     try:
         return estimate_background_rate(experiment, depth=m.cutoff or 100, pool=mask).rate

@@ -49,7 +49,8 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 import numpy as np
 
 from ._grades import NO_DOC
-from .measures import _CONDENSED, REL, Measure, parse_measures
+from .measures import _CONDENSED, Measure, parse_measures
+from .params import RELEVANCE_LEVEL as _RELEVANCE_LEVEL
 
 if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
     import pandas as pd
@@ -59,7 +60,6 @@ if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kern
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
 
 GMAP_FLOOR = 1e-5  # trec_eval MIN_GEO_MEAN
-_RELEVANCE_LEVEL = replace(REL, name="relevance_level", label="relevance_level")
 # cached arrays of a view that do not depend on its relevance level (shared by at_level)
 _LEVEL_FREE = ("judged", "cum_judged", "num_judged", "num_positive", "top_grade", "gain")
 

@@ -48,6 +48,8 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, N_RESAMPLES, SEED
+
 __all__ = ["Report", "report", "bootstrap_ci", "compact_letters", "topic_differences", "FORMATS", "REPORT_TESTS"]
 
 FORMATS = ("markdown", "latex", "html", "csv")
@@ -357,15 +359,9 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
                         f"got {type(experiment).__name__}")
     _check("test", test, test in REPORT_TESTS, f"one of {REPORT_TESTS}")
     _check("correction", correction, correction in ADJUSTMENTS + ("none",), f"one of {ADJUSTMENTS + ('none',)}")
-    _check("alpha", alpha, isinstance(alpha, (int, float)) and 0 < alpha < 1, "a number with 0 < alpha < 1")
-    _check("confidence", confidence, isinstance(confidence, (int, float)) and 0 < confidence < 1,
-           "a number with 0 < confidence < 1")
-    _check("n_resamples", n_resamples, isinstance(n_resamples, (int, np.integer)) and not isinstance(
-        n_resamples, bool) and n_resamples >= 1, "an integer ≥ 1")
-    _check("seed", seed, isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0,
-           "an integer ≥ 0")
-    _check("judged_depth", judged_depth, isinstance(judged_depth, (int, np.integer)) and not isinstance(
-        judged_depth, bool) and judged_depth >= 1, "an integer ≥ 1")
+    alpha, confidence = ALPHA.validate(alpha, None), CONFIDENCE.validate(confidence, None)
+    n_resamples, seed = N_RESAMPLES.validate(n_resamples, None), SEED.validate(seed, None)
+    judged_depth = MEASUREMENT_DEPTH.validate(judged_depth, None, label="judged_depth")
     names = experiment.run_names
     if baseline is not None and baseline not in names:
         import difflib

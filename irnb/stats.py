@@ -71,6 +71,8 @@ import pandas as pd
 from scipy import special
 from scipy import stats as _sps
 
+from .params import N_RESAMPLES, TEST
+
 __all__ = [
     "TESTS",
     "TOPIC_RULES",
@@ -91,7 +93,7 @@ __all__ = [
     "score_matrix",
 ]
 
-TESTS = ("t", "wilcoxon", "sign", "randomization", "anova", "tukey")
+TESTS = TEST.choices
 #: Tests whose p-value for a pair of runs depends on the two runs' scores alone (with
 #: ``topics="pairwise"`` and the default fixed seed): testing a subset of the runs gives
 #: its pairs the p-values they get among all runs (ANOVA and Tukey HSD take all runs as
@@ -769,8 +771,7 @@ def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None 
     >>> abs(float(r.p_value[0]) - 0.25) < 0.02
     True
     """
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be an integer ≥ 1, got {n_resamples!r}")
+    n_resamples = N_RESAMPLES.validate(n_resamples, None)
     if isinstance(seed, np.random.Generator):
         rng = seed
     elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
@@ -941,12 +942,7 @@ def pairwise_test(scores, measure=None, *, test: str = "t", run_names: Sequence[
                   topics: str = "pairwise", **options) -> PairwiseTests:
     """Run the named test (one of :data:`TESTS`) on every pair; ``options`` are that
     test's own keywords (e.g. ``seed`` for ``"randomization"``)."""
-    if test not in _FUNCTIONS:
-        import difflib
-
-        close = difflib.get_close_matches(str(test), TESTS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}{hint}")
+    TEST.validate(test, None)
     unknown = sorted(set(options) - set(_OPTIONS[test]))
     if unknown:
         allowed = ", ".join(_OPTIONS[test]) or "none"

@@ -36,6 +36,7 @@ import pyarrow.compute as pc
 
 from ..experiment import Experiment
 from ..metrics import evaluate
+from ..params import MEASUREMENT_DEPTH
 from .real import clef_ehealth_2016_task2, trec_covid_round1
 
 __all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "POOL_SHARE_BINS",
@@ -74,8 +75,7 @@ def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups:
 
     ``across_groups=True`` counts only pairs of runs from different groups.
     """
-    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
-        raise ValueError(f"depth must be an integer ≥ 1, got {depth!r}")
+    depth = MEASUREMENT_DEPTH.validate(depth, None, label="depth")
     S, T = len(experiment.run_names), len(experiment.topics)
     run, topic, code = _top_k_codes(experiment, depth)
     _, doc = np.unique(code, return_inverse=True)

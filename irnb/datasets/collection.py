@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..params import SEED
 from ..experiment import Experiment
 from ..io import Qrels, Run
 from . import model
@@ -97,9 +98,7 @@ class Collection:
 
 
 def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2 ** 63:
-        raise ValueError(f"simulate: seed must be an integer with 0 ≤ seed < 2**63, got {seed!r}")
-    return int(seed)
+    return SEED.validate(seed, "simulate")
 
 
 def _group_names(G: int) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from ..measures import Param
+from ..params import Param
 
 __all__ = ["SIMULATION_PARAMS", "validate_params", "defaults", "configure_simulate_parser"]
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..experiment import NO_DOCUMENT, Experiment
-from ..measures import Param
+from ..params import POOL_DEPTH
 from . import Reproduction, Source
 
-_DEPTH = Param("depth", int, 100, low=1, doc="pool depth d of the reproduction (default: the data's own)")
+_DEPTH = dataclasses.replace(POOL_DEPTH, doc="pool depth d of the reproduction (default: the data's own)")
 
 
 @dataclass(frozen=True)

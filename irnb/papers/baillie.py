@@ -29,6 +29,7 @@ import pandas as pd
 from ..decision import ASSESSMENT_FAMILIES, DEPTHS, case_counts, compare_table, depth_curves, procedure_label
 from ..measures import parse_measure
 from ..metrics import evaluate
+from ..params import MEASUREMENT_DEPTH
 from . import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
@@ -634,8 +635,7 @@ def _fig12(source: Source, *, depth: int = 1000):
     """``depth``: the assessment depth (A_p@depth; the paper's 1000)."""
     from ..bias import kendall_tau
 
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValueError(f"baillie2008-fig12: depth must be an integer ≥ 1, got {depth!r}")
+    depth = MEASUREMENT_DEPTH.validate(depth, "baillie2008-fig12", label="depth")
     exp = source.experiment
     judged, recall = f"Judged@{depth}", "RecallAssessment"
     means = evaluate(exp, ["AP", judged, recall]).means()

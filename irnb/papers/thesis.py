@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import evaluate
+from ..params import MEASUREMENT_DEPTH
 from . import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
@@ -31,9 +32,7 @@ _K = 20
 
 
 def _check_k(k) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k (measurement depth) must be an integer ≥ 1, got {k!r}")
-    return int(k)
+    return MEASUREMENT_DEPTH.validate(k, None, label="k (measurement depth)")
 
 
 def _pool(source: Source, pool_depth):
