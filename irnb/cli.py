@@ -14,8 +14,9 @@ import json
 import sys
 from typing import Sequence
 
-from .params import (ALPHA, BACKGROUND_RATE, ESTIMATOR, POOL_DEPTH, RELEVANCE_LEVEL, RUN_DEPTH, SMOOTHING, TEST,
-                     add_option)
+from .params import (ALPHA, BACKGROUND_RATE, CONFIDENCE, CORRECTION, ESTIMATOR, N_RESAMPLES, PAIRED_TEST,
+                     POOL_DEPTH, RELEVANCE_LEVEL, REPORT_FORMAT, RUN_DEPTH, SEED, SMOOTHING, STRATEGY, SUGGESTIONS,
+                     TEST, add_option)
 
 __all__ = ["main", "build_parser"]
 
@@ -81,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="assessment measure: a name used as given (MAA, Judged@100) or a family that "
                            "needs a depth (Judged, JudgedRet, NotUnj, Unj), taken at the measure's "
                            "(default: Judged@k, MAA for AP)")
-    cmp_.add_argument("--seed", type=int, default=0, help="seed for the randomization test")
+    add_option(cmp_, "--seed", param=SEED, help="seed for the randomization test (default 0)")
     cmp_.add_argument("--keep-first", action="store_true",
                       help="keep the first occurrence of a docno repeated within a topic (default: error)")
     cmp_.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
@@ -323,12 +324,11 @@ def _cmd_compare(args) -> int:
 def _configure_judge_next(parser) -> None:
     parser.add_argument("qrels", help="qrels file: the judgments so far (documents it lists with grade ≥ 0 are judged)")
     parser.add_argument("runs", nargs="+", metavar="run", help="run files, directories or archives")
-    parser.add_argument("-n", type=int, default=10, help="how many documents to print (default 10)")
+    add_option(parser, "-n", param=SUGGESTIONS, help=f"how many documents to print (default {SUGGESTIONS.default})")
     parser.add_argument("-m", "--measure", default="P@10", help="P@k, RBP(p=...) or SDCG@k (default P@10)")
-    parser.add_argument("--strategy", choices=("decide-pairs", "depth", "rbp"), default="decide-pairs",
-                        help="decide-pairs (default), or the baselines depth / rbp")
-    parser.add_argument("-E", "--background-rate", type=float, default=None,
-                        help="chance that an unjudged document is relevant (default: estimated from the qrels)")
+    add_option(parser, "--strategy", param=STRATEGY)
+    add_option(parser, "-E", "--background-rate", param=BACKGROUND_RATE, default=None,
+               help="chance that an unjudged document is relevant (default: estimated from the qrels)")
     parser.add_argument("--why", action="store_true", help="add the gain and the reason as a comment on each line")
 
 
@@ -444,20 +444,17 @@ def _configure_report(parser) -> None:
                         help="measure, e.g. AP, P@10, nDCG@10 (repeatable)")
     parser.add_argument("--baseline", default=None, metavar="RUN",
                         help="run the others are tested against (default: all pairs, letter groups)")
-    parser.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization"), default="t",
-                        help="paired test over topics (default t)")
-    parser.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
-                        help="multiple-comparison correction (default holm; bh = Benjamini-Hochberg)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    parser.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (0.95)")
-    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    add_option(parser, "--test", param=PAIRED_TEST)
+    add_option(parser, "--correction", param=CORRECTION)
+    add_option(parser, "--alpha", param=ALPHA, help=f"significance level (default {ALPHA.default})")
+    add_option(parser, "--confidence", param=CONFIDENCE, help="confidence level of the intervals (0.95)")
+    add_option(parser, "--resamples", param=N_RESAMPLES, dest="resamples", help="bootstrap resamples (default 10000)")
+    add_option(parser, "--seed", param=SEED, help="bootstrap seed (default 0)")
     parser.add_argument("-c", "--complete", action="store_true",
                         help="average over every qrels topic, scoring unanswered topics 0")
     parser.add_argument("--keep-first", action="store_true",
                         help="keep the first occurrence of a docno repeated within a topic (default: error)")
-    parser.add_argument("--format", choices=("markdown", "latex", "html", "csv"), default="markdown",
-                        help="output format (default markdown; csv: the tidy table at full precision)")
+    add_option(parser, "--format", param=REPORT_FORMAT)
 
 
 def _cmd_report(args) -> int:

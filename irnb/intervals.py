@@ -52,7 +52,7 @@ import pandas as pd
 
 from .experiment import NO_DOC, Experiment, Judgments
 from .measures import Measure, Param, parse_measure, parse_measures
-from .params import BACKGROUND_RATE, MEASUREMENT_DEPTH, SMOOTHING
+from .params import BACKGROUND_RATE, DEGREE, MEASUREMENT_DEPTH, SMOOTHING
 from .metrics import _aggregate, _not_judged, _safe_div, compute, evaluate, judged_view
 from .pooling import DEPTH, Pool, _contributor_index, reachable_depth
 
@@ -741,7 +741,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     cubic fit reads 0 at zero runs.
     """
     d = DEPTH.validate(depth, "estimate_background_rate")
-    deg = Param("degree", int, 3, low=0).validate(degree, "estimate_background_rate")
+    deg = DEGREE.validate(degree, "estimate_background_rate")
     idx = _contributor_index(experiment, runs, "estimate_background_rate")
     mask = _pool_mask(experiment, pool)
     grades = experiment.judgments.qrel_grade

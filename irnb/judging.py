@@ -60,17 +60,16 @@ import pyarrow as pa
 from .experiment import NO_DOCUMENT, Experiment
 from .intervals import estimate_background_rate, has_interval, score_intervals
 from .measures import Measure, parse_measure
-from .params import BACKGROUND_RATE, Param
+from .params import BACKGROUND_RATE, BUDGET, STRATEGY, Param
+from .params import ROUND_SIZE as ROUND
+from .params import SUGGESTIONS as NUM
 from .pooling import Pool, _contributor_index
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
            "Candidates", "candidates", "plan", "AssessmentSession"]
 
 #: Strategy names: the default aims to decide pairs; the other two are baselines.
-STRATEGIES = ("decide-pairs", "depth", "rbp")
-NUM = Param("n", int, 10, low=1, doc="n: how many documents to suggest")
-ROUND = Param("round_size", int, 200, low=1, doc="judgments per round of a simulation")
-BUDGET = Param("budget", int, 1000, low=1, doc="judgments spent in a simulation")
+STRATEGIES = STRATEGY.choices
 #: Declared bounds of the judging parameters.
 JUDGE_PARAMS: dict[str, Param] = {p.name: p for p in (NUM, ROUND, BUDGET)}
 _RBP_BASELINE_P = 0.8

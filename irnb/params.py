@@ -40,7 +40,9 @@ from typing import Any, Mapping
 
 __all__ = ["Param", "PARAMS", "add_option", "slider_range", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH",
            "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL", "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE",
-           "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED", "TEST", "ESTIMATOR", "REPEATS", "TOP_RUNS"]
+           "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT",
+           "ESTIMATOR", "REPEATS", "TOP_RUNS", "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE",
+           "DERIVED"]
 
 
 def _number(x: float) -> str:
@@ -122,8 +124,10 @@ class Param:
         gives ``10``), numpy floats are numbers; booleans (``True``, ``np.True_``) never are.
         ``owner`` (the function or command) prefixes the message; ``label`` overrides how
         the parameter is named (a command-line flag)."""
+        given = value  # the error shows what was passed, not its conversion
+
         def bad() -> ValueError:
-            return self.error(value, owner, label=label, wording=wording)
+            return self.error(given, owner, label=label, wording=wording)
 
         if self.type is str:
             if not isinstance(value, str) or value not in (self.choices or ()):
@@ -207,6 +211,25 @@ TEST = Param("test", str, "anova", choices=("t", "wilcoxon", "sign", "randomizat
              doc="anova: one-way ANOVA over all runs + Bonferroni multiple comparisons, the papers' "
                  "procedure; t, wilcoxon, sign, randomization: paired tests per pair, uncorrected; "
                  "tukey: Tukey HSD")
+#: The paired tests (one p-value per pair, from that pair's scores alone): a comparison table's tests.
+PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], doc="paired test over topics")
+#: Multiple-comparison corrections of p-values (``"none"`` keeps them).
+CORRECTION = Param("correction", str, "holm", choices=("bonferroni", "holm", "bh", "none"),
+                   doc="multiple-comparison correction (bh = Benjamini-Hochberg)")
+#: Output formats of a comparison table.
+REPORT_FORMAT = Param("format", str, "markdown", choices=("markdown", "latex", "html", "csv"),
+                      doc="output format (csv: the tidy table at full precision)")
+#: How documents to judge next are chosen: the default aims to decide pairs; the other two are baselines.
+STRATEGY = Param("strategy", str, "decide-pairs", choices=("decide-pairs", "depth", "rbp"),
+                 doc="decide-pairs (default), or the baselines depth / rbp")
+#: Documents to suggest for judging.
+SUGGESTIONS = Param("n", int, 10, low=1, doc="n: how many documents to suggest")
+#: Judgments per round of a judging simulation.
+ROUND_SIZE = Param("round_size", int, 200, low=1, doc="judgments per round of a simulation")
+#: Judgments spent in a judging simulation.
+BUDGET = Param("budget", int, 1000, low=1, doc="judgments spent in a simulation")
+#: Degree of the polynomial fitted to the background rate by depth (Ravana & Moffat 2010 Fig. 1).
+DEGREE = Param("degree", int, 3, low=0, doc="degree of the polynomial fitted to the rate by depth")
 #: Point estimators inside [B, T] (Ravana & Moffat 2010 §4).
 ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
                   doc="point estimate: S simplistic, B background, I interpolated, M smoothed")
@@ -214,7 +237,10 @@ ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
-    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, TOP_RUNS, TEST, ESTIMATOR)})
+    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, TOP_RUNS, TEST, CORRECTION, ESTIMATOR,
+    STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE)})
+#: Parameters declared from another one (same bounds or choices, a narrower use).
+DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT})
 
 
 # =============================================================================== builders

@@ -48,12 +48,12 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, N_RESAMPLES, SEED
+from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, N_RESAMPLES, PAIRED_TEST, REPORT_FORMAT, SEED
 
 __all__ = ["Report", "report", "bootstrap_ci", "compact_letters", "topic_differences", "FORMATS", "REPORT_TESTS"]
 
-FORMATS = ("markdown", "latex", "html", "csv")
-REPORT_TESTS = ("t", "wilcoxon", "sign", "randomization")
+FORMATS = REPORT_FORMAT.choices
+REPORT_TESTS = PAIRED_TEST.choices
 _TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
                "randomization": "paired randomization test"}
 _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini–Hochberg (FDR)",

@@ -71,7 +71,7 @@ import pandas as pd
 from scipy import special
 from scipy import stats as _sps
 
-from .params import N_RESAMPLES, TEST
+from .params import CORRECTION, N_RESAMPLES, TEST
 
 __all__ = [
     "TESTS",
@@ -100,7 +100,7 @@ TESTS = TEST.choices
 #: their family).
 PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
 TOPIC_RULES = ("pairwise", "common")
-ADJUSTMENTS = ("bonferroni", "holm", "bh")
+ADJUSTMENTS = tuple(c for c in CORRECTION.choices if c != "none")
 WILCOXON_ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 PERMUTATION_MAX_TOPICS = 13  # scipy: 2**13 sign flips are enumerated exactly (< 9999 resamples)
