@@ -106,8 +106,9 @@ class Param:
             return f"{kind} {'<' if self.high_open else '≤'} {_number(self.high)}"
         return kind
 
-    def error(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be") -> ValueError:
-        """The ValueError for a bad ``value``: ``owner: label must be …, got value``."""
+    def error(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be",
+              note: str | None = None) -> ValueError:
+        """The ValueError for a bad ``value``: ``owner: label must be … (note), got value``."""
         verb = "" if wording == "satisfy" and self.type is not str and self.low is not None \
             and self.high is not None and not self.keywords else "be "
         hint = ""
@@ -115,19 +116,21 @@ class Param:
             close = difflib.get_close_matches(value, self.choices or (), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
         prefix = f"{owner}: " if owner else ""
-        return ValueError(f"{prefix}{label or self.label or self.name} must {verb}{self.describe(wording)}, "
+        why = f" ({note})" if note else ""
+        return ValueError(f"{prefix}{label or self.label or self.name} must {verb}{self.describe(wording)}{why}, "
                           f"got {value!r}{hint}")
 
-    def validate(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be") -> Any:
+    def validate(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be",
+                 note: str | None = None) -> Any:
         """``value`` converted to the declared type, or a ValueError naming the parameter,
         what is allowed and what was passed. Numpy integers are integers (``np.int64(10)``
         gives ``10``), numpy floats are numbers; booleans (``True``, ``np.True_``) never are.
         ``owner`` (the function or command) prefixes the message; ``label`` overrides how
-        the parameter is named (a command-line flag)."""
+        the parameter is named (a command-line flag); ``note`` says why the bounds are what they are."""
         given = value  # the error shows what was passed, not its conversion
 
         def bad() -> ValueError:
-            return self.error(given, owner, label=label, wording=wording)
+            return self.error(given, owner, label=label, wording=wording, note=note)
 
         if self.type is str:
             if not isinstance(value, str) or value not in (self.choices or ()):

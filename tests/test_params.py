@@ -149,3 +149,20 @@ def test_widget_sliders_read_the_declarations():
                                                               params.SMOOTHING.step)
     k = view.controls["measurement_depth"]
     assert k.min == params.MEASUREMENT_DEPTH.low
+
+
+def test_report_judged_depth_is_a_deprecated_alias_of_measurement_depth():
+    import pandas as pd
+
+    from irnb import Experiment
+    from irnb.reporting import report
+
+    qrels = pd.DataFrame({"qid": ["1", "2"], "docno": "d", "grade": 1})
+    runs = pd.DataFrame({"run": ["a"] * 4, "qid": ["1", "1", "2", "2"], "docno": ["d", "u", "u", "d"],
+                         "score": [2.0, 1.0] * 2})
+    exp = Experiment(runs, qrels)
+    new = report(exp, ["AP"], measurement_depth=2, n_resamples=20).table
+    with pytest.warns(DeprecationWarning, match="measurement_depth"):
+        old = report(exp, ["AP"], judged_depth=2, n_resamples=20).table
+    pd.testing.assert_frame_equal(new, old)
+    assert new["judged_measure"].tolist() == ["Judged@2"] and new["judged"].tolist() == [0.5]  # 1 of the top 2

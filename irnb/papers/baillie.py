@@ -101,9 +101,13 @@ def _a_name(assessment: str) -> str:
 
 
 def _check_depths(depths, owner: str) -> tuple[int, ...]:
-    depths = tuple(depths)
-    if not depths or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in depths):
-        raise ValueError(f"{owner}: depths must be measurement depths (integers ≥ 1), got {depths!r}")
+    given = tuple(depths)
+    try:
+        depths = tuple(MEASUREMENT_DEPTH.validate(d, None) for d in given)
+    except ValueError:
+        depths = ()
+    if not depths:
+        raise ValueError(f"{owner}: depths must be measurement depths (integers ≥ 1), got {given!r}")
     if list(depths) != sorted(set(depths)):
         raise ValueError(f"{owner}: depths must increase without repeats, got {depths!r}")
     return tuple(int(d) for d in depths)
