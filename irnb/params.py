@@ -14,10 +14,10 @@ ValueError: score_intervals: measurement_depth (k) must be an integer ≥ 1, got
 Traceback (most recent call last):
 ...
 ValueError: --alpha must satisfy 0 < alpha < 1, got 1.5
->>> TEST.validate("tukye", "compare")
+>>> TEST.validate("tukye", "compare")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: compare: test must be one of 't', 'wilcoxon', 'sign', 'randomization', 'anova', 'tukey', got 'tukye'; did you mean 'tukey'?
+ValueError: compare: test must be one of 't', 'wilcoxon', ..., 'tukey', got 'tukye'; did you mean 'tukey'?
 
 A parameter that several functions take with different defaults (``alpha`` is 0.05 in a
 comparison, 0.01 in a budget study) is still declared once: ``ALPHA.with_default(0.01)``
@@ -36,7 +36,8 @@ import numbers
 import re
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["Param", "PARAMS", "add_option", "slider_range", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH",
            "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL", "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE",

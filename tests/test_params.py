@@ -75,7 +75,8 @@ def test_errors_name_the_parameter_what_is_allowed_and_what_was_passed(param, va
 
 
 def test_numpy_numbers_count_and_are_converted():
-    assert params.POOL_DEPTH.validate(np.int64(7), "f") == 7 and type(params.POOL_DEPTH.validate(np.int64(7), "f")) is int
+    depth = params.POOL_DEPTH.validate(np.int64(7), "f")
+    assert depth == 7 and type(depth) is int
     assert params.ALPHA.validate(np.float32(0.25), "f") == 0.25
     assert params.SMOOTHING.validate("auto", "f") == "auto"
     with pytest.raises(ValueError, match="smoothing"):
