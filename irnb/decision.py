@@ -56,7 +56,7 @@ from scipy import special
 
 from .measures import FAMILIES, Measure, parse_measure
 from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, TEST
-from .stats import TESTS, TOPIC_RULES, PairwiseTests, pairwise_test
+from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
 
 __all__ = [
     "CASES",

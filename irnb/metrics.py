@@ -42,7 +42,7 @@ number trec_eval 10 prints in its own test suite is reproduced in
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Sequence
 
