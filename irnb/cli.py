@@ -3,8 +3,8 @@
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
 column); ``irnb report QRELS RUN... -m MEASURE...`` writes the comparison table for a
 paper; ``irnb trec_eval [options] QRELS RUN`` is a drop-in for trec_eval 10.0
-(its options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
-exit status 2 and no traceback.
+(its options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens
+JupyterLab on the teaching notebooks. Errors go to stderr with exit status 2 and no traceback.
 """
 
 from __future__ import annotations
@@ -299,7 +299,8 @@ def _cmd_compare(args) -> int:
                               assessment=args.assessment, **options)
     for run, topics in list(experiment.missing_topics.items())[:10]:
         note = missing_topics_note(run, topics, len(experiment.topics), complete=False,
-                                   consequence="left out of its pairs' tests (a pair is tested on the topics both runs answer)")
+                                   consequence="left out of its pairs' tests (a pair is tested on the topics both runs "
+                                               "answer)")
         print(f"irnb: warning: {note}", file=sys.stderr)
     about = table.attrs
     if args.format == "trec":  # a header line says what produced the table
@@ -340,7 +341,8 @@ def _cmd_judge_next(args) -> int:
     table = judge_next(experiment, n=args.n, measure=args.measure, strategy=args.strategy,
                        background_rate=args.background_rate)
     for row in table.itertuples(index=False):
-        sys.stdout.write(f"{row.topic} {row.docno}" + (f"\t# gain {row.gain:.4f}: {row.why}" if args.why else "") + "\n")
+        why = f"\t# gain {row.gain:.4f}: {row.why}" if args.why else ""
+        sys.stdout.write(f"{row.topic} {row.docno}{why}\n")
     return 0
 
 
@@ -416,8 +418,9 @@ def _cmd_reproduce(args) -> int:
         if args.manual:
             unknown = [r for r in args.manual if r not in experiment.run_names]
             if unknown:
+                more = "…" if len(experiment.run_names) > 8 else ""
                 raise ValueError(f"--manual: unknown run {unknown[0]!r} (the runs: "
-                                 f"{', '.join(experiment.run_names[:8])}{'…' if len(experiment.run_names) > 8 else ''})")
+                                 f"{', '.join(experiment.run_names[:8])}{more})")
     elif given:
         raise ValueError(f"{', '.join(given)} describe your data; add --qrels FILE --runs RUN...")
     result = reproduce(args.id, experiment, manual=args.manual, label=args.label, **options)

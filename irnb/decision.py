@@ -502,7 +502,7 @@ def case_proportions(settings, *, form: str = "2007", measures: "Iterable[str | 
                        alpha=alpha, topics=topics, **options)
     wide = tidy.pivot(index="setting", columns=["measure", "case"], values="proportion")
     order_rows = list(dict.fromkeys(tidy["setting"]))
-    order_cols = list(dict.fromkeys(zip(tidy["measure"], tidy["case"])))
+    order_cols = list(dict.fromkeys(zip(tidy["measure"], tidy["case"], strict=True)))
     wide = wide.loc[order_rows, pd.MultiIndex.from_tuples(order_cols, names=["measure", "case"])]
     wide.attrs = dict(tidy.attrs)
     return wide
@@ -518,10 +518,10 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
 
     For each depth d: ``family@d`` (P@d, or MAP@d = AP@d for ``family="AP"``) and A_p@d =
     ``Judged@d`` (the papers' figures: 2007 Fig. 2 pairs P@d with A_p@d, 2008 Fig. 11 MAP@d
-    with A_p@d), or ``assessment`` (a family, e.g. ``"MAA"``, at depth d). Rows: ``depth, kind ("measure" | "assessment"), measure,
-    run, mean, lower, upper, n_topics, p_value, significant, case``. Means and intervals
-    are over the topics the test uses (those the pair shares; with ``topics="common"``
-    those every run shares): mean ± t_{(1+confidence)/2, n−1}·sd/√n. The
+    with A_p@d), or ``assessment`` (a family, e.g. ``"MAA"``, at depth d). Rows: ``depth,
+    kind ("measure" | "assessment"), measure, run, mean, lower, upper, n_topics, p_value,
+    significant, case``. Means and intervals are over the topics the test uses (those the
+    pair shares; with ``topics="common"`` those every run shares): mean ± t_{(1+confidence)/2, n−1}·sd/√n. The
     p-value is the pair's, from ``test`` applied to all runs (so ANOVA/Bonferroni and
     Tukey see the whole family, as in the paper; the default is the papers' ANOVA +
     Bonferroni); ``case`` is the pair's decision-matrix case at that depth. ``.attrs``:

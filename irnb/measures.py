@@ -129,7 +129,8 @@ _FAMILIES: tuple[Family, ...] = (
            trec_name="Rprec_mult", trec_suffix="mult"),
     Family("RelP", "relative precision: relevant in the top k divided by min(k, R)", "trec_eval relative_P",
            cutoff="required", trec_name="relative_P"),
-    Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))", "Buckley & Voorhees 2004; trec_eval bpref",
+    Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))",
+           "Buckley & Voorhees 2004; trec_eval bpref",
            trec_name="bpref"),
     Family("Bpref10", "bpref-10: (1/R) Σ_r (1 − min(n_r, R+10)/min(N, R+10)), the top R + 10 judged non-relevant "
            "documents count", "Buckley & Voorhees 2004 (bpref-10), as described by Büttcher et al. 2007; "

@@ -156,7 +156,8 @@ def _legend(ax, handles: Sequence, *, where: str = "below", **kwargs) -> None:
     labels = [h.get_label() if hasattr(h, "get_label") else h[0].get_label() for h in handles]
     current = ax.get_legend()
     if current is not None and getattr(current, "_irnb_handles", None) == handles:
-        for text, label in zip(current.get_texts(), labels):  # same entries: new words only (no new legend)
+        # same entries: new words only (no new legend)
+        for text, label in zip(current.get_texts(), labels, strict=True):
             if text.get_text() != label:
                 text.set_text(label)
         return
@@ -862,7 +863,7 @@ def separability_plot(table: pd.DataFrame, *, measure: str | None = None, run_se
     ax = _axes(ax, (6.5, 4.5))
     estimators = list(dict.fromkeys(rows["estimator"]))
     measures = list(dict.fromkeys(rows["measure"]))
-    styles = {s: st for s, st in zip(dict.fromkeys(rows["run_set"]), ("-", "--", ":", "-."))}
+    styles = {s: st for s, st in zip(dict.fromkeys(rows["run_set"]), ("-", "--", ":", "-."), strict=False)}
     for (m, s, e), part in rows.groupby(["measure", "run_set", "estimator"], sort=False):
         part = part.sort_values("budget")
         _tag(ax.plot(part["budget"].to_numpy(np.float64), part["fraction"].to_numpy(np.float64),

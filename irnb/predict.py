@@ -914,7 +914,8 @@ def complete_qrels(
     score = np.full(target_row.size, np.nan)
     probability = np.zeros(target_row.size)
     rows = []
-    train_by_topic = np.split(np.argsort(train_topic, kind="stable"), np.cumsum(np.bincount(train_topic, minlength=T))[:-1])
+    train_by_topic = np.split(np.argsort(train_topic, kind="stable"),
+                              np.cumsum(np.bincount(train_topic, minlength=T))[:-1])
     target_by_topic = np.split(np.argsort(target_topic, kind="stable"),
                                np.cumsum(np.bincount(target_topic, minlength=T))[:-1])
     for t in range(T):  # one classifier per topic; scoring is vectorised over the documents

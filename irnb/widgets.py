@@ -414,7 +414,7 @@ class View:
         widths = _label_widths(figure)
         with matplotlib.rc_context(_DRAW_RC):
             if self._layout is None or len(widths) != len(self._layout) or any(
-                    now > then for now, then in zip(widths, self._layout)):
+                    now > then for now, then in zip(widths, self._layout, strict=True)):
                 # lay out with the longest run name / topic id in place of one label of each
                 # axis that shows run names / topic ids: later labels fit without a new layout,
                 # so the picture depends on the controls only (back to a setting, same picture)

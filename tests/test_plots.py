@@ -137,7 +137,7 @@ def test_case_matrix_plot_shows_the_cases_and_marks_weak_ones(matrix):
     data = found["cases"].get_array()
     np.testing.assert_array_equal(data.filled(0), [[0, 1, 2], [1, 0, 4], [2, 4, 0]])
     assert data.mask.tolist() == np.eye(3, dtype=bool).tolist()  # the diagonal is "no comparison"
-    weak = sorted(zip(found["weak"].get_xdata(), found["weak"].get_ydata()))
+    weak = sorted(zip(found["weak"].get_xdata(), found["weak"].get_ydata(), strict=True))
     assert weak == [(0, 2), (1, 2), (2, 0), (2, 1)]  # (column, row) of cases 2 and 4
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["1 strong: P =, A =", "2 weak: P =, A ≠", "3 strong: P ≠, A ≤ (better run)",

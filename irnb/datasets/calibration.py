@@ -253,7 +253,8 @@ def calibration_table(data_dir, *, seed: int = 0, tolerance: float = TOLERANCE,
         if name in DESIGN_ROWS:
             dlo, dhi = allowed_range([covid[name]], tolerance=WIDE_TOLERANCE)
             dok = bool(dlo <= design[name] <= dhi)
-        row.update({"strict": strict, "low": lo, "high": hi, "ok": ok, "design low": dlo, "design high": dhi, "design ok": dok})
+        row.update({"strict": strict, "low": lo, "high": hi, "ok": ok,
+                    "design low": dlo, "design high": dhi, "design ok": dok})
         rows.append(row)
     return pd.DataFrame(rows).set_index("statistic")
 
@@ -276,6 +277,7 @@ def seed_table(real: pd.DataFrame, seeds) -> pd.DataFrame:
     hi = real.loc[names].max(axis=1)
     wide = [allowed_range(real.loc[n], tolerance=WIDE_TOLERANCE) for n in names]
     out["inside"] = values.apply(lambda col: (col >= lo) & (col <= hi)).sum(axis=1)
-    out["wide"] = [int(((values.loc[n] >= w[0]) & (values.loc[n] <= w[1])).sum()) for n, w in zip(names, wide, strict=True)]
+    out["wide"] = [int(((values.loc[n] >= w[0]) & (values.loc[n] <= w[1])).sum())
+                   for n, w in zip(names, wide, strict=True)]
     out.index.name = "statistic"
     return out

@@ -159,7 +159,8 @@ def simulate(
 def _docnos(topic_ids: list[str], N: int, width: int) -> pa.Array:
     """``D<topic>-<index>`` for every document, in (topic, index) order (= string order)."""
     index = pc.utf8_lpad(pc.cast(pa.array(np.tile(np.arange(N), len(topic_ids))), pa.string()), width, "0")
-    prefix = pa.array([f"D{t}-" for t in topic_ids], pa.string()).take(pa.array(np.repeat(np.arange(len(topic_ids)), N)))
+    topic_of_row = pa.array(np.repeat(np.arange(len(topic_ids)), N))
+    prefix = pa.array([f"D{t}-" for t in topic_ids], pa.string()).take(topic_of_row)
     return pc.binary_join_element_wise(prefix, index, "")
 
 

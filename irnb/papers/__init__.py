@@ -84,8 +84,8 @@ class Reproduction:
     prints none; ``notes``: the setting, what differs from the paper's and what agrees
     (computed sentences); ``figure(ax=None)`` draws it (figures only; tables raise).
     ``headline``: the paper's headline against irnb's number (:class:`Headline`, or a
-    ``(paper, irnb, agrees)`` tuple turned into one), where the reproduction defines one; ``details``: further frames the figure is drawn from
-    (e.g. per-depth confidence intervals), by name.
+    ``(paper, irnb, agrees)`` tuple turned into one), where the reproduction defines one;
+    ``details``: further frames the figure is drawn from (e.g. per-depth confidence intervals), by name.
     """
 
     id: str

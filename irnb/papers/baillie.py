@@ -189,8 +189,8 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
     family at the column's depth (MAP: at 1000), e.g. ``"JudgedRet"``."""
     fam = "Judged" if assessment is None else _assessment(assessment, "baillie2007-table1")
     columns = [(f"@{d}", f"P@{d}") for d in DEPTHS] + [("MAP/AA", "AP")]
-    table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam, depths=DEPTHS, test=test,
-                              alpha=alpha, pool_depths=pool_depths)
+    table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam,
+                              depths=DEPTHS, test=test, alpha=alpha, pool_depths=pool_depths)
     paper = _paper_table1()
     mine, theirs = table.iloc[0], paper.mean(axis=0)
     agrees = _decided(mine, bool(mine[("@1000", 3)] < mine[("@10", 3)] and _weak(mine, "@1000") > _weak(mine, "@10")))
@@ -568,7 +568,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
         *_pair_notes(grid, source, pairs, labels),
         f"Pairs in each case at @{last}: " + ", ".join(f"case {c}: {n}" for c, n in present.items()) + ".",
         ("Agrees: every case has an example." if agrees else
-         f"Differs: no pair falls in case {', '.join(str(c) for c, ok in zip(_CASES, found) if not ok)} at any depth."),
+         f"Differs: no pair falls in case {', '.join(str(c) for c, ok in zip(_CASES, found, strict=True) if not ok)} at any depth."),
     ]
     headline = Headline(paper="all four cases occur among official runs (Robust 2005)",
                         irnb=f"cases with an example: {sum(found)} of 4", agrees=agrees)
