@@ -44,3 +44,20 @@ def test_the_three_depths_are_declared_with_their_glossary_words():
 def test_the_glossary_page_is_in_the_toctree():
     index = (REPO / "docs" / "index.md").read_text(encoding="utf-8")
     assert re.search(r"^glossary$", index, re.M)
+
+
+def test_judged_view_names_the_run_depth_max_depth_and_keeps_depth_as_a_deprecated_alias():
+    import pandas as pd
+    import pytest
+
+    from irnb import Experiment
+    from irnb.metrics import judged_view
+
+    qrels = pd.DataFrame({"qid": "1", "docno": ["a", "b"], "grade": [1, 0]})
+    runs = pd.DataFrame({"run": "r", "qid": "1", "docno": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    exp = Experiment(runs, qrels)
+    new = judged_view(exp, max_depth=2)
+    with pytest.warns(DeprecationWarning, match="max_depth"):
+        old = judged_view(exp, depth=2)
+    assert new.length.tolist() == old.length.tolist() == [[2]]
+    assert (new.grade == old.grade).all()
