@@ -3,6 +3,7 @@ and on TREC-COVID round 1; the relevance-by-pooling-runs curves of the three col
 
     python benchmarks/background_rate.py                       # default design, seeds 0 and 10-14
     python benchmarks/background_rate.py --pooled-runs-per-group 3 --seeds 0 10 11
+    python benchmarks/background_rate.py --trec-covid-design   # 56 contributing runs, as TREC-COVID
 
 For each collection and pool depth d: the depth-d pool of the contributing runs,
 ``estimate_background_rate(exp, depth=d, pool=pool)`` (``fit`` = the cubic's unclipped
@@ -12,6 +13,13 @@ top 2d), then the fraction relevant among judged documents pooled by 1, 2, 3 …
 runs. TREC-COVID's "truth" is its deep qrels (topics 1-30) and the shallow pool is drawn from
 them, so its truth covers only documents the deep qrels judge. CLEF eHealth 2016 has no
 contributor list: all 16 runs count, no truth.
+
+The second table compares the curves themselves, at depths 10 and 100: the fraction
+relevant at 1, 2, … 6 pooling runs (what the cubic extrapolates from), the same over shares
+of the contributing runs (0-10 %, 10-20 %, … of them), and how fast relevant and
+non-relevant documents thin out from 1 to 2 pooling runs (judged documents at 2 runs / at
+1 run, per topic). Counts and shares disagree when the numbers of contributing runs differ
+(12 in the default, 56 in TREC-COVID, 16 in CLEF): the cubic reads the count curve.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from pathlib import Path
 
 import irnb
 from irnb.datasets import simulate
+from irnb.datasets.calibration import TREC_COVID_DESIGN
 from irnb.datasets.real import clef_ehealth_2016_task2, trec_covid_round1
 from irnb.intervals import estimate_background_rate, true_background_rate
 from irnb.pooling import depth_pool
@@ -43,19 +52,59 @@ def _row(name: str, exp, depth: int, *, truth: bool = True, runs=None) -> str:
             f"  | {_curve(fit)}")
 
 
+SHARE_BINS = ((0.0, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.5), (0.5, 1.0))
+
+
+def _curve_row(name: str, exp, depth: int, *, runs=None, counts: int = 6) -> str:
+    """One line of the curve comparison: fraction relevant by count, by share, and the thinning."""
+    pool = depth_pool(exp, depth=depth, runs=runs)
+    frame = estimate_background_rate(exp, depth=depth, pool=pool, runs=runs).to_frame()
+    frame = frame[frame["in_fit"]].set_index("num_runs")
+    K = len(runs) if runs is not None else sum(exp.contributors)
+    by_count = " ".join(f"{frame.loc[c, 'fraction']:.2f}" if c in frame.index else "  - " for c in range(1, counts + 1))
+    share = frame.index.to_numpy() / K
+    parts = []
+    for low, high in SHARE_BINS:
+        inside = frame[(share > low) & (share <= high)]
+        parts.append(f"{inside['relevant'].sum() / inside['judged'].sum():.2f}" if len(inside) else "  - ")
+    thin = "   -     -  "
+    if 1 in frame.index and 2 in frame.index:
+        rel, judged = frame["relevant"], frame["judged"]
+        thin = f"{rel[2] / rel[1]:5.2f} {(judged[2] - rel[2]) / (judged[1] - rel[1]):5.2f}"
+    return f"{name:<28} d={depth:<4} K={K:<3} | {by_count} | {' '.join(parts)} | {thin}"
+
+
+def _curve_table(rows) -> None:
+    print(f"\n{'relevance by pooling runs':<28} {'':6} {'':5} | fraction relevant at 1 … 6 runs "
+          f"| by share of the K runs {' '.join(f'{lo:.0%}-{hi:.0%}' for lo, hi in SHARE_BINS)} "
+          f"| at 2 runs / at 1: relevant, non-relevant")
+    for name, exp, depth, runs in rows:
+        print(_curve_row(name, exp, depth, runs=runs), flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 10, 11, 12, 13, 14])
     parser.add_argument("--depths", type=int, nargs="+", default=[10, 100])
     parser.add_argument("--pooled-runs-per-group", type=int, default=None)
+    parser.add_argument("--trec-covid-design", action="store_true",
+                        help=f"simulate with TREC-COVID's design instead of the default ({TREC_COVID_DESIGN}), "
+                             "but with the official qrels pooled as deep as the deepest --depths (a depth-d pool "
+                             "judges only entries of the official qrels)")
     parser.add_argument("--no-real", action="store_true", help="skip TREC-COVID and CLEF 2016")
     args = parser.parse_args(argv)
-    design = {} if args.pooled_runs_per_group is None else {"pooled_runs_per_group": args.pooled_runs_per_group}
+    design = {**TREC_COVID_DESIGN, "pool_depth": max(args.depths)} if args.trec_covid_design else {}
+    if args.pooled_runs_per_group is not None:
+        design["pooled_runs_per_group"] = args.pooled_runs_per_group
+    curves = []
     for seed in args.seeds:
         exp = simulate(seed, **design).experiment
         for d in args.depths:
             print(_row(f"simulated seed {seed}", exp, d), flush=True)
+            if seed == args.seeds[0]:
+                curves.append((f"simulated seed {seed}", exp, d, None))
     if args.no_real:
+        _curve_table(curves)
         return 0
     deep = trec_covid_round1(DATA / "trec-covid-round1", qrels="deep")
     covid = irnb.Experiment(dict(deep.runs), deep.qrels, truth=deep.qrels,
@@ -65,6 +114,9 @@ def main(argv=None) -> int:
     clef = clef_ehealth_2016_task2(DATA / "clef-ehealth-2016-irtask2")
     for d in (10, 100):
         print(_row("CLEF 2016 (all runs)", clef, d, truth=False, runs=list(clef.run_names)), flush=True)
+    curves += [("TREC-COVID (deep qrels)", covid, d, None) for d in (10, 100)]
+    curves += [("CLEF 2016 (all runs)", clef, d, list(clef.run_names)) for d in (10, 100)]
+    _curve_table(curves)
     return 0
 
 

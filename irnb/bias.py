@@ -73,6 +73,7 @@ correlations are numpy over (measure, run, run) arrays.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
@@ -356,14 +357,19 @@ def _names(experiment: Experiment, mask: np.ndarray) -> list[str]:
     return [experiment.run_names[i] for i in np.flatnonzero(mask)]
 
 
-def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndarray) -> Judged:
-    """The kernels' view of runs ``idx`` only, with the qrels restricted to ``judged``
-    (a private shortcut: :func:`irnb.metrics.judged_view` lays out every run)."""
+def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndarray,
+                 topics: np.ndarray | None = None) -> Judged:
+    """The kernels' view of runs ``idx`` only (and of ``topics`` only, when given), with the
+    qrels restricted to ``judged`` (a private shortcut: :func:`irnb.metrics.judged_view`
+    lays out every run and topic)."""
     j = experiment.judgments
     # doc -2 → NO_DOC, -1 → UNJUDGED
     table = np.concatenate([j.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
     counts = _level_counts(j, len(experiment.topics), judged)
-    return Judged(grade=table[j.doc[idx]], level_counts=counts, length=experiment.length[idx])
+    if topics is None:
+        return Judged(grade=table[j.doc[idx]], level_counts=counts, length=experiment.length[idx])
+    cells = np.ix_(idx, topics)
+    return Judged(grade=table[j.doc[cells]], level_counts=counts[topics], length=experiment.length[cells])
 
 
 def _per_topic(view: Judged, measures: Sequence[Measure]) -> np.ndarray:
@@ -418,9 +424,28 @@ def _assemble(kind: str, description: str, experiment: Experiment, measures: tup
 
 
 def _reduced_values(experiment: Experiment, judged: np.ndarray, runs: np.ndarray,
-                    measures: tuple[Measure, ...]) -> np.ndarray:
-    """Per-topic values of ``runs`` on the qrels restricted to ``judged`` (one sweep task)."""
-    return _per_topic(_subset_view(experiment, judged, runs), measures)
+                    measures: tuple[Measure, ...], topics: np.ndarray | None = None) -> np.ndarray:
+    """Per-topic values of ``runs`` (on ``topics``, default all) on the qrels restricted to
+    ``judged`` (one sweep task)."""
+    return _per_topic(_subset_view(experiment, judged, runs, topics), measures)
+
+
+def _for_workers(experiment: Experiment) -> Experiment:
+    """A shallow copy of ``experiment`` without its runs' tables (``runs`` is empty) and
+    without the complete qrels (``truth`` is None): the sweep tasks read the official
+    judgments' dense arrays only, and the rest is most of what a worker process would
+    otherwise be sent (71 of 81 MB for the default collection)."""
+    light = copy.copy(experiment)
+    light.runs, light.truth = {}, None
+    return light
+
+
+def _changed_topics(experiment: Experiment, judged: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
+    """Topics with a qrels entry judged in ``reference`` (None: every entry) but not in
+    ``judged`` or the other way round: the only topics whose values can differ."""
+    j = experiment.judgments
+    differ = ~judged if reference is None else judged != reference
+    return np.unique(j.qrel_topic[differ])
 
 
 def _subsample_means(experiment: Experiment, measures: tuple[Measure, ...], judged: np.ndarray,
@@ -472,6 +497,17 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     >>> res.reference_rank.tolist(), res.reduced_rank.tolist()    # each alone with the other at full score
     ([[1, 2]], [[2, 2]])
     """
+    return _leave_one_group_out(experiment, depth=depth, measures=measures, contributors=contributors,
+                                ranked=ranked, reference=reference, n_jobs=n_jobs, progress=progress)
+
+
+def _leave_one_group_out(experiment: Experiment, *, depth: int, measures, contributors, ranked, reference: str,
+                         n_jobs: int | None, progress: bool | None, reuse: bool = True) -> BiasResult:
+    """:func:`leave_one_group_out_bias`. Leaving a group out unjudges only the entries it
+    alone pooled, so only the topics of those entries can change: with ``reuse`` (the
+    default) each group's runs keep their reference values on every other topic and are
+    re-evaluated on those topics only (the same values as re-evaluating everything: a
+    test compares the two)."""
     owner = "leave_one_group_out_bias"
     reference = _check_reference(reference, owner)
     depth = DEPTH.validate(depth, owner)
@@ -488,15 +524,21 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     contributing_groups = set(run_group[contributing])
     left_out = np.zeros(idx.size, dtype=bool)
     tasks = []
+    shipped = _for_workers(experiment)
     for g, name in enumerate(pools.groups):
         members = np.flatnonzero(run_group[idx] == name)
         if name in contributing_groups and members.size:
-            tasks.append((members, (experiment, pools.judged[g], idx[members], parsed)))
-    values = sweep(_reduced_values, [args for _, args in tasks], n_jobs=n_jobs, progress=progress,
+            left_out[members] = True
+            topics = _changed_topics(experiment, pools.judged[g], ref_judged) if reuse else None
+            if topics is None or topics.size:  # else: nothing changes, the reference values stand
+                tasks.append((members, topics, (shipped, pools.judged[g], idx[members], parsed, topics)))
+    values = sweep(_reduced_values, [args for _, _, args in tasks], n_jobs=n_jobs, progress=progress,
                    desc="groups left out", owner=owner)
-    for (members, _), reduced in zip(tasks, values, strict=True):
-        red_values[:, members] = reduced
-        left_out[members] = True
+    for (members, topics, _), reduced in zip(tasks, values, strict=True):
+        if topics is None:
+            red_values[:, members] = reduced
+        else:
+            red_values[:, members[:, None], topics] = reduced
     ranked_groups = run_group[idx]
     config = (ranked_groups[:, None] == ranked_groups[None, :]) & left_out[None, :]
     description = (f"leave-one-group-out at depth {depth} ({int(contributing.sum())} contributing runs, "
@@ -633,7 +675,8 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     full = _subsample_means(experiment, parsed, None, idx)
     settings = [(float(fraction), r, random_subsample(experiment, fraction=fraction, seed=rng))
                 for fraction in fractions for r in range(int(repeats))]  # drawn in order, before any task runs
-    results = sweep(_subsample_means, [(experiment, parsed, pool.judged, idx) for _, _, pool in settings],
+    shipped = _for_workers(experiment)
+    results = sweep(_subsample_means, [(shipped, parsed, pool.judged, idx) for _, _, pool in settings],
                     n_jobs=n_jobs, progress=progress, desc="subsamples", owner=owner)
     rows = []
     for (fraction, r, pool), means in zip(settings, results, strict=True):

@@ -60,7 +60,8 @@ import pyarrow.compute as pc
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
 from .params import RUN_DEPTH
-from .io import Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _topic_blocks, check_compat
+from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _string_bytes, _string_hash,
+                 _StringBytes, _strings_equal, _topic_blocks, _topic_codes, _with_small_pages, check_compat)
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
            "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
@@ -271,12 +272,17 @@ class Judgments:
         )
 
 
-def _encode_qrels(qrels: Qrels, topics: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
-    """Qrels restricted to ``topics``: topic index, grade, docno and per-topic offsets."""
+def _encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Array] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
+    """Qrels restricted to ``topics``: topic index, grade, docno and per-topic offsets.
+    ``codes`` is ``_topic_codes(qrels.table["topic"])`` when the caller has it."""
     table = qrels.table
-    topic_idx = pc.index_in(table["topic"], value_set=topics).fill_null(-1).to_numpy().astype(np.int64)
+    codes, dictionary = _topic_codes(table["topic"]) if codes is None else codes
+    position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
+    topic_idx = position.astype(np.int64)[codes]  # hashes the distinct topics only, not every row
     keep = topic_idx >= 0
-    grades = table["grade"].to_numpy()[keep]
+    everything = bool(keep.all())
+    grades = table["grade"].to_numpy() if everything else table["grade"].to_numpy()[keep]
     if grades.size and (grades.min() < MIN_GRADE or grades.max() > MAX_GRADE):
         row = int(np.flatnonzero(keep)[np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))[0]])
         raise ValueError(
@@ -284,13 +290,102 @@ def _encode_qrels(qrels: Qrels, topics: pa.Array) -> tuple[np.ndarray, np.ndarra
             f"{table['docno'][row].as_py()!r}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}], "
             f"got {table['grade'][row].as_py()}"
         )
-    docno = table["docno"].filter(pa.array(keep)).combine_chunks()
-    topic_idx = topic_idx[keep].astype(np.int32)
-    order = np.argsort(topic_idx, kind="stable")  # qrels are topic-sorted already; stable keeps docno order
-    topic_idx, grades = topic_idx[order], grades[order]
-    docno = docno.take(pa.array(order))
+    docno = (table["docno"] if everything else table["docno"].filter(pa.array(keep))).combine_chunks()
+    topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32)
+    if topic_idx.size and not (topic_idx[1:] >= topic_idx[:-1]).all():  # read_qrels' tables are topic-sorted
+        order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
+        topic_idx, grades = topic_idx[order], grades[order]
+        docno = docno.take(pa.array(order))
     starts = np.searchsorted(topic_idx, np.arange(len(topics) + 1)).astype(np.int64)
     return topic_idx, grades.astype(np.int8), docno, starts
+
+
+class _QrelsKeys(NamedTuple):
+    """The qrels as one sorted array of 64-bit keys, for matching run lines by sorting
+    (:func:`_match`): each key packs, from the top, the entry's topic index
+    (``topic_bits``), the top ``hash_bits`` of a 64-bit hash of its docno, and the entry's
+    index (the low ``low_bits``)."""
+
+    sorted_key: np.ndarray  # (Q,) uint64, ascending
+    topic_bits: int
+    hash_bits: int
+    low_bits: int
+    qrel_docno: _StringBytes  # the docnos' bytes, to confirm matches
+
+
+# Fewest docno-hash bits worth keying on: with fewer, entries of one topic would often share
+# a key (still exact, every match is confirmed on the strings, but slower); then the
+# hash-table path (_QrelsIndex) looks lines up instead.
+_MIN_HASH_BITS = 16
+_MAX_HASH_BITS = 64  # tests lower it to force many entries of a topic onto one key
+
+
+def _pack(topic: np.ndarray, docno_hash: np.ndarray, low: np.ndarray, bits: tuple[int, int, int]) -> np.ndarray:
+    """uint64 keys: ``topic`` in the top ``bits[0]`` bits, the top ``bits[1]`` bits of
+    ``docno_hash`` below, ``low`` in the last ``bits[2]`` bits."""
+    topic_bits, hash_bits, low_bits = bits
+    key = topic.astype(np.uint64)
+    key <<= np.uint64(64 - topic_bits)
+    docno_hash = docno_hash >> np.uint64(64 - hash_bits)
+    docno_hash <<= np.uint64(low_bits)
+    key |= docno_hash
+    key |= low
+    return key
+
+
+def _qrels_keys(qrel_topic: np.ndarray, qrel_docno: pa.Array, *, topics: int, lines: int) -> _QrelsKeys | None:
+    """The sorted keys of the qrels, for batches of at most ``lines`` lines on topic indices
+    below ``topics``; None when topic and row bits leave fewer than 16 bits of hash."""
+    topic_bits = max(1, int(topics).bit_length())
+    low_bits = max(1, int(max(qrel_topic.size, lines)).bit_length())
+    hash_bits = min(_MAX_HASH_BITS, 64 - topic_bits - low_bits)
+    if hash_bits < _MIN_HASH_BITS:
+        return None
+    bits = (topic_bits, hash_bits, low_bits)
+    docno = _string_bytes(qrel_docno)
+    key = _pack(qrel_topic, _string_hash(docno), np.arange(qrel_topic.size, dtype=np.uint64), bits)
+    key.sort()  # numpy's SIMD sort of integers: a few ms per million keys
+    return _QrelsKeys(key, *bits, docno)
+
+
+def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
+    """The qrels entry of every line (``topic[i]``, ``docno[i]``), or NOT_IN_QRELS.
+
+    The lines' keys (topic, docno hash, line number) are sorted too, so one binary search
+    of sorted values against sorted values finds, for every line, the first entry with the
+    same topic and hash bits; the docno strings of each such candidate pair are then
+    compared, so a hash collision never makes a false match. Entries sharing a key (the
+    same docno listed twice, or a collision) are tried in entry order: the first entry
+    whose docno is the line's wins."""
+    n = topic.size
+    out = np.full(n, NOT_IN_QRELS, dtype=np.int32)
+    sorted_key = keys.sorted_key
+    if n == 0 or sorted_key.size == 0:
+        return out
+    low = np.uint64((1 << keys.low_bits) - 1)
+    line_docno = _string_bytes(docno)
+    line_key = _pack(topic, _string_hash(line_docno), np.arange(n, dtype=np.uint64),
+                     (keys.topic_bits, keys.hash_bits, keys.low_bits))
+    line_key.sort()
+    high = line_key & ~low
+    start = np.searchsorted(sorted_key, high)  # sorted against sorted: a near-linear merge
+    found = sorted_key[np.minimum(start, sorted_key.size - 1)]
+    found &= ~low
+    pending = np.flatnonzero(found == high)  # lines with a candidate entry (same topic and hash bits)
+    del found
+    step = 0
+    while pending.size:  # round k tries the k-th entry sharing the line's key; usually one round
+        rows = (line_key[pending] & low).view(np.int64)
+        entries = (sorted_key[start[pending] + step] & low).view(np.int64)
+        equal = _strings_equal(line_docno, rows, keys.qrel_docno, entries)
+        out[rows[equal]] = entries[equal]
+        pending = pending[~equal]
+        step += 1
+        at = start[pending] + step
+        inside = at < sorted_key.size
+        pending, at = pending[inside], at[inside]
+        pending = pending[(sorted_key[at] & ~low) == high[pending]]
+    return out
 
 
 class _QrelsIndex(NamedTuple):
@@ -365,13 +460,22 @@ def _docno_ids(index: _QrelsIndex, docno: pa.ChunkedArray) -> np.ndarray:
 
 
 def _lookup(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
-    """The qrels entry of every (topic, docno), or NOT_IN_QRELS. Docnos are hashed only
-    against the judged ones (one hash table for all runs); a docno judged for one topic
-    only (the usual case) finds its entry by indexing, others by binary search."""
-    out = np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
+    """The qrels entry of every (topic, docno), or NOT_IN_QRELS (see :func:`_match`)."""
     if qrel_topic.size == 0 or topic.size == 0:
-        return out
-    index = _qrels_index(qrel_topic, qrel_docno, lines=topic.size)
+        return np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
+    topics = int(max(qrel_topic.max(), topic.max())) + 1
+    index = _qrels_keys(qrel_topic, qrel_docno, topics=topics, lines=topic.size)
+    if index is None:
+        index = _qrels_index(qrel_topic, qrel_docno, lines=topic.size)
+    return _entries_of_lines(index, topic, docno)
+
+
+def _entries_of_lines(index: _QrelsKeys | _QrelsIndex, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
+    """The qrels entry of every line, or NOT_IN_QRELS, by sorted keys (:func:`_match`) or,
+    when the keys would be too short, by the hash table of judged docnos."""
+    if isinstance(index, _QrelsKeys):
+        return _match(index, topic, docno)
+    out = np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
     ids = _docno_ids(index, docno)
     found = np.flatnonzero(ids >= 0)
     hit, entry = _entries(index, topic[found], ids[found].astype(np.int64))
@@ -461,6 +565,7 @@ class Experiment:
     ([[[0, 1]]], [[[1, 0]]])
     """
 
+    @_with_small_pages
     def __init__(
         self,
         runs,
@@ -488,13 +593,13 @@ class Experiment:
         self.groups: tuple[str, ...] = self._groups(groups)  # validated before the arrays are built
         self.contributors = _read_only(self._contributors(contributors))
         self.qrels = qrels
-        topic_list = sorted(set(qrels.topics))
-        self.topics: tuple[str, ...] = tuple(topic_list)
-        topics_pa = pa.array(topic_list, pa.string())
+        qrels_codes = _topic_codes(qrels.table["topic"])
+        topics_pa = qrels_codes[1].take(pc.sort_indices(qrels_codes[1])).cast(pa.string())
+        self.topics: tuple[str, ...] = tuple(topics_pa.to_pylist())  # string order, as sorted() gives
         self.max_depth = None if max_depth is None else int(max_depth)
 
-        blocks, self.ignored_topics = self._blocks(self.max_depth)
-        S, T = len(run_map), len(topic_list)
+        blocks, self.ignored_topics = self._blocks(self.max_depth, topics_pa)
+        S, T = len(run_map), len(self.topics)
         self.depth = int(blocks.count.max())
         length = np.zeros((S, T), dtype=np.int32)
         length[blocks.run, blocks.topic] = blocks.count
@@ -502,33 +607,32 @@ class Experiment:
         self.missing_topics: dict[str, list[str]] = {
             self.run_names[s]: [self.topics[t] for t in np.flatnonzero(length[s] == 0)]
             for s in np.flatnonzero((length == 0).any(axis=1))}
-        self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth)
+        self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth, qrels_codes)
         self.truth: Judgments | None = None
         if truth is not None:
             truth_qrels = as_qrels(truth, on_duplicate=on_duplicate)
             self.truth = self._lay_out(truth_qrels, topics_pa, blocks, self.length, self.depth)
 
     # ------------------------------------------------------------------ construction
-    def _blocks(self, max_depth: int | None) -> tuple[_Blocks, dict[str, list[str]]]:
+    def _blocks(self, max_depth: int | None, topics: pa.Array) -> tuple[_Blocks, dict[str, list[str]]]:
         """The (run, topic) blocks of evaluated lines (a loop over runs, numpy within each;
         each run's topic stretches are known from its trec_eval ordering)."""
-        topic_index = {topic: t for t, topic in enumerate(self.topics)}
         parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
         for s, (name, run) in enumerate(self.runs.items()):
-            starts, run_topics = _topic_blocks(run.table, self.compat)
-            names = run_topics.to_pylist()  # in string order
-            mapped = np.array([topic_index.get(topic, -1) for topic in names], dtype=np.int64)
+            starts, run_topics = _topic_blocks(run.table, self.compat)  # in string order
+            mapped = pc.index_in(run_topics, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
+            mapped = mapped.astype(np.int64)
             keep = mapped >= 0
             if not keep.any():
+                names = run_topics.to_pylist()
                 raise ValueError(
                     f"{run.source or name}: run {name!r} shares no topic with the qrels "
                     f"({self.qrels.source or 'qrels'}): run topics {_few(names)}, "
                     f"qrels topics {_few(self.topics)}"
                 )
-            dropped = [topic for topic, m in zip(names, mapped.tolist(), strict=True) if m < 0]
-            if dropped:
-                ignored[name] = dropped
+            if not keep.all():
+                ignored[name] = run_topics.filter(pa.array(~keep)).to_pylist()
             count = np.diff(starts)[keep]
             if max_depth is not None:
                 count = np.minimum(count, max_depth)
@@ -537,19 +641,22 @@ class Experiment:
         return _Blocks(run, topic, first, count), ignored
 
     def _lay_out(self, qrels: Qrels, topics_pa: pa.Array, blocks: _Blocks, length: np.ndarray,
-                 depth: int) -> Judgments:
+                 depth: int, codes: tuple[np.ndarray, pa.Array] | None = None) -> Judgments:
         """``doc[s, t, r]``: NO_DOCUMENT beyond ``length[s, t]``, NOT_IN_QRELS before it,
         then the qrels entry of every line whose docno the qrels list for its topic — looked
         up a batch of runs at a time, each line's place in ``doc`` found from its block."""
-        qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
+        qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa, codes)
         S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
         ranks = np.arange(depth, dtype=np.int32)
         for s in range(S):  # run by run: no (S, T, D) mask beside the array
             np.copyto(doc[s], NOT_IN_QRELS, where=ranks < length[s, :, None])
         if qrel_topic.size:
-            index = _qrels_index(qrel_topic, qrel_docno, lines=int(length.sum()))
             tables = [self.runs[name].table for name in self.run_names]
+            widest = max(_BATCH_LINES, max(table.num_rows for table in tables))  # most lines in a batch
+            index = _qrels_keys(qrel_topic, qrel_docno, topics=T, lines=widest)
+            if index is None:
+                index = _qrels_index(qrel_topic, qrel_docno, lines=int(length.sum()))
             run_blocks = np.searchsorted(blocks.run, np.arange(S + 1))  # run s: blocks run_blocks[s]:[s + 1]
             lo = 0
             while lo < S:  # runs lo:hi, about _BATCH_LINES lines
@@ -578,20 +685,18 @@ class Experiment:
         return column.take(pa.array(np.repeat(first - before, count) + np.arange(n)))
 
     @staticmethod
-    def _scatter(doc: np.ndarray, index: _QrelsIndex, docno: pa.ChunkedArray, run: np.ndarray,
+    def _scatter(doc: np.ndarray, index: _QrelsKeys | _QrelsIndex, docno: pa.ChunkedArray, run: np.ndarray,
                  topic: np.ndarray, count: np.ndarray) -> None:
         """Write into ``doc`` the qrels entry of every line whose docno the qrels list for its
         topic; the lines are the blocks (run, topic, count) laid end to end, ranks from 0."""
         _, T, depth = doc.shape
-        ids = _docno_ids(index, docno)
-        found = np.flatnonzero(ids >= 0)  # docnos judged for some topic: usually a minority
-        found_id = ids[found].astype(np.int64)
-        del ids
+        block = np.repeat(np.arange(count.size, dtype=np.int32), count)  # the block of each line
+        entry = _entries_of_lines(index, topic[block], docno)
+        hit = np.flatnonzero(entry >= 0)
+        block = block[hit]
         line_start = np.r_[0, np.cumsum(count)[:-1]]
-        block = np.repeat(np.arange(count.size, dtype=np.int32), count)[found]  # the block of each line
-        hit, entry = _entries(index, topic[block], found_id)
-        cell = (run[block] * T + topic[block]) * depth + (found - line_start[block])
-        doc.reshape(-1)[cell[hit]] = entry[hit]
+        cell = (run[block] * T + topic[block]) * depth + (hit - line_start[block])
+        doc.reshape(-1)[cell] = entry[hit]
 
     def _groups(self, groups) -> tuple[str, ...]:
         if groups is None:

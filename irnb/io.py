@@ -57,12 +57,21 @@ one for everything else and for every error. A file is always tried on the fast 
 first; any surprise sends it to the line-by-line path, which reports the line.
 ``read_runs`` parses files on up to four threads while it reads the next ones; the runs and
 the error raised are those of reading the files one after the other.
+
+Memory pages (*irnb*, speed only): numpy asks Linux for 2 MB pages for every array of
+4 MB or more (``madvise(MADV_HUGEPAGE)``), and where transparent huge pages are "madvise"
+(the common default) the kernel may compact memory to find one at each first touch. The
+parse and the :class:`~irnb.Experiment` build allocate many such short-lived arrays, and
+that advice cost them up to half their CPU time on this project's 2-core machine (system
+time: 1.4 s against 0.55 s for 100,000 topics). So while they run (:func:`_small_pages`),
+numpy's advice is off; it is back to what it was when they return, values are unchanged.
 """
 
 from __future__ import annotations
 
 import bz2
 import collections
+import contextlib
 import dataclasses
 import errno
 import functools
@@ -74,12 +83,13 @@ import os
 import re
 import stat
 import tarfile
+import threading
 import zlib
 import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Union
+from typing import Iterable, Iterator, Mapping, NamedTuple, Union
 
 import numpy as np
 import pandas as pd
@@ -360,6 +370,53 @@ def _show_value(value) -> str:
     return _short(value.item() if isinstance(value, np.generic) else value)
 
 
+# --------------------------------------------------------------------------- memory pages
+
+
+_PAGES_LOCK = threading.Lock()
+_PAGES_USERS = 0  # calls inside _small_pages (threads, nesting)
+_PAGES_SAVED = True  # numpy's setting before the first of them
+
+
+def _hugepage_setter():
+    """numpy's switch for its huge-page advice (``_set_madvise_hugepage``), or None."""
+    core = getattr(np, "_core", None) or getattr(np, "core", None)
+    return getattr(getattr(core, "multiarray", None), "_set_madvise_hugepage", None)
+
+
+@contextlib.contextmanager
+def _small_pages():
+    """Turn numpy's huge-page advice off for the duration (see the module docstring) and
+    restore it after the last overlapping call returns (safe across threads and nesting)."""
+    global _PAGES_USERS, _PAGES_SAVED
+    setter = _hugepage_setter()
+    if setter is None:
+        yield
+        return
+    with _PAGES_LOCK:
+        if _PAGES_USERS == 0:
+            _PAGES_SAVED = bool(setter(False))
+        _PAGES_USERS += 1
+    try:
+        yield
+    finally:
+        with _PAGES_LOCK:
+            _PAGES_USERS -= 1
+            if _PAGES_USERS == 0:
+                setter(_PAGES_SAVED)
+
+
+def _with_small_pages(function):
+    """``function`` run inside :func:`_small_pages` (a wrapper defined here, so that doctest
+    and Sphinx still find the function's docstring)."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        with _small_pages():
+            return function(*args, **kwargs)
+    return wrapper
+
+
+
 # --------------------------------------------------------------------------- fast path
 
 
@@ -388,8 +445,25 @@ def _any_starts_with_hash(column: pa.ChunkedArray) -> bool:
     return False
 
 
+def _only_decimal_integers(column: pa.ChunkedArray) -> bool:
+    """Whether every (non-empty) value is digits with an optional leading minus — what the
+    exact parser and pyarrow's cast read alike ('+1' and friends go to the exact parser);
+    a check of the bytes themselves, without a regular expression."""
+    for chunk in column.chunks:
+        if not len(chunk):
+            continue
+        offsets = _raw_offsets(chunk)
+        values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+        minus = values == ord("-")
+        bad = ((values < ord("0")) | (values > ord("9"))) & ~minus
+        first = np.zeros(values.size, dtype=bool)
+        first[offsets[:-1] - offsets[0]] = True
+        if bad.any() or (minus & ~first).any():
+            return False
+    return True
+
+
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
-_NON_INTEGER = r"[^0-9-]|.-"  # anything but an optional leading minus and digits
 
 
 def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
@@ -436,7 +510,7 @@ def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
             if column.null_count or pc.any(pc.invert(pc.is_finite(column))).as_py():
                 return None
         elif kind == "int":
-            if pc.any(pc.match_substring_regex(column, _NON_INTEGER)).as_py():
+            if not _only_decimal_integers(column):
                 return None  # '+1' and friends: the exact parser accepts them
             try:
                 column = pc.cast(column, pa.int64())
@@ -572,37 +646,80 @@ def _parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | 
 _LOW_BYTES = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
-def _string_hash(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
+class _StringBytes(NamedTuple):
+    """The bytes of a string column for vectorised reads: ``words[i]`` is the 8 bytes from
+    byte i of the values (little-endian, zero-padded past the end, so any i ≤ ``size`` can
+    be read), string j starts at ``starts[j]`` and is ``lengths[j]`` bytes long; mask a
+    word with ``_LOW_BYTES[min(length, 8)]`` to keep only the string's own bytes."""
+
+    words: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    size: int
+
+
+def _string_bytes(array: pa.Array | pa.ChunkedArray) -> _StringBytes:
+    """The :class:`_StringBytes` of a string column: every chunk's bytes copied once, end
+    to end, into one padded buffer (32-bit positions when they fit)."""
+    chunks = [c for c in (array.chunks if isinstance(array, pa.ChunkedArray) else [array]) if len(c)]
+    offsets = [_raw_offsets(chunk) for chunk in chunks]
+    sizes = [int(o[-1]) - int(o[0]) for o in offsets]
+    size = sum(sizes)
+    position = np.int32 if size + 16 < 2**31 else np.int64
+    padded = np.zeros(size + 8, dtype=np.uint8)
+    starts = np.empty(sum(len(c) for c in chunks), dtype=position)
+    byte = row = 0
+    for chunk, o, n in zip(chunks, offsets, sizes, strict=True):
+        base = int(o[0])
+        if n:
+            padded[byte:byte + n] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=n, offset=base)
+        np.add(o[:-1], byte - base, out=starts[row:row + len(chunk)], casting="unsafe")
+        byte, row = byte + n, row + len(chunk)
+    lengths = np.concatenate([np.diff(o) for o in offsets]).astype(position) if offsets else np.zeros(0, position)
+    words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
+    return _StringBytes(words, starts, lengths, size)
+
+
+def _string_hash(strings: pa.Array | pa.ChunkedArray | _StringBytes) -> np.ndarray:
     """A 64-bit hash of every string, vectorised over 8-byte words (no Python loop over
     rows). Collisions are possible; callers confirm equality on the strings themselves.
-    Equal strings hash equally within one call (all chunks take as many mixing rounds as
-    the longest string needs)."""
-    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
-    offsets = [_raw_offsets(chunk) for chunk in chunks if len(chunk)]
-    longest = max((int(np.diff(o).max()) for o in offsets), default=0)
-    return np.concatenate([np.zeros(0, np.uint64)] + [
-        _hash_chunk(chunk, o, longest) for chunk, o in zip([c for c in chunks if len(c)], offsets, strict=True)])
-
-
-def _hash_chunk(array: pa.Array, offsets: np.ndarray, longest: int) -> np.ndarray:
-    base = int(offsets[0])
-    size = int(offsets[-1]) - base
-    starts = (offsets[:-1] - base).astype(np.int64)
-    lengths = np.diff(offsets).astype(np.int64)
-    padded = np.zeros(size + 8, dtype=np.uint8)
-    if size:
-        padded[:size] = np.frombuffer(array.buffers()[2], dtype=np.uint8, count=size, offset=base)
-    words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
+    Equal strings hash equally, whatever chunk they are in."""
+    words, starts, lengths, size = strings if isinstance(strings, _StringBytes) else _string_bytes(strings)
     out = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    longest = int(lengths.max(initial=0))
     for j in range(0, longest, 8):
         if longest <= 8:  # one word per string (docnos are usually short): no clipping needed
-            word = words[starts] & _LOW_BYTES[lengths]
+            word = words[starts]
+            word &= _LOW_BYTES[lengths] if int(lengths.min()) < longest else _LOW_BYTES[longest]
         else:
             word = words[np.minimum(starts + j, size)] & _LOW_BYTES[np.clip(lengths - j, 0, 8)]
         out ^= word
         out *= np.uint64(0xFF51AFD7ED558CCD)
         out ^= out >> np.uint64(33)
     return out
+
+
+def _strings_equal(a: _StringBytes, rows_a: np.ndarray, b: _StringBytes, rows_b: np.ndarray) -> np.ndarray:
+    """``a[rows_a[i]] == b[rows_b[i]]`` for every i, comparing lengths then 8 bytes at a time."""
+    length = a.lengths[rows_a]
+    equal = length == b.lengths[rows_b]
+    start_a, start_b = a.starts[rows_a], b.starts[rows_b]
+    longest = int(length.max(initial=0))
+    for j in range(0, longest, 8):
+        if longest <= 8:  # one word per string: every start is a valid read
+            differ = a.words[start_a] ^ b.words[start_b]
+        else:
+            differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
+        differ &= _LOW_BYTES[np.clip(length - j, 0, 8)]  # where lengths differ, equal is False already
+        equal &= differ == 0
+    return equal
+
+
+def _prefix_key(strings: pa.Array | pa.ChunkedArray | _StringBytes) -> np.ndarray:
+    """The first 8 bytes of every string as a big-endian uint64 (zero-padded): comparing
+    keys compares the strings' first 8 bytes as a bytewise string sort does."""
+    words, starts, lengths, _ = strings if isinstance(strings, _StringBytes) else _string_bytes(strings)
+    return (words[starts] & _LOW_BYTES[np.minimum(lengths, 8)]).byteswap()
 
 
 def _stretch_starts(topic: pa.Array) -> np.ndarray:
@@ -630,13 +747,19 @@ def _topic_codes(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arra
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
 
 
-def _repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row."""
-    key = _string_hash(table["docno"]) ^ (topic_codes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F))
-    later = pd.Series(key, copy=False).duplicated(keep="first").to_numpy()
-    if not later.any():
+def _repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: _StringBytes | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row
+    (``docno``: the docno column's bytes, when the caller has them)."""
+    key = _string_hash(table["docno"] if docno is None else docno)
+    key ^= topic_codes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
+    # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
+    ordered = np.sort(key)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if repeated.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    candidates = np.flatnonzero(np.isin(key, key[later]))  # exact check on the few candidates
+    candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
     topics = table["topic"].take(pa.array(candidates)).to_pylist()
     docnos = table["docno"].take(pa.array(candidates)).to_pylist()
     first_seen: dict[tuple[str, str], int] = {}
@@ -669,10 +792,10 @@ def _where(label: str, numbers: np.ndarray | None, row: int, unit: str) -> str:
 
 def _drop_duplicates(
     table: pa.Table, topic_codes: np.ndarray, numbers: np.ndarray | None, label: str,
-    on_duplicate: str, what: str, unit: str,
+    on_duplicate: str, what: str, unit: str, docno: _StringBytes | None = None,
 ) -> tuple[pa.Table, np.ndarray]:
     """Detect a docno repeated within a topic; error, or keep the first in file order."""
-    rows, firsts = _repeated_rows(table, topic_codes)
+    rows, firsts = _repeated_rows(table, topic_codes, docno)
     if rows.size == 0:
         return table, topic_codes
     if on_duplicate == "error":
@@ -755,6 +878,18 @@ def _topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Ar
     return entry[1], entry[2]
 
 
+def _break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray, direction: str) -> None:
+    """Reorder, in place, the rows of ``order`` whose sort keys ``ordered_key`` (in that
+    order) tie, by docno ``direction`` ("ascending"/"descending"), string by string."""
+    tie = ordered_key[1:] == ordered_key[:-1]
+    if tie.any():
+        slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
+        rows = order[slots]
+        tied = pa.table({"key": pa.array(ordered_key[slots]), "docno": docno.take(pa.array(rows))})
+        within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", direction)]).to_numpy()
+        order[slots] = rows[within]
+
+
 def _sorted_blocks(
     table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None, compat: str = "9"
 ) -> tuple[pa.Table, np.ndarray, pa.Array]:
@@ -783,13 +918,7 @@ def _sorted_blocks(
     presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
     order = np.arange(n) if presorted else np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]
-    tie = ordered_key[1:] == ordered_key[:-1]
-    if tie.any():
-        slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
-        rows = order[slots]
-        tied = pa.table({"key": pa.array(ordered_key[slots]), "docno": table["docno"].take(pa.array(rows))})
-        within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", "descending")]).to_numpy()
-        order[slots] = rows[within]
+    _break_ties(order, ordered_key, table["docno"], "descending")
     if (order == np.arange(n)).all():
         return table, starts, topics
     take = pa.array(order)
@@ -888,6 +1017,7 @@ def _run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
 # --------------------------------------------------------------------------- public readers
 
 
+@_with_small_pages
 def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "error") -> Run:
     """Read one run from a file (plain or compressed) or a DataFrame.
 
@@ -977,6 +1107,7 @@ class _InOrder:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+@_with_small_pages
 def read_runs(
     sources: Source | Iterable[Source] | Mapping[str, Source], *, on_duplicate: str = "error"
 ) -> dict[str, Run]:
@@ -1057,10 +1188,33 @@ def _qrels_from_table(
     if table.num_rows == 0:
         raise ValueError(f"{label}: empty qrels: expected lines of '{QRELS_COLUMNS}', found none")
     _check_grades(table["grade"].to_numpy(), numbers, label, unit)
-    codes, _ = _topic_codes(table["topic"])
-    table, _ = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit)
-    order = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")])
-    return Qrels(table=table.select(["topic", "docno", "grade"]).take(order), source=label)
+    codes, dictionary = _topic_codes(table["topic"])
+    docno = _string_bytes(table["docno"])  # for the duplicate check and the order
+    rows = table.num_rows
+    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit, docno)
+    table = table.select(["topic", "docno", "grade"])
+    if table.num_rows < rows:  # duplicates dropped: other rows
+        docno = _string_bytes(table["docno"])
+    order = _topic_docno_order(table["docno"], codes, dictionary, docno)
+    return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
+
+
+def _topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
+                       docno_bytes: _StringBytes | None = None) -> np.ndarray | None:
+    """The rows in (topic, docno) order, both ascending as strings (as
+    ``pc.sort_indices`` sorts them), or None when they already are. One integer key per row
+    — the topic's rank, then the docno's first bytes — sorted by numpy; only rows whose
+    keys tie compare their docnos as strings."""
+    rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
+    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
+    topic_bits = max(1, len(dictionary).bit_length())
+    key = rank_of_code[codes] << np.uint64(64 - topic_bits)
+    key |= _prefix_key(docno if docno_bytes is None else docno_bytes) >> np.uint64(topic_bits)
+    if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
+        return None
+    order = np.argsort(key)  # keys are in order except where they tie, which is settled next
+    _break_ties(order, key[order], docno, "ascending")
+    return None if (order == np.arange(order.size)).all() else order
 
 
 def _check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, unit: str) -> None:
@@ -1074,6 +1228,7 @@ def _check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, un
         )
 
 
+@_with_small_pages
 def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     """Read qrels (``qid iteration docno grade``) from a file (plain or compressed) or a
     DataFrame (columns ``topic``/``qid``/``query_id``, ``docno``/``doc_id``,

@@ -12,6 +12,10 @@ the artists already on the Axes in place (``set_segments``, ``set_data``, ``set_
 instead of drawing a new plot; :func:`artists` returns those artists by role, e.g.
 ``artists(ax)["intervals"]`` is the LineCollection of [B, T] segments.
 
+Figures name Assessment Precision as the papers do, A_p@k (irnb's measure ``Judged@k``:
+:func:`measure_label`); k is the measurement depth, d the pool depth (the 2008 paper writes P@d
+for the measurement depth: here it is P@k).
+
 Colours are the Okabe–Ito palette (safe for the common colour-vision deficiencies); the
 decision-matrix cases also differ without colour: weak cases (2 and 4) carry an ``×``.
 Titles sit at a fixed height (no plot has tick labels on top), which spares matplotlib
@@ -32,9 +36,9 @@ plot                                   source
 :func:`unjudged_plot`                  unjudged documents per topic for two runs, their overlap,
                                        Δ score (thesis Fig. 7.1)
 :func:`simulated_precision_plot`       original versus simulated precision (thesis Fig. 7.2)
-:func:`depth_curves_plot`              P@d and A_p@d of a pair with confidence intervals
+:func:`depth_curves_plot`              P@k and A_p@k of a pair with confidence intervals
                                        (Baillie et al. Fig. 2 / IP&M Fig. 11)
-:func:`ranked_runs_plot`               all runs ranked by a measure with their A_p@d
+:func:`ranked_runs_plot`               all runs ranked by a measure with their A_p@k
                                        (IP&M Figs 5–10, 12)
 :func:`background_rate_plot`           the E-estimation curve (Ravana & Moffat Fig. 1)
 :func:`separability_plot`              separable pairs versus judgments (Ravana & Moffat Fig. 2)
@@ -78,6 +82,9 @@ __all__ = [
     "depth_curves_plot",
     "procedure_caption",
     "estimate_label",
+    "measure_label",
+    "series_style",
+    "plain_log_axis",
     "ranked_runs_plot",
     "background_rate_plot",
     "separability_plot",
@@ -93,6 +100,7 @@ _MISSING = "#DDDDDD"  # diagonal / no comparison
 #: The cases in the papers' shorthand (= equal, ≠ significantly different; A of the better run).
 _CASE_SHORT = {1: "P =, A =", 2: "P =, A ≠", 3: "P ≠, A ≤ (better run)", 4: "P ≠, A > (better run)"}
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*")
+_LINESTYLES = ("-", "--", "-.", ":")
 _GID = "irnb:"
 _TOPIC_LABELS = 25  # topic axes label at most this many topics (every m-th one beyond)
 
@@ -183,15 +191,41 @@ def _outside_legend(ax, handles, labels, *, where: str = "right", **kwargs):
     return ax.legend(handles, labels, fontsize=MIN_FONT, frameon=False, **options)
 
 
-def _plain_log_axis(axis) -> None:
-    """A log axis labelled in plain numbers (5, 10, 20, 50, 100), not 10¹/10²."""
+def plain_log_axis(axis, *, subs: Sequence[float] = (1.0, 2.0, 5.0)) -> None:
+    """A log axis labelled in plain numbers (5, 10, 20, 50, 100), not 10¹/10²: pass
+    ``ax.xaxis`` or ``ax.yaxis`` after ``ax.set_xscale("log")``; ``subs=(1.0,)`` labels the
+    powers of ten only (100, 1000, 10000), for a narrow panel."""
     from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
 
-    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_locator(LogLocator(base=10, subs=tuple(subs)))
     formatter = ScalarFormatter()
     formatter.set_scientific(False)
     axis.set_major_formatter(formatter)
     axis.set_minor_formatter(NullFormatter())
+
+
+def series_style(index: int) -> dict[str, str]:
+    """Colour, marker and line style of the ``index``-th series of a figure: an Okabe–Ito
+    colour and, so that colour is never the only cue, its own marker and line style.
+
+    >>> series_style(0), series_style(1)["marker"]
+    ({'color': '#0072B2', 'marker': 'o', 'linestyle': '-'}, 's')
+    """
+    # beyond the palette's 8 colours the marker shifts by one, so no two of the first 64 series look alike
+    return {"color": PALETTE[index % len(PALETTE)],
+            "marker": _MARKERS[(index + index // len(PALETTE)) % len(_MARKERS)],
+            "linestyle": _LINESTYLES[index % len(_LINESTYLES)]}
+
+
+def measure_label(name: str) -> str:
+    """A measure's name as the figures print it: the papers' symbol where they have one
+    (``Judged@k`` is Assessment Precision A_p@k, Baillie et al. 2007 §2.1), else the name.
+
+    >>> measure_label("Judged@20"), measure_label("Judged"), measure_label("P@20")
+    ('A_p@20', 'A_p', 'P@20')
+    """
+    family, at, depth = str(name).partition("@")
+    return f"A_p{at}{depth}" if family == "Judged" else str(name)
 
 
 def _array(values, name: str, plot: str, length: int | None = None) -> np.ndarray:
@@ -442,7 +476,7 @@ def update_case_matrix_plot(ax, matrix: pd.DataFrame, *, order: Sequence[str] | 
     ax.set_ylabel("s₁")
     about = getattr(matrix, "attrs", {})
     if title is None and "procedure" in about:
-        title = f"{about.get('measure', '')} with {about.get('assessment', '')}\n{about['procedure']}"
+        title = f"{about.get('measure', '')} with {measure_label(about.get('assessment', ''))}\n{about['procedure']}"
     if title is not None:
         ax.set_title(title, fontsize="medium", y=1.0)
     return ax
@@ -503,7 +537,7 @@ def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
     ax.set_xticks(np.arange(len(cases)), [f"case {c}\n{STRENGTH.get(c, '')}" for c in cases], fontsize=MIN_FONT)
     pairing = getattr(table, "attrs", {}).get("pairing", {})
     ax.set_yticks(np.arange(len(measures)),
-                  [f"{m} · {pairing[m]}" if m in pairing else m for m in measures], fontsize=MIN_FONT)
+                  [f"{m} · {measure_label(pairing[m])}" if m in pairing else m for m in measures], fontsize=MIN_FONT)
     ax.set_xlim(-0.5, len(cases) - 0.5)
     ax.set_ylim(len(measures) - 0.5, -0.5)
     title = _with_caption(f"share of run pairs per case\n{setting}", table)
@@ -587,7 +621,7 @@ def tau_depth_plot(results: Mapping[int, Any], *, value: str = "kendall_tau", cu
     ax = _axes(ax, (6.0, 4.0))
     _tag(ax.axvline(np.nan, color="grey", linestyle=":", linewidth=1.0), "current")
     ax.set_xscale("log")
-    _plain_log_axis(ax.xaxis)
+    plain_log_axis(ax.xaxis)
     ax.grid(alpha=0.3)
     return update_tau_depth_plot(ax, results, value=value, current=current)
 
@@ -686,14 +720,15 @@ def update_unjudged_plot(ax, table: pd.DataFrame, *, run_a: str = "run a", run_b
 
 
 def simulated_precision_plot(topics: Sequence[str], unjudged, original, simulated, *, run: str = "",
-                             estimator: str = "I", measure: str = "P@k", estimates=None, ax=None):
+                             estimator: str = "I", measure: str = "P@k", estimates=None, truth=None, ax=None):
     """The thesis chapter's Fig. 7.2: per topic (ordered by the original score), the
     unjudged documents in the top k (left axis), the original score (unjudged =
     non-relevant, B = X_S; dashed) and the simulated one (solid; X_I is the thesis's
     simulated precision: judged-relevant / judged in the top k). All arrays have one value
     per topic: e.g. ``unjudged_overlap(...)["unjudged_b"]``, ``intervals.lower[s]`` and
     ``estimates.interpolated[s]``; ``estimates`` (the
-    :class:`~irnb.intervals.PointEstimates`) puts its E and λ in the legend."""
+    :class:`~irnb.intervals.PointEstimates`) puts its E and λ in the legend; ``truth`` (the
+    true score per topic, when known) draws it as black diamonds, in the same legend."""
     from matplotlib.lines import Line2D
 
     ax = _axes(ax, (9.0, 4.0))
@@ -701,12 +736,13 @@ def simulated_precision_plot(topics: Sequence[str], unjudged, original, simulate
     twin = _twin(ax)
     twin.add_line(_tag(Line2D([], [], color=PALETTE[0], linestyle="--", linewidth=1.2), "original"))
     twin.add_line(_tag(Line2D([], [], color=PALETTE[1], linewidth=1.4), "simulated"))
+    twin.add_line(_tag(Line2D([], [], linestyle="none", marker="d", markersize=4, color="black"), "truth"))
     return update_simulated_precision_plot(ax, topics, unjudged, original, simulated, run=run, estimator=estimator,
-                                           measure=measure, estimates=estimates)
+                                           measure=measure, estimates=estimates, truth=truth)
 
 
 def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, original, simulated, *, run: str = "",
-                                    estimator: str = "I", measure: str = "P@k", estimates=None):
+                                    estimator: str = "I", measure: str = "P@k", estimates=None, truth=None):
     """:func:`simulated_precision_plot` on an Axes that already holds one: in place."""
     plot = "update_simulated_precision_plot"
     topics = list(topics)
@@ -723,6 +759,11 @@ def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, origina
     found["original"].set_label(f"original {measure} (X_S)")
     found["simulated"].set_data(x, simulated[order])
     found["simulated"].set_label(f"simulated {measure}: " + estimate_label(estimates, key))
+    true_line = artists(ax).get("truth")
+    if true_line is not None:  # drawn by simulated_precision_plot (an Axes from an older irnb has none)
+        true_line.set_visible(truth is not None)
+        true_line.set_data(*(([], []) if truth is None else (x, _array(truth, "truth", plot, len(topics))[order])))
+        true_line.set_label(f"true {measure}")
     twin = found["original"].axes
     ax.set_ylim(-0.5, max(1.0, float(unjudged.max(initial=0))) * 1.08)
     twin.set_ylim(0.0, 1.02)
@@ -732,7 +773,8 @@ def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, origina
     ax.set_ylabel("unjudged documents in the top k")
     twin.set_ylabel(measure)
     ax.set_title(f"original versus simulated {measure}" + (f" — {run}" if run else ""), fontsize="medium", y=1.0)
-    _legend(ax, [found["unjudged"], found["original"], found["simulated"]], where="right_twin")
+    _legend(ax, [found["unjudged"], found["original"], found["simulated"]]
+            + ([true_line] if true_line is not None else []), where="right_twin")
     return ax
 
 
@@ -758,7 +800,8 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
             ax.fill_between(x, rows["lower"].to_numpy(np.float64), rows["upper"].to_numpy(np.float64),
                             color=PALETTE[i % len(PALETTE)], alpha=0.15, linewidth=0)
             _tag(ax.plot(x, rows["mean"].to_numpy(np.float64), linestyle=style, marker=_MARKERS[i],
-                         color=PALETTE[i % len(PALETTE)], label=f"{family}@d — {run}")[0], f"{kind}:{run}")
+                         color=PALETTE[i % len(PALETTE)], label=f"{measure_label(family)}@k — {run}")[0],
+                 f"{kind}:{run}")
     from matplotlib.transforms import blended_transform_factory
 
     cases = curves.drop_duplicates("depth").sort_values("depth")
@@ -767,9 +810,9 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
         ax.text(depth, 1.01, f"case {int(case)}", transform=transform, ha="center", va="bottom", fontsize=MIN_FONT)
     ax.set_xscale("log")
     depths = cases["depth"].to_numpy()
-    _plain_log_axis(ax.xaxis)
+    plain_log_axis(ax.xaxis)
     ax.set_xticks(depths, [str(int(d)) for d in depths])
-    ax.set_xlabel("measurement depth d")
+    ax.set_xlabel("measurement depth k")
     ax.set_ylabel("mean over topics")
     caption = procedure_caption(curves)
     if caption is not None:  # above the case labels
@@ -781,7 +824,7 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
 
 def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=None):
     """IP&M Figs 5–10 and 12: every run ranked by ``measure`` (best first) with its
-    assessment value (e.g. A_p@d = ``Judged@d``). ``means`` is a run × measure table such
+    assessment value (e.g. A_p@k = ``Judged@k``, labelled A_p@k: :func:`measure_label`). ``means`` is a run × measure table such
     as ``Evaluation.means()``; ``measure`` and ``assessment`` name two of its columns."""
     for name in (measure, assessment):
         if name not in means.columns:
@@ -793,7 +836,7 @@ def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=N
     _tag(ax.plot(x, score[order], marker="o", markersize=3, linestyle="-", color=PALETTE[0], label=measure)[0],
          "measure")
     _tag(ax.plot(x, means[assessment].to_numpy(np.float64)[order], marker="s", markersize=3, linestyle="none",
-                 color=PALETTE[1], label=assessment)[0], "assessment")
+                 color=PALETTE[1], label=measure_label(assessment))[0], "assessment")
     ax.set_xlabel(f"runs ranked by {measure}")
     ax.set_ylabel("mean over topics")
     ax.set_ylim(0.0, 1.02)
@@ -818,8 +861,8 @@ def background_rate_plot(fit, *, truth: float | None = None, ax=None):
     in_fit = np.asarray(fit.in_fit, dtype=bool)
     _tag(ax.plot(x[in_fit], frac[in_fit], linestyle="none", marker="o", color=PALETTE[0],
                  label="fraction relevant")[0], "fraction")
-    _tag(ax.plot(x[~in_fit], frac[~in_fit], linestyle="none", marker="o", markerfacecolor="none",
-                 color=PALETTE[0], label="not in the fit")[0], "outside")
+    _tag(ax.plot(x[~in_fit], frac[~in_fit], linestyle="none", marker="o", markerfacecolor="none",  # no points:
+                 color=PALETTE[0], label="not in the fit" if (~in_fit).any() else "_nolegend_")[0], "outside")
     grid = np.linspace(0.0, float(x.max(initial=1.0)), 200)
     _tag(ax.plot(grid, fit.fitted(grid), color=PALETTE[1], label=f"degree-{fit.degree} fit")[0], "fit")
     label = f"E = {fit.rate:.3f}"
@@ -871,7 +914,7 @@ def separability_plot(table: pd.DataFrame, *, measure: str | None = None, run_se
                      marker=_MARKERS[measures.index(m) % len(_MARKERS)], markersize=4,
                      label=f"{m}, {e}, {s}")[0], f"separability:{m}:{s}:{e}")
     ax.set_xscale("log")
-    _plain_log_axis(ax.xaxis)
+    plain_log_axis(ax.xaxis)
     ax.set_xlabel("judgments")
     ax.set_ylabel("fraction of run pairs separable")
     ax.set_ylim(0.0, 1.02)

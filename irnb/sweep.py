@@ -7,7 +7,9 @@ process, exactly as a plain loop would; ``n_jobs=2`` (or ``-1``: every core) run
 joblib's worker processes; and inside ``with joblib.parallel_config(backend="dask"):`` the
 same call sends them to the Dask cluster of the active ``distributed.Client``, unchanged.
 Results come back in task order, so every backend gives identical results: randomness is
-drawn before the tasks are handed out, never inside them.
+drawn before the tasks are handed out, never inside them. With workers, the tasks go out
+as one chunk per worker, so that what they share (an Experiment) is pickled and sent once
+per worker rather than once per task; the progress bar then advances a chunk at a time.
 
 A progress bar (``tqdm.auto``: a widget in a notebook, text in a terminal) counts finished
 tasks; ``progress=False`` turns it off, ``progress=None`` (the default) shows it only where
@@ -20,6 +22,7 @@ someone is watching (a terminal or a notebook, not a log file or a test run).
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import sys
 from typing import Any, Callable, Iterable, Sequence
@@ -67,10 +70,36 @@ def sweep(fn: Callable[..., Any], tasks: Iterable[Sequence[Any]], *, n_jobs: int
     tasks = [tuple(t) for t in tasks]
     import joblib
 
+    workers = joblib.effective_n_jobs(n_jobs)  # 1 unless n_jobs or the active parallel_config ask for more
+    chunks = _chunks(len(tasks), workers)
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
-    results = parallel(joblib.delayed(fn)(*task) for task in tasks)
+    results = parallel(joblib.delayed(_run_chunk)(fn, tasks[lo:hi]) for lo, hi in chunks)
+    bar = None
     if show:
         from tqdm.auto import tqdm
 
-        results = tqdm(results, total=len(tasks), desc=desc or owner, leave=False)
-    return list(results)
+        bar = tqdm(total=len(tasks), desc=desc or owner, leave=False)
+    out: list = []
+    for part in results:
+        out.extend(part)
+        if bar is not None:
+            bar.update(len(part))
+    if bar is not None:
+        bar.close()
+    return out
+
+
+def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
+    """Task ranges handed out at once: one task at a time in this process; else one
+    contiguous chunk per worker, so that what the tasks share (an Experiment) is pickled
+    and sent once per worker instead of once per task."""
+    if workers <= 1 or n <= 1:
+        return [(i, i + 1) for i in range(n)]
+    bounds = [round(n * k / min(workers, n)) for k in range(min(workers, n) + 1)]
+    return list(itertools.pairwise(bounds))
+
+
+def _run_chunk(fn: Callable[..., Any], tasks: Sequence[tuple]) -> list:
+    """``[fn(*task) for task in tasks]`` in one worker (the tasks' shared arguments are
+    unpickled once for the whole chunk)."""
+    return [fn(*task) for task in tasks]

@@ -16,7 +16,7 @@ what a redraw spends most on (each label costs a FreeType layout and a glyph-by-
 rasterisation), so the canvas draws every text from a cache of bitmaps (rasterised once by
 matplotlib, then one image blit; see :func:`_text_cache_canvas`), topic axes label at most
 25 topics and the per-run plots show the top ``top`` runs (default 30). PNG frames are
-written straight from the Agg buffer (filter "Up", zlib level 1: :func:`_png`). The decision
+written from the Agg buffer by matplotlib (zlib level 1: :func:`_png`). The decision
 view keeps Table 1 while only k or the measure change and tests only the shown runs' pairs
 when the test allows (:class:`DecisionView`). On the default collection a change costs
 25–35 ms of drawing and PNG (was 80–110 ms), see ``benchmarks/bench_widgets.py``.
@@ -285,7 +285,9 @@ def _panel(controls: Mapping[str, Any]):
             if name in ("contributors", "groups"):
                 controls[name].rows = 4
             rows.append(controls[name])
-    return w.VBox(rows, layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, overflow="hidden"))
+    sidebar = w.VBox(rows, layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, overflow="hidden"))
+    sidebar.add_class("irnb-explorer-controls")  # names the sidebar for a page's reader (and bench_browser.py)
+    return sidebar
 
 
 def _beside(sidebar, main):
@@ -487,6 +489,11 @@ class View:
         raise NotImplementedError
 
 
+#: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
+#: (plots.MIN_FONT = 9 pt → 10 px); the browser tests check the size the page shows them at.
+PNG_DPI = 80
+
+
 def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios=None):
     """(figure, the widget that shows it, "ipympl" | "png"). Either canvas draws text from
     a bitmap cache (:func:`_text_cache_canvas`)."""
@@ -508,10 +515,10 @@ def _figure(figsize: tuple[float, float], canvas: str, panels: int, width_ratios
         return figure, figure.canvas, mode
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    figure = Figure(figsize=figsize, dpi=80, layout="constrained")
+    figure = Figure(figsize=figsize, dpi=PNG_DPI, layout="constrained")
     _text_cache_canvas(FigureCanvasAgg)(figure)
     figure.subplots(1, panels, width_ratios=width_ratios)
-    image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * 80)}px",
+    image = _ipywidgets().Image(format="png", layout={"width": f"{int(figsize[0] * PNG_DPI)}px",
                                                                   "max_width": "100%", "height": "auto"})
     return figure, image, mode
 
@@ -706,27 +713,16 @@ def _freeze_layout(figure) -> None:
 
 
 def _png(figure) -> bytes:
-    """The figure's rendered buffer (already drawn) as PNG bytes: 8-bit RGBA, every row
-    filtered "Up" (its difference from the row above: plots are mostly runs of one
-    colour), zlib level 1. A third of the time Pillow takes for the same picture, and
-    smaller."""
-    import struct
-    import zlib
+    """The figure's rendered buffer (already drawn) as PNG bytes, written by matplotlib
+    (``matplotlib.image.imsave``, zlib level 1: fast, and plots are mostly runs of one
+    colour). ``savefig`` would draw the figure a second time."""
+    from io import BytesIO
 
-    pixels = np.asarray(figure.canvas.buffer_rgba())
-    height, width = pixels.shape[:2]
-    flat = pixels.reshape(height, width * 4)
-    rows = np.empty((height, width * 4 + 1), dtype=np.uint8)
-    rows[:, 0] = 2  # filter type Up
-    rows[0, 1:] = flat[0]
-    np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:])  # modulo 256, as PNG's filter is
+    from matplotlib.image import imsave
 
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8 bits, RGBA, deflate, no interlace
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows.data, 1))
-            + chunk(b"IEND", b""))
+    buffer = BytesIO()
+    imsave(buffer, np.asarray(figure.canvas.buffer_rgba()), format="png", pil_kwargs={"compress_level": 1})
+    return buffer.getvalue()
 
 
 class IntervalsView(View):
@@ -843,7 +839,7 @@ class DecisionView(View):
                                                       alpha=self.alpha)
         proportions = self._proportions[1]
         now = self._mark("core", start)
-        title = f"{measure.name} with {assessment.name}\n{self.procedure}"
+        title = f"{measure.name} with {plots.measure_label(assessment.name)}\n{self.procedure}"
         self._draw("matrix", plots.case_matrix_plot, plots.update_case_matrix_plot, matrix, order=order, title=title)
         self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
         self._mark("artists", now)

@@ -54,7 +54,12 @@ class AssessorWidget:
         self.relevant_button.on_click(lambda _: self.relevant())
         self.not_relevant_button.on_click(lambda _: self.not_relevant())
         self.widget = w.VBox([self.counters, self.document, w.HBox([self.relevant_button, self.not_relevant_button]),
-                              w.HBox([self.intervals, self.matrix])])
+                              w.HBox([self.intervals, self.matrix], layout=w.Layout(flex_flow="row wrap"))])
+        # CSS classes name the parts for a page's reader (and the browser tests)
+        self.widget.add_class("irnb-assessor")
+        for name, part in {"counters": self.counters, "document": self.document, "intervals": self.intervals,
+                           "matrix": self.matrix}.items():
+            part.add_class(f"irnb-assessor-{name}")
         self.refresh()
 
     # ------------------------------------------------------------------ actions
@@ -116,10 +121,10 @@ class AssessorWidget:
     def refresh(self) -> None:
         done = self.session.current is None
         self.relevant_button.disabled = self.not_relevant_button.disabled = done
-        self.document.value = self.document_html
-        self.counters.value = self.counters_html
         self.intervals.value = self.intervals_html
         self.matrix.value = self.matrix_html
+        self.document.value = self.document_html
+        self.counters.value = self.counters_html  # last: a front end showing it has the others too
 
     def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
         from IPython.display import display

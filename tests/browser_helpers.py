@@ -43,6 +43,10 @@ from typing import Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
+#: Voila as Binder sets it up (binder/postBuild): the "irnb" template (the lab template without
+#: its CDN stylesheets) in a Jupyter data folder, and the settings that choose it.
+VOILA_DATA = REPO / "binder" / "share" / "jupyter"
+VOILA_CONFIG = REPO / "binder" / "voila.json"
 CHROMIUM = Path("/usr/bin/chromium")
 #: Chromium flags: headless as root in a container, no network chatter, no GPU.
 CHROMIUM_FLAGS = (
@@ -194,6 +198,7 @@ class Server:
         # kernels import this checkout's irnb, whatever copy is installed
         repo = str(Path(__file__).resolve().parents[1])
         env["PYTHONPATH"] = os.pathsep.join([repo, *filter(None, [env.get("PYTHONPATH")])])
+        env["JUPYTER_PATH"] = os.pathsep.join([str(VOILA_DATA), *filter(None, [env.get("JUPYTER_PATH")])])
         return env
 
     def __enter__(self) -> "Server":
@@ -203,6 +208,8 @@ class Server:
             path = home / "lab-settings" / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(content), encoding="utf-8")
+        (home / "config").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(VOILA_CONFIG, home / "config" / "voila.json")  # as binder/postBuild installs it
         self.log_path = home / f"{self.kind}.log"
         for attempt in range(2):  # a second try on a new port if another process took the first
             self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in __exit__

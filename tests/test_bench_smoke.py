@@ -218,3 +218,8 @@ def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
     assert "identical p-values: True" in out
     assert "decision matrix (anova): 1,770 pairs" in out
     assert "n_jobs=2: leave-one-group-out" in out
+    assert "results with n_jobs=2 identical to the serial ones: True" in out
+    assert "untouched topics reused" in out and "identical results: True" in out
+    assert "t-test vs vectorised numpy (max |Δp|" in out
+    gap = float(out.split("t-test vs vectorised numpy (max |Δp| ")[1].split(")")[0])
+    assert gap <= 1e-12  # the series p-values agree with scipy's stdtr

@@ -332,6 +332,28 @@ def test_left_out_scores_equal_evaluate_with_the_group_pool(small):
     assert isinstance(res, BiasResult) and res.left_out.all()
 
 
+@pytest.mark.parametrize("reference", ["qrels", "pool"])
+@pytest.mark.parametrize("depth", [2, 5, 30, 100])
+def test_reusing_untouched_topics_gives_the_recomputed_result(small, reference, depth):
+    """Each group's runs are re-evaluated only on the topics whose judgments the removal
+    changes; every array equals re-evaluating every topic, exactly."""
+    from irnb.bias import _changed_topics, _leave_one_group_out
+
+    exp = small.experiment
+    kwargs = {"depth": depth, "measures": ["AP", "Bpref", "nDCG@10", "P@5"], "contributors": None, "ranked": None,
+              "reference": reference, "n_jobs": None, "progress": False}
+    reused, recomputed = _leave_one_group_out(exp, **kwargs), _leave_one_group_out(exp, reuse=False, **kwargs)
+    for name in ("reference_score", "reduced_score", "reference_rank", "reduced_rank", "p_value", "kendall_tau",
+                 "tau_ap", "kendall_tau_left_out", "left_out"):
+        np.testing.assert_array_equal(getattr(reused, name), getattr(recomputed, name), err_msg=name)
+    assert (recomputed.reduced_score != recomputed.reference_score).any()  # the removal changed scores
+    pools = leave_one_group_out(exp, depth=depth, keep_unpooled=reference == "qrels")
+    ref = None if reference == "qrels" else depth_pool(exp, depth=depth).judged
+    changed = [_changed_topics(exp, pools.judged[g], ref).size for g in range(len(pools.groups))]
+    if depth <= 5:  # shallow pools: a group's removal leaves some topics untouched, reused as they were
+        assert min(changed) < len(exp.topics)
+
+
 def test_simulated_collection_shows_the_papers_direction(small):
     table = leave_one_group_out_bias(small.experiment, depth=30).summary()
     # AP underestimates left-out runs (they move down), bpref overestimates them (up)

@@ -61,3 +61,17 @@ def test_binder_python_matches_requires_python():
 def test_post_build_installs_irnb_without_dependencies():
     script = (REPO / "binder" / "postBuild").read_text(encoding="utf-8")
     assert "pip install --no-deps" in script and " -e ." in script
+
+
+def test_voila_settings_name_a_shipped_template_and_post_build_installs_both():
+    """binder/voila.json chooses the "irnb" Voila template, which lives in binder/share/jupyter
+    (extending the lab template); postBuild copies both where Voila looks for them."""
+    import json
+
+    settings = json.loads((REPO / "binder" / "voila.json").read_text(encoding="utf-8"))["VoilaConfiguration"]
+    template = REPO / "binder" / "share" / "jupyter" / "voila" / "templates" / settings["template"]
+    assert (template / "index.html.j2").is_file(), f"binder/voila.json names template {settings['template']!r}"
+    assert json.loads((template / "conf.json").read_text(encoding="utf-8"))["base_template"] == "lab"
+    script = (REPO / "binder" / "postBuild").read_text(encoding="utf-8")
+    assert f"binder/share/jupyter/voila/templates/{settings['template']}" in script
+    assert "binder/voila.json" in script and "jupyter_server_config.d" in script

@@ -4,7 +4,10 @@ A user's view of the live widgets: open the tour notebook in JupyterLab (a worki
 tmp folder), run all cells, press ← on the pool-depth slider and check that the slider's
 readout and the interval plot changed — and that pressing → brings back the very same
 picture (the plot is a function of the controls, not of the history). The same against the
-Voila dashboard, plus its tabs.
+Voila dashboard, plus its tabs; the dashboard loads offline without a console warning or a
+failed request; every view's plot is on a 1366×768 and a 1024×768 screen with its controls
+(in JupyterLab too), and the figure's scale says how large its smallest text is shown; the
+"be the assessor" widget is clicked in Voila and in JupyterLab (counter, intervals, decided pairs).
 
 Skipped, with the reason, when /usr/bin/chromium or the playwright/voila/jupyterlab/ipywidgets
 packages are absent; ``.ci/run`` installs them, so in CI these tests run. On failure a
@@ -47,12 +50,16 @@ if _REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from irnb.plots import MIN_FONT
+from irnb.widgets import PNG_DPI
+
 pytestmark = pytest.mark.slow
 # Assertions on the page retry until true or this bound (a loaded two-core machine is slow).
 expect.set_options(timeout=REDRAW_TIMEOUT * 1000)
 
 TOUR = "00_tour.ipynb"
 DASHBOARD = "dashboard.ipynb"
+LAPTOP = {"width": 1366, "height": 768}
 POOL_DEPTH = "pool depth d"
 TABS = ["intervals", "decision matrix", "bias", "unjudged documents"]
 
@@ -171,6 +178,13 @@ def test_voila_dashboard_plot_and_controls_on_one_screen(width, height, page, tm
             assert box["x"] >= 0 and box["y"] >= 0, (tab, box)
             assert box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5, (tab, box)
             assert depth["y"] + depth["height"] <= height, (tab, depth)  # a control is on screen too
+            # What the browser sees of the figure's smallest text (plots.MIN_FONT at PNG_DPI,
+            # shown at this scale): on a 1366-px screen the figure is shown at its drawn size.
+            scale = box["width"] / image.evaluate("img => img.naturalWidth")
+            smallest_px = MIN_FONT * PNG_DPI / 72 * scale
+            print(f"{width}×{height} {tab}: shown at {scale:.2f} of its size, smallest text {smallest_px:.1f} px")
+            if width >= 1366:
+                assert scale >= 0.95, f"{tab}: the figure is shrunk to {scale:.2f} (smallest text {smallest_px:.1f} px)"
             k = slider(page, "measurement depth k")
             track, label = k.locator(".noUi-target").first, k.locator(".widget-label").first
             if tab == "bias":  # the bias view ignores k: locked, and the tooltip says why
@@ -180,3 +194,124 @@ def test_voila_dashboard_plot_and_controls_on_one_screen(width, height, page, tm
                 expect(track).not_to_have_attribute("disabled", "true")
                 expect(label).not_to_have_attribute("title", re.compile(r"^locked"))
             page.screenshot(path=str(SCREENSHOTS / f"voila-{width}x{height}-{tab.replace(' ', '-')}.png"))
+
+
+# ------------------------------------------------------------------ offline, no warnings (issue 21)
+def test_voila_dashboard_loads_offline_without_warnings(page, tmp_path):
+    """With the pinned Voila stack and binder/voila.json (the "irnb" template, no JupyterLab-only
+    extensions), the dashboard loads without a console warning or error and without a failed
+    request: no version-mismatch warnings, no CDN stylesheet that cannot be fetched offline."""
+    console, failed = [], []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}")
+            if message.type in ("warning", "error") else None)
+    page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
+    page.on("requestfailed", lambda request: failed.append(f"{request.url}: {request.failure}"))
+    page.on("response", lambda response: failed.append(f"{response.url}: HTTP {response.status}")
+            if response.status >= 400 else None)
+    root = working_copy(tmp_path / "notebooks", DASHBOARD)
+    with Server("voila", root, notebook=DASHBOARD) as server, artifacts_on_failure(page, "voila-offline", server):
+        page.goto(server.url("/"))
+        slider(page, POOL_DEPTH).wait_for()
+        image = page.locator(".widget-image:visible").first
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle(),
+                               timeout=REDRAW_TIMEOUT * 1000)
+        page.wait_for_load_state("networkidle")
+        assert console == [], f"{len(console)} console warnings/errors after load:\n" + "\n".join(console)
+        assert failed == [], f"{len(failed)} failed requests after load:\n" + "\n".join(failed)
+
+
+# ------------------------------------------------------------------ be the assessor (issue 19)
+_COUNTERS = re.compile(r"judgments spent: (\d+) · pairs decided: (\d+) of (\d+) \(at the start: (\d+)\)")
+
+
+def _counters(widget) -> tuple[int, int, int, int]:
+    """(judgments spent, pairs decided, pairs, decided at the start) as the widget shows them."""
+    text = widget.locator(".irnb-assessor-counters").inner_text()
+    found = _COUNTERS.search(text)
+    assert found, f"the assessor's counter line should match {_COUNTERS.pattern!r}, got {text!r}"
+    return tuple(int(x) for x in found.groups())
+
+
+def _wait_for_change(page, locator, old_html: str, message: str) -> None:
+    """Wait (bounded) until ``locator``'s HTML differs from ``old_html``: each widget of the
+    assessor is its own message from the kernel."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("([element, old]) => element.innerHTML !== old",
+                               arg=[locator.element_handle(), old_html], timeout=REDRAW_TIMEOUT * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError(message) from None
+
+
+def _play_the_assessor(page, scope, name: str) -> None:
+    """Judge the suggested documents by clicking, and check that the counter, the suggestion,
+    the intervals and the matrix of decided pairs follow each click."""
+    widget = scope.locator(".irnb-assessor")
+    widget.scroll_into_view_if_needed()
+    spent, decided, pairs, start = _counters(widget)
+    assert (spent, decided) == (0, start) and 0 < start < pairs, (spent, decided, start, pairs)
+    # the sentence above the widget states the same starting point (computed, not typed)
+    expect(scope.get_by_text(re.compile(rf"{start} of their {pairs} pairs"))).to_have_count(1)
+    intervals = widget.locator(".irnb-assessor-intervals")
+    matrix = widget.locator(".irnb-assessor-matrix")
+    document = widget.locator(".irnb-assessor-document")
+    assert matrix.inner_text().count("▲") == start  # every decided pair is one ▲ (and one ▼): all runs shown
+
+    before = intervals.inner_html(), document.inner_text()
+    widget.locator("button[title='relevant']").click()  # its name also holds the icon's glyph
+    expect(widget.locator(".irnb-assessor-counters")).to_contain_text("judgments spent: 1 ")
+    _wait_for_change(page, intervals, before[0], "judging a document relevant left the intervals unchanged")
+    assert document.inner_text() != before[1], "after a judgment the widget should suggest another document"
+
+    # "not relevant" lowers the upper bounds T̄: within a few answers a pair is decided
+    not_relevant = widget.locator("button[title='not relevant']")
+    for clicks in range(2, 30):
+        shown = intervals.inner_html()
+        not_relevant.click()
+        expect(widget.locator(".irnb-assessor-counters")).to_contain_text(f"judgments spent: {clicks} ")
+        _wait_for_change(page, intervals, shown, f"judgment {clicks} left the intervals unchanged")
+        if _counters(widget)[1] > start:
+            break
+    spent, decided, _, _ = _counters(widget)
+    assert decided > start, f"{spent} judgments decided no new pair (still {decided})"
+    assert matrix.inner_text().count("▲") == decided, "the matrix of decided pairs should show the new pair"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    widget.screenshot(path=str(SCREENSHOTS / f"{name}-assessor.png"))
+
+
+def test_voila_dashboard_be_the_assessor(page, tmp_path):
+    root = working_copy(tmp_path / "notebooks", DASHBOARD)
+    with Server("voila", root, notebook=DASHBOARD) as server, artifacts_on_failure(page, "voila-assessor", server):
+        page.goto(server.url("/"))
+        page.locator(".irnb-assessor").wait_for()
+        _play_the_assessor(page, page, "voila")
+
+
+def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(page, tmp_path):
+    """The dashboard notebook in JupyterLab on a 1366×768 laptop: after Run All, the explorer's
+    output scrolled to the top shows its plot and its controls within the viewport; the
+    assessor widget below it works as in Voila."""
+    page.set_viewport_size(LAPTOP)
+    root = working_copy(tmp_path / "notebooks", DASHBOARD)
+    with Server("lab", root) as server, artifacts_on_failure(page, "jupyterlab-dashboard", server):
+        lab_run_all(page, server, DASHBOARD, code_cells=_code_cells(DASHBOARD))
+        assert tracebacks(page) == []
+        output = page.locator(".jp-OutputArea-output", has=page.locator(".widget-slider"))
+        expect(output).to_have_count(1)
+        output.evaluate("element => element.scrollIntoView({block: 'start'})")
+        image = output.locator(".widget-image:visible").first
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle(),
+                               timeout=REDRAW_TIMEOUT * 1000)
+        box, depth = image.bounding_box(), slider(output, POOL_DEPTH).bounding_box()
+        assert box is not None and depth is not None
+        assert box["x"] >= 0 and box["y"] >= 0, box
+        assert box["x"] + box["width"] <= LAPTOP["width"] + 0.5, box
+        assert box["y"] + box["height"] <= LAPTOP["height"] + 0.5, box
+        assert 0 <= depth["y"] and depth["y"] + depth["height"] <= LAPTOP["height"], depth
+        scale = box["width"] / image.evaluate("img => img.naturalWidth")
+        print(f"JupyterLab 1366×768 intervals: shown at {scale:.2f} of its size, "
+              f"smallest text {MIN_FONT * PNG_DPI / 72 * scale:.1f} px")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "jupyterlab-1366x768-dashboard.png"))
+        _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")

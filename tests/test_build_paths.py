@@ -124,6 +124,36 @@ def test_string_hash_is_equal_for_equal_strings_across_chunks():
     assert np.array_equal(hashed, irnb_io._string_hash(pa.array(values)))
 
 
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(st.tuples(st.sampled_from(["1", "2", "10", "é"]),
+                               st.sampled_from(["a", "ab", "ab\x00", "abcdefgh", "abcdefgh1", "abcdefgh0", "abcdefgi",
+                                                "clueweb12-0001", "clueweb12-0000", "é", "Z", ""])),
+                     min_size=1, max_size=30, unique=True))
+def test_qrels_are_in_topic_then_docno_string_order(rows):
+    """The integer keys (topic rank, docno's first bytes) and the string comparison of their
+    ties give pyarrow's (topic, docno) sort, whatever the docnos share."""
+    table = pa.table({"topic": [t for t, _ in rows], "docno": [d for _, d in rows], "grade": [1] * len(rows)})
+    codes, dictionary = irnb_io._topic_codes(table["topic"])
+    order = irnb_io._topic_docno_order(table["docno"], codes, dictionary)
+    expected = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")]).to_numpy()
+    assert (np.arange(len(rows)) if order is None else order).tolist() == expected.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.lists(st.sampled_from(["", "a", "ab", "ab\x00", "abcdefgh", "abcdefgi", "abcdefgh1", "abcdefgh2",
+                                   "é" * 5, "é" * 9, "clueweb12-0000tw-08-16795", "clueweb12-0000tw-08-16796"]),
+                  min_size=1, max_size=12),
+       data=st.data())
+def test_strings_equal_compares_whole_strings(a, data):
+    b = data.draw(st.lists(st.sampled_from(a + ["zz", "abcdefgh"]), min_size=1, max_size=12))
+    rows_a = np.array(data.draw(st.lists(st.integers(0, len(a) - 1), min_size=len(b), max_size=len(b))))
+    split = len(a) // 2  # the left strings come in two chunks, combined first
+    left = irnb_io._string_bytes(pa.chunked_array([pa.array(a[:split], pa.string()), pa.array(a[split:], pa.string())]))
+    right = irnb_io._string_bytes(pa.array(b, pa.string()))
+    got = irnb_io._strings_equal(left, rows_a, right, np.arange(len(b)))
+    assert got.tolist() == [a[i] == y for i, y in zip(rows_a.tolist(), b, strict=True)]
+
+
 # --------------------------------------------------------------------------- order and lookup
 
 
@@ -170,8 +200,9 @@ def _collection(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(data=_collection(), max_depth=st.one_of(st.none(), st.integers(1, 3)),
-       batch=st.sampled_from([1, 5, 1 << 20]), hand_built=st.booleans(), dense=st.booleans())
-def test_batched_lookup_matches_a_plain_python_reference(data, max_depth, batch, hand_built, dense,
+       batch=st.sampled_from([1, 5, 1 << 20]), hand_built=st.booleans(),
+       path=st.sampled_from(["keys", "colliding keys", "dense", "hash table"]))
+def test_batched_lookup_matches_a_plain_python_reference(data, max_depth, batch, hand_built, path,
                                                          monkeypatch_module):
     qrels_rows, run_rows = data
     qrels_topics = {t for t, _, _ in qrels_rows}
@@ -179,8 +210,12 @@ def test_batched_lookup_matches_a_plain_python_reference(data, max_depth, batch,
     if not run_rows:
         return
     monkeypatch_module.setattr(experiment_module, "_BATCH_LINES", batch)
-    # a dense (topic, docno) table, or hashing plus binary search for docnos judged for several topics
-    monkeypatch_module.setattr(experiment_module, "_DENSE_ENTRIES", 1 << 22 if dense else 0)
+    # sorted (topic, docno hash) keys — with 1 hash bit, most entries of a topic share a key and
+    # only the string comparison tells them apart — or, when keys would be too short, a dense
+    # (topic, docno) table or hashing plus binary search for docnos judged for several topics
+    monkeypatch_module.setattr(experiment_module, "_MAX_HASH_BITS", 1 if path == "colliding keys" else 64)
+    monkeypatch_module.setattr(experiment_module, "_MIN_HASH_BITS", 65 if path in ("dense", "hash table") else 1)
+    monkeypatch_module.setattr(experiment_module, "_DENSE_ENTRIES", 1 << 22 if path == "dense" else 0)
     qrels = read_qrels(pd.DataFrame(qrels_rows, columns=["qid", "docno", "grade"]))
     if hand_built:  # rows in drawn order: the Experiment sorts them
         runs = {name: Run(name, pa.table({"topic": [t for t, _, _ in rows], "docno": [d for _, d, _ in rows],
@@ -206,3 +241,46 @@ def test_batched_lookup_matches_a_plain_python_reference(data, max_depth, batch,
 def monkeypatch_module():
     with pytest.MonkeyPatch.context() as patch:
         yield patch
+
+
+@pytest.mark.parametrize("hash_bits", [64, 1])
+def test_sorted_key_lookup_confirms_every_match_on_the_strings(hash_bits, monkeypatch):
+    """Lines and entries meet on (topic, docno hash bits); a shared key is never taken for a
+    match unless the docnos are equal, and a docno listed twice for a topic finds its first
+    entry."""
+    monkeypatch.setattr(experiment_module, "_MAX_HASH_BITS", hash_bits)
+    monkeypatch.setattr(experiment_module, "_MIN_HASH_BITS", 1)
+    qrel_topic = np.array([0, 0, 0, 1, 1, 1])
+    qrel_docno = pa.array(["a", "b", "c", "a", "d", "a"])  # topic 1 lists "a" twice: entries 3 and 5
+    topic = np.array([0, 0, 0, 1, 1, 1, 2])
+    docno = pa.chunked_array([["c", "d", "a"], ["a", "b", "d", "a"]])
+    got = experiment_module._lookup(qrel_topic, qrel_docno, topic, docno)
+    assert got.tolist() == [2, NOT_IN_QRELS, 0, 3, NOT_IN_QRELS, 4, NOT_IN_QRELS]
+
+
+def test_huge_page_advice_is_off_while_reading_and_restored_after(tmp_path):
+    """numpy's huge-page advice is off inside read_qrels and Experiment (see irnb.io's
+    docstring) and back to the caller's setting afterwards, also after an error."""
+    setter = irnb_io._hugepage_setter()
+    if setter is None:
+        pytest.skip("this numpy has no huge-page switch")
+    seen = []
+    original = irnb_io._topic_codes
+
+    def spy(*args, **kwargs):
+        seen.append(setter(False))  # the setting inside (setting it False again changes nothing)
+        return original(*args, **kwargs)
+
+    path = tmp_path / "q"
+    path.write_text("1 0 a 1\n1 0 b 0\n", encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(irnb_io, "_topic_codes", spy)
+        for caller_setting in (True, False):
+            setter(caller_setting)
+            read_qrels(path)
+            assert seen[-1] is False and setter(caller_setting) is caller_setting
+        setter(True)
+        path.write_text("1 0 a 1\n1 0 a 0\n", encoding="utf-8")
+        with pytest.raises(ValueError, match="repeated"):
+            read_qrels(path)
+        assert setter(True) is True

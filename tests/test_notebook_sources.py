@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 jupytext = pytest.importorskip("jupytext")
@@ -71,14 +72,110 @@ def test_computed_sentences_are_collapsed_and_hidden_in_the_docs(source):
             assert {"remove-input", "remove-cell"} & tags, f"{source.name}: {cell.source[:80]}"
 
 
-def test_markdown_cells_type_no_collection_numbers():
-    """Numbers about the data live in computed sentences; markdown keeps only numbers of the method
-    (depths, α, E = 0.01, a worked example) and of the papers. A heuristic: no markdown cell quotes
-    a three-decimal figure such as 0.123, which is what computed values look like."""
-    typed = {p.name: re.findall(r"(?<![\d.])0\.\d{3}\b", c.source) for p in SOURCES
-             for c in jupytext.read(p).cells if c.cell_type == "markdown"}
-    allowed = {"0.043"}   # Ravana & Moffat's printed TREC-9 estimate of E
-    assert {name: sorted(set(f) - allowed) for name, f in typed.items() if set(f) - allowed} == {}
+# What a computed value or a paper's printed number looks like when typed: three or more decimals (0.123,
+# 0.4525), a leading-dot decimal as the papers print them (.44), or a percentage (26 %, 4.3 %).
+TYPED_NUMBER = re.compile(r"(?<![\w.])(?:\d*\.\d{3,}|\.\d+|\d+(?:\.\d+)?\s?%)")
+# Settings the text chooses, not results: they may be typed.
+METHOD_NUMBERS = {"95 %": "the confidence level of an interval", "5 %": "a budget or subsample the text sets",
+                  "80 %": "the largest random subsample (Büttcher et al.'s range 5 %–80 %)"}
+
+
+def _checked_numbers(source: str) -> set[str]:
+    """The numeric literals of a code cell's claim(...) calls: a worked example the cell checks."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "claim":
+            found |= {repr(n.value) for n in ast.walk(node) if isinstance(n, ast.Constant)
+                      and isinstance(n.value, float)}
+    return found
+
+
+def _shown_text(source: str) -> str:
+    """The literal text of a cell's strings (f-strings without their {expressions}), leaving out what
+    claim(...) and search(...) check (statements the student does not see), format specifications and
+    docstrings."""
+    import ast
+
+    tree = ast.parse(source)
+    hidden = {id(n) for call in ast.walk(tree) if isinstance(call, ast.Call)
+              and getattr(call.func, "id", "") in ("claim", "search") for n in ast.walk(call)}
+    hidden |= {id(n) for value in ast.walk(tree) if isinstance(value, ast.FormattedValue)
+               and value.format_spec is not None for n in ast.walk(value.format_spec)}   # the .3f of {x:.3f}
+    hidden |= {id(node.body[0].value) for node in ast.walk(tree)
+               if isinstance(node, (ast.FunctionDef, ast.Module)) and node.body
+               and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return "\n".join(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                     and id(n) not in hidden)
+
+
+def test_prose_types_no_computed_or_paper_numbers():
+    """Numbers about the data, and the papers' printed numbers, come from code: the data's from the
+    cell that says them, the papers' from the reproductions' ``.paper`` tables (irnb.reproduce(id)).
+    Markdown and the sentences of say(...)/answer(...) keep only numbers of the method (depths, α,
+    E = 0.01) and worked examples that a claim(...) checks: a typed number such as 0.305 is allowed
+    where the next code cell (for markdown) or the same cell claims that very value."""
+    typed: dict[str, list[str]] = {}
+    for path in SOURCES:
+        cells = jupytext.read(path).cells
+        for i, cell in enumerate(cells):
+            if cell.cell_type == "markdown":
+                following = next((c for c in cells[i + 1:] if c.cell_type == "code"), None)
+                text, checked = cell.source, _checked_numbers(following.source) if following is not None else set()
+            elif re.search(r"\b(say|answer)\(", cell.source):
+                text, checked = _shown_text(cell.source), _checked_numbers(cell.source)
+            else:
+                continue
+            loose = [n for n in TYPED_NUMBER.findall(text) if n.strip() not in checked and n not in METHOD_NUMBERS]
+            if loose:
+                typed.setdefault(path.name, []).extend(f"cell {i}: {n}" for n in loose)
+    assert typed == {}, f"typed numbers in the prose (compute them, or take a paper's from rep.paper): {typed}"
+
+
+def test_the_typed_number_pattern_catches_each_form():
+    text = "E = 0.01 at d = 10; they report 0.394, .44 and 26 % (4.3 %), P@10 and 0.5"
+    assert TYPED_NUMBER.findall(text) == ["0.394", ".44", "26 %", "4.3 %"]
+    assert _shown_text('say(f"B = 0.305 at {x:.3f}"); claim(ok, "0.999 in a claim")') == "B = 0.305 at "
+    assert _checked_numbers("claim(np.allclose(v, [0.4, 0.425]), 'x')") == {"0.4", "0.425"}
+
+
+def test_notebooks_find_the_shared_data_one_way():
+    """Every notebook that reads the project's real data finds it with irnb.datasets.shared_data
+    (and says so with shared_data_missing where it is absent, as on Binder); none builds the path."""
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        built = re.findall(r"""["'](?:\.\./)?shared/data|["']shared["']\s*/|def find_shared""", text)
+        assert built == [], f"{path.name} builds the path to the shared data itself: {built}"
+        if re.search(r"trec-covid-round1|clef-ehealth", text):
+            assert "shared_data(" in text and "shared_data_missing(" in text, \
+                f"{path.name} reads real data without irnb.datasets.shared_data / shared_data_missing"
+
+
+def test_the_tour_opens_where_the_lesson_is():
+    """Issue 21: on first load, the tour's live view shows a pool shallower than the measurement
+    depth and, on the right, a run that did not contribute, whose topic intervals are not zero-width."""
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("matplotlib")
+    from irnb import plots
+    from irnb.datasets import default
+
+    cell = next(c for c in jupytext.read(NOTEBOOKS / "00_tour.md").cells
+                if c.cell_type == "code" and "intervals_view(" in c.source)
+    exp = default().experiment
+    shown: list = []
+    namespace = {"exp": exp, "display": shown.append}
+    exec(compile(cell.source, "00_tour.md (the live view's cell)", "exec"), namespace)
+    view = namespace["view"]
+    assert shown == [view.widget]
+    run = view.controls["run"].value
+    assert not exp.contributors[list(exp.run_names).index(run)], f"the tour opens on {run}, a contributing run"
+    assert view.controls["depth"].value < view.controls["measurement_depth"].value
+    segments = np.asarray(plots.artists(view.axes["topics"])["intervals"].get_segments())
+    widths = segments[:, 1, 0] - segments[:, 0, 0]
+    assert (widths > 0).mean() >= 0.5 and widths.max() > 0.1, widths
+    runs = np.asarray(plots.artists(view.axes["runs"])["intervals"].get_segments())
+    assert (runs[:, 1, 0] - runs[:, 0, 0] > 0).all(), "every run's mean interval is wider than zero on first load"
 
 
 def test_no_code_writes_notebook_cells_from_strings():

@@ -21,6 +21,8 @@ from irnb.intervals import BackgroundRateFit, ScoreIntervals, point_estimates  #
 from irnb.measures import parse_measure  # noqa: E402
 from irnb.pooling import depth_pool, unjudged_overlap  # noqa: E402
 
+from figure_checks import figure_problems  # noqa: E402
+
 
 def _segments(ax) -> np.ndarray:
     """(n, 2, 2) segments of the [B, T] LineCollection."""
@@ -183,7 +185,7 @@ def test_case_proportions_plot_is_depth_by_case_with_printed_values():
     ax = plots.case_proportions_plot(table)
     # lines wrapped at 44 characters to fit beside the matrix
     assert ax.get_title().endswith("d = 10\none-way ANOVA + Bonferroni multiple\ncomparisons, α = 0.05")
-    assert _yticks(ax) == ["P@10 · Judged@10", "P@100 · Judged@100", "AP · MAA"]
+    assert _yticks(ax) == ["P@10 · A_p@10", "P@100 · A_p@100", "AP · MAA"]   # the papers' name for Judged@k
     assert plots.procedure_caption(pd.DataFrame()) is None
 
 
@@ -258,8 +260,18 @@ def test_simulated_precision_plot_orders_by_the_original_score():
     np.testing.assert_allclose(found["simulated"].get_ydata(), [0.1, 0.9, 0.8])
     np.testing.assert_allclose(found["unjudged"].get_ydata(), [0, 5, 3])
     assert found["simulated"].get_label() == "simulated P@10: X_I (interpolated)"
+    assert not found["truth"].get_visible() and "true P@10" not in [t.get_text() for t in ax.get_legend().get_texts()]
     with pytest.raises(ValueError, match="original must be 3 values"):
         plots.update_simulated_precision_plot(ax, ["a", "b", "c"], [1, 2, 3], [0.1], [0.1, 0.2, 0.3])
+    # with the truth: black diamonds in the topics' order, named in the same legend outside the data
+    ax = plots.simulated_precision_plot(["a", "b", "c"], [3, 0, 5], [0.4, 0.1, 0.2], [0.8, 0.1, 0.9],
+                                        truth=[0.6, 0.2, 0.3], measure="P@10")
+    found = plots.artists(ax)
+    np.testing.assert_allclose(found["truth"].get_ydata(), [0.2, 0.3, 0.6])
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "true P@10"
+    assert figure_problems(ax.figure) == []
+    with pytest.raises(ValueError, match="truth must be 3 values"):
+        plots.simulated_precision_plot(["a", "b", "c"], [3, 0, 5], [0.4, 0.1, 0.2], [0.8, 0.1, 0.9], truth=[0.1])
 
 
 # =============================================================================== static plots
@@ -277,6 +289,10 @@ def test_depth_curves_plot_draws_means_with_intervals_and_cases():
     np.testing.assert_allclose(found["assessment:s2"].get_ydata(), [0.5, 0.35])
     np.testing.assert_array_equal(found["measure:s1"].get_xdata(), [10, 100])
     assert {t.get_text() for t in ax.texts} == {"case 3", "case 4"}
+    # the papers' names, with k the measurement depth (d is the pool depth in every notebook)
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == [
+        "A_p@k — s1", "A_p@k — s2", "P@k — s1", "P@k — s2"]
+    assert ax.get_xlabel() == "measurement depth k"
     curves = pd.DataFrame(rows)
     curves.attrs = {"procedure": "paired t-test (no correction), α = 0.01"}
     assert plots.depth_curves_plot(curves).get_title() == "cases by paired t-test (no correction), α = 0.01"
@@ -290,6 +306,7 @@ def test_ranked_runs_plot_ranks_by_the_measure_and_keeps_each_runs_assessment():
     np.testing.assert_allclose(found["measure"].get_ydata(), [0.4, 0.2, 0.1])
     np.testing.assert_allclose(found["assessment"].get_ydata(), [0.5, 0.9, 0.7])
     assert _xticks(ax) == ["b", "a", "c"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["AP", "A_p@100"]   # not "Judged@100"
     with pytest.raises(ValueError, match="no column 'MAP'"):
         plots.ranked_runs_plot(means, measure="MAP", assessment="Judged@100")
 
@@ -306,6 +323,7 @@ def test_background_rate_plot_draws_the_fit_and_e():
     np.testing.assert_allclose(found["outside"].get_ydata(), [0.2])
     np.testing.assert_allclose(found["fit"].get_ydata(), 0.1 * found["fit"].get_xdata())
     assert found["rate"].get_ydata()[0] == 0.0 and found["rate"].get_label() == "E = 0.000"
+    assert "not in the fit" in [t.get_text() for t in ax.get_legend().get_texts()]
     # the estimate beside the truth, and a clipped fit says so
     clipped = BackgroundRateFit(num_runs=np.array([1, 2]), judged=np.array([10, 10]), relevant=np.array([2, 6]),
                                 fraction=np.array([0.2, 0.6]), in_fit=np.array([True, True]),
@@ -313,6 +331,9 @@ def test_background_rate_plot_draws_the_fit_and_e():
                                 depth=10, degree=1)
     ax = plots.background_rate_plot(clipped, truth=0.25)
     found = plots.artists(ax)
+    # every point is in the fit: no legend entry for points that do not exist (issue 21, 02's Fig. 1)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "fraction relevant", "degree-1 fit", "E = 0.000 (fit -0.200, clipped)", "true rate 0.250"]
     assert found["rate"].get_label() == "E = 0.000 (fit -0.200, clipped)"
     assert found["truth"].get_ydata()[0] == 0.25 and found["truth"].get_label() == "true rate 0.250"
     assert ax.get_ylim()[0] == pytest.approx(-0.2)
@@ -422,3 +443,78 @@ def test_depth_axes_read_in_plain_numbers():
     ax.figure.canvas.draw()
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
     assert {"10", "20", "50", "100"} <= set(labels) and not any("^" in x or "10^" in x for x in labels), labels
+
+
+def test_measure_label_gives_the_papers_name_for_assessment_precision():
+    assert plots.measure_label("Judged@20") == "A_p@20"
+    assert plots.measure_label("Judged") == "A_p"
+    assert [plots.measure_label(m) for m in ("P@20", "JudgedRet@20", "MAA", "NotUnj@10")] == [
+        "P@20", "JudgedRet@20", "MAA", "NotUnj@10"]   # the other readings keep their own names
+
+
+def test_figure_checks_catch_each_problem_of_issue_21():
+    """The checks the notebooks' figures pass (tests/figure_checks.py) do fail on each problem."""
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3], [0.1, 0.5, 0.9], "o-", label="a")
+    ax.plot([1, 2, 3], [0.1, 0.5, 0.9], "o-", label="b")        # on top of a, same cue: hidden, colour only
+    ax.plot([], [], "s", label="nothing")                        # an entry without points
+    ax.set_xscale("log")
+    ax.legend(loc="center")                                      # over the data
+    problems = " | ".join(figure_problems(fig))
+    for words in ("the legend covers", "'a' is drawn exactly under 'b'", "told apart by colour only",
+                  "names 'nothing', which has no points", "not plain numbers"):
+        assert words in problems, (words, problems)
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3], [0.1, 0.5, 0.9], color="0.7", linewidth=6, label="wide, underneath")
+    ax.plot([1, 2, 3], [0.1, 0.5, 0.9], "s--", linewidth=1.5, label="thin, on top")
+    ax.set_xscale("log")
+    ax.set_xticks([1, 2, 3], ["1", "2", "3"])
+    ax.xaxis.set_minor_formatter("")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    assert figure_problems(fig) == []
+
+
+@pytest.mark.parametrize("draw", ["ranked_runs", "depth_curves", "background_rate", "tau_depth", "intervals"])
+def test_the_kits_figures_pass_the_figure_checks(draw, intervals):
+    if draw == "ranked_runs":
+        means = pd.DataFrame({"P@20": [0.2, 0.4, 0.1], "Judged@20": [0.9, 0.5, 0.7]}, index=["a", "b", "c"])
+        ax = plots.ranked_runs_plot(means, measure="P@20", assessment="Judged@20")
+    elif draw == "depth_curves":
+        rows = [{"depth": d, "kind": kind, "measure": f"{family}@{d}", "run": run, "mean": m + up, "lower": m + up - 0.05,
+                 "upper": m + up + 0.05, "case": 3} for d in (10, 100) for kind, family, up in
+                (("measure", "P", 0.0), ("assessment", "Judged", 0.3)) for run, m in (("s1", 0.5), ("s2", 0.3))]
+        ax = plots.depth_curves_plot(pd.DataFrame(rows))
+    elif draw == "background_rate":
+        fit = BackgroundRateFit(num_runs=np.array([1, 2, 3]), judged=np.array([10, 10, 10]),
+                                relevant=np.array([2, 5, 8]), fraction=np.array([0.2, 0.5, 0.8]),
+                                in_fit=np.array([True, True, True]), coefficients=np.array([0.3, -0.1]),
+                                rate=0.0, intercept=-0.1, overall=0.5, depth=10, degree=1)
+        ax = plots.background_rate_plot(fit, truth=0.1)
+    elif draw == "tau_depth":
+        results = {d: _bias_result([[1, 2, 3]] * 2, [[1, 3, 2]] * 2, tau=(0.9, 0.8 + d / 1000)) for d in (5, 10, 50)}
+        ax = plots.tau_depth_plot(results, current=10)
+    else:
+        ax = plots.intervals_plot(intervals, estimates=point_estimates(intervals), truth=[0.3, 0.5, 0.2])
+    assert figure_problems(ax.figure) == []
+
+
+def test_series_style_never_leaves_colour_as_the_only_cue():
+    styles = [tuple(plots.series_style(i).values()) for i in range(64)]
+    assert len(set(styles)) == 64                                     # no two of the first 64 series alike
+    assert all(colour in plots.PALETTE for colour, _, _ in styles)    # Okabe–Ito colours only
+    assert len({(m, ls) for _, m, ls in styles[:8]}) == 8             # the first 8 differ without colour too
+
+
+@pytest.mark.parametrize("reproduction", [r for r in __import__("irnb").reproduction_ids() if "-fig" in r])
+def test_reproduction_figures_the_notebooks_show_pass_the_figure_checks(reproduction):
+    """Every reproduced figure the notebooks show (irnb.teaching.show_reproduction) passes the checks; three
+    broke them (Baillie 2008 Fig. 12's legend over the runs, Büttcher Fig. 1's ten measures told apart by
+    colour alone, Ravana Fig. 2's X_S hidden under X_B and its judgments axis in 10²/10³)."""
+    import irnb
+
+    drawn = irnb.reproduce(reproduction).figure()
+    first = np.ravel(np.asarray(drawn, dtype=object))[0] if isinstance(drawn, (list, tuple, np.ndarray)) else drawn
+    figure = first if hasattr(first, "savefig") else first.figure
+    assert figure_problems(figure) == []
+    texts = [t.get_text() for t in figure.findobj(lambda a: hasattr(a, "get_text"))]
+    assert not any("Judged@" in t for t in texts), [t for t in texts if "Judged@" in t]   # A_p@k, as in the text

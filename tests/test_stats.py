@@ -472,3 +472,32 @@ def test_tukey_all_pairs_match_scipy_on_many_runs(rng):
     res = tukey_hsd(X)
     ref = sps.tukey_hsd(*X).pvalue[res.run_a, res.run_b]
     assert np.max(np.abs(res.p_value - ref)) <= 1e-8
+
+
+# ------------------------------------------------------------------ Student's t as a finite series
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(df=st.lists(st.integers(0, 130), min_size=1, max_size=6),
+       t=st.lists(st.one_of(st.floats(-60.0, 60.0), st.floats(-1e-6, 1e-6), st.sampled_from([np.inf, -np.inf, 1e8])),
+                  min_size=6, max_size=6))
+def test_t_series_within_documented_bound_of_scipy(df, t):
+    from irnb.stats import _t_two_sided_p
+
+    df = np.resize(np.asarray(df), 6)  # several ν in one call: each evaluated on its own pairs
+    t = np.asarray(t)
+    mine = _t_two_sided_p(t, df)
+    ref = np.where(df >= 1, 2.0 * special.stdtr(np.maximum(df, 1), -np.abs(t)), np.nan)
+    assert np.array_equal(np.isnan(mine), np.isnan(ref))
+    ok = ~np.isnan(ref)
+    assert np.all(np.abs(mine[ok] - ref[ok]) <= 1e-14 + 1e-10 * ref[ok])
+    small = ok & (ref < 0.9e-4)  # (the switch is made on the series value, 1e-4)
+    assert np.array_equal(mine[small], ref[small])  # the tail comes from scipy itself
+
+
+def test_t_series_hand_values():
+    from irnb.stats import _t_two_sided_p
+
+    # ν = 2: p = 1 − t/√(2 + t²), t = 2 → 1 − 2/√6 = 0.1835;
+    # ν = 3, t = √3: θ = atan(1) = π/4, p = 1 − (2/π)(θ + sin θ cos θ) = 1/2 − 1/π = 0.1817
+    got = _t_two_sided_p(np.array([2.0, np.sqrt(3.0)]), np.array([2, 3]))
+    assert got[0] == pytest.approx(1 - 2 / np.sqrt(6), abs=1e-15)
+    assert got[1] == pytest.approx(0.5 - 1 / np.pi, abs=1e-15)

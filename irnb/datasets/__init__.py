@@ -19,6 +19,7 @@ _EXPORTS = {
     "main_simulate": "files", "run_simulate": "files", "write_collection": "files",
     "configure_simulate_parser": "params", "SIMULATION_PARAMS": "params",
     "Documents": "text",
+    "shared_data": "real", "shared_data_missing": "real",
 }
 
 
@@ -49,4 +50,6 @@ __all__ = [
     "SIMULATION_PARAMS",
     "collection_statistics",
     "pairwise_overlap",
+    "shared_data",
+    "shared_data_missing",
 ]

@@ -10,10 +10,17 @@ folder the caller names; nothing is downloaded and nothing is bundled.
   share).
 * CLEF eHealth 2016 IR task 2: 16 runs named by file (tags repeat), groups = the file-name
   prefix before ``_EN_``; no run was a full contributor.
+
+:func:`shared_data` is the one way the notebooks (and anyone else) find these folders: the
+project's ``shared/data`` beside the working folder or beside the irnb checkout; the
+environment variable ``IRNB_SHARED_DATA`` names another data folder, or is ``0`` to use the
+embedded default even where the data is present. Where it finds nothing (on Binder, in an
+installed wheel) :func:`shared_data_missing` is the sentence the notebooks show.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -21,9 +28,53 @@ import pandas as pd
 from ..experiment import Experiment
 from ..io import Qrels, read_qrels, read_runs
 
-__all__ = ["trec_covid_leaderboard", "trec_covid_deep_truth", "trec_covid_round1", "clef_ehealth_2016_task2"]
+__all__ = ["shared_data", "shared_data_missing", "SHARED_DATA_VARIABLE", "trec_covid_leaderboard", "trec_covid_deep_truth", "trec_covid_round1", "clef_ehealth_2016_task2"]
 
 COVID_TOPICS = range(1, 31)
+#: Environment variable: a folder holding the collections (``trec-covid-round1/`` …), or ``0``.
+SHARED_DATA_VARIABLE = "IRNB_SHARED_DATA"
+
+
+def shared_data(name: str, *, start=None) -> Path | None:
+    """The folder of the real collection ``name`` (e.g. ``"trec-covid-round1"``), or None.
+
+    Looked for, in order: under ``$IRNB_SHARED_DATA`` when it names a folder (``0`` means
+    "use the embedded default": None); then ``shared/data/<name>`` in ``start`` (default the
+    current folder) or any folder above it; then the same above the irnb package (a source
+    checkout beside the project's ``shared`` folder). Nothing is downloaded.
+
+    >>> shared_data("no-such-collection", start="/") is None
+    True
+    """
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        raise ValueError(f"name must be one collection folder such as 'trec-covid-round1', got {name!r}")
+    setting = os.environ.get(SHARED_DATA_VARIABLE, "").strip()
+    if setting == "0":
+        return None
+    if setting:
+        folder = Path(setting).expanduser() / name
+        return folder if folder.is_dir() else None
+    here = Path.cwd() if start is None else Path(start)
+    for origin in (here.resolve(), Path(__file__).resolve()):
+        for folder in (origin, *origin.parents):
+            if (folder / "shared" / "data" / name).is_dir():
+                return folder / "shared" / "data" / name
+    return None
+
+
+def shared_data_missing(name: str) -> str:
+    """What a notebook says when :func:`shared_data` finds nothing (as on Binder).
+
+    >>> shared_data_missing("trec-covid-round1").startswith("The real data (trec-covid-round1) is not here")
+    True
+    """
+    if os.environ.get(SHARED_DATA_VARIABLE, "").strip() == "0":
+        why = f"{SHARED_DATA_VARIABLE}=0 asks for the embedded default"
+    else:
+        why = ("no shared/data folder beside this copy of the notebooks — on Binder and in an installed wheel "
+               "there never is one")
+    return (f"The real data ({name}) is not here ({why}): this notebook uses the embedded default, irnb's "
+            "simulated collection, instead.")
 
 
 def _need(folder: Path, *names: str) -> None:

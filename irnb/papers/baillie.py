@@ -627,8 +627,8 @@ def _draw_fig12(rep: Reproduction, ax=None):
     x = np.arange(1, len(runs) + 1)
     ax.plot(x, runs["RecallAssessment"].to_numpy()[order], marker="^", markersize=3, linestyle="none",
             color="0.4", label="Recall of Assessment")
-    ax.legend(fontsize="small")
-    ax.set_title(f"{rep.data}: runs ranked by MAP (τ with {judged} = {rep.table.iloc[0, 0]:.3f})",
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)  # off the data
+    ax.set_title(f"{rep.data}: runs ranked by MAP (τ with {plots.measure_label(judged)} = {rep.table.iloc[0, 0]:.3f})",
                  fontsize="medium")
     return ax
 

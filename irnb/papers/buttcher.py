@@ -357,17 +357,19 @@ def fig1(source: Source, *, seed: int = 0, repeats: int = 1,
 
 
 def _draw_fig1(rep, ax=None):
+    from .. import plots
+
     panels = list(dict.fromkeys(rep.table.columns.get_level_values("panel")))
     axes = panel_axes(ax, len(panels), width=5.0, height=3.8)
     for a, panel in zip(axes, panels, strict=True):
         frame = rep.table[panel]
-        for i, column in enumerate(frame.columns):
-            a.plot(frame.index, frame[column], marker="o", markersize=3, color=f"C{i % 10}", label=column)
+        for i, column in enumerate(frame.columns):   # each measure its own colour, marker and line style
+            a.plot(frame.index, frame[column], markersize=4, **plots.series_style(i), label=column)
         a.set_xlabel("fraction of the qrels kept")
         a.set_title(panel, fontsize=9)
     axes[0].set_ylabel("mean score of all runs")
     axes[-1].set_ylabel("Kendall's τ against the full qrels")
-    axes[-1].legend(fontsize=9, ncol=2)
+    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)
     return axes
 
 

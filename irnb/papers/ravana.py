@@ -301,20 +301,28 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
 
 
 def _draw_fig2(rep, ax=None):
+    from .. import plots
+
     measures = list(dict.fromkeys(rep.table.columns.get_level_values("measure")))
     axes = panel_axes(ax, len(measures), sharey=True)
+    shared = len(set(map(id, axes))) == 1   # one Axes for every measure: the measure in the label
     for a, m in zip(axes, measures, strict=True):
-        for i, method in enumerate(METHODS):
+        drawn = []
+        for i, method in enumerate(METHODS):   # each method its own colour, marker and line style
             values = rep.table[(m, method)]
-            a.plot(values.index, values.to_numpy(), marker="o", markersize=3, color=f"C{i}",
-                   label=method if a is axes[0] or len(set(map(id, axes))) == 1 else None,
-                   linestyle="-" if len(set(map(id, axes))) > 1 else ["-", "--", ":"][measures.index(m)])
+            # a series (almost) equal to one drawn before goes on top of it thinner, so that both stay visible
+            again = any(np.allclose(values.to_numpy(), v, atol=0.01, equal_nan=True) for v in drawn)
+            drawn.append(values.to_numpy())
+            a.plot(values.index, values.to_numpy(), **plots.series_style(i), markersize=2.5 if again else 5,
+                   linewidth=0.7 if again else 1.6,
+                   label=(f"{method}, {m}" if shared else method) if a is axes[-1] or shared else None)
         a.set_xscale("log")
+        plots.plain_log_axis(a.xaxis, subs=(1.0,))
         a.set_xlabel("number of judgments")
         a.set_title(m, fontsize=9)
     axes[0].set_ylabel(f"fraction of pairs with p < {ALPHA}")
-    axes[0].legend(fontsize=9)
-    return axes if len(set(map(id, axes))) > 1 else axes[0]
+    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)
+    return axes if not shared else axes[0]
 
 
 @register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
