@@ -824,8 +824,9 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
 
 def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=None):
     """IP&M Figs 5–10 and 12: every run ranked by ``measure`` (best first) with its
-    assessment value (e.g. A_p@k = ``Judged@k``, labelled A_p@k: :func:`measure_label`). ``means`` is a run × measure table such
-    as ``Evaluation.means()``; ``measure`` and ``assessment`` name two of its columns."""
+    assessment value (e.g. A_p@k = ``Judged@k``, labelled A_p@k: :func:`measure_label`). ``means``
+    is a run × measure table such as ``Evaluation.means()``; ``measure`` and ``assessment`` name
+    two of its columns."""
     for name in (measure, assessment):
         if name not in means.columns:
             raise ValueError(f"ranked_runs_plot: the table has no column {name!r}; columns: {list(means.columns)}")

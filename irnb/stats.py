@@ -63,7 +63,7 @@ t = 0.2 / (0.1/√3) = 3.4641 with 2 degrees of freedom, p = 0.0742; d_z = 0.2/0
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 from typing import Any, Sequence
 
 import numpy as np
@@ -628,7 +628,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
     return _result("wilcoxon", sc, pr, stat, p, direction, used, options=options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _wilcoxon_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
     """P(R+ ≤ k) and P(R+ ≥ k) for k = 0 … n(n+1)/2 + 1 under H0 (no ties), n topics."""
     pmf = np.ones(1)

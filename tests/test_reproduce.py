@@ -161,7 +161,7 @@ def test_table1_on_the_default(results, exp):
     # the notes say how the other A_p reading (judged over min(k, run length)) moves the finding
     other = irnb.reproduce("baillie2007-table1", assessment="JudgedRet").table.iloc[0]
     fmt = R.baillie._fmt
-    assert (f"with JudgedRet@d (judged documents in the top k / min(k, documents retrieved)" in rep.notes
+    assert ("with JudgedRet@d (judged documents in the top k / min(k, documents retrieved)" in rep.notes
             and f"weak cases 2 + 4 {fmt(other[('@10', 2)] + other[('@10', 4)])} → "
                 f"{fmt(other[('@1000', 2)] + other[('@1000', 4)])}" in rep.notes.splitlines()[-1])
 

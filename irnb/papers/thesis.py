@@ -79,7 +79,7 @@ def _choose_pair(source: Source, k: int, judged, run_a, run_b, *, baseline: bool
                  [n for n in names if n != run_b]]
         candidates = next(p for p in pools if p)
         run_a = min(candidates, key=lambda n: (unjudged[n], names.index(n)))
-        rule.append(f"lvl0 = the run with the fewest unjudged documents among "
+        rule.append("lvl0 = the run with the fewest unjudged documents among "
                     + ("the other non-contributing runs of lvl1's group" if candidates is pools[0] else
                        "the other runs of lvl1's group" if candidates is pools[1] else "the other runs"))
     return run_a, run_b, ("; ".join(rule) + ".") if rule else "Runs given by the caller."
