@@ -30,12 +30,12 @@ def _check_line_lengths(data: bytes, label: str) -> None:
             length = (n if end < 0 else end) - start
             raise ValueError(
                 f"{label}:{_line_of(data, start)}: line of {length:,} bytes, expected at most "
-                f"{MAX_LINE_BYTES:,} (is this a TREC file? it starts {_show(data[start:start + SHOWN_CHARS])})"
+                f"{MAX_LINE_BYTES:,} (is this a TREC file? it starts {show_token(data[start:start + SHOWN_CHARS])})"
             )
         start = last + 1
 
 
-def _clean(data: bytes, label: str) -> bytes:
+def clean_text(data: bytes, label: str) -> bytes:
     """Check that the bytes are line-oriented text, drop a UTF-8 BOM and turn CRLF line
     ends into LF (line numbers are unchanged).
 
@@ -64,11 +64,11 @@ def _clean(data: bytes, label: str) -> bytes:
     return data
 
 
-def _short(value, limit: int = SHOWN_CHARS) -> str:
+def shorten(value, limit: int = SHOWN_CHARS) -> str:
     """repr of a value from the input, a long string cut to ``limit`` characters saying
     how long it was.
 
-    >>> print(_short("abcdef", 3))
+    >>> print(shorten("abcdef", 3))
     'abc'… (6 characters)
     """
     if isinstance(value, str) and len(value) > limit:
@@ -77,7 +77,7 @@ def _short(value, limit: int = SHOWN_CHARS) -> str:
     return text if len(text) <= limit + 2 else f"{text[:limit]}… ({len(text):,} characters)"
 
 
-def _show(token: bytes) -> str:
-    return _short(token.decode("utf-8", errors="replace"))
+def show_token(token: bytes) -> str:
+    return shorten(token.decode("utf-8", errors="replace"))
 
 

@@ -38,10 +38,10 @@ import dataclasses
 import os
 from typing import Any, Mapping
 
-import numpy as np
 import pandas as pd
 
 from .io import Qrels, Run, read_qrels, read_run, read_runs
+from .nested import looks_nested, nested_frame
 
 __all__ = ["as_run", "as_runs", "as_qrels", "RUN_SHAPES", "QRELS_SHAPES"]
 
@@ -79,42 +79,6 @@ def _is_path(value: Any) -> bool:
     return isinstance(value, (str, os.PathLike))
 
 
-def _nested_frame(mapping: Mapping, what: str, value_name: str) -> pd.DataFrame:
-    """``{qid: {docno: value}}`` as a frame ``qid, docno, value`` (keys as strings)."""
-    qids, docnos, values = [], [], []
-    for qid, docs in mapping.items():
-        if not isinstance(docs, Mapping):
-            raise TypeError(f"{what}: topic {qid!r}: expected a dict {{docno: {value_name}}}, "
-                            f"got {type(docs).__name__}")
-        qids.extend([str(qid)] * len(docs))
-        docnos.extend(str(d) for d in docs)
-        values.extend(docs.values())
-    frame = pd.DataFrame({"qid": qids, "docno": docnos, value_name: pd.Series(values, dtype=object)})
-    numeric = pd.to_numeric(frame[value_name], errors="coerce").to_numpy(dtype=np.float64)
-    if value_name == "score":
-        bad = ~np.isfinite(numeric)
-        expected = "a finite number"
-    else:
-        bad = ~np.isfinite(numeric) | (numeric != np.round(numeric))
-        expected = "an integer grade"
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{what}: topic {frame['qid'].iloc[row]!r}, docno {frame['docno'].iloc[row]!r}: "
-                         f"expected {expected}, got {frame[value_name].iloc[row]!r}")
-    frame[value_name] = numeric if value_name == "score" else numeric.astype(np.int64)
-    return frame
-
-
-def _looks_nested(mapping: Mapping, depth: int) -> bool:
-    """Whether the first value of ``mapping`` is a mapping ``depth`` levels down."""
-    value: Any = mapping
-    for _ in range(depth):
-        if not isinstance(value, Mapping) or not value:
-            return False
-        value = next(iter(value.values()))
-    return isinstance(value, Mapping)
-
-
 def _scoreddocs_frame(source: Any) -> pd.DataFrame:
     qids, docnos, scores = [], [], []
     for item in source.scoreddocs_iter():
@@ -146,16 +110,16 @@ def as_run(source: Any, *, name: str | None = None, on_duplicate: str = "error")
         return source if name is None or name == source.name else dataclasses.replace(source, name=name)
     if _is_ranx(source, "Run"):
         label = name or getattr(source, "name", None) or "run"
-        return read_run(_nested_frame(source.to_dict(), f"ranx Run {label!r}", "score"), name=label,
+        return read_run(nested_frame(source.to_dict(), f"ranx Run {label!r}", "score"), name=label,
                         on_duplicate=on_duplicate)
     if hasattr(source, "scoreddocs_iter"):
         label = name or _dataset_name(source, "scoreddocs")
         return read_run(_scoreddocs_frame(source), name=label, on_duplicate=on_duplicate)
     if isinstance(source, Mapping):
-        if source and not _looks_nested(source, 1):
+        if source and not looks_nested(source, 1):
             raise _shape_error("run", RUN_SHAPES, source, ": a dict whose values are not {docno: score} dicts")
         label = name or "run"
-        return read_run(_nested_frame(source, f"run {label!r}", "score"), name=label, on_duplicate=on_duplicate)
+        return read_run(nested_frame(source, f"run {label!r}", "score"), name=label, on_duplicate=on_duplicate)
     if isinstance(source, pd.DataFrame) or _is_path(source):
         return read_run(source, name=name, on_duplicate=on_duplicate)
     raise _shape_error("run", RUN_SHAPES, source)
@@ -181,11 +145,11 @@ def as_runs(source: Any, *, on_duplicate: str = "error") -> dict[str, Run]:
         if not source:
             raise ValueError("runs: expected at least one run, got none (an empty dict)")
         first = next(iter(source.values()))
-        if _looks_nested(source, 2) or isinstance(first, Run) or _is_ranx(first, "Run") or hasattr(
+        if looks_nested(source, 2) or isinstance(first, Run) or _is_ranx(first, "Run") or hasattr(
                 first, "scoreddocs_iter"):  # {name: run in any shape}
             return {str(key): as_run(value, name=str(key), on_duplicate=on_duplicate)
                     for key, value in source.items()}
-        if _looks_nested(source, 1):  # one run {qid: {docno: score}}
+        if looks_nested(source, 1):  # one run {qid: {docno: score}}
             run = as_run(source, on_duplicate=on_duplicate)
             return {run.name: run}
         if all(isinstance(v, pd.DataFrame) or _is_path(v) for v in source.values()):
@@ -224,7 +188,7 @@ def as_qrels(source: Any, *, on_duplicate: str = "error") -> Qrels:
     if isinstance(source, pd.DataFrame) or _is_path(source):
         return read_qrels(source, on_duplicate=on_duplicate)
     if _is_ranx(source, "Qrels"):
-        return read_qrels(_nested_frame(source.to_dict(), "ranx Qrels", "grade"), on_duplicate=on_duplicate)
+        return read_qrels(nested_frame(source.to_dict(), "ranx Qrels", "grade"), on_duplicate=on_duplicate)
     if hasattr(source, "qrels_iter"):
         qids, docnos, grades = [], [], []
         for item in source.qrels_iter():
@@ -233,8 +197,8 @@ def as_qrels(source: Any, *, on_duplicate: str = "error") -> Qrels:
             grades.append(item.relevance)
         return read_qrels(pd.DataFrame({"qid": qids, "docno": docnos, "grade": pd.Series(grades, dtype=object)}),
                           on_duplicate=on_duplicate)
-    if isinstance(source, Mapping) and (not source or _looks_nested(source, 1)):
+    if isinstance(source, Mapping) and (not source or looks_nested(source, 1)):
         if not source:
             raise ValueError("qrels dict: expected at least one judgment, got an empty dict")
-        return read_qrels(_nested_frame(source, "qrels dict", "grade"), on_duplicate=on_duplicate)
+        return read_qrels(nested_frame(source, "qrels dict", "grade"), on_duplicate=on_duplicate)
     raise _shape_error("qrels", QRELS_SHAPES, source)

@@ -80,13 +80,15 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, UNJUDGED, Experiment
+from .experiment import Experiment
+from .kernels import Judged, compute
 from .measures import Measure, parse_measures
 from .params import ALPHA, REPEATS
-from .metrics import Judged, _aggregate, _level_counts, compute, evaluate
-from .pooling import (DEPTH, Pool, _rng, contributor_mask, depth_pool, leave_one_group_out, random_subsample,
-                      subset_pools)
-from .stats import _paired, _t_kernel
+from .metrics import aggregate_over_topics, evaluate, judged_level_counts
+from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
+                      random_subsample, seeded_rng, subset_pools)
+from .results import Result
+from .stats import paired_summaries, paired_t_kernel
 from .sweep import sweep
 
 __all__ = [
@@ -242,7 +244,7 @@ _SUMMARY_COLUMNS = ("left_out", "mean_abs_rank_change", "mean_rank_change", "max
 
 
 @dataclass(frozen=True, eq=False)
-class BiasResult:
+class BiasResult(Result):
     """Reference versus reduced judgments for every ranked run and measure.
 
     Arrays are (M, S): measures × ranked runs (``run_names`` order). ``reference_score`` /
@@ -277,13 +279,13 @@ class BiasResult:
         """(M, S) reference rank − reduced rank: positive = moved up."""
         return self.reference_rank - self.reduced_rank
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """Tidy rows, one per (measure, ranked run): ``measure, run, group, left_out,
         reference_score, reduced_score, score_change, reference_rank, reduced_rank,
         rank_change, p_value``."""
         M, S = self.reference_score.shape
         names = np.asarray(self.run_names, dtype=object)
-        return pd.DataFrame({
+        return {
             "measure": np.repeat([m.name for m in self.measures], S),
             "run": np.tile(names, M),
             "group": np.tile(np.asarray(self.groups, dtype=object), M),
@@ -295,7 +297,7 @@ class BiasResult:
             "reduced_rank": self.reduced_rank.ravel(),
             "rank_change": self.rank_change.ravel(),
             "p_value": self.p_value.ravel(),
-        })
+        }
 
     def summary(self, *, alpha: float = 0.05) -> pd.DataFrame:
         """One row per measure, one column per statistic (over the left-out runs; τ over
@@ -341,7 +343,7 @@ def _check_reference(reference: str, owner: str) -> str:
     return reference
 
 
-def _ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
+def ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
     if ranked is None:
         return np.arange(len(experiment.run_names))
     names = [ranked] if isinstance(ranked, str) else list(ranked)
@@ -353,7 +355,7 @@ def _ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:
     return np.sort(idx)
 
 
-def _names(experiment: Experiment, mask: np.ndarray) -> list[str]:
+def runs_in_mask(experiment: Experiment, mask: np.ndarray) -> list[str]:
     return [experiment.run_names[i] for i in np.flatnonzero(mask)]
 
 
@@ -363,22 +365,21 @@ def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndar
     qrels restricted to ``judged`` (a private shortcut: :func:`irnb.metrics.judged_view`
     lays out every run and topic)."""
     j = experiment.judgments
-    # doc -2 → NO_DOC, -1 → UNJUDGED
-    table = np.concatenate([j.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-    counts = _level_counts(j, len(experiment.topics), judged)
+    counts = judged_level_counts(j, len(experiment.topics), judged)
     if topics is None:
-        return Judged(grade=table[j.doc[idx]], level_counts=counts, length=experiment.length[idx])
+        return Judged(grade=j.grade_array(judged, runs=idx), level_counts=counts, length=experiment.length[idx])
     cells = np.ix_(idx, topics)
-    return Judged(grade=table[j.doc[cells]], level_counts=counts[topics], length=experiment.length[cells])
+    return Judged(grade=j.grade_array(judged, runs=cells), level_counts=counts[topics],
+                  length=experiment.length[cells])
 
 
-def _per_topic(view: Judged, measures: Sequence[Measure]) -> np.ndarray:
+def per_topic_values(view: Judged, measures: Sequence[Measure]) -> np.ndarray:
     """(M, S, T) per-topic values on a view."""
     return np.stack([compute(view, m) for m in measures])
 
 
 def _means(values: np.ndarray, evaluated: np.ndarray, measures: Sequence[Measure]) -> np.ndarray:
-    return np.stack([_aggregate(values[i], evaluated, m.spec.aggregate) for i, m in enumerate(measures)])
+    return np.stack([aggregate_over_topics(values[i], evaluated, m.spec.aggregate) for i, m in enumerate(measures)])
 
 
 def _paired_t_p(a: np.ndarray, b: np.ndarray, evaluated: np.ndarray) -> np.ndarray:
@@ -390,11 +391,12 @@ def _paired_t_p(a: np.ndarray, b: np.ndarray, evaluated: np.ndarray) -> np.ndarr
     shape, T = a.shape[:-1], a.shape[-1]
     x = np.where(evaluated, a, np.nan).reshape(-1, T)
     y = np.where(evaluated, b, np.nan).reshape(-1, T)
-    return _t_kernel(_paired(x, y))[1].reshape(shape)
+    return paired_t_kernel(paired_summaries(x, y))[1].reshape(shape)
 
 
-def _assemble(kind: str, description: str, experiment: Experiment, measures: tuple[Measure, ...], idx: np.ndarray,
-              left_out: np.ndarray, reference: np.ndarray, reduced: np.ndarray, config: np.ndarray) -> BiasResult:
+def assemble_bias_result(kind: str, description: str, experiment: Experiment, measures: tuple[Measure, ...],
+                         idx: np.ndarray, left_out: np.ndarray, reference: np.ndarray, reduced: np.ndarray,
+                         config: np.ndarray) -> BiasResult:
     """From (M, S, T) per-topic values to a BiasResult. ``config[s, r]``: in run s's reduced
     configuration, run r has its reduced score (else its reference score)."""
     evaluated = experiment.length[idx] > 0
@@ -427,7 +429,7 @@ def _reduced_values(experiment: Experiment, judged: np.ndarray, runs: np.ndarray
                     measures: tuple[Measure, ...], topics: np.ndarray | None = None) -> np.ndarray:
     """Per-topic values of ``runs`` (on ``topics``, default all) on the qrels restricted to
     ``judged`` (one sweep task)."""
-    return _per_topic(_subset_view(experiment, judged, runs, topics), measures)
+    return per_topic_values(_subset_view(experiment, judged, runs, topics), measures)
 
 
 def _for_workers(experiment: Experiment) -> Experiment:
@@ -452,10 +454,10 @@ def _subsample_means(experiment: Experiment, measures: tuple[Measure, ...], judg
                      idx: np.ndarray) -> np.ndarray:
     """Rounded mean scores of the runs ``idx`` on the qrels restricted to ``judged`` (one sweep task)."""
     evaluated = experiment.length[idx] > 0
-    return np.round(_means(_reference_values(experiment, measures, judged, idx), evaluated, measures), _DECIMALS)
+    return np.round(_means(reference_values(experiment, measures, judged, idx), evaluated, measures), _DECIMALS)
 
 
-def _reference_values(experiment: Experiment, measures: tuple[Measure, ...], judged, idx) -> np.ndarray:
+def reference_values(experiment: Experiment, measures: tuple[Measure, ...], judged, idx) -> np.ndarray:
     ev = evaluate(experiment, measures, judged=judged)  # one call, every run
     return np.stack([ev.values[m][idx] for m in measures])
 
@@ -512,13 +514,13 @@ def _leave_one_group_out(experiment: Experiment, *, depth: int, measures, contri
     reference = _check_reference(reference, owner)
     depth = DEPTH.validate(depth, owner)
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
+    idx = ranked_index(experiment, ranked, owner)
     contributing = contributor_mask(experiment, contributors, owner=owner, name="contributors")
-    runs = _names(experiment, contributing)
+    runs = runs_in_mask(experiment, contributing)
     # qrels reference: drop only G's unique entries from the official qrels (keep_unpooled)
     pools = leave_one_group_out(experiment, depth=depth, runs=runs, keep_unpooled=reference == "qrels")
     ref_judged = None if reference == "qrels" else depth_pool(experiment, depth=depth, runs=runs).judged
-    ref_values = _reference_values(experiment, parsed, ref_judged, idx)
+    ref_values = reference_values(experiment, parsed, ref_judged, idx)
     red_values = ref_values.copy()
     run_group = np.asarray(experiment.groups, dtype=object)
     contributing_groups = set(run_group[contributing])
@@ -543,8 +545,8 @@ def _leave_one_group_out(experiment: Experiment, *, depth: int, measures, contri
     config = (ranked_groups[:, None] == ranked_groups[None, :]) & left_out[None, :]
     description = (f"leave-one-group-out at depth {depth} ({int(contributing.sum())} contributing runs, "
                    f"reference: {'official qrels' if reference == 'qrels' else f'depth-{depth} pool'})")
-    return _assemble("leave-one-group-out", description, experiment, parsed, idx, left_out, ref_values, red_values,
-                     config)
+    return assemble_bias_result("leave-one-group-out", description, experiment, parsed, idx, left_out, ref_values,
+                                red_values, config)
 
 
 def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None = None, reference_pool=None,
@@ -570,20 +572,21 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
     """
     owner = "pool_bias"
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
-    red_mask = _mask(experiment, reduced, "reduced")
-    ref_mask = None if reference_pool is None else _mask(experiment, reference_pool, "reference_pool")
-    ref_values = _reference_values(experiment, parsed, ref_mask, idx)
-    red_values = _reference_values(experiment, parsed, red_mask, idx)
+    idx = ranked_index(experiment, ranked, owner)
+    red_mask = judged_mask_of(experiment, reduced, name="reduced")
+    ref_mask = judged_mask_of(experiment, reference_pool, name="reference_pool")
+    ref_values = reference_values(experiment, parsed, ref_mask, idx)
+    red_values = reference_values(experiment, parsed, red_mask, idx)
     if left_out is None:
         lo = np.ones(idx.size, dtype=bool)
     else:
         lo = np.isin(idx, experiment.run_index([left_out] if isinstance(left_out, str) else list(left_out)))
     config = np.ones((idx.size, idx.size), dtype=bool)
     if description is None:
-        label = reduced.description if isinstance(reduced, Pool) else f"a pool of {int(red_mask.sum())} judgments"
+        label = pool_label(reduced)
         description = f"every run evaluated with {label}"
-    return _assemble("reduced pool", description, experiment, parsed, idx, lo, ref_values, red_values, config)
+    return assemble_bias_result("reduced pool", description, experiment, parsed, idx, lo, ref_values, red_values,
+                                config)
 
 
 def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *, depth: int,
@@ -620,21 +623,12 @@ def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *,
     else:
         ref_pool, reduced = full, kept
     if left_out is None:
-        left_out = _names(experiment, contributing & ~subset)
+        left_out = runs_in_mask(experiment, contributing & ~subset)
     description = (f"depth-{depth} pool of {int(subset.sum())} of {int(contributing.sum())} contributing runs "
                    f"(reference: {'official qrels' if reference == 'qrels' else f'depth-{depth} pool'})")
     result = pool_bias(experiment, reduced, left_out=left_out, reference_pool=ref_pool, measures=measures,
                        ranked=ranked, description=description)
     return replace(result, kind="contributor subset")
-
-
-def _mask(experiment: Experiment, pool, name: str) -> np.ndarray:
-    mask = pool.judged if isinstance(pool, Pool) else np.asarray(pool)
-    expected = experiment.judgments.num_judgments
-    if mask.dtype != bool or mask.ndim != 1 or mask.shape[0] != expected:
-        raise ValueError(f"{name} must be an irnb.pooling.Pool or a boolean mask over the Experiment's {expected} "
-                         f"qrels entries, got dtype {mask.dtype} and shape {mask.shape}")
-    return mask
 
 
 def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[float] = SUBSAMPLING_FRACTIONS,
@@ -665,12 +659,12 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     """
     owner = "subsampling_curves"
     parsed = tuple(parse_measures(measures))
-    idx = _ranked_index(experiment, ranked, owner)
+    idx = ranked_index(experiment, ranked, owner)
     repeats = REPEATS.validate(repeats, owner)
     fractions = [fractions] if isinstance(fractions, (int, float)) else list(fractions)
     if not fractions:
         raise ValueError(f"{owner}: fractions must list at least one share of the qrels in [0.05, 1], got none")
-    rng = _rng(seed, owner, "curves")
+    rng = seeded_rng(seed, owner, "curves")
     sign = np.array([1.0 if m.spec.higher_is_better else -1.0 for m in parsed])[:, None]
     full = _subsample_means(experiment, parsed, None, idx)
     settings = [(float(fraction), r, random_subsample(experiment, fraction=fraction, seed=rng))

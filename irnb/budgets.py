@@ -45,8 +45,8 @@ import numpy as np
 import pandas as pd
 
 from .experiment import Experiment
-from .intervals import (ESTIMATORS, _check_background_rate, _check_smoothing, _estimator_key, _interval_measure,
-                        _pessimistic_p, point_estimates, score_intervals)
+from .intervals import (ESTIMATORS, check_background_rate, check_smoothing, estimator_key, interval_measure,
+                        pessimistic_p_values, point_estimates, score_intervals)
 from .measures import Measure, parse_measure
 from .params import ALPHA, JUDGMENTS
 from .pooling import contributor_mask, judgment_order
@@ -211,7 +211,7 @@ def _check_estimators(estimators, owner: str) -> tuple[str, ...]:
             keys.append("P")
             continue
         try:
-            keys.append(_estimator_key(item))
+            keys.append(estimator_key(item))
         except ValueError as err:
             raise ValueError(f"{owner}: {err}; or P (the pessimistic interval test)") from None
     if not keys:
@@ -234,7 +234,7 @@ def _budget_task(experiment: Experiment, judged: np.ndarray, measures, keys, bac
         for e, key in enumerate(keys):
             if key == "P":  # pessimistic interval test: B of one run against T of the other
                 for s, idx in sets.items():
-                    out[(m.name, s, e)] = _pessimistic_p(iv.lower[idx], iv.upper[idx], iv.evaluated[idx])
+                    out[(m.name, s, e)] = pessimistic_p_values(iv.lower[idx], iv.upper[idx], iv.evaluated[idx])
                 continue
             values = np.where(iv.evaluated, est.get(key), np.nan)
             for s, idx in sets.items():
@@ -275,12 +275,12 @@ def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str
     """
     owner = "budget_tests"
     names = [measures] if isinstance(measures, (str, Measure)) else list(measures)
-    parsed = tuple(dict.fromkeys(_interval_measure(m, None, owner) for m in names))
+    parsed = tuple(dict.fromkeys(interval_measure(m, None, owner) for m in names))
     if not parsed:
         raise ValueError(f"{owner}: measures must name at least one of P@k, SDCG@k, RBP(p), got none")
     keys = _check_estimators(estimators, owner)
-    background_rate = _check_background_rate(background_rate, owner)
-    smoothing = _check_smoothing(smoothing, owner)
+    background_rate = check_background_rate(background_rate, owner)
+    smoothing = check_smoothing(smoothing, owner)
     total = experiment.judgments.num_judgments
     budget_list = _check_budgets(budgets, total, owner)
     contributing = contributor_mask(experiment, contributors, owner=owner, name="contributors")

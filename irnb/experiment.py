@@ -60,11 +60,11 @@ import pyarrow.compute as pc
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
 from .params import RUN_DEPTH
-from .io import (Qrels, Run, _check_policy, _remember_blocks, _sorted_blocks, _string_bytes, _string_hash,
-                 _StringBytes, _strings_equal, _topic_blocks, _topic_codes, _with_small_pages, check_compat)
+from .io import (Qrels, Run, check_duplicate_policy, remember_blocks, sorted_blocks, string_bytes, string_hash,
+                 StringBytes, strings_equal, topic_blocks, encode_topics, with_small_pages, check_compat)
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
-           "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note"]
+           "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note", "PoolMaskError"]
 
 POOLED_UNJUDGED = -1  # the grade trec_eval reads as "in the pool, not judged" (infAP's sampled pools)
 NOT_IN_QRELS = -1  # doc-index sentinel
@@ -104,7 +104,7 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _few(names: Sequence[str], n: int = 5) -> str:
+def few_names(names: Sequence[str], n: int = 5) -> str:
     """The first ``n`` names, each cut to 40 characters."""
     shown = [name if len(name) <= 40 else name[:40] + "…" for name in names[:n]]
     return f"{shown}{'…' if len(names) > n else ''}"
@@ -113,6 +113,11 @@ def _few(names: Sequence[str], n: int = 5) -> str:
 def _did_you_mean(name: str, choices: Sequence[str]) -> str:
     close = difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
     return f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+
+
+class PoolMaskError(ValueError, TypeError):
+    """A pool or judged mask that is not a 1-d boolean mask over the Experiment's qrels
+    entries (a wrong type and a wrong length alike: both a ValueError and a TypeError)."""
 
 
 class PoolMask(np.ndarray):
@@ -190,10 +195,11 @@ class Judgments:
     def num_judgments(self) -> int:
         return int(self.qrel_grade.shape[0])
 
-    def grade_array(self, judged: np.ndarray | None = None, *, runs: slice | None = None) -> np.ndarray:
+    def grade_array(self, judged: np.ndarray | None = None, *, runs=None) -> np.ndarray:
         """Grades at every (run, topic, rank); ``judged`` is an optional boolean mask over the
-        qrels entries (a pool): entries outside it read as UNJUDGED. ``runs`` (a slice)
-        builds the array of those runs only (no full-size array is made or kept).
+        qrels entries (a pool): entries read as :meth:`entry_grades` says. ``runs`` (a slice,
+        run indices, or (run, topic) cells such as ``np.ix_(runs, topics)``) builds the array
+        of those only (no full-size array is made or kept).
 
         >>> j = Judgments(doc=np.array([[[1, -1, 0, -2]]], np.int32), qrel_topic=np.zeros(2, np.int32),
         ...               qrel_grade=np.array([0, 2], np.int8), qrel_docno=pa.array(["a", "b"]),
@@ -205,10 +211,13 @@ class Judgments:
         """
         if judged is None and (runs is None or "_full_grade" in self.__dict__):
             return self._full_grade if runs is None else self._full_grade[runs]
-        if judged is None:
-            table = np.concatenate([self.qrel_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-            return table[self.doc[runs]]
-        table = np.concatenate([self.entry_grades(judged), np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
+        return self.grades_at_ranks(self.entry_grades(judged), runs=runs)
+
+    def grades_at_ranks(self, entry_grade: np.ndarray, *, runs=None) -> np.ndarray:
+        """(S, T, D) int8: ``entry_grade[q]`` (one grade per qrels entry) at every rank whose
+        document is entry q; UNJUDGED where the document is not in the qrels, NO_DOC past the
+        end of a run. ``runs`` selects as in :meth:`grade_array`."""
+        table = np.concatenate([entry_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
         # doc = -2 → table[-2] = NO_DOC, doc = -1 → table[-1] = UNJUDGED
         return table[self.doc if runs is None else self.doc[runs]]
 
@@ -233,17 +242,26 @@ class Judgments:
         unjudged = pooled_unjudged_of(judged)
         mask = np.asarray(judged)
         if mask.dtype != bool or mask.shape != (self.num_judgments,):
-            raise ValueError(
+            raise PoolMaskError(
                 f"judged must be a boolean mask over the {self.num_judgments} qrels entries, "
                 f"got dtype {mask.dtype} and shape {mask.shape}"
             )
         outside = UNJUDGED if unjudged is None else np.where(unjudged, POOLED_UNJUDGED, UNJUDGED)
         return np.where(mask, self.qrel_grade, outside).astype(np.int8)
 
+    def judged_entries(self, judged: np.ndarray | None = None) -> np.ndarray:
+        """(Q,) bool: the qrels entries judged under the mask ``judged`` — in the pool and
+        graded (grade ≥ 0); every graded entry when ``judged`` is None."""
+        graded = self.qrel_grade >= 0
+        return graded if judged is None else np.asarray(judged) & graded
+
+    def relevant_entries(self, judged: np.ndarray | None = None, relevance_level: int = 1) -> np.ndarray:
+        """(Q,) bool: the entries judged under ``judged`` with grade ≥ ``relevance_level``."""
+        return self.judged_entries(judged) & (self.qrel_grade >= relevance_level)
+
     @cached_property
     def _full_grade(self) -> np.ndarray:
-        table = np.concatenate([self.qrel_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-        return _read_only(table[self.doc])
+        return _read_only(self.grades_at_ranks(self.qrel_grade))
 
     @cached_property
     def retrieved_rank(self) -> np.ndarray:
@@ -272,12 +290,12 @@ class Judgments:
         )
 
 
-def _encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Array] | None = None
+def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Array] | None = None
                   ) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
     """Qrels restricted to ``topics``: topic index, grade, docno and per-topic offsets.
-    ``codes`` is ``_topic_codes(qrels.table["topic"])`` when the caller has it."""
+    ``codes`` is ``encode_topics(qrels.table["topic"])`` when the caller has it."""
     table = qrels.table
-    codes, dictionary = _topic_codes(table["topic"]) if codes is None else codes
+    codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
     position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
     topic_idx = position.astype(np.int64)[codes]  # hashes the distinct topics only, not every row
     keep = topic_idx >= 0
@@ -310,7 +328,7 @@ class _QrelsKeys(NamedTuple):
     topic_bits: int
     hash_bits: int
     low_bits: int
-    qrel_docno: _StringBytes  # the docnos' bytes, to confirm matches
+    qrel_docno: StringBytes  # the docnos' bytes, to confirm matches
 
 
 # Fewest docno-hash bits worth keying on: with fewer, entries of one topic would often share
@@ -342,8 +360,8 @@ def _qrels_keys(qrel_topic: np.ndarray, qrel_docno: pa.Array, *, topics: int, li
     if hash_bits < _MIN_HASH_BITS:
         return None
     bits = (topic_bits, hash_bits, low_bits)
-    docno = _string_bytes(qrel_docno)
-    key = _pack(qrel_topic, _string_hash(docno), np.arange(qrel_topic.size, dtype=np.uint64), bits)
+    docno = string_bytes(qrel_docno)
+    key = _pack(qrel_topic, string_hash(docno), np.arange(qrel_topic.size, dtype=np.uint64), bits)
     key.sort()  # numpy's SIMD sort of integers: a few ms per million keys
     return _QrelsKeys(key, *bits, docno)
 
@@ -363,8 +381,8 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
     if n == 0 or sorted_key.size == 0:
         return out
     low = np.uint64((1 << keys.low_bits) - 1)
-    line_docno = _string_bytes(docno)
-    line_key = _pack(topic, _string_hash(line_docno), np.arange(n, dtype=np.uint64),
+    line_docno = string_bytes(docno)
+    line_key = _pack(topic, string_hash(line_docno), np.arange(n, dtype=np.uint64),
                      (keys.topic_bits, keys.hash_bits, keys.low_bits))
     line_key.sort()
     high = line_key & ~low
@@ -377,7 +395,7 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
     while pending.size:  # round k tries the k-th entry sharing the line's key; usually one round
         rows = (line_key[pending] & low).view(np.int64)
         entries = (sorted_key[start[pending] + step] & low).view(np.int64)
-        equal = _strings_equal(line_docno, rows, keys.qrel_docno, entries)
+        equal = strings_equal(line_docno, rows, keys.qrel_docno, entries)
         out[rows[equal]] = entries[equal]
         pending = pending[~equal]
         step += 1
@@ -459,7 +477,7 @@ def _docno_ids(index: _QrelsIndex, docno: pa.ChunkedArray) -> np.ndarray:
     return ids.fill_null(-1).to_numpy(zero_copy_only=False)
 
 
-def _lookup(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
+def qrels_row_of(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
     """The qrels entry of every (topic, docno), or NOT_IN_QRELS (see :func:`_match`)."""
     if qrel_topic.size == 0 or topic.size == 0:
         return np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
@@ -468,6 +486,9 @@ def _lookup(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, doc
     if index is None:
         index = _qrels_index(qrel_topic, qrel_docno, lines=topic.size)
     return _entries_of_lines(index, topic, docno)
+
+
+_lookup = qrels_row_of  # the name tests/test_build_paths.py calls
 
 
 def _entries_of_lines(index: _QrelsKeys | _QrelsIndex, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
@@ -497,7 +518,7 @@ class _Blocks(NamedTuple):
 _BATCH_LINES = 1 << 20
 
 
-def _check_max_depth(value, name: str = "max_depth") -> int | None:
+def check_max_depth(value, name: str = "max_depth") -> int | None:
     """The run cutoff (trec_eval ``-M``) as an int, or None; the one rule for
     :class:`Experiment` and :func:`irnb.metrics.evaluate`: an integer ≥ 1 (numpy integers
     count; booleans, floats and strings do not)."""
@@ -510,7 +531,7 @@ def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
     """The run with its table in trec_eval order, scores compared as trec_eval ``compat``
     does (the same object when it already is)."""
     table = run.table
-    if _topic_blocks(table, compat) is not None:  # read by irnb.io (or seen here before): in order
+    if topic_blocks(table, compat) is not None:  # read by irnb.io (or seen here before): in order
         return run
     missing = [c for c in ("topic", "docno", "score") if c not in table.column_names]
     if missing:
@@ -520,8 +541,8 @@ def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
             table = table.set_column(table.schema.get_field_index(column), column, pc.cast(table[column], pa.string()))
     if not pa.types.is_float64(table.schema.field("score").type):
         table = table.set_column(table.schema.get_field_index("score"), "score", pc.cast(table["score"], pa.float64()))
-    ordered, starts, topics = _sorted_blocks(table, compat=compat)
-    _remember_blocks(ordered, starts, topics, compat)
+    ordered, starts, topics = sorted_blocks(table, compat=compat)
+    remember_blocks(ordered, starts, topics, compat)
     return run if ordered is run.table else dataclasses.replace(run, table=ordered)
 
 
@@ -565,7 +586,7 @@ class Experiment:
     ([[[0, 1]]], [[[1, 0]]])
     """
 
-    @_with_small_pages
+    @with_small_pages
     def __init__(
         self,
         runs,
@@ -578,8 +599,8 @@ class Experiment:
         on_duplicate: str = "error",
         compat: str = "9",
     ):
-        _check_policy(on_duplicate)
-        max_depth = _check_max_depth(max_depth)
+        check_duplicate_policy(on_duplicate)
+        max_depth = check_max_depth(max_depth)
         self.compat: str = check_compat(compat)
         run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
         if not run_map:
@@ -593,7 +614,7 @@ class Experiment:
         self.groups: tuple[str, ...] = self._groups(groups)  # validated before the arrays are built
         self.contributors = _read_only(self._contributors(contributors))
         self.qrels = qrels
-        qrels_codes = _topic_codes(qrels.table["topic"])
+        qrels_codes = encode_topics(qrels.table["topic"])
         topics_pa = qrels_codes[1].take(pc.sort_indices(qrels_codes[1])).cast(pa.string())
         self.topics: tuple[str, ...] = tuple(topics_pa.to_pylist())  # string order, as sorted() gives
         self.max_depth = None if max_depth is None else int(max_depth)
@@ -620,7 +641,7 @@ class Experiment:
         parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
         for s, (name, run) in enumerate(self.runs.items()):
-            starts, run_topics = _topic_blocks(run.table, self.compat)  # in string order
+            starts, run_topics = topic_blocks(run.table, self.compat)  # in string order
             mapped = pc.index_in(run_topics, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
             mapped = mapped.astype(np.int64)
             keep = mapped >= 0
@@ -628,8 +649,8 @@ class Experiment:
                 names = run_topics.to_pylist()
                 raise ValueError(
                     f"{run.source or name}: run {name!r} shares no topic with the qrels "
-                    f"({self.qrels.source or 'qrels'}): run topics {_few(names)}, "
-                    f"qrels topics {_few(self.topics)}"
+                    f"({self.qrels.source or 'qrels'}): run topics {few_names(names)}, "
+                    f"qrels topics {few_names(self.topics)}"
                 )
             if not keep.all():
                 ignored[name] = run_topics.filter(pa.array(~keep)).to_pylist()
@@ -645,7 +666,7 @@ class Experiment:
         """``doc[s, t, r]``: NO_DOCUMENT beyond ``length[s, t]``, NOT_IN_QRELS before it,
         then the qrels entry of every line whose docno the qrels list for its topic — looked
         up a batch of runs at a time, each line's place in ``doc`` found from its block."""
-        qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa, codes)
+        qrel_topic, qrel_grade, qrel_docno, starts = encode_qrels(qrels, topics_pa, codes)
         S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
         ranks = np.arange(depth, dtype=np.int32)

@@ -51,10 +51,12 @@ import numpy as np
 import pandas as pd
 
 from .experiment import NO_DOC, Experiment, Judgments
+from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
 from .measures import Measure, Param, parse_measure, parse_measures
 from .params import BACKGROUND_RATE, DEGREE, MEASUREMENT_DEPTH, SMOOTHING
-from .metrics import _aggregate, _not_judged, _safe_div, compute, evaluate, judged_view
-from .pooling import DEPTH, Pool, _contributor_index, reachable_depth
+from .metrics import aggregate_over_topics, evaluate, judged_view
+from .pooling import DEPTH, contributor_index, judged_mask_of, pool_label, reachable_depth
+from .results import Result
 
 __all__ = [
     "INTERVAL_FAMILIES",
@@ -134,29 +136,6 @@ def _positions(judgments: Judgments) -> _Positions:
     return pos
 
 
-def _pool_mask(experiment: Experiment, pool) -> np.ndarray | None:
-    if pool is None:
-        return None
-    if isinstance(pool, Pool):
-        mask = pool.judged
-    else:
-        mask = np.asarray(pool)
-        if mask.dtype != bool or mask.ndim != 1:
-            raise TypeError(f"pool must be an irnb.pooling.Pool or a 1-d boolean mask over qrels entries, got "
-                            f"{type(pool).__name__} with dtype {getattr(mask, 'dtype', None)}")
-    expected = experiment.judgments.num_judgments
-    if mask.shape[0] != expected:
-        raise ValueError(f"pool masks {mask.shape[0]} qrels entries, but the Experiment has {expected}: "
-                         "build the pool from the same Experiment")
-    return mask
-
-
-def _pool_label(pool) -> str:
-    if pool is None:
-        return "official qrels"
-    return pool.description if isinstance(pool, Pool) else f"mask of {int(np.sum(pool))} judgments"
-
-
 # =============================================================================== kernels
 def _bounds(pos: _Positions, judged_q: np.ndarray | None, length: np.ndarray, family: str,
             k: int | None, p: float, rel_level: int) -> tuple[np.ndarray, np.ndarray]:
@@ -182,13 +161,10 @@ def _bounds(pos: _Positions, judged_q: np.ndarray | None, length: np.ndarray, fa
     if family == "P":
         lower, residual = counts[:, 2] / k, unjudged / k
     else:
-        ranks = np.arange(D, dtype=np.float64)
         if family == "SDCG":
-            weight = 1.0 / np.log2(ranks + 2.0)
-            norm = float(np.sum(1.0 / np.log2(np.arange(k, dtype=np.float64) + 2.0)))
+            weight, norm = dcg_discount(D), float(sdcg_normaliser(k))
         else:  # RBP
-            weight = (1.0 - p) * p ** ranks
-            norm = 1.0
+            weight, norm = rbp_weights(p, D), 1.0
         weights = np.repeat(weight[:cut], np.diff(pos.rank_end[: cut + 1]))  # positions are sorted by rank
         sums = np.bincount(idx, weights=weights, minlength=3 * S * T).reshape(S * T, 3)
         rel_w, judged_w = sums[:, 2], sums[:, 1] + sums[:, 2]
@@ -215,11 +191,11 @@ def _estimates(lower: np.ndarray, residual: np.ndarray, background_rate: float, 
 
 
 # =============================================================================== validation
-def _check_background_rate(value, owner: str) -> float:
+def check_background_rate(value, owner: str) -> float:
     return BACKGROUND_RATE.validate(value, owner)
 
 
-def _check_smoothing(value, owner: str):
+def check_smoothing(value, owner: str):
     if isinstance(value, str) and value == "auto":
         return "auto"
     if isinstance(value, str) or isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -228,7 +204,7 @@ def _check_smoothing(value, owner: str):
     return SMOOTHING.validate(value, owner)
 
 
-def _estimator_key(estimator) -> str:
+def estimator_key(estimator) -> str:
     text = str(estimator)
     for key, name in ESTIMATORS.items():
         if text in (key, name, f"X_{key}"):
@@ -247,7 +223,7 @@ def has_interval(measure: "str | Measure") -> bool:
     return m.family in INTERVAL_FAMILIES and (m.family != "RBP" or m.param("gain") == "binary")
 
 
-def _interval_measure(measure, measurement_depth, owner: str) -> Measure:
+def interval_measure(measure, measurement_depth, owner: str) -> Measure:
     m = parse_measure(measure)
     if m.family not in INTERVAL_FAMILIES:
         hint = (f"; {m.family} has no monotone bounds: use irnb.intervals.scenarios() for its optimistic and "
@@ -264,8 +240,13 @@ def _interval_measure(measure, measurement_depth, owner: str) -> Measure:
 
 
 # =============================================================================== results
+def _with_means(values: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(per-topic values, their means over the evaluated topics), for :meth:`Result.topic_rows`."""
+    return values, aggregate_over_topics(values, evaluated, "mean")
+
+
 @dataclass(frozen=True, eq=False)
-class ScoreIntervals:
+class ScoreIntervals(Result):
     """Per run and topic: lower bound B, upper bound T and residual Δ of one measure.
 
     Arrays are (S, T) in ``run_names`` × ``topics`` order; ``evaluated`` marks the topics
@@ -288,15 +269,15 @@ class ScoreIntervals:
     @property
     def mean_lower(self) -> np.ndarray:
         """(S,) mean of B over the evaluated topics."""
-        return _aggregate(self.lower, self.evaluated, "mean")
+        return aggregate_over_topics(self.lower, self.evaluated, "mean")
 
     @property
     def mean_upper(self) -> np.ndarray:
-        return _aggregate(self.upper, self.evaluated, "mean")
+        return aggregate_over_topics(self.upper, self.evaluated, "mean")
 
     @property
     def mean_residual(self) -> np.ndarray:
-        return _aggregate(self.residual, self.evaluated, "mean")
+        return aggregate_over_topics(self.residual, self.evaluated, "mean")
 
     def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> "PointEstimates":
         """All four point estimators (see :func:`point_estimates`)."""
@@ -311,23 +292,15 @@ class ScoreIntervals:
         return pd.DataFrame({"lower": self.mean_lower, "upper": self.mean_upper, "residual": self.mean_residual},
                             index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
-        """Tidy rows ``run, topic, measure, lower, upper, residual``; topic ``"all"`` holds the
-        means over the evaluated topics."""
-        s, t = np.nonzero(self.evaluated)
-        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
-        parts = [pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
-                               "lower": self.lower[s, t], "upper": self.upper[s, t],
-                               "residual": self.residual[s, t]})]
-        if include_all:
-            parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                       "lower": self.mean_lower, "upper": self.mean_upper,
-                                       "residual": self.mean_residual}))
-        return pd.concat(parts, ignore_index=True)
+    def frame_columns(self, *, include_all: bool = True) -> list[dict]:
+        """Tidy rows ``run, topic, measure, lower, upper, residual`` (:meth:`to_frame`);
+        topic ``"all"`` holds the means over the evaluated topics."""
+        return self.topic_rows(self.measure.name, include_all=include_all, lower=(self.lower, self.mean_lower),
+                               upper=(self.upper, self.mean_upper), residual=(self.residual, self.mean_residual))
 
 
 @dataclass(frozen=True, eq=False)
-class PointEstimates:
+class PointEstimates(Result):
     """The four point estimators of one measure, per run and topic ((S, T) arrays)."""
 
     measure: Measure
@@ -347,26 +320,18 @@ class PointEstimates:
 
     def get(self, estimator: str) -> np.ndarray:
         """(S, T) values of ``"S"``, ``"B"``, ``"I"`` or ``"M"`` (or the estimator's name)."""
-        return getattr(self, ESTIMATORS[_estimator_key(estimator)])
+        return getattr(self, ESTIMATORS[estimator_key(estimator)])
 
     def means(self) -> pd.DataFrame:
         """Run × estimator means (columns ``X_S, X_B, X_I, X_M``) over the evaluated topics."""
-        return pd.DataFrame({f"X_{k}": _aggregate(getattr(self, v), self.evaluated, "mean")
+        return pd.DataFrame({f"X_{k}": aggregate_over_topics(getattr(self, v), self.evaluated, "mean")
                              for k, v in ESTIMATORS.items()}, index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
+    def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, estimator, value`` (estimator letters S/B/I/M)."""
-        s, t = np.nonzero(self.evaluated)
-        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
-        parts = []
-        for key, name in ESTIMATORS.items():
-            values = getattr(self, name)
-            parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
-                                       "estimator": key, "value": values[s, t]}))
-            if include_all:
-                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "estimator": key, "value": _aggregate(values, self.evaluated, "mean")}))
-        return pd.concat(parts, ignore_index=True)
+        return [part for key, name in ESTIMATORS.items()
+                for part in self.topic_rows(self.measure.name, include_all=include_all, estimator=key,
+                                            value=_with_means(getattr(self, name), self.evaluated))]
 
 
 # =============================================================================== public API
@@ -396,17 +361,17 @@ def score_intervals(experiment: Experiment, measure: "str | Measure", *, pool=No
     >>> float(iv.lower[0, 0]), float(iv.upper[0, 0]), float(iv.residual[0, 0])
     (0.5, 0.875, 0.375)
     """
-    m = _interval_measure(measure, measurement_depth, "score_intervals")
+    m = interval_measure(measure, measurement_depth, "score_intervals")
     if not isinstance(complete, bool):
         raise TypeError(f"complete must be True or False, got {complete!r}")
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     pos = _positions(experiment.judgments)
     p = float(m.param("p")) if m.family == "RBP" else 0.0
     lower, residual = _bounds(pos, mask, experiment.length, m.family, m.cutoff, p, m.rel)
     evaluated = np.ones(lower.shape, dtype=bool) if complete else experiment.length > 0
     return ScoreIntervals(measure=m, run_names=experiment.run_names, topics=experiment.topics, lower=lower,
                           upper=lower + residual, residual=residual, evaluated=evaluated.copy(),
-                          pool=_pool_label(pool))
+                          pool=pool_label(pool))
 
 
 def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
@@ -429,8 +394,8 @@ def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01,
     >>> round(float(point_estimates(iv, smoothing=0.2).smoothed[0, 0]), 4)
     0.364
     """
-    E = _check_background_rate(background_rate, "point_estimates")
-    lam = _check_smoothing(smoothing, "point_estimates")
+    E = check_background_rate(background_rate, "point_estimates")
+    lam = check_smoothing(smoothing, "point_estimates")
     xs, xb, xi, xm = _estimates(intervals.lower, intervals.residual, E, lam)
     return PointEstimates(measure=intervals.measure, run_names=intervals.run_names, topics=intervals.topics,
                           simplistic=xs.copy(), background=xb, interpolated=xi, smoothed=xm,
@@ -439,7 +404,7 @@ def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01,
 
 # =============================================================================== comparison
 @dataclass(frozen=True, eq=False)
-class IntervalComparison:
+class IntervalComparison(Result):
     """Pessimistic interval comparison of every pair of runs (Ravana & Moffat).
 
     On a topic, run i *wins* against run j only if B_i > T_j, *loses* only if T_i < B_j,
@@ -457,14 +422,14 @@ class IntervalComparison:
     inconclusive: np.ndarray = field(repr=False)
     compared: np.ndarray = field(repr=False)
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """One row per unordered pair (``run_a`` before ``run_b`` in run order): wins, losses
         and inconclusive topics of ``run_a`` against ``run_b``."""
         i, j = np.triu_indices(len(self.run_names), k=1)
         runs = np.asarray(self.run_names, dtype=object)
-        return pd.DataFrame({"measure": self.measure.name, "run_a": runs[i], "run_b": runs[j],
-                             "wins": self.wins[i, j], "losses": self.losses[i, j],
-                             "inconclusive": self.inconclusive[i, j], "topics": self.compared[i, j]})
+        return {"measure": self.measure.name, "run_a": runs[i], "run_b": runs[j],
+                "wins": self.wins[i, j], "losses": self.losses[i, j],
+                "inconclusive": self.inconclusive[i, j], "topics": self.compared[i, j]}
 
 
 def compare_intervals(intervals: ScoreIntervals) -> IntervalComparison:
@@ -494,18 +459,18 @@ def compare_intervals(intervals: ScoreIntervals) -> IntervalComparison:
                               compared=compared)
 
 
-def _pessimistic_p(lower: np.ndarray, upper: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def pessimistic_p_values(lower: np.ndarray, upper: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(P,) p-values and directions of the pessimistic interval t-test for every pair
     i < j (``np.triu_indices`` order) of the rows of (S, T) bounds."""
-    from .stats import _paired, _t_kernel
+    from .stats import paired_summaries, paired_t_kernel
 
     i, j = np.triu_indices(lower.shape[0], 1)
     both = evaluated[i] & evaluated[j]
     lo = np.where(evaluated, lower, np.nan)
     up = np.where(evaluated, upper, np.nan)
-    first = _paired(np.where(both, lo[i], np.nan), np.where(both, up[j], np.nan))  # B_i − T_j
-    second = _paired(np.where(both, lo[j], np.nan), np.where(both, up[i], np.nan))  # B_j − T_i
-    p_first, p_second = _t_kernel(first)[1], _t_kernel(second)[1]
+    first = paired_summaries(np.where(both, lo[i], np.nan), np.where(both, up[j], np.nan))  # B_i − T_j
+    second = paired_summaries(np.where(both, lo[j], np.nan), np.where(both, up[i], np.nan))  # B_j − T_i
+    p_first, p_second = paired_t_kernel(first)[1], paired_t_kernel(second)[1]
     with np.errstate(invalid="ignore"):
         up_i, up_j = first.mean > 0, second.mean > 0  # at most one: their sum is −(Δ_i + Δ_j) ≤ 0
     p = np.where(up_i, p_first, np.where(up_j, p_second, 1.0))
@@ -549,7 +514,7 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
         raise TypeError(f"pessimistic_t_test needs ScoreIntervals (from score_intervals), got "
                         f"{type(intervals).__name__}")
     B, T, ev = intervals.lower, intervals.upper, intervals.evaluated
-    p, direction = _pessimistic_p(B, T, ev)
+    p, direction = pessimistic_p_values(B, T, ev)
     i, j = np.triu_indices(B.shape[0], 1)
     with np.errstate(invalid="ignore"):
         both = ev[i] & ev[j]
@@ -563,7 +528,7 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
 
 # =============================================================================== scenarios
 @dataclass(frozen=True, eq=False)
-class Scenarios:
+class Scenarios(Result):
     """Optimistic and pessimistic *scenario* values of AP, nDCG or bpref (not bounds: the
     true value may lie outside them), with the official value (trec_eval's rules)."""
 
@@ -576,23 +541,15 @@ class Scenarios:
     evaluated: np.ndarray = field(repr=False)
 
     def means(self) -> pd.DataFrame:
-        return pd.DataFrame({name: _aggregate(getattr(self, name), self.evaluated, "mean")
+        return pd.DataFrame({name: aggregate_over_topics(getattr(self, name), self.evaluated, "mean")
                              for name in ("pessimistic", "official", "optimistic")},
                             index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, include_all: bool = True) -> pd.DataFrame:
+    def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, scenario, value``."""
-        s, t = np.nonzero(self.evaluated)
-        runs, topics = np.asarray(self.run_names, dtype=object), np.asarray(self.topics, dtype=object)
-        parts = []
-        for name in ("pessimistic", "official", "optimistic"):
-            values = getattr(self, name)
-            parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": self.measure.name,
-                                       "scenario": name, "value": values[s, t]}))
-            if include_all:
-                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": self.measure.name,
-                                           "scenario": name, "value": _aggregate(values, self.evaluated, "mean")}))
-        return pd.concat(parts, ignore_index=True)
+        return [part for name in ("pessimistic", "official", "optimistic")
+                for part in self.topic_rows(self.measure.name, include_all=include_all, scenario=name,
+                                            value=_with_means(getattr(self, name), self.evaluated))]
 
 
 def _ap_kernel(rel: np.ndarray, num_rel: np.ndarray, k: int | None) -> np.ndarray:
@@ -600,7 +557,7 @@ def _ap_kernel(rel: np.ndarray, num_rel: np.ndarray, k: int | None) -> np.ndarra
     rel = rel[:, :, :d]
     ranks = np.arange(1, d + 1, dtype=np.float64)
     prec = np.where(rel, np.cumsum(rel, axis=2) / ranks, 0.0).sum(axis=2)
-    return _safe_div(prec, num_rel)
+    return safe_divide(prec, num_rel)
 
 
 def _ndcg_kernel(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.ndarray:
@@ -618,7 +575,7 @@ def _ndcg_kernel(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.nda
     size = int(ends.max(initial=0))
     cum = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(2, size + 2, dtype=np.float64)))])
     ideal = ((cum[ends] - cum[starts]) * levels).sum(axis=2)
-    return _safe_div(dcg, ideal)
+    return safe_divide(dcg, ideal)
 
 
 def _bpref_kernel(rel: np.ndarray, nonrel: np.ndarray, num_rel: np.ndarray, num_nonrel: np.ndarray) -> np.ndarray:
@@ -627,7 +584,7 @@ def _bpref_kernel(rel: np.ndarray, nonrel: np.ndarray, num_rel: np.ndarray, num_
     above = (np.cumsum(nonrel, axis=2) - nonrel).astype(np.float64)
     frac = np.zeros(above.shape)
     np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
-    return _safe_div(np.where(rel, 1.0 - frac, 0.0).sum(axis=2), num_rel)
+    return safe_divide(np.where(rel, 1.0 - frac, 0.0).sum(axis=2), num_rel)
 
 
 def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, complete: bool = False) -> Scenarios:
@@ -659,9 +616,9 @@ def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, co
     if m.family not in SCENARIO_FAMILIES:
         hint = "; P@k, RBP and SDCG@k have intervals: use score_intervals()" if m.family in INTERVAL_FAMILIES else ""
         raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     view = judged_view(experiment, judged=mask, relevance_level=m.rel)
-    unjudged = _not_judged(view)
+    unjudged = not_judged(view)
     u = unjudged.sum(axis=2)
     rel = view.rel
     S, T = u.shape
@@ -691,7 +648,7 @@ def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, co
 
 # =============================================================================== estimating E
 @dataclass(frozen=True, eq=False)
-class BackgroundRateFit:
+class BackgroundRateFit(Result):
     """E estimated as in Ravana & Moffat: the fraction of judged documents that are
     relevant, grouped by how many contributing runs have them in their top d, fitted by a
     polynomial (cubic by default) and read at zero runs.
@@ -719,11 +676,10 @@ class BackgroundRateFit:
         """The fitted curve at ``num_runs`` (for plotting the trend line)."""
         return np.polyval(self.coefficients, np.asarray(num_runs, dtype=np.float64))
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """Rows ``num_runs, judged, relevant, fraction, fitted, in_fit``."""
-        return pd.DataFrame({"num_runs": self.num_runs, "judged": self.judged, "relevant": self.relevant,
-                             "fraction": self.fraction, "fitted": self.fitted(self.num_runs),
-                             "in_fit": self.in_fit})
+        return {"num_runs": self.num_runs, "judged": self.judged, "relevant": self.relevant,
+                "fraction": self.fraction, "fitted": self.fitted(self.num_runs), "in_fit": self.in_fit}
 
 
 def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=None, pool=None,
@@ -742,8 +698,8 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     """
     d = DEPTH.validate(depth, "estimate_background_rate")
     deg = DEGREE.validate(degree, "estimate_background_rate")
-    idx = _contributor_index(experiment, runs, "estimate_background_rate")
-    mask = _pool_mask(experiment, pool)
+    idx = contributor_index(experiment, runs, "estimate_background_rate")
+    mask = judged_mask_of(experiment, pool)
     grades = experiment.judgments.qrel_grade
     judged = grades >= 0
     if mask is not None:
@@ -798,8 +754,8 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
     if experiment.truth is None:
         raise ValueError(f"{owner}: the Experiment has no truth (complete qrels); pass truth= to Experiment, "
                          "or use a simulated collection")
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs, owner)
-    mask = _pool_mask(experiment, pool)
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs, owner)
+    mask = judged_mask_of(experiment, pool)
     grades = experiment.judgments.grade_array(mask)[idx, :, :k]
     truth = experiment.truth.grade_array()[idx, :, :k]
     unjudged = (grades < 0) & (grades != NO_DOC) & (truth >= 0)
@@ -831,15 +787,15 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
     [[0.5, 0.5, 1.0, 0.5, 1.0]]
     """
     parsed = parse_measures(measures)
-    key = None if estimator is None else _estimator_key(estimator)
-    E = _check_background_rate(background_rate, "interval_table")
-    lam = _check_smoothing(smoothing, "interval_table")
+    key = None if estimator is None else estimator_key(estimator)
+    E = check_background_rate(background_rate, "interval_table")
+    lam = check_smoothing(smoothing, "interval_table")
     without = [m.name for m in parsed if not has_interval(m)]
     if key is not None and without:
         raise ValueError(f"estimator {ESTIMATORS[key]} (X_{key}) needs score intervals, which exist for P@k, RBP(p) "
                          f"(binary gain) and SDCG@k only; {', '.join(without)} has none (AP, nDCG and bpref have "
                          "optimistic/pessimistic scenarios instead: irnb.intervals.scenarios)")
-    mask = _pool_mask(experiment, pool)
+    mask = judged_mask_of(experiment, pool)
     ev = evaluate(experiment, parsed, judged=mask)
     runs, topics = np.asarray(experiment.run_names, dtype=object), np.asarray(experiment.topics, dtype=object)
     s, t = np.nonzero(ev.evaluated)
@@ -857,7 +813,8 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
         parts.append(pd.DataFrame({"run": runs[s], "topic": topics[t], "measure": m.name,
                                    **{c: a[s, t] for c, a in columns.items()}}))
         if include_all:
-            means = {c: _aggregate(a, ev.evaluated, "mean") if not np.isnan(a).all() else np.full(len(runs), np.nan)
+            means = {c: aggregate_over_topics(a, ev.evaluated, "mean") if not np.isnan(a).all()
+                     else np.full(len(runs), np.nan)
                      for c, a in columns.items()}
             means["value"] = ev.aggregate(m)
             parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": m.name, **means}))

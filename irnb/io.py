@@ -98,7 +98,8 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ._grades import MAX_GRADE, MIN_GRADE
-from ._text import MAX_LINE_BYTES, SHOWN_CHARS, _clean, _short, _show  # noqa: F401
+from ._text import MAX_LINE_BYTES, SHOWN_CHARS, clean_text, shorten, show_token  # noqa: F401
+from .nested import looks_nested, nested_frame
 from .runmeta import read_comments
 
 __all__ = [
@@ -167,11 +168,10 @@ class Run:
     def from_dict(cls, scores: Mapping, *, name: str = "run") -> "Run":
         """A run from the pytrec_eval/ranx shape ``{qid: {docno: score}}`` (see
         :mod:`irnb.adapters`, which also reads ranx and ir_datasets objects)."""
-        from .adapters import as_run
-
-        if not isinstance(scores, Mapping):
-            raise TypeError(f"Run.from_dict: expected a dict {{qid: {{docno: score}}}}, got {type(scores).__name__}")
-        return as_run(scores, name=name)
+        if not isinstance(scores, Mapping) or (scores and not looks_nested(scores, 1)):
+            raise TypeError(f"Run.from_dict: expected a dict {{qid: {{docno: score}}}}, got {type(scores).__name__}"
+                            + (" whose values are not {docno: score} dicts" if isinstance(scores, Mapping) else ""))
+        return read_run(nested_frame(scores, f"run {name!r}", "score"), name=name)
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, rank, score`` (rank 1-based, trec_eval order)."""
@@ -199,11 +199,12 @@ class Qrels:
     @classmethod
     def from_dict(cls, grades: Mapping) -> "Qrels":
         """Qrels from the pytrec_eval/ranx shape ``{qid: {docno: grade}}`` (see :mod:`irnb.adapters`)."""
-        from .adapters import as_qrels
-
-        if not isinstance(grades, Mapping):
-            raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}")
-        return as_qrels(grades)
+        if not isinstance(grades, Mapping) or (grades and not looks_nested(grades, 1)):
+            raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}"
+                            + (" whose values are not {docno: grade} dicts" if isinstance(grades, Mapping) else ""))
+        if not grades:
+            raise ValueError("qrels dict: expected at least one judgment, got an empty dict")
+        return read_qrels(nested_frame(grades, "qrels dict", "grade"))
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, grade``."""
@@ -367,7 +368,7 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
 def _show_value(value) -> str:
     """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
     ``np.float64(nan)``), cut to a readable length."""
-    return _short(value.item() if isinstance(value, np.generic) else value)
+    return shorten(value.item() if isinstance(value, np.generic) else value)
 
 
 # --------------------------------------------------------------------------- memory pages
@@ -552,10 +553,10 @@ def _parse_score(token: bytes, label: str, number: int) -> float:
         score = float(token)
     except ValueError:
         raise ValueError(
-            f"{label}:{number}: expected a number in column 5 (score), got {_show(token)}"
+            f"{label}:{number}: expected a number in column 5 (score), got {show_token(token)}"
         ) from None
     if not math.isfinite(score):
-        raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {_show(token)}")
+        raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {show_token(token)}")
     return score
 
 
@@ -569,7 +570,7 @@ def _parse_run_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray, str
         if len(parts) < 6:
             raise ValueError(
                 f"{label}:{number}: expected 6 columns ({RUN_COLUMNS}), got {len(parts)}: "
-                f"{_show(b' '.join(parts))}"
+                f"{show_token(b' '.join(parts))}"
             )
         scores.append(_parse_score(parts[4], label, number))
         topics.append(parts[0])
@@ -596,12 +597,12 @@ def _parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
         if len(parts) != 4:
             raise ValueError(
                 f"{label}:{number}: expected 4 columns ({QRELS_COLUMNS}), got {len(parts)}: "
-                f"{_show(b' '.join(parts))}"
+                f"{show_token(b' '.join(parts))}"
             )
         token = parts[3]
         grade = int(token) if _INTEGER.fullmatch(token) else None
         if grade is None:
-            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {_show(token)}")
+            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {show_token(token)}")
         if not MIN_GRADE <= grade <= MAX_GRADE:
             _check_grades(np.array([grade], dtype=object), np.array([number]), label, "line")
         topics.append(parts[0])
@@ -624,7 +625,7 @@ _QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "gra
 
 def _parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None, str]:
     """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag."""
-    data = _clean(data, label)
+    data = clean_text(data, label)
     table = _fast_table(data, _RUN_FAST)
     if table is not None:
         tag = table["tag"][0].as_py().decode("utf-8", errors="replace")
@@ -633,7 +634,7 @@ def _parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | No
 
 
 def _parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None]:
-    data = _clean(data, label)
+    data = clean_text(data, label)
     table = _fast_table(data, _QRELS_FAST)
     if table is not None:
         return table.select(["topic", "docno", "grade"]), None
@@ -804,7 +805,7 @@ def _drop_duplicates(
         docno = table["docno"][row].as_py()
         first_at = f"{'row' if unit == 'row' else 'line'} {_position(numbers, first, unit)}"
         raise ValueError(
-            f"{_where(label, numbers, row, unit)}: docno {_short(docno)} repeated for topic {_short(topic)} "
+            f"{_where(label, numbers, row, unit)}: docno {shorten(docno)} repeated for topic {shorten(topic)} "
             f"(first at {first_at}); expected each docno once per topic in a {what}; "
             f"pass on_duplicate='keep_first' (irnb evaluate: --keep-first) to keep the first occurrence"
         )
@@ -813,7 +814,7 @@ def _drop_duplicates(
     return table.filter(pa.array(keep)), topic_codes[keep]
 
 
-def _check_policy(on_duplicate: str) -> None:
+def check_duplicate_policy(on_duplicate: str) -> None:
     if on_duplicate not in DUPLICATE_POLICIES:
         raise ValueError(f"on_duplicate must be one of {DUPLICATE_POLICIES}, got {on_duplicate!r}")
 
@@ -862,13 +863,13 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9"
 _TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array, str]] = {}
 
 
-def _remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = "9") -> None:
+def remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = "9") -> None:
     key = id(table)
     _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics,
                           compat)
 
 
-def _topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Array] | None:
+def topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Array] | None:
     """``(starts, topics)`` of a table known to be in trec_eval order (of trec_eval version
     ``compat``): the rows of ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the
     order is not known."""
@@ -890,12 +891,12 @@ def _break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArr
         order[slots] = rows[within]
 
 
-def _sorted_blocks(
+def sorted_blocks(
     table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None, compat: str = "9"
 ) -> tuple[pa.Table, np.ndarray, pa.Array]:
     """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
     float32(score) descending, docno descending — with where each topic's rows start and
-    the topics in order (see :func:`_topic_blocks`); ``codes``/``dictionary`` are
+    the topics in order (see :func:`topic_blocks`); ``codes``/``dictionary`` are
     ``_topic_codes(table["topic"])`` when the caller has them; ``compat`` the trec_eval
     version whose score comparison ranks (see :func:`_descending_key`).
 
@@ -937,8 +938,8 @@ def _run_from_table(
 ) -> Run:
     codes, dictionary = _topic_codes(table["topic"])
     table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "run", unit)
-    ordered, starts, topics = _sorted_blocks(table, codes, dictionary)
-    _remember_blocks(ordered, starts, topics)
+    ordered, starts, topics = sorted_blocks(table, codes, dictionary)
+    remember_blocks(ordered, starts, topics)
     return Run(name=name, table=ordered, tag=tag, source=label)
 
 
@@ -984,7 +985,7 @@ def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
         row = int(np.flatnonzero(bad)[0])
         raise ValueError(
             f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
-            f"got {_short(array[row].as_py())}"
+            f"got {shorten(array[row].as_py())}"
         )
     return array
 
@@ -1031,7 +1032,7 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
     >>> run.to_frame()["docno"].tolist()   # tie on score: docno descending, as trec_eval
     ['b', 'a']
     """
-    _check_policy(on_duplicate)
+    check_duplicate_policy(on_duplicate)
     if isinstance(source, pd.DataFrame):
         return _run_from_frame(source, name or "run", on_duplicate)
     path = Path(source)
@@ -1119,7 +1120,7 @@ def read_runs(
     its runs explicitly. Two runs with the same name are an error. ``on_duplicate`` as in
     :func:`read_run`.
     """
-    _check_policy(on_duplicate)
+    check_duplicate_policy(on_duplicate)
     if isinstance(sources, Mapping):
         items = [(str(k), v) for k, v in sources.items()]
     elif isinstance(sources, (str, os.PathLike, pd.DataFrame)):
@@ -1239,7 +1240,7 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     >>> q.to_frame().values.tolist()
     [['1', 'a', 2], ['1', 'b', 0]]
     """
-    _check_policy(on_duplicate)
+    check_duplicate_policy(on_duplicate)
     if isinstance(source, pd.DataFrame):
         label = "qrels DataFrame"
         if len(source) == 0:
@@ -1304,8 +1305,8 @@ def write_run(run: Run, path: str | os.PathLike, *, tag: str | None = None) -> N
     """
     label = tag or run.tag or run.name
     _check_token(label, "tag")
-    known = _topic_blocks(run.table)
-    table, starts = (run.table, known[0]) if known is not None else _sorted_blocks(run.table)[:2]
+    known = topic_blocks(run.table)
+    table, starts = (run.table, known[0]) if known is not None else sorted_blocks(run.table)[:2]
     n = table.num_rows
     rank = np.arange(n) - np.repeat(starts[:-1], np.diff(starts)) + 1
     columns = [
@@ -1333,3 +1334,10 @@ def write_qrels(qrels: Qrels | pd.DataFrame, path: str | os.PathLike) -> None:
     ]
     with _open_for_writing(path) as out:
         out.write(_lines_buffer(columns))
+
+
+# the string helpers irnb.experiment uses, under public names
+StringBytes, string_bytes, string_hash, strings_equal = _StringBytes, _string_bytes, _string_hash, _strings_equal
+encode_topics, with_small_pages = _topic_codes, _with_small_pages
+# the spelling tests/test_io.py reads
+_clean = clean_text

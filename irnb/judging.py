@@ -63,7 +63,7 @@ from .measures import Measure, parse_measure
 from .params import BACKGROUND_RATE, BUDGET, STRATEGY, Param
 from .params import ROUND_SIZE as ROUND
 from .params import SUGGESTIONS as NUM
-from .pooling import Pool, _contributor_index
+from .pooling import contributor_index, judged_mask_of
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
            "Candidates", "candidates", "plan", "AssessmentSession"]
@@ -122,14 +122,8 @@ def _run_docnos(experiment: Experiment, s: int, t: np.ndarray, r: np.ndarray) ->
 
 
 def _judged_mask(experiment: Experiment, judged) -> np.ndarray:
-    grades = experiment.judgments.qrel_grade >= 0
-    if judged is None:
-        return grades
-    mask = np.asarray(judged.judged if isinstance(judged, Pool) else judged)
-    if mask.dtype != bool or mask.shape != grades.shape:
-        raise ValueError(f"judged must be an irnb.pooling.Pool or a boolean mask over the Experiment's "
-                         f"{grades.size} qrels entries, got dtype {mask.dtype} with shape {mask.shape}")
-    return mask & grades
+    """The entries judged so far: a pool's (or mask's) judged entries, every graded entry by default."""
+    return experiment.judgments.judged_entries(judged_mask_of(experiment, judged, name="judged"))
 
 
 def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, judged=None, runs=None,
@@ -148,8 +142,8 @@ def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, jud
         score_intervals(experiment, m)  # raises the intervals module's error for this measure
     if not isinstance(only_qrels, bool):
         raise TypeError(f"only_qrels must be True or False, got {only_qrels!r}")
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs,
-                                                                                         "judge_next")
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
+                                                                                      "judge_next")
     mask = _judged_mask(experiment, judged)
     w = _rank_weights(m, experiment.depth)
     cut = w.size
@@ -253,7 +247,7 @@ def _background(experiment: Experiment, judged, m: Measure, background_rate) -> 
     try:
         return estimate_background_rate(experiment, depth=m.cutoff or 100, pool=mask).rate
     except ValueError:
-        rel = mask & (experiment.judgments.qrel_grade >= m.rel)
+        rel = experiment.judgments.relevant_entries(mask, m.rel)
         return float(rel.sum() / mask.sum()) if mask.any() else 0.01
 
 
@@ -351,8 +345,8 @@ def decided_pairs(experiment: Experiment, measure: "str | Measure" = "P@10", *, 
     [[0, 1], [-1, 0]]
     """
     iv = score_intervals(experiment, measure, pool=judged)
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs,
-                                                                                         "decided_pairs")
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
+                                                                                      "decided_pairs")
     B, T = iv.mean_lower[idx], iv.mean_upper[idx]
     win = B[:, None] > T[None, :]
     return win.astype(np.int8) - win.T.astype(np.int8)
@@ -389,8 +383,8 @@ def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str]
     budget = BUDGET.validate(budget, "simulate_judging")
     round_size = ROUND.validate(round_size, "simulate_judging")
     m = parse_measure(measure)
-    idx = np.arange(len(experiment.run_names)) if runs is None else _contributor_index(experiment, runs,
-                                                                                         "simulate_judging")
+    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
+                                                                                      "simulate_judging")
     start_mask = _judged_mask(experiment, start)
     truth = score_intervals(experiment, m).mean_lower[idx]
     rows = []

@@ -213,7 +213,7 @@ _FAMILIES: tuple[Family, ...] = (
 )
 
 FAMILIES: dict[str, Family] = {f.name: f for f in _FAMILIES}
-_CONDENSED = {"Pj": "P", "APj": "AP", "nDCGj": "nDCG"}  # family → the measure on the condensed list
+CONDENSED_FAMILIES = {"Pj": "P", "APj": "AP", "nDCGj": "nDCG"}  # family → the measure on the condensed list
 
 
 def family_names() -> list[str]:
@@ -301,13 +301,13 @@ class Measure:
             inner.append(f"{key}={_fmt(value)}")
         if self.rel != 1:
             inner.append(f"rel={self.rel}")
-        base = _CONDENSED.get(self.family, self.family)
+        base = CONDENSED_FAMILIES.get(self.family, self.family)
         text = base + (f"({','.join(inner)})" if inner else "")
         if spec.at_param is not None:
             text += f"@{_fmt(self.param(spec.at_param))}"
         elif self.cutoff is not None:
             text += f"@{self.cutoff}"
-        return text + ("(j)" if self.family in _CONDENSED else "")
+        return text + ("(j)" if self.family in CONDENSED_FAMILIES else "")
 
     def __str__(self) -> str:
         return self.name
@@ -334,7 +334,7 @@ _NUMBER = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
 def _did_you_mean(text: str) -> str:
     if text in _TREC_NAMES:  # a trec_eval name written with @k or (…): suggest the family
         return f"; did you mean {_TREC_NAMES[text][0]!r}? (trec_eval names take no @ or parameters)"
-    names = [f for f in FAMILIES if f not in _CONDENSED] + list(_ALIASES) + list(_TREC_NAMES)
+    names = [f for f in FAMILIES if f not in CONDENSED_FAMILIES] + list(_ALIASES) + list(_TREC_NAMES)
     close = difflib.get_close_matches(text, names, n=3, cutoff=0.5)
     close += [n for n in names if n.lower() == text.lower() and n not in close]
     return f"; did you mean {', '.join(map(repr, close[:3]))}?" if close else ""
@@ -473,7 +473,7 @@ def parse_measure(text: "str | Measure") -> Measure:
         raise ValueError("measure name is empty; expected e.g. 'P@10' or 'map'")
     m = _CONDENSED_RE.match(raw)
     if m:
-        family = FAMILIES[{v: k for k, v in _CONDENSED.items()}[m.group("fam")]]
+        family = FAMILIES[{v: k for k, v in CONDENSED_FAMILIES.items()}[m.group("fam")]]
         return _build(family, m.group("cut"), _parse_args(m.group("args") or "", f"measure {raw!r}"), raw)
     trec = _parse_trec(raw)
     if trec is not None:

@@ -1,56 +1,23 @@
-"""Vectorised measure kernels over the Experiment's dense arrays, and ``evaluate``.
+"""``evaluate``: every run's per-topic values of several measures, and the
+:class:`Evaluation` that holds them (means over topics, tidy frames).
 
-Every kernel takes a :class:`Judged` view — the (S, T, D) grade array plus per-topic qrels
-statistics — and returns an (S, T) float64 array. No I/O, no pandas, no Python loop over
-runs or topics in a kernel.
-
-Rules (trec_eval's unless stated; each has a test in ``tests/test_metrics.py``, and every
-number trec_eval 10 prints in its own test suite is reproduced in
-``tests/test_reference_trec_eval.py``):
-
-* Ranking: score descending, ties by docno descending (string order), as trec_eval; the
-  rank column is ignored (done by :mod:`irnb.io`). rbp_eval breaks ties differently, so RBP
-  on tied scores can differ from rbp_eval's (it agrees on runs without ties).
-* relevant ⇔ grade ≥ ``relevance_level`` (default 1); judged ⇔ in the qrels with grade ≥ 0.
-  Negative grades ("pooled but not judged") are non-relevant for P, AP, nDCG, RR, recall
-  and unjudged for bpref, infAP, unj, Judged@k, condensed lists and interval bounds.
-* R = relevant documents in the qrels of the topic (judged), N = judged non-relevant.
-  A measure that divides by R is 0 when R = 0.
-* P@k divides by k even when the run is shorter than k; so does Judged@k (A_p@k). JudgedRet@k
-  divides by min(k, documents retrieved) (ir_measures' Judged@k); NotUnj@k = 1 − unj@k
-  counts the missing ranks of a short run as judged (trec_eval's unj).
-* nDCG uses the grade as gain (negative grades gain 0) and the discount log2(rank + 1); the
-  ideal ranking orders the qrels' grades; nDCG@k cuts both at k.
-* Gains (nDCG, nDCGRel, RnDCG, G, graded RBP) are the grades and ignore the relevance
-  level, as trec_eval's default gains do. Graded RBP (trec_eval ``rbp``) divides by the
-  topic's top judged grade when that exceeds 1.
-* trec_eval's interpolated precision (``iprec_at_recall``, ``11pt_avg``) finds the c-th
-  relevant document with c = round(x·R) (trec_eval 10) or floor(x·R + 0.9) (≤ 9), as
-  the Experiment's ``compat`` says (default 9);
-  ``Rprec_mult`` still uses floor(x·R + 0.9).
-* A topic the run did not answer is skipped in the mean (trec_eval 9.x; 10.0 refuses the
-  run; either way irnb warns, :class:`~irnb.experiment.MissingTopicsWarning`, and lists
-  it in ``Evaluation.missing_topics``), or scored as an empty
-  ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
-  of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
-* Not kernels here: ``runid`` and ``relstring`` (not numbers), measure parameters given on
-  the trec_eval command line that change gains or recall points (``ndcg.1=3,…``,
-  ``11pt_avg.0.25,…``), and utility's 4th coefficient — :mod:`irnb.trec_eval` (the
-  ``irnb trec_eval`` drop-in) computes them on top of these kernels.
+The measures' rules live in :mod:`irnb.kernels` (one kernel per measure family over a
+:class:`~irnb.kernels.Judged` view); this module builds the view from an Experiment and a
+pool mask (:func:`judged_view`), runs the kernels in chunks and aggregates over topics.
 """
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
-from ._grades import NO_DOC
-from .measures import _CONDENSED, Measure, parse_measures
+from .kernels import Judged, compute, condense, safe_divide
+from .measures import Measure, parse_measures
 from .params import RELEVANCE_LEVEL as _RELEVANCE_LEVEL
+from .results import Result
 
 if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
     import pandas as pd
@@ -60,131 +27,6 @@ if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kern
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
 
 GMAP_FLOOR = 1e-5  # trec_eval MIN_GEO_MEAN
-# cached arrays of a view that do not depend on its relevance level (shared by at_level)
-_LEVEL_FREE = ("judged", "cum_judged", "num_judged", "num_positive", "top_grade", "gain")
-
-
-@dataclass(frozen=True, eq=False)
-class Judged:
-    """What the kernels see: grades at every (run, topic, rank) and per-topic qrels counts.
-
-    ``level_counts[t, g]`` counts judged documents of grade g (0 ≤ g ≤ max grade) in the
-    qrels of topic t; ``length[s, t]`` is the ranking's length; ``trec_version`` (9 or 10)
-    the trec_eval version whose rules differ between versions (interpolated precision's
-    rank of the c-th relevant document), the Experiment's ``compat``.
-    """
-
-    grade: np.ndarray = field(repr=False)  # (S, T, D) int8
-    level_counts: np.ndarray = field(repr=False)  # (T, G + 1) int64
-    length: np.ndarray = field(repr=False)  # (S, T)
-    relevance_level: int = 1
-    trec_version: int = 9
-
-    # ----------------------------------------------------------- masks and cumulative sums
-    @cached_property
-    def rel(self) -> np.ndarray:
-        return self.grade >= self.relevance_level
-
-    @cached_property
-    def judged(self) -> np.ndarray:
-        return self.grade >= 0
-
-    @cached_property
-    def nonrel(self) -> np.ndarray:
-        return self.judged & ~self.rel
-
-    @cached_property
-    def cum_rel(self) -> np.ndarray:
-        return np.cumsum(self.rel, axis=2, dtype=np.int32)
-
-    @cached_property
-    def cum_judged(self) -> np.ndarray:
-        return np.cumsum(self.judged, axis=2, dtype=np.int32)
-
-    @cached_property
-    def cum_nonrel(self) -> np.ndarray:
-        return np.cumsum(self.nonrel, axis=2, dtype=np.int32)
-
-    @property
-    def depth(self) -> int:
-        return self.grade.shape[2]
-
-    def at(self, cum: np.ndarray, k: int | None) -> np.ndarray:
-        """Count in the top k (k=None: the whole ranking) from a cumulative array."""
-        if self.depth == 0:
-            return np.zeros(cum.shape[:2], dtype=np.int64)
-        k = self.depth if k is None else min(k, self.depth)
-        if k <= 0:
-            return np.zeros(cum.shape[:2], dtype=np.int64)
-        return cum[:, :, k - 1].astype(np.int64)
-
-    # ----------------------------------------------------------- per-topic statistics
-    @cached_property
-    def num_rel(self) -> np.ndarray:
-        """R per topic, shape (T,)."""
-        return self.level_counts[:, self.relevance_level:].sum(axis=1)
-
-    @cached_property
-    def num_nonrel(self) -> np.ndarray:
-        """N per topic: judged documents below the relevance level."""
-        return self.level_counts[:, : self.relevance_level].sum(axis=1)
-
-    @cached_property
-    def num_judged(self) -> np.ndarray:
-        return self.level_counts.sum(axis=1)
-
-    @cached_property
-    def num_positive(self) -> np.ndarray:
-        """Judged documents with a grade > 0 per topic, whatever the relevance level."""
-        return self.level_counts[:, 1:].sum(axis=1)
-
-    @cached_property
-    def top_grade(self) -> np.ndarray:
-        """The highest judged grade per topic (0 when nothing is judged), shape (T,)."""
-        present = self.level_counts > 0
-        top = self.level_counts.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)
-        return np.where(present.any(axis=1), top, 0)
-
-    @cached_property
-    def gain(self) -> np.ndarray:
-        """(S, T, D) float gains: the grade, 0 for negative grades, unjudged and no document."""
-        return np.clip(self.grade, 0, None).astype(np.float64)
-
-    def ideal_gains(self, k: int) -> np.ndarray:
-        """(T, k) gains of the ideal ranking (grades sorted descending, zeros after)."""
-        counts = self.level_counts[:, :0:-1]  # grades G..1
-        levels = np.arange(self.level_counts.shape[1] - 1, 0, -1)
-        if counts.shape[1] == 0:
-            return np.zeros((self.level_counts.shape[0], k))
-        ends = np.cumsum(counts, axis=1)  # (T, G)
-        pos = np.arange(k)
-        which = (ends[:, None, :] <= pos[None, :, None]).sum(axis=2)  # (T, k)
-        gains = np.where(which < levels.size, levels[np.minimum(which, levels.size - 1)], 0)
-        return gains.astype(np.float64)
-
-    # ----------------------------------------------------------- derived views (cached)
-    @cached_property
-    def condensed(self) -> "Judged":
-        """:func:`condense` of this view, built once."""
-        return condense(self)
-
-    @cached_property
-    def _levels(self) -> dict:
-        return {}
-
-    def at_level(self, relevance_level: int) -> "Judged":
-        """This view with another relevance level (itself when unchanged), built once per
-        level; the arrays that do not depend on the level are shared, not recomputed."""
-        if relevance_level == self.relevance_level:
-            return self
-        other = self._levels.get(relevance_level)
-        if other is None:
-            other = Judged(self.grade, self.level_counts, self.length, int(relevance_level), self.trec_version)
-            for name in _LEVEL_FREE:
-                if name in self.__dict__:
-                    other.__dict__[name] = self.__dict__[name]
-            self._levels[relevance_level] = other
-        return other
 
 
 def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
@@ -202,7 +44,7 @@ def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
     return counts
 
 
-def _level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:
+def judged_level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:
     """(T, G + 1) judged documents of each grade per topic under the pool mask ``judged``."""
     return level_counts_of(judgments.qrel_topic, judgments.entry_grades(judged), T)
 
@@ -230,7 +72,7 @@ def judged_view(
 def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs: slice = slice(None),
                   counts: np.ndarray | None = None) -> Judged:
     """:func:`judged_view` of the runs ``runs`` only (``counts``: the level counts when known)."""
-    from .experiment import _check_max_depth
+    from .experiment import check_max_depth
 
     relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
     judgments = experiment.truth if truth else experiment.judgments
@@ -239,475 +81,19 @@ def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, dep
     whole = runs == slice(None)
     grade = judgments.grade_array(judged, runs=None if whole else runs)
     length = experiment.length if whole else experiment.length[runs]
-    depth = _check_max_depth(depth, "depth")
+    depth = check_max_depth(depth, "depth")
     if depth is not None:
         grade = grade[:, :, :depth]
         length = np.minimum(length, depth)
     if counts is None:
-        counts = _level_counts(judgments, len(experiment.topics), judged)
+        counts = judged_level_counts(judgments, len(experiment.topics), judged)
     return Judged(grade=grade, level_counts=counts, length=length, relevance_level=int(relevance_level),
                   trec_version=int(getattr(experiment, "compat", "9")))
 
 
-def condense(view: Judged) -> Judged:
-    """The condensed list (trec_eval -J, Sakai's P(j)): documents that are not judged
-    (not in the qrels, or with a negative grade) are removed and the rest move up."""
-    judged = view.grade >= 0
-    new_pos = np.cumsum(judged, axis=2) - 1
-    out = np.full_like(view.grade, NO_DOC)
-    s, t, r = np.nonzero(judged)
-    out[s, t, new_pos[s, t, r]] = view.grade[s, t, r]
-    return Judged(grade=out, level_counts=view.level_counts, length=judged.sum(axis=2),
-                  relevance_level=view.relevance_level, trec_version=view.trec_version)
-
-
-# =================================================================== kernels
-def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """num / den, and 0 where den ≤ 0 (a measure that divides by R is 0 when R = 0)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.broadcast_to(np.asarray(den, dtype=np.float64), num.shape)
-    out = np.zeros(num.shape, dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
-
-
-def _cut(view: Judged, k: int | None) -> int:
-    return view.depth if k is None else min(k, view.depth)
-
-
-def _at_topic(view: Judged, cum: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """(S, T) count in the top k[t] from a cumulative array; k is per topic (T,), k ≤ 0 → 0."""
-    kk = np.minimum(np.asarray(k, dtype=np.int64), view.depth)
-    if view.depth == 0:
-        return np.zeros(cum.shape[:2], dtype=np.int64)
-    idx = np.broadcast_to(np.maximum(kk - 1, 0)[None, :, None], cum.shape[:2] + (1,))
-    found = np.take_along_axis(cum, idx, axis=2)[:, :, 0].astype(np.int64)
-    return np.where(kk[None, :] > 0, found, 0)
-
-
-def _discount(d: int) -> np.ndarray:
-    """1 / log2(rank + 1) for ranks 1..d."""
-    return 1.0 / np.log2(np.arange(2, d + 2, dtype=np.float64))
-
-
-def _precision(view: Judged, k: int) -> np.ndarray:
-    return view.at(view.cum_rel, k) / k
-
-
-def _average_precision(view: Judged, k: int | None) -> np.ndarray:
-    """(1/R) Σ over relevant documents at rank r ≤ k of P@r; computed at the relevant
-    positions only (no float array over every rank)."""
-    d = _cut(view, k)
-    s, t, r = np.nonzero(view.rel[:, :, :d])
-    precision_at = view.cum_rel[s, t, r] / (r + 1.0)
-    return _safe_div(_sum_per_topic(view, s, t, precision_at), view.num_rel[None, :])
-
-
-def _dcg(gains: np.ndarray, d: int) -> np.ndarray:
-    discount = _discount(d)
-    return gains @ discount if gains.ndim == 2 else np.tensordot(gains, discount, axes=([2], [0]))
-
-
-def _ndcg(view: Judged, k: int | None) -> np.ndarray:
-    d = _cut(view, k)
-    dcg = _dcg(view.gain[:, :, :d], d)
-    ideal_depth = int(view.num_judged.max(initial=0)) if k is None else k
-    ideal = _dcg(view.ideal_gains(ideal_depth), ideal_depth)
-    return _safe_div(dcg, ideal[None, :])
-
-
-def _rprec(view: Judged) -> np.ndarray:
-    R = view.num_rel
-    return _safe_div(_at_topic(view, view.cum_rel, R), R[None, :])
-
-
-def _reciprocal_rank(view: Judged, k: int | None) -> np.ndarray:
-    d = _cut(view, k)
-    rel = view.rel[:, :, :d]
-    first = rel.argmax(axis=2)
-    return np.where(rel.any(axis=2), 1.0 / (first + 1), 0.0)
-
-
-def _recall(view: Judged, k: int) -> np.ndarray:
-    return _safe_div(view.at(view.cum_rel, k), view.num_rel[None, :])
-
-
-def _success(view: Judged, k: int) -> np.ndarray:
-    return (view.at(view.cum_rel, k) > 0).astype(np.float64)
-
-
-def _relative_precision(view: Judged, k: int) -> np.ndarray:
-    """trec_eval relative_P: relevant in the top k / min(k, R); 0 when R = 0."""
-    return _safe_div(view.at(view.cum_rel, k), np.minimum(k, view.num_rel)[None, :])
-
-
-def _lround(x: np.ndarray) -> np.ndarray:
-    """C's lround for x ≥ 0: the nearest integer, halves away from zero (no x + 0.5 float
-    rounding)."""
-    low = np.floor(x)
-    return np.where(x - low >= 0.5, low + 1, low).astype(np.int64)
-
-
-# trec_eval's literal recall levels (np.linspace would give 0.30000000000000004)
-ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-
-
-def _interpolated_precision(view: Judged, levels: Sequence[float]) -> np.ndarray:
-    """trec_eval iprec_at_recall: (L, S, T). For recall level x, c = round(x·R) relevant
-    documents in trec_eval 10 (halves away from zero, C's lround), floor(x·R + 0.9) in
-    trec_eval ≤ 9 (``view.trec_version``), at least 1; the value is the best precision at
-    or below the rank of the c-th relevant document, down to the end of the run; 0 when
-    fewer than c relevant documents are retrieved."""
-    D = view.depth
-    ranks = np.arange(1, D + 1, dtype=np.float64)
-    in_run = ranks[None, None, :] <= view.length[:, :, None]
-    prec = np.where(in_run, view.cum_rel / ranks, 0.0)
-    best_below = np.maximum.accumulate(prec[:, :, ::-1], axis=2)[:, :, ::-1]
-    rel_ret = view.at(view.cum_rel, None)
-    R = view.num_rel.astype(np.float64)
-    out = np.zeros((len(levels),) + prec.shape[:2])
-    for i, x in enumerate(levels):  # a loop over recall levels, not over runs or topics
-        c = np.maximum(_lround(x * R) if view.trec_version >= 10 else np.floor(x * R + 0.9).astype(np.int64), 1)
-        pos = (view.cum_rel < c[None, :, None]).sum(axis=2)  # 0-based rank of the c-th relevant
-        value = np.take_along_axis(best_below, np.minimum(pos, max(D - 1, 0))[:, :, None], axis=2)[:, :, 0]
-        out[i] = np.where(c[None, :] <= rel_ret, value, 0.0)
-    return out
-
-
-def _rprec_mult(view: Judged, mult: float) -> np.ndarray:
-    """trec_eval Rprec_mult: precision at c = floor(mult·R + 0.9) (missing ranks count as
-    non-relevant); 0 when c = 0."""
-    c = np.floor(mult * view.num_rel.astype(np.float64) + 0.9).astype(np.int64)
-    return _safe_div(_at_topic(view, view.cum_rel, c), c[None, :])
-
-
-def _nonrel_above_relevant(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Positions (s, t) of the retrieved relevant documents and the judged non-relevant
-    documents ranked above each (n_r)."""
-    s, t, r = np.nonzero(view.rel)
-    return s, t, view.cum_nonrel[s, t, r].astype(np.float64)  # a relevant document is not non-relevant
-
-
-def _bpref(view: Judged, extra: int = 0) -> np.ndarray:
-    """(1/R) Σ over retrieved relevant r of (1 − min(n_r, C) / min(N, C)) with C = R + extra:
-    trec_eval's bpref (extra = 0) and bpref-10 (extra = 10, trec_eval 8's
-    bpref_top10pRnonrel); the term is 1 when n_r = 0 (so N = 0 gives 1); R = 0 → 0.
-
-    Example, bpref-10: R = 1, N = 12, 11 judged non-relevant above the relevant document:
-    1 − min(11, 11) / min(12, 11) = 0 (bpref: 1 − min(11, 1) / min(12, 1) = 0 too); with 5
-    above, bpref-10 gives 1 − 5/11 = 0.5455 where bpref gives 0.
-    """
-    s, t, n = _nonrel_above_relevant(view)
-    C = (view.num_rel[t] + extra).astype(np.float64)
-    cap = np.minimum(view.num_nonrel[t], C)
-    terms = 1.0 - _safe_div(np.minimum(n, C), cap)
-    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
-
-
-def _rank_eff(view: Judged) -> np.ndarray:
-    """(1/R) Σ over retrieved relevant r of (1 − n_r / N); N = 0 → terms of 1."""
-    s, t, n = _nonrel_above_relevant(view)
-    terms = 1.0 - _safe_div(n, view.num_nonrel[t])
-    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
-
-
-def _infap(view: Judged) -> np.ndarray:
-    """trec_eval m_infap.c (Yilmaz & Aslam 2006): at each relevant document at rank k,
-    1/k + ((k−1)/k) · (|d100|/(k−1)) · (|rel|+ε)/(|rel|+|nonrel|+2ε) over the documents
-    above it, where d100 counts those in the pool (judged or pooled-unjudged),
-    rel/nonrel the judged ones, ε = 1e-5; averaged over R."""
-    eps = 1e-5
-    pooled = view.grade > NO_DOC  # in qrels at all (judged, or pooled with a negative grade)
-    s, t, r = np.nonzero(view.rel)  # only relevant positions contribute
-    k = (r + 1).astype(np.float64)
-    rel_above = view.cum_rel[s, t, r] - 1.0
-    nonrel_above = view.cum_nonrel[s, t, r].astype(np.float64)  # a relevant document is not non-relevant
-    pooled_above = np.cumsum(pooled, axis=2, dtype=np.int32)[s, t, r] - 1.0
-    frac = (rel_above + eps) / (rel_above + nonrel_above + 2 * eps)
-    above = np.where(k > 1, ((k - 1) / k) * (pooled_above / np.maximum(k - 1, 1)) * frac, 0.0)
-    return _safe_div(_sum_per_topic(view, s, t, 1.0 / k + above), view.num_rel[None, :])
-
-
-def _sum_per_topic(view: Judged, s: np.ndarray, t: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """(S, T) sums of ``values`` given at sparse positions (s, t, ·): kernels whose terms
-    exist only at relevant documents compute them there, not over the whole array."""
-    S, T = view.grade.shape[:2]
-    return np.bincount(s * T + t, weights=values, minlength=S * T).reshape(S, T)
-
-
-def _ideal_dcg_cumulative(view: Judged) -> tuple[np.ndarray, np.ndarray]:
-    """(T, P) cumulative ideal DCG over the P = max positive-grade count, and the topic's
-    total ideal DCG (T,)."""
-    npos = view.num_positive
-    P = max(int(npos.max(initial=0)), 1)
-    idcg = np.cumsum(view.ideal_gains(P) * _discount(P)[None, :], axis=1)
-    total = np.take_along_axis(idcg, np.maximum(npos - 1, 0)[:, None], axis=1)[:, 0]
-    return idcg, np.where(npos > 0, total, 0.0)
-
-
-def _ndcg_rel(view: Judged) -> np.ndarray:
-    """trec_eval ndcg_rel: nDCG averaged over the qrels' positive-grade documents. A retrieved
-    one at rank i contributes DCG@i / IDCG@min(i, npos); each unretrieved one the final
-    DCG / IDCG. Gains are the grades (the relevance level is not used)."""
-    D = view.depth
-    dcg = np.cumsum(view.gain * _discount(D), axis=2)
-    idcg, idcg_total = _ideal_dcg_cumulative(view)
-    npos = view.num_positive
-    s, t, r = np.nonzero(view.gain > 0)
-    ideal_at = idcg[t, np.minimum(np.minimum(r, np.maximum(npos[t] - 1, 0)), idcg.shape[1] - 1)]
-    terms = _sum_per_topic(view, s, t, dcg[s, t, r] / ideal_at)
-    found = _sum_per_topic(view, s, t, np.ones(s.size))
-    total = terms + (npos[None, :] - found) * _safe_div(dcg[:, :, -1], idcg_total[None, :])
-    return np.where(total > 0, _safe_div(total, npos[None, :]), 0.0)
-
-
-def _rndcg(view: Judged) -> np.ndarray:
-    """trec_eval Rndcg: nDCG averaged at the R-level points b (the ranks where the ideal
-    gain changes: cumulative counts of the positive grades, highest first), each nDCG@b with
-    the run cut at min(b, run length); plus nDCG at the run's end when the run is longer
-    than npos + 1. 0 when R = 0."""
-    counts = view.level_counts[:, :0:-1]  # (T, G) grades G..1
-    S, T, D = view.grade.shape
-    if counts.shape[1] == 0 or D == 0:
-        return np.zeros((S, T))
-    bounds = np.cumsum(counts, axis=1)
-    present = counts > 0
-    dcg = np.cumsum(view.gain * _discount(D), axis=2)
-    idcg, idcg_total = _ideal_dcg_cumulative(view)
-    cut = np.minimum(bounds[None, :, :], view.length[:, :, None])  # (S, T, G)
-    dcg_at = np.where(cut > 0, np.take_along_axis(dcg, np.clip(cut - 1, 0, D - 1), axis=2), 0.0)
-    idcg_at = np.take_along_axis(idcg, np.clip(bounds - 1, 0, idcg.shape[1] - 1), axis=1)
-    terms = np.where(present[None], _safe_div(dcg_at, idcg_at[None, :, :]), 0.0).sum(axis=2)
-    npos = view.num_positive
-    tail = view.length > (npos + 1)[None, :]
-    terms = terms + np.where(tail, _safe_div(dcg[:, :, -1], idcg_total[None, :]), 0.0)
-    points = present.sum(axis=1)[None, :] + tail
-    return np.where(view.num_rel[None, :] > 0, _safe_div(terms, points), 0.0)
-
-
-def _gain_g(view: Judged) -> np.ndarray:
-    """trec_eval G: Σ_i g_i / log2(2 + cost_i − gained_i) over Σ of the qrels' gains, with
-    gained_i the run's gain up to rank i and cost_i = Σ_{j ≤ i} max(ideal gain_j, 1)."""
-    D = view.depth
-    gained = np.cumsum(view.gain, axis=2)
-    cost = np.cumsum(np.maximum(view.ideal_gains(D), 1.0), axis=1)  # (T, D)
-    s, t, r = np.nonzero(view.gain)
-    terms = view.gain[s, t, r] / np.log2(2.0 + cost[t, r] - gained[s, t, r])
-    levels = np.arange(view.level_counts.shape[1], dtype=np.float64)
-    ideal_sum = (view.level_counts * levels[None, :]).sum(axis=1)
-    return _safe_div(_sum_per_topic(view, s, t, terms), ideal_sum[None, :])
-
-
-def _bin_g(view: Judged) -> np.ndarray:
-    """trec_eval binG: (1/R) Σ over retrieved relevant of 1 / log2(2 + documents above it
-    that are not relevant)."""
-    s, t, r = np.nonzero(view.rel)
-    not_rel_above = r - (view.cum_rel[s, t, r] - 1)
-    terms = 1.0 / np.log2(2.0 + not_rel_above)
-    return _safe_div(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
-
-
-def _set_counts(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(retrieved, relevant retrieved, R) as float arrays broadcastable to (S, T)."""
-    return (view.length.astype(np.float64), view.at(view.cum_rel, None).astype(np.float64),
-            view.num_rel[None, :].astype(np.float64))
-
-
-def _set_f(view: Judged, beta: float) -> np.ndarray:
-    n, rr, R = _set_counts(view)
-    P, Rc, x = _safe_div(rr, n), _safe_div(rr, R), beta * beta
-    return _safe_div((x + 1.0) * P * Rc, x * P + Rc)
-
-
-def _utility(view: Judged, a: float, b: float, c: float) -> np.ndarray:
-    n, rr, R = _set_counts(view)
-    return a * rr + b * (n - rr) + c * (R - rr)
-
-
-def _not_judged(view: Judged) -> np.ndarray:
-    """Retrieved documents that are not judged: not in the qrels, or a negative grade."""
-    return (view.grade < 0) & (view.grade != NO_DOC)
-
-
-def _unjudged(view: Judged, k: int) -> np.ndarray:
-    d = _cut(view, k)
-    return _not_judged(view)[:, :, :d].sum(axis=2) / k
-
-
-def _judged_at(view: Judged, k: int) -> np.ndarray:
-    """A_p@k = Judged@k (Baillie et al.): judged documents in the top k / k; a run shorter
-    than k has its missing ranks counted as unjudged (like P@k).
-
-    Example: a run of 3 documents, 2 of them judged: Judged@10 = 2/10 = 0.2.
-    """
-    return view.at(view.cum_judged, k) / k
-
-
-def _judged_retrieved_at(view: Judged, k: int) -> np.ndarray:
-    """JudgedRet@k (ir_measures' Judged@k): judged documents in the top k / min(k, documents
-    retrieved); 0 for an empty ranking.
-
-    Example: a run of 3 documents, 2 of them judged: JudgedRet@10 = 2/3 = 0.6667.
-    """
-    return _safe_div(view.at(view.cum_judged, k), np.minimum(view.length, k))
-
-
-def _not_unjudged_at(view: Judged, k: int) -> np.ndarray:
-    """NotUnj@k = 1 − trec_eval's unj@k: missing ranks of a run shorter than k count as
-    judged (trec_eval m_unjudged.c fills them with "irrelevant (not unjudged)" documents).
-
-    Example: a run of 3 documents, 2 of them judged: unj@10 = 1/10, NotUnj@10 = 0.9.
-    """
-    return 1.0 - _unjudged(view, k)
-
-
-def _assessment_sums(view: Judged, k: int | None) -> np.ndarray:
-    """(S, T) Σ of A_p@r over the ranks r ≤ k of judged documents, computed at the judged
-    positions only (MAA and MAAR share it and differ in what they divide by)."""
-    d = _cut(view, k)
-    s, t, r = np.nonzero(view.judged[:, :, :d])
-    assessment_at = view.cum_judged[s, t, r] / (r + 1.0)
-    return _sum_per_topic(view, s, t, assessment_at)
-
-
-def _average_assessment(view: Judged, k: int | None) -> np.ndarray:
-    """Average Assessment (Baillie et al. 2007: "the average over all ranks where an
-    assessed document occurred"): the mean of A_p@r over the ranks r ≤ k of judged
-    documents; 0 when none is judged. One judged document at rank 1 gives 1.0 whatever
-    follows (1/1 averaged over one rank).
-
-    Example: judged at ranks 1 and 3 of 4: (1/1 + 2/3) / 2 = 0.8333.
-    """
-    return _safe_div(_assessment_sums(view, k), view.at(view.cum_judged, _cut(view, k)))
-
-
-def _average_assessment_recall(view: Judged, k: int | None) -> np.ndarray:
-    """MAAR, the AP-like Average Assessment: Σ of A_p@r over the ranks r ≤ k of judged
-    documents divided by the judged documents in the qrels (as AP divides by R); 0 when the
-    qrels judge nothing.
-
-    Example: judged at ranks 1 and 3, 4 judged documents in the qrels:
-    (1/1 + 2/3) / 4 = 0.4167 (MAA: 0.8333).
-    """
-    return _safe_div(_assessment_sums(view, k), view.num_judged[None, :])
-
-
-def _recall_assessment(view: Judged, k: int | None) -> np.ndarray:
-    return _safe_div(view.at(view.cum_judged, k), view.num_judged[None, :])
-
-
-def _rbp_weights(p: float, d: int) -> np.ndarray:
-    return (1.0 - p) * p ** np.arange(d, dtype=np.float64)
-
-
-def _rbp(view: Judged, p: float, k: int | None, gain: str = "binary") -> np.ndarray:
-    """Rank-biased precision (Moffat & Zobel 2008): (1 − p) Σ_i p^(i−1) g_i over the top
-    min(k, run length) documents, in irnb's ranking order — score descending, ties broken
-    by docno descending (trec_eval's rule; rbp_eval breaks ties otherwise, so only runs
-    without tied scores are comparable with it).
-
-    Binary gain: g = 1 for grade ≥ the relevance level. Graded gain (trec_eval's ``rbp``,
-    rbp_eval's scaled gains): grade / the topic's top judged grade when that is above 1,
-    so gains lie in [0, 1]; negative grades and unjudged documents gain 0.
-
-    Example, p = 0.5, relevant at ranks 1, 3 and 6: 0.5 · (1 + 0.5² + 0.5⁵) = 0.6406.
-    """
-    d = _cut(view, k)
-    if gain == "graded":
-        gains = view.gain[:, :, :d] / np.maximum(view.top_grade, 1)[None, :, None]
-    else:
-        gains = view.rel[:, :, :d].astype(np.float64)
-    return gains @ _rbp_weights(p, d)
-
-
-def _rbp_residual(view: Judged, p: float, k: int | None, tail: str = "always") -> np.ndarray:
-    """Weight of unjudged documents in the evaluated prefix plus the tail p^n beyond it
-    (n = min(k, run length)). ``tail="if_unjudged"`` is trec_eval's rbp_resid: 0 when no
-    evaluated document is unjudged."""
-    d = _cut(view, k)
-    n = np.minimum(view.length, d)
-    unjudged = _not_judged(view)[:, :, :d]
-    residual = unjudged.astype(np.float64) @ _rbp_weights(p, d) + p ** n.astype(np.float64)
-    if tail == "if_unjudged":
-        residual = np.where(unjudged.any(axis=2), residual, 0.0)
-    return residual
-
-
-def _sdcg(view: Judged, k: int) -> np.ndarray:
-    d = _cut(view, k)
-    dcg = _dcg(view.rel[:, :, :d].astype(np.float64), d)
-    return dcg / _discount(k).sum()
-
-
-def _num_ret(view: Judged, k: int | None) -> np.ndarray:
-    return np.minimum(view.length, _cut(view, k)).astype(np.float64)
-
-
-def _per_topic(view: Judged, values: np.ndarray) -> np.ndarray:
-    S, T = view.grade.shape[:2]
-    return np.broadcast_to(np.asarray(values, dtype=np.float64)[None, :], (S, T)).copy()
-
-
-_KERNELS = {
-    "num_q": lambda v, m: np.ones(v.grade.shape[:2]),
-    "NumRet": lambda v, m: _num_ret(v, m.cutoff),
-    "NumRel": lambda v, m: _per_topic(v, v.num_rel),
-    "NumRelRet": lambda v, m: v.at(v.cum_rel, m.cutoff).astype(np.float64),
-    "NumNonRelJudgedRet": lambda v, m: v.at(v.cum_nonrel, None).astype(np.float64),
-    "P": lambda v, m: _precision(v, m.cutoff),
-    "AP": lambda v, m: _average_precision(v, m.cutoff),
-    "GMAP": lambda v, m: _average_precision(v, None),
-    "nDCG": lambda v, m: _ndcg(v, m.cutoff),
-    "Rprec": lambda v, m: _rprec(v),
-    "RR": lambda v, m: _reciprocal_rank(v, m.cutoff),
-    "R": lambda v, m: _recall(v, m.cutoff),
-    "Success": lambda v, m: _success(v, m.cutoff),
-    "IPrec": lambda v, m: _interpolated_precision(v, [m.param("recall")])[0],
-    "ElevenPointAP": lambda v, m: _interpolated_precision(v, ELEVEN_POINTS).mean(axis=0),
-    "RprecMult": lambda v, m: _rprec_mult(v, m.param("mult")),
-    "RelP": lambda v, m: _relative_precision(v, m.cutoff),
-    "Bpref": lambda v, m: _bpref(v),
-    "Bpref10": lambda v, m: _bpref(v, extra=10),
-    "GMBpref": lambda v, m: _bpref(v),
-    "infAP": lambda v, m: _infap(v),
-    "nDCGRel": lambda v, m: _ndcg_rel(v),
-    "RnDCG": lambda v, m: _rndcg(v),
-    "G": lambda v, m: _gain_g(v),
-    "BinG": lambda v, m: _bin_g(v),
-    "SetP": lambda v, m: _safe_div(*_set_counts(v)[1::-1]),
-    "SetR": lambda v, m: _safe_div(*_set_counts(v)[1:]),
-    "SetF": lambda v, m: _set_f(v, m.param("beta")),
-    "SetAP": lambda v, m: (lambda n, rr, R: _safe_div(rr * rr, n * R))(*_set_counts(v)),
-    "SetRelP": lambda v, m: (lambda n, rr, R: _safe_div(rr, np.minimum(n, R)))(*_set_counts(v)),
-    "Utility": lambda v, m: _utility(v, m.param("a"), m.param("b"), m.param("c")),
-    "Unj": lambda v, m: _unjudged(v, m.cutoff),
-    "Judged": lambda v, m: _judged_at(v, m.cutoff),
-    "JudgedRet": lambda v, m: _judged_retrieved_at(v, m.cutoff),
-    "NotUnj": lambda v, m: _not_unjudged_at(v, m.cutoff),
-    "MAA": lambda v, m: _average_assessment(v, m.cutoff),
-    "MAAR": lambda v, m: _average_assessment_recall(v, m.cutoff),
-    "RecallAssessment": lambda v, m: _recall_assessment(v, m.cutoff),
-    "RankEff": lambda v, m: _rank_eff(v),
-    "RBP": lambda v, m: _rbp(v, m.param("p"), m.cutoff, m.param("gain")),
-    "RBPResidual": lambda v, m: _rbp_residual(v, m.param("p"), m.cutoff, m.param("tail")),
-    "SDCG": lambda v, m: _sdcg(v, m.cutoff),
-}
-def compute(view: Judged, measure: Measure) -> np.ndarray:
-    """The (S, T) per-topic values of one measure on a view (the view's condensed list and
-    its other relevance levels are built once and kept on the view)."""
-    if measure.family in _CONDENSED:
-        base = Measure(_CONDENSED[measure.family], measure.cutoff, measure.params, measure.rel)
-        return compute(view.condensed, base)
-    view = view.at_level(measure.rel)
-    kernel = _KERNELS.get(measure.family)
-    if kernel is None:  # pragma: no cover - a test checks every family has a kernel
-        raise ValueError(f"no kernel for measure {measure.name!r}")
-    return np.asarray(kernel(view, measure), dtype=np.float64)
-
-
 # =================================================================== results
 @dataclass(frozen=True, eq=False)
-class Evaluation:
+class Evaluation(Result):
     """Per-topic values of several measures for every run.
 
     ``values[m]`` is an (S, T) array; ``evaluated[s, t]`` says which topics count in the
@@ -733,7 +119,7 @@ class Evaluation:
     def aggregate(self, measure) -> np.ndarray:
         """(S,) the 'all' value of a measure per run, as trec_eval aggregates it."""
         m = parse_measures(measure)[0]
-        return _aggregate(self[m], self.evaluated, m.spec.aggregate)
+        return aggregate_over_topics(self[m], self.evaluated, m.spec.aggregate)
 
     def means(self) -> pd.DataFrame:
         """A run × measure table of aggregates (columns in canonical names)."""
@@ -742,34 +128,22 @@ class Evaluation:
         return pd.DataFrame({m.name: self.aggregate(m) for m in self.measures},
                             index=pd.Index(self.run_names, name="run"))
 
-    def to_frame(self, *, per_topic: bool = True, include_all: bool = True) -> pd.DataFrame:
-        """Tidy rows ``run, topic, measure, value``; ``topic == "all"`` holds the aggregate."""
-        import pandas as pd
-
-        parts = []
-        S, T = self.evaluated.shape
-        runs = np.asarray(self.run_names, dtype=object)
-        topics = np.asarray(self.topics, dtype=object)
-        s_idx, t_idx = np.nonzero(self.evaluated)
-        for m in self.measures:
-            if per_topic:
-                parts.append(pd.DataFrame({"run": runs[s_idx], "topic": topics[t_idx], "measure": m.name,
-                                           "value": self.values[m][s_idx, t_idx]}))
-            if include_all:
-                parts.append(pd.DataFrame({"run": runs, "topic": "all", "measure": m.name,
-                                           "value": self.aggregate(m)}))
-        frame = pd.concat(parts, ignore_index=True)
-        return frame
+    def frame_columns(self, *, per_topic: bool = True, include_all: bool = True) -> list[dict]:
+        """Tidy rows ``run, topic, measure, value`` (:meth:`to_frame`); ``topic == "all"``
+        holds the aggregate."""
+        return [part for m in self.measures
+                for part in self.topic_rows(m.name, per_topic=per_topic, include_all=include_all,
+                                            value=(self.values[m], self.aggregate(m) if include_all else None))]
 
 
-def _aggregate(values: np.ndarray, evaluated: np.ndarray, how: str) -> np.ndarray:
+def aggregate_over_topics(values: np.ndarray, evaluated: np.ndarray, how: str) -> np.ndarray:
     count = evaluated.sum(axis=1)
     if how == "sum":
         return np.where(evaluated, values, 0.0).sum(axis=1)
     if how == "gmean":
         logs = np.where(evaluated, np.log(np.maximum(values, GMAP_FLOOR)), 0.0).sum(axis=1)
         return np.where(count > 0, np.exp(logs / np.maximum(count, 1)), 0.0)
-    return _safe_div(np.where(evaluated, values, 0.0).sum(axis=1), count)
+    return safe_divide(np.where(evaluated, values, 0.0).sum(axis=1), count)
 
 
 def evaluate(
@@ -806,11 +180,11 @@ def evaluate(
     >>> [round(float(x), 4) for x in ev.means().iloc[0]]
     [0.8333, 0.5]
     """
-    from .experiment import _check_max_depth
+    from .experiment import check_max_depth
 
     parsed = parse_measures(measures)
-    _check_complete(complete)
-    max_depth = _check_max_depth(max_depth)
+    check_complete(complete)
+    max_depth = check_max_depth(max_depth)
     if view is None:
         S, T, D = experiment.shape
         per_chunk = max(1, _CHUNK_CELLS // max(T * D, 1))
@@ -832,8 +206,8 @@ def evaluate(
         relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "evaluate")
     if judged_only:
         view = view.condensed
-    return _evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
-                          length=experiment.length, relevance_level=relevance_level, complete=complete)
+    return evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
+                         length=experiment.length, relevance_level=relevance_level, complete=complete)
 
 
 # Cells (run × topic × rank) evaluated at once: the kernels make temporaries of about 30
@@ -849,7 +223,7 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
-    counts = _level_counts(judgments, len(experiment.topics), judged)
+    counts = judged_level_counts(judgments, len(experiment.topics), judged)
     S = experiment.shape[0]
     parts: list[dict] = []
     for lo in range(0, S, per_chunk):
@@ -864,12 +238,12 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
                        length=experiment.length, complete=complete)
 
 
-def _check_complete(complete) -> None:
+def check_complete(complete) -> None:
     if not isinstance(complete, bool):
         raise TypeError(f"complete must be True or False, got {complete!r}")
 
 
-def _evaluate_view(
+def evaluate_view(
     view: Judged,
     measures: "str | Measure | Iterable[str | Measure]",
     *,
@@ -884,7 +258,7 @@ def _evaluate_view(
     evaluated at ``relevance_level``), frozen, in an :class:`Evaluation` whose topics
     count when answered (``length > 0``) or always (``complete``)."""
     parsed = parse_measures(measures)
-    _check_complete(complete)
+    check_complete(complete)
     values = _measure_values(view, parsed, relevance_level)
     return _evaluation(values, parsed, run_names=run_names, topics=topics, length=length, complete=complete)
 

@@ -56,7 +56,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .intervals import ESTIMATORS, _estimator_key as _intervals_estimator_key
+from .intervals import ESTIMATORS, estimator_key as _intervals_estimator_key
 
 __all__ = [
     "PALETTE",

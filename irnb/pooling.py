@@ -48,7 +48,7 @@ from typing import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from .experiment import Experiment, PoolMask, pooled_unjudged_of
+from .experiment import NO_DOCUMENT, Experiment, PoolMask, PoolMaskError, pooled_unjudged_of
 from .io import write_qrels
 from .params import FRACTION, JUDGMENTS, Param
 from .params import POOL_DEPTH as DEPTH
@@ -65,6 +65,9 @@ __all__ = [
     "judgment_order",
     "random_subsample",
     "official_pool",
+    "judged_depth",
+    "judged_mask_of",
+    "pool_label",
 ]
 
 
@@ -116,7 +119,7 @@ class Pool:
     def _check(self, experiment: Experiment) -> None:
         expected = experiment.judgments.num_judgments
         if self.judged.shape[0] != expected:
-            raise ValueError(f"pool {self.description!r} masks {self.judged.shape[0]} qrels entries, but the "
+            raise PoolMaskError(f"pool {self.description!r} masks {self.judged.shape[0]} qrels entries, but the "
                              f"Experiment has {expected}: a pool belongs to the Experiment it was built from")
 
     def per_topic(self, experiment: Experiment) -> np.ndarray:
@@ -184,8 +187,48 @@ class GroupPools:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str,
-                       name: str = "runs") -> np.ndarray:
+def judged_mask_of(experiment: Experiment, pool, *, name: str = "pool") -> np.ndarray | None:
+    """The judged mask a ``pool=`` (or ``judged=``) argument stands for — the one rule every
+    function that takes a pool asks: None → None (the official qrels); a :class:`Pool` → its
+    ``judged`` mask (a :class:`~irnb.experiment.PoolMask` keeps its pooled-unjudged
+    entries); anything else must be a 1-d boolean mask over the Experiment's qrels entries,
+    or :class:`~irnb.experiment.PoolMaskError` (a ValueError and a TypeError) says what it got.
+
+    >>> from irnb import Experiment
+    >>> exp = Experiment(pd.DataFrame({"qid": "1", "docno": ["a", "b"], "score": [2, 1]}),
+    ...                  pd.DataFrame({"qid": "1", "docno": ["a", "b"], "grade": [1, 0]}))
+    >>> judged_mask_of(exp, depth_pool(exp, depth=1)).tolist()
+    [True, False]
+    >>> try:
+    ...     judged_mask_of(exp, [True])
+    ... except ValueError as error:   # a PoolMaskError
+    ...     print(str(error).partition(", got ")[2].partition(" (build")[0])
+    dtype bool with shape (1,): pool masks 1 qrels entries, but the Experiment has 2
+    """
+    if pool is None:
+        return None
+    mask = np.asarray(pool.judged if isinstance(pool, Pool) else pool)
+    expected = experiment.judgments.num_judgments
+    if mask.dtype != bool or mask.ndim != 1 or mask.shape[0] != expected:
+        got = f"got dtype {mask.dtype} with shape {mask.shape}"
+        if mask.dtype == bool and mask.ndim == 1:
+            got += (f": {name} masks {mask.shape[0]} qrels entries, but the Experiment has {expected} "
+                    "(build the pool from the same Experiment)")
+        raise PoolMaskError(f"{name} must be an irnb.pooling.Pool or a 1-d boolean mask over the Experiment's "
+                            f"{expected} qrels entries, {got}")
+    return pool.judged if isinstance(pool, Pool) else mask
+
+
+def pool_label(pool) -> str:
+    """How results name a ``pool=`` argument: "official qrels", the :class:`Pool`'s
+    description, or "a mask of N judgments" (N judged entries)."""
+    if pool is None:
+        return "official qrels"
+    return pool.description if isinstance(pool, Pool) else f"a mask of {int(np.sum(pool))} judgments"
+
+
+def contributor_index(experiment: Experiment, runs: str | Iterable[str] | None, owner: str,
+                      name: str = "runs") -> np.ndarray:
     """Indices of the named runs, or (``runs=None``) of the Experiment's contributors;
     errors name the caller's parameter ``name``."""
     if runs is None:
@@ -202,10 +245,10 @@ def _contributor_index(experiment: Experiment, runs: str | Iterable[str] | None,
 def contributor_mask(experiment: Experiment, runs: str | Iterable[str] | None = None, *,
                      owner: str = "contributors", name: str = "runs") -> np.ndarray:
     """A boolean mask over the Experiment's runs: the named runs, or (``runs=None``) the
-    Experiment's contributors; the rules and messages of :func:`_contributor_index`, whose
+    Experiment's contributors; the rules and messages of :func:`contributor_index`, whose
     errors call the runs by the caller's parameter ``name`` (``pass contributors=[...]``)."""
     mask = np.zeros(len(experiment.run_names), dtype=bool)
-    mask[_contributor_index(experiment, runs, owner, name)] = True
+    mask[contributor_index(experiment, runs, owner, name)] = True
     return mask
 
 
@@ -240,7 +283,7 @@ def _names(experiment: Experiment, idx: np.ndarray) -> tuple[str, ...]:
     return tuple(experiment.run_names[i] for i in idx)
 
 
-def _rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
+def seeded_rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
     """``seed`` itself if a Generator, else a new one seeded by the integer ``seed``; the
     error says that ``what`` (pools, curves) are reproducible."""
     if isinstance(seed, np.random.Generator):
@@ -249,6 +292,19 @@ def _rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
         raise TypeError(f"{owner}: seed must be an integer or a numpy Generator ({what} are reproducible), "
                         f"got {seed!r}")
     return np.random.default_rng(int(seed))
+
+
+def judged_depth(experiment: Experiment) -> np.ndarray:
+    """(S,) for every run, the largest d such that its top d is judged (grade ≥ 0) on
+    every topic it answers; a run shorter than d counts as judged past its end."""
+    j = experiment.judgments
+    doc = j.doc
+    grade_ok = np.concatenate([j.judged_entries(), [False]])  # index -1 (not in qrels) → False
+    judged = np.where(doc == NO_DOCUMENT, True, grade_ok[np.where(doc >= 0, doc, -1)])
+    depth = judged.shape[2]
+    first = np.where(judged.all(axis=2), depth, np.argmin(judged, axis=2))
+    answered = experiment.length > 0
+    return np.where(answered, first, depth).min(axis=1)
 
 
 def reachable_depth(experiment: Experiment, depth: int) -> int:
@@ -297,7 +353,7 @@ def depth_pool(experiment: Experiment, *, depth: int, runs: str | Iterable[str] 
     [2, 3, 4]
     """
     depth = DEPTH.validate(depth, "depth_pool")
-    idx = _contributor_index(experiment, runs, "depth_pool")
+    idx = contributor_index(experiment, runs, "depth_pool")
     judged = _best_rank(experiment, idx) <= reachable_depth(experiment, depth)
     return Pool(judged, f"depth-{depth} pool of {_runs_label(experiment, idx)}", depth, _names(experiment, idx))
 
@@ -328,7 +384,7 @@ def leave_one_group_out(experiment: Experiment, *, depth: int,
     (['y'], ['x'])
     """
     depth = DEPTH.validate(depth, "leave_one_group_out")
-    idx = _contributor_index(experiment, runs, "leave_one_group_out")
+    idx = contributor_index(experiment, runs, "leave_one_group_out")
     group_names = tuple(dict.fromkeys(experiment.groups))
     code = {g: i for i, g in enumerate(group_names)}
     run_group = np.array([code[g] for g in experiment.groups], dtype=np.int64)
@@ -357,8 +413,8 @@ def judgment_order(experiment: Experiment, *, runs: str | Iterable[str] | None =
 
     Returns a permutation of ``range(Q)``; ``budget_pool(judgments=N)`` judges its first N.
     """
-    idx = _contributor_index(experiment, runs, "judgment_order")
-    rng = _rng(seed, "judgment_order")
+    idx = contributor_index(experiment, runs, "judgment_order")
+    rng = seeded_rng(seed, "judgment_order")
     best = _best_rank(experiment, idx).astype(np.int64)
     tie_break = rng.permutation(best.size)
     return np.lexsort((tie_break, best))
@@ -387,7 +443,7 @@ def budget_pool(experiment: Experiment, *, judgments: int, runs: str | Iterable[
     if n > total:
         raise ValueError(f"budget_pool: judgments must be an integer with 1 ≤ judgments ≤ {total} (the number "
                          f"of qrels entries), got {n}")
-    idx = _contributor_index(experiment, runs, "budget_pool")
+    idx = contributor_index(experiment, runs, "budget_pool")
     order = judgment_order(experiment, runs=_names(experiment, idx), seed=seed)
     judged = np.zeros(total, dtype=bool)
     judged[order[:n]] = True
@@ -419,7 +475,7 @@ def random_subsample(experiment: Experiment, *, fraction: float, seed) -> Pool:
     7
     """
     fraction = FRACTION.validate(fraction, "random_subsample")
-    rng = _rng(seed, "random_subsample")
+    rng = seeded_rng(seed, "random_subsample")
     topic = experiment.judgments.qrel_topic.astype(np.int64)
     Q, T = topic.size, len(experiment.topics)
     per_topic = np.bincount(topic, minlength=T)
@@ -466,6 +522,7 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     import pyarrow.compute as pc
 
     from .experiment import NOT_IN_QRELS
+    from .kernels import weighted_precision
     from .measures import CUTOFF, parse_measure
     from .metrics import evaluate
 
@@ -473,14 +530,8 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     k = CUTOFF.validate(measurement_depth, owner)
     idx = experiment.run_index([run_a, run_b])
     j = experiment.judgments
-    judged_entry = j.qrel_grade >= 0
-    mask = None
-    if pool is not None:
-        mask = pool.judged if isinstance(pool, Pool) else np.asarray(pool)
-        if mask.dtype != bool or mask.shape != (j.num_judgments,):
-            raise ValueError(f"{owner}: pool must be an irnb.pooling.Pool or a boolean mask over the Experiment's "
-                             f"{j.num_judgments} qrels entries, got dtype {mask.dtype} and shape {mask.shape}")
-        judged_entry = judged_entry & mask
+    mask = judged_mask_of(experiment, pool)
+    judged_entry = j.judged_entries(mask)
     T, cut = len(experiment.topics), min(k, experiment.shape[2])
     doc = j.doc[idx, :, :cut]  # (2, T, cut)
     unjudged = (doc == NOT_IN_QRELS) | ((doc >= 0) & ~judged_entry[np.maximum(doc, 0)])
@@ -506,10 +557,9 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
         keys.append(pd.DataFrame({"t": t, "docno": docno}))
     shared = keys[0].merge(keys[1], on=["t", "docno"], how="inner")
     overlap = np.bincount(shared["t"].to_numpy(np.int64), minlength=T)
-    if measure is None:  # P@k = the interval's lower bound B: no need to evaluate every run
-        from .intervals import score_intervals
-
-        values = score_intervals(experiment, f"P@{k}", pool=mask).lower[idx]
+    if measure is None:  # P@k (its interval's lower bound B) of the two runs alone
+        relevant_entry = j.relevant_entries(mask, parse_measure(f"P@{k}").rel)
+        values = weighted_precision((doc >= 0) & relevant_entry[np.maximum(doc, 0)], "P", k=k)
     else:
         m = parse_measure(measure)
         values = evaluate(experiment, m, judged=mask).values[m][idx]

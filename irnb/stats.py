@@ -72,6 +72,7 @@ from scipy import special
 from scipy import stats as _sps
 
 from .params import CORRECTION, N_RESAMPLES, TEST
+from .results import Result
 
 __all__ = [
     "TESTS",
@@ -119,7 +120,7 @@ class Omnibus:
 
 
 @dataclass(frozen=True, eq=False)
-class PairwiseTests:
+class PairwiseTests(Result):
     """One test applied to every pair of runs; arrays have one entry per pair.
 
     Pair ``i`` compares ``run_names[run_a[i]]`` (a) with ``run_names[run_b[i]]`` (b),
@@ -153,18 +154,18 @@ class PairwiseTests:
     def __len__(self) -> int:
         return int(self.p_value.shape[0])
 
-    def to_frame(self) -> pd.DataFrame:
+    def frame_columns(self) -> dict:
         """One row per pair: ``run_a, run_b, measure, test, n_topics, mean_a, mean_b,
         mean_diff, d_z, statistic, p_value, direction, method, adjustment``."""
         names = np.asarray(self.run_names, dtype=object)
-        return pd.DataFrame({
+        return {
             "run_a": names[self.run_a], "run_b": names[self.run_b],
             "measure": self.measure, "test": self.test,
             "n_topics": self.n_topics, "mean_a": self.mean_a, "mean_b": self.mean_b,
             "mean_diff": self.mean_diff, "d_z": self.d_z, "statistic": self.statistic,
             "p_value": self.p_value, "direction": self.direction, "method": self.method,
             "adjustment": self.adjustment,
-        })
+        }
 
     def matrix(self, value: str = "p_value") -> pd.DataFrame:
         """A run × run table of ``value``, row run versus column run; the diagonal is NaN.
@@ -386,21 +387,21 @@ class _Pairs:
 
 
 def _pairs(sc: _Scores, *, keep_diff: bool = True) -> _Pairs:
-    """Every pair of runs a < b of the scores, paired by :func:`_paired` in cache-sized
+    """Every pair of runs a < b of the scores, paired by :func:`paired_summaries` in cache-sized
     blocks of pairs (the same arithmetic, row by row, as one call over all pairs);
     ``keep_diff=False`` drops the (P, T) differences (``diff`` is None)."""
     V = sc.values
     a, b = np.triu_indices(V.shape[0], 1)
     P, T = a.size, V.shape[1]
     if P <= _BLOCK:
-        pr = _paired(V[a], V[b], a=a, b=b)
+        pr = paired_summaries(V[a], V[b], a=a, b=b)
         return pr if keep_diff else replace(pr, diff=None)
     diff = np.empty((P, T)) if keep_diff else None
     fields = {name: np.empty(P) for name in ("n", "mean_a", "mean_b", "mean", "sd", "d_z")}
     all_zero = np.empty(P, dtype=bool)
     for lo in range(0, P, _BLOCK):
         sl = slice(lo, min(P, lo + _BLOCK))
-        part = _paired(V[a[sl]], V[b[sl]])
+        part = paired_summaries(V[a[sl]], V[b[sl]])
         if keep_diff:
             diff[sl] = part.diff
         all_zero[sl] = part.all_zero
@@ -410,7 +411,8 @@ def _pairs(sc: _Scores, *, keep_diff: bool = True) -> _Pairs:
     return _Pairs(a, b, diff, n, all_zero=all_zero, **fields)
 
 
-def _paired(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None, b: np.ndarray | None = None) -> _Pairs:
+def paired_summaries(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None,
+                     b: np.ndarray | None = None) -> _Pairs:
     """Paired summaries of rows x[p] and y[p] over the topics both have (NaN: a missing
     topic): (P, T) arrays in, per-row n, means, sd (ddof 1) and d_z out. ``a``, ``b`` name
     the runs behind each row (default: the row number); :mod:`irnb.bias` shares this."""
@@ -452,7 +454,7 @@ def _moments(sc: _Scores) -> _Pairs:
     With every topic evaluated, Σ_t (d_t − d̄)² = G_aa + G_bb − 2·G_ab for the Gram matrix
     G = X Xᵀ of the centred scores X: one matrix product instead of P·T differences. Where
     that cancels badly (the pair's sum of squares or mean difference below 10⁻³ of the
-    runs' own), the pair is recomputed from its differences as :func:`_paired` does, so the
+    runs' own), the pair is recomputed from its differences as :func:`paired_summaries` does, so the
     values agree with scipy to 10⁻¹² relative. Missing topics (NaN): :func:`_pairs`.
     """
     V = sc.values
@@ -479,7 +481,7 @@ def _moments(sc: _Scores) -> _Pairs:
     rows = np.flatnonzero(shaky)
     for lo in range(0, rows.size, _BLOCK):
         sel = rows[lo:lo + _BLOCK]
-        part = _paired(V[a[sel]], V[b[sel]])
+        part = paired_summaries(V[a[sel]], V[b[sel]])
         mean_d[sel], sd[sel], d_z[sel], all_zero[sel] = part.mean, part.sd, part.d_z, part.all_zero
     return _Pairs(a, b, None, np.full(a.size, T), mean_a, mean_b, mean_d, sd, all_zero, d_z)
 
@@ -517,11 +519,11 @@ def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
     """
     sc = _scores(scores, measure, run_names, topics)
     pr = _moments(sc)
-    t, p = _t_kernel(pr)
+    t, p = paired_t_kernel(pr)
     return _result("t", sc, pr, t, p, pr.mean, "t")
 
 
-def _t_kernel(pr: _Pairs) -> tuple[np.ndarray, np.ndarray]:
+def paired_t_kernel(pr: _Pairs) -> tuple[np.ndarray, np.ndarray]:
     n = pr.n.astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         t = pr.mean / (pr.sd / np.sqrt(n))

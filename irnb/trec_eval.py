@@ -42,9 +42,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
-from ._text import _clean, _show
+from ._text import clean_text, show_token
 from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure
-from .metrics import Judged, _interpolated_precision, compute, level_counts_of
+from .kernels import Judged, compute, interpolated_precision
+from .metrics import level_counts_of
 
 __all__ = ["TREC_MEASURES", "NICKNAMES", "main", "VERSIONS"]
 
@@ -555,7 +556,7 @@ def _iprec(levels, *, mean: bool = False):
     empty by -J starts from precision 0/0, so a level whose c is 0 (x·R < 0.5 in 10.0,
     x·R + 0.9 < 1 in 9.x) is NaN, printed ``-nan``."""
     def value(view, ctx):
-        out = _interpolated_precision(view, levels)[:, 0]
+        out = interpolated_precision(view, levels)[:, 0]
         empty = view.length[0] == 0  # a ranking emptied by -J
         if empty.any():
             R = view.num_rel.astype(np.float64)
@@ -646,9 +647,9 @@ def _read_bytes(path: str) -> bytes:
 def _lines(data: bytes, label: str):
     """(line number, fields) of the data lines, as :mod:`irnb.io` reads them: fields split
     at ASCII whitespace (C's isspace), blank lines and lines starting with ``#`` skipped,
-    and irnb's text rules (:func:`irnb._text._clean`: line ends, BOM, NUL bytes, long lines)."""
+    and irnb's text rules (:func:`irnb._text.clean_text`: line ends, BOM, NUL bytes, long lines)."""
     number = 0
-    for line in _clean(data, label).split(b"\n"):
+    for line in clean_text(data, label).split(b"\n"):
         number += 1
         parts = line.split()
         if parts and parts[0][:1] != b"#":
@@ -687,10 +688,10 @@ def read_qrels(data: bytes, label: str) -> dict[bytes, dict[bytes, int]]:
     for number, parts in _lines(data, label):
         if len(parts) != 4:
             raise ValueError(f"{label}:{number}: expected 4 columns (qid iteration docno grade), got {len(parts)}: "
-                             f"{_show(b' '.join(parts))}")
+                             f"{show_token(b' '.join(parts))}")
         topic, _, docno, token = parts
         if not integer(token):
-            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {_show(token)}")
+            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {show_token(token)}")
         grade = int(token)
         if not MIN_GRADE <= grade <= MAX_GRADE:
             raise ValueError(f"{label}:{number}: topic {topic.decode(errors='replace')!r}, docno "
@@ -723,16 +724,17 @@ def read_run(data: bytes, label: str) -> tuple[dict[bytes, dict[bytes, float]], 
     for number, parts in _lines(data, label):
         if len(parts) < 6:
             raise ValueError(f"{label}:{number}: expected 6 columns (qid Q0 docno rank score tag), got {len(parts)}: "
-                             f"{_show(b' '.join(parts))}")
+                             f"{show_token(b' '.join(parts))}")
         topic, docno, token = parts[0], parts[2], parts[4]
         try:
             if b"_" in token:  # Python's float() accepts 1_000; C's atof does not
                 raise ValueError
             score = float(token)
         except ValueError:
-            raise ValueError(f"{label}:{number}: expected a number in column 5 (score), got {_show(token)}") from None
+            raise ValueError(f"{label}:{number}: expected a number in column 5 (score), "
+                             f"got {show_token(token)}") from None
         if score - score != 0:  # inf or nan
-            raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {_show(token)}")
+            raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {show_token(token)}")
         docs = run.get(topic)
         if docs is None:
             docs = run[topic] = {}

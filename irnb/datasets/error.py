@@ -16,7 +16,7 @@ from scipy import stats
 
 from ..experiment import Experiment
 from ..measures import parse_measures
-from ..metrics import _aggregate, evaluate
+from ..metrics import aggregate_over_topics, evaluate
 
 __all__ = ["EstimatorError", "estimator_error"]
 
@@ -110,7 +110,7 @@ def estimator_error(source, measure, estimates, *, relevance_level: int = 1,
     if est.ndim == 2:
         evaluated = ev.evaluated
         diff = (est - ev[m])[evaluated]
-        est_runs = _aggregate(est, evaluated, m.spec.aggregate)
+        est_runs = aggregate_over_topics(est, evaluated, m.spec.aggregate)
         level = "topic"
     else:
         diff = est - true_runs

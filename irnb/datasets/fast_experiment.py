@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..experiment import NO_DOCUMENT, NOT_IN_QRELS, Experiment, Judgments, _encode_qrels
+from ..experiment import NO_DOCUMENT, NOT_IN_QRELS, Experiment, Judgments, encode_qrels
 from ..io import Qrels
 
 __all__ = ["experiment_from_ranking"]
@@ -23,7 +23,7 @@ __all__ = ["experiment_from_ranking"]
 
 def _judgments(qrels: Qrels, topics_pa: pa.Array, index_of_doc: np.ndarray, ranking: np.ndarray) -> Judgments:
     """``index_of_doc[t, i]``: the qrels entry of document i of topic t, or -1."""
-    qrel_topic, qrel_grade, qrel_docno, starts = _encode_qrels(qrels, topics_pa)
+    qrel_topic, qrel_grade, qrel_docno, starts = encode_qrels(qrels, topics_pa)
     T = ranking.shape[1]
     doc = index_of_doc[np.arange(T)[None, :, None], ranking].astype(np.int32)
     return Judgments(doc=doc, qrel_topic=qrel_topic, qrel_grade=qrel_grade, qrel_docno=qrel_docno,

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..experiment import NO_DOCUMENT, Experiment
 from ..params import POOL_DEPTH
-from . import Reproduction, Source
+from ..pooling import judged_depth  # noqa: F401  (tests read it here)
+from .registry import Reproduction, ReproductionNeeds, Source
 
 _DEPTH = dataclasses.replace(POOL_DEPTH, doc="pool depth d of the reproduction (default: the data's own)")
 
@@ -21,19 +21,6 @@ class Setting:
     depth: int
     contributors: tuple[str, ...]
     notes: tuple[str, ...]
-
-
-def judged_depth(experiment: Experiment) -> np.ndarray:
-    """(S,) for every run, the largest d such that its top d is judged (grade ≥ 0) on
-    every topic it answers; a run shorter than d counts as judged past its end."""
-    j = experiment.judgments
-    doc = j.doc
-    grade_ok = np.concatenate([j.qrel_grade >= 0, [False]])  # index -1 (not in qrels) → False
-    judged = np.where(doc == NO_DOCUMENT, True, grade_ok[np.where(doc >= 0, doc, -1)])
-    depth = judged.shape[2]
-    first = np.where(judged.all(axis=2), depth, np.argmin(judged, axis=2))
-    answered = experiment.length > 0
-    return np.where(answered, first, depth).min(axis=1)
 
 
 def setting(source: Source, depth, owner: str) -> Setting:
@@ -67,8 +54,6 @@ def setting(source: Source, depth, owner: str) -> Setting:
 def manual_split(source: Source, st: Setting, id: str) -> tuple[list[str], list[str]]:
     """(automatic contributors, manual contributors); raises ReproductionNeeds when the
     contributors hold no manual or no automatic run."""
-    from . import ReproductionNeeds
-
     source.require("manual", id)
     manual = set(source.manual)
     unknown = sorted(manual - set(source.experiment.run_names))

@@ -30,7 +30,7 @@ from ..decision import ASSESSMENT_FAMILIES, DEPTHS, case_counts, compare_table, 
 from ..measures import parse_measure
 from ..metrics import evaluate
 from ..params import MEASUREMENT_DEPTH
-from . import Headline, Reproduction, Source, register
+from .registry import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
 

@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..bias import contributor_subset_bias, leave_one_group_out_bias
 from ..pooling import depth_pool, random_subsample
-from . import Source, register
+from .registry import Source, register
 from ._common import make, manual_split, panel_axes, setting
 
 PAPER = "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007)"
@@ -508,7 +508,7 @@ def table5(source: Source, *, depth: int | None = None, max_groups: int = 4, see
         if len(rows) >= 2 * max_groups:
             break
     if not rows:
-        from . import ReproductionNeeds
+        from .registry import ReproductionNeeds
         raise ReproductionNeeds(f"{id} needs a group with a manual contributing run and an automatic run; "
                                 f"{source.label} has none")
     idx = [exp.run_names.index(r) for r, _ in rows]

@@ -32,7 +32,7 @@ import pandas as pd
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..intervals import estimate_background_rate, point_estimates, score_intervals
 from ..pooling import budget_pool
-from . import ReproductionNeeds, Source, register
+from .registry import ReproductionNeeds, Source, register
 from ._common import make, panel_axes, setting
 
 PAPER = "Ravana & Moffat (AIRS 2010)"
@@ -143,14 +143,13 @@ def _true_unjudged_rate(exp, depth: int):
     if truth is None:
         return None
     official = exp.judgments.doc[:, :, :depth]
-    grade = exp.judgments.qrel_grade
-    judged = (official >= 0) & (grade[np.where(official >= 0, official, 0)] >= 0)
+    judged = (official >= 0) & exp.judgments.judged_entries()[np.where(official >= 0, official, 0)]
     entry = truth.doc[:, :, :depth]
     unjudged = ~judged & (entry >= 0)
     distinct = np.unique(entry[unjudged])
     if distinct.size == 0:
         return None
-    return float((truth.qrel_grade[distinct] >= 1).mean()), int(distinct.size)
+    return float(truth.relevant_entries()[distinct].mean()), int(distinct.size)
 
 
 def _draw_fig1(rep, ax=None, *, fit):

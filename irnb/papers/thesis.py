@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..metrics import evaluate
 from ..params import MEASUREMENT_DEPTH
-from . import Headline, Reproduction, Source, register
+from .registry import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
 

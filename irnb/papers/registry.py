@@ -1,0 +1,217 @@
+"""The reproductions' registry and result types: what a reproduction returns
+(:class:`Reproduction`, :class:`Headline`), what it is given (:class:`Source`) and the
+:func:`register` decorator by which each paper module declares its reproductions.
+:mod:`irnb.papers` lists and runs them; the paper modules import only this module."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..experiment import Experiment
+from ..pooling import judged_depth
+
+FLOAT_FORMAT = "{:.4g}".format  # how tables print: four significant digits
+
+
+class ReproductionNeeds(ValueError):
+    """The data given lacks what a reproduction needs (manual runs, groups, truth, texts)."""
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A reproduction's one-line verdict, for the README's reproduction table.
+
+    ``paper``: the paper's headline finding with its numbers; ``irnb``: the same quantity
+    computed on the data (text); ``agrees``: whether the data shows the paper's finding by
+    the rule the reproduction states in its notes (None: the data cannot say).
+
+    >>> Headline("case 3 falls: .17 → .00", "case 3 falls: .09 → .00", True).verdict
+    'agrees'
+    """
+
+    paper: str
+    irnb: str
+    agrees: bool | None
+
+    def __post_init__(self):
+        if self.agrees is not None and not isinstance(self.agrees, (bool, np.bool_)):
+            raise TypeError(f"Headline.agrees must be True, False or None, got {self.agrees!r}")
+        object.__setattr__(self, "agrees", None if self.agrees is None else bool(self.agrees))
+
+    @property
+    def verdict(self) -> str:
+        """``agrees``, ``differs`` or ``n/a``."""
+        return {True: "agrees", False: "differs", None: "n/a"}[self.agrees]
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """One reproduced table or figure.
+
+    ``table``: the reproduced numbers (tidy or wide, as the paper lays them out);
+    ``paper``: the paper's printed numbers in the same layout, or None where the paper
+    prints none; ``notes``: the setting, what differs from the paper's and what agrees
+    (computed sentences); ``figure(ax=None)`` draws it (figures only; tables raise).
+    ``headline``: the paper's headline against irnb's number (:class:`Headline`, or a
+    ``(paper, irnb, agrees)`` tuple turned into one), where the reproduction defines one;
+    ``details``: further frames the figure is drawn from (e.g. per-depth confidence intervals), by name.
+    """
+
+    id: str
+    title: str
+    source: str  # the paper and the place in it: "Baillie et al. 2007, Table 1"
+    table: pd.DataFrame
+    paper: pd.DataFrame | None
+    notes: str
+    data: str  # which data it was run on: "embedded default (seed 0)", "TREC-COVID round 1", …
+    draw: Callable[..., Any] | None = field(default=None, repr=False)
+    headline: Headline | None = None
+    details: Mapping[str, pd.DataFrame] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        headline = self.headline
+        if isinstance(headline, (tuple, list)) and len(headline) == 3:  # (paper, irnb, agrees)
+            object.__setattr__(self, "headline", Headline(*headline))
+        elif headline is not None and not isinstance(headline, Headline):
+            raise TypeError(f"{self.id}: headline must be an irnb.papers.Headline, a (paper, irnb, agrees) "
+                            f"tuple or None, got {type(headline).__name__}")
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    def figure(self, ax=None):
+        """Draw the reproduction (matplotlib, imported here); returns what was drawn."""
+        if self.draw is None:
+            raise ValueError(f"{self.id} is a table; it has no figure (use .table)")
+        return self.draw(self, ax=ax)
+
+    def __str__(self) -> str:
+        lines = [f"{self.id}: {self.title}", f"source: {self.source}", f"data: {self.data}", "",
+                 self.table.to_string(float_format=FLOAT_FORMAT)]
+        if self.paper is not None:
+            lines += ["", "paper:", self.paper.to_string(float_format=FLOAT_FORMAT)]
+        if self.headline is not None:
+            lines += ["", f"headline (paper): {self.headline.paper}",
+                      f"headline (irnb):  {self.headline.irnb} — {self.headline.verdict}"]
+        if self.notes:
+            lines += ["", self.notes]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a reproduction runs on: the experiment, and what else is known about it.
+
+    ``collection`` is the simulated :class:`~irnb.datasets.Collection` when the data is the
+    embedded default (truth, manual runs, document texts known); ``manual`` names the manual
+    runs where the user says which they are; ``label`` names the data in notes and tables.
+    """
+
+    experiment: Experiment
+    label: str
+    collection: Any = None
+    manual: tuple[str, ...] | None = None
+
+    @property
+    def truth(self):
+        return self.experiment.truth
+
+    @property
+    def pool_depth(self) -> int | None:
+        """The pool depth d: the simulator's own for the embedded default; otherwise
+        inferred as the deepest d to which every contributing run's top d is judged on
+        every topic (None when that is 0, e.g. when every run counts as a contributor but
+        only some were pooled). A run shorter than d counts as judged to d when all of its
+        documents are judged."""
+        if self.collection is not None and "pool_depth" in self.collection.params:
+            return int(self.collection.params["pool_depth"])
+        return _inferred_pool_depth(self.experiment)
+
+    def describe(self) -> str:
+        """One sentence: runs, contributors, groups, topics, pool depth.
+
+        E.g. ``"40 runs (12 contributing, 12 groups), 50 topics, pool depth 100"``."""
+        exp = self.experiment
+        runs, contributing = len(exp.run_names), int(np.count_nonzero(exp.contributors))
+        groups = len(set(exp.groups))
+        parts = [f"{contributing} contributing" if 0 < contributing < runs else
+                 "all contributing" if contributing else "none marked as contributing"]
+        if groups < runs:
+            parts.append(f"{groups} groups")
+        depth = self.pool_depth
+        if depth is None:
+            pool = "pool depth unknown"
+        elif self.collection is not None and "pool_depth" in self.collection.params:
+            pool = f"pool depth {depth}"
+        else:
+            pool = f"pool depth {depth} (inferred: contributors judged to that depth)"
+        return f"{runs} runs ({', '.join(parts)}), {len(exp.topics)} topics, {pool}"
+
+    def require(self, what: str, id: str) -> None:
+        """Raise :class:`ReproductionNeeds` naming what ``id`` needs when the data lacks it.
+
+        ``what`` is one of ``groups`` (runs in more than one group, some group with several
+        runs), ``manual`` (which runs are manual), ``truth`` (complete judgments),
+        ``texts`` (document texts), ``contributors`` (some run did not contribute),
+        ``pairs`` (at least two runs).
+        """
+        exp = self.experiment
+        lacking = {
+            "groups": lambda: len(set(exp.groups)) in (1, len(exp.groups)),
+            "manual": lambda: not self.manual,
+            "truth": lambda: exp.truth is None,
+            "texts": lambda: self.collection is None,
+            "contributors": lambda: bool(exp.contributors.all()),
+            "pairs": lambda: len(exp.run_names) < 2,
+        }
+        if what not in lacking:
+            raise ValueError(f"unknown requirement {what!r}; one of {sorted(lacking)}")
+        if lacking[what]():
+            hint = {
+                "groups": "run groups (several runs per group; --groups TSV on the command line)",
+                "manual": "which runs are manual (manual=[...]; --manual RUN... on the command line)",
+                "truth": "complete judgments to compare with (truth qrels; --truth FILE on the command line)",
+                "texts": "document texts (only the embedded default carries them)",
+                "contributors": "runs that did not contribute to the pool (contributors=...; --contributors)",
+                "pairs": "at least two runs (it compares pairs of runs)",
+            }[what]
+            has = f"{len(exp.run_names)} run" if what == "pairs" else "none"
+            raise ReproductionNeeds(f"{id} needs {hint}; {self.label} has {has}")
+
+
+def _inferred_pool_depth(experiment: Experiment) -> int | None:
+    """The shallowest depth to which a contributing run is judged on every topic
+    (:func:`irnb.pooling.judged_depth`, the rule the Büttcher and Ravana
+    reproductions use too), or None when no run contributes or it is 0."""
+    idx = np.flatnonzero(experiment.contributors)
+    if idx.size == 0:
+        return None
+    return int(judged_depth(experiment)[idx].min()) or None
+
+
+@dataclass(frozen=True)
+class ReproductionSpec:
+    id: str
+    title: str
+    source: str
+    run: Callable[..., Reproduction]
+    needs: tuple[str, ...]
+
+
+#: Every declared reproduction by id, in declaration order (filled by :func:`register`).
+REGISTRY: dict[str, ReproductionSpec] = {}
+
+
+def register(id: str, title: str, source: str, *, needs: Sequence[str] = ()):
+    """Declare a reproduction: ``fn(source: Source, **options) -> Reproduction``."""
+
+    def decorate(fn):
+        if id in REGISTRY:
+            raise ValueError(f"reproduction {id!r} declared twice")
+        REGISTRY[id] = ReproductionSpec(id, title, source, fn, tuple(needs))
+        return fn
+
+    return decorate
