@@ -72,7 +72,8 @@ _ARM = """(watched) => {
     requestAnimationFrame(() => { if (!s.done) { s.t1 = performance.now(); s.done = true; s.armed = false; } });
   };
   s.observer = new MutationObserver(finish);
-  for (const e of watched) s.observer.observe(e, {subtree: true, childList: true, characterData: true, attributes: true});
+  for (const e of watched)
+    s.observer.observe(e, {subtree: true, childList: true, characterData: true, attributes: true});
 }"""
 
 

@@ -294,8 +294,8 @@ def run_pytrec_eval(ds: Dataset, run_names, topics, *, repeat: int = 1) -> ToolR
     (runs, qrels), res.parse = _timed(parse)
     evaluator, res.index = _best(pytrec_eval.RelevanceEvaluator, qrels, set(PYTREC_NAMES.values()), repeat=repeat)
 
-    def evaluate():
-        return {name: evaluator.evaluate(run) for name, run in runs.items()}
+    def evaluate():  # F821: the names are deleted below, after the last call, to free memory
+        return {name: evaluator.evaluate(run) for name, run in runs.items()}  # noqa: F821
 
     out, res.evaluate = _best(evaluate, repeat=repeat)
     tix = _topic_index(topics)
@@ -325,8 +325,8 @@ def run_ir_measures(ds: Dataset, run_names, topics, *, repeat: int = 1) -> ToolR
     (runs, qrels), res.parse = _timed(parse)
     evaluator, res.index = _best(ir_measures.evaluator, measures, qrels, repeat=repeat)
 
-    def evaluate():
-        return {name: list(evaluator.iter_calc(run)) for name, run in runs.items()}
+    def evaluate():  # F821: the names are deleted below, after the last call, to free memory
+        return {name: list(evaluator.iter_calc(run)) for name, run in runs.items()}  # noqa: F821
 
     out, res.evaluate = _best(evaluate, repeat=repeat)
     tix = _topic_index(topics)
@@ -366,9 +366,9 @@ def run_ranx(ds: Dataset, run_names, topics, *, repeat: int = 1) -> ToolResult:
 
     (runs, qrels), res.parse = _timed(parse)
 
-    def evaluate():
-        for run in runs.values():
-            ranx.evaluate(qrels, run, list(RANX_NAMES.values()), make_comparable=True)
+    def evaluate():  # F821: the names are deleted below, after the last call, to free memory
+        for run in runs.values():  # noqa: F821
+            ranx.evaluate(qrels, run, list(RANX_NAMES.values()), make_comparable=True)  # noqa: F821
 
     _, res.evaluate = _best(evaluate, repeat=repeat)
     tix = _topic_index(topics)
@@ -522,8 +522,8 @@ def report_dataset(ds: Dataset, ours: IrnbResult, peers: list[ToolResult], mem: 
         lines.append(f"| **sum used by evaluate** | {total_eval:,} | **{total_eval / n:.2f}** |")
         lines.append(f"| sum incl. retrieved_rank | {total_all:,} | {total_all / n:.2f} |")
         lines.append(f"| tracemalloc peak, Experiment build | {mem['build_peak']:,} | {mem['build_peak'] / n:.2f} |")
-        lines.append(f"| tracemalloc peak during evaluate, above what existed before | {mem['eval_peak_above_arrays']:,} | "
-                     f"{mem['eval_peak_above_arrays'] / n:.2f} |")
+        peak = mem["eval_peak_above_arrays"]
+        lines.append(f"| tracemalloc peak during evaluate, above what existed before | {peak:,} | {peak / n:.2f} |")
         lines.append(f"| parsed runs (Arrow tables, not in tracemalloc) | {mem['arrow_run_tables']:,} | "
                      f"{mem['arrow_run_tables'] / n:.2f} |")
         lines.append("")
@@ -557,7 +557,8 @@ def targets_report(summaries: dict[str, dict]) -> str:
 
     row("values identical to pytrec_eval (≤ 1e-9)", identical)
     row("parsing ≥ 2 M run lines/s",
-        lambda s: verdict(s.get("parse_rate"), lambda v: v >= TARGETS["parse_lines_per_s"], lambda v: f"{v / 1e6:.2f} M/s"))
+        lambda s: verdict(s.get("parse_rate"), lambda v: v >= TARGETS["parse_lines_per_s"],
+                          lambda v: f"{v / 1e6:.2f} M/s"))
     row("… per CPU-second (process_time, all threads)",
         lambda s: verdict(s.get("parse_rate_cpu"), lambda v: v >= TARGETS["parse_lines_per_s"],
                           lambda v: f"{v / 1e6:.2f} M/s"))

@@ -34,8 +34,6 @@ def synthetic_experiment(num_runs: int, *, num_topics: int = 50, depth: int = 10
     docnos = np.array([f"D{i:05d}" for i in range(universe)], dtype=object)
     quality = rng.normal(size=(num_topics, universe))
     skill = rng.uniform(0.5, 2.0, size=num_runs)
-    frames: dict[str, pd.DataFrame] = {}
-    pooled: list[set] = [set() for _ in range(num_topics)]
     order_all = np.empty((num_runs, num_topics, depth), dtype=np.int64)
     for t in range(num_topics):
         scores = skill[:, None] * quality[t][None, :] + rng.gumbel(size=(num_runs, universe))

@@ -74,7 +74,8 @@ def child(run_dir: str, qrels: str) -> dict:
     lines = int(sum(run.num_lines for run in experiment.runs.values()))
     return {"lines": lines, "runs": len(paths), "base": base, "build_peak": build_peak - base,
             "held": held - base, "eval_transient": eval_peak - held,
-            "peak": max(build_peak, eval_peak) - base, "evaluate_s": seconds, "check": float(result.aggregate("AP").mean())}
+            "peak": max(build_peak, eval_peak) - base, "evaluate_s": seconds,
+            "check": float(result.aggregate("AP").mean())}
 
 
 def measure(n_runs: int, root: Path) -> dict:

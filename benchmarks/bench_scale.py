@@ -255,8 +255,8 @@ def sweeps(quick: bool) -> list[str]:
                                                          progress=False)]
         (logo, _, logo_wall), (curves, _, curves_wall) = _best(runs, repeats)
         walls[n_jobs] = (logo, curves)
-        lines.append(f"  n_jobs={n_jobs}: leave-one-group-out {logo_wall:.2f} s, subsampling curves {curves_wall:.2f} s "
-                     f"(wall, best of {repeats})")
+        lines.append(f"  n_jobs={n_jobs}: leave-one-group-out {logo_wall:.2f} s, "
+                     f"subsampling curves {curves_wall:.2f} s (wall, best of {repeats})")
     (logo1, curves1), (logo2, curves2) = walls[None], walls[2]
     same = np.array_equal(logo1.reduced_score, logo2.reduced_score) and curves1.equals(curves2)
     lines.append(f"  results with n_jobs=2 identical to the serial ones: {same}")

@@ -56,7 +56,7 @@ def trec_covid(shared: Path) -> Experiment | None:
     board = pd.read_csv(folder / "leaderboard-round1.csv")
     runs = board["run"].str.strip()
     return Experiment(folder / "runs-round1.tar.xz", folder / "qrels-rnd1.txt",
-                      groups=dict(zip(runs, board["team"].str.strip())),
+                      groups=dict(zip(runs, board["team"].str.strip(), strict=True)),
                       contributors=runs[board["contributed judgments"].str.strip() == "yes"].tolist())
 
 

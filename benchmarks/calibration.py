@@ -39,7 +39,8 @@ def _fmt(value) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and clef-ehealth-2016-irtask2/")
+    parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and "
+                                                          "clef-ehealth-2016-irtask2/")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--seeds", type=_seed_range, default=range(0), metavar="A-B",
                         help="also summarise seeds A … B (or 0 … N−1 for a number N; default: no)")
@@ -52,8 +53,8 @@ def main(argv=None) -> int:
     table = calibration_table(args.data, seed=args.seed, real=real)
     cols = ["simulated", "TREC-COVID", "CLEF 2016", "strict", "low", "high", "ok",
             "simulated (TREC-COVID design)", "design low", "design high", "design ok"]
-    heads = ["statistic", f"simulated (seed {args.seed})", "TREC-COVID r1", "CLEF 2016", "in [min, max]", "low", "high", "ok",
-             "sim. TREC-COVID design", "low", "high", "ok"]
+    heads = ["statistic", f"simulated (seed {args.seed})", "TREC-COVID r1", "CLEF 2016", "in [min, max]", "low",
+             "high", "ok", "sim. TREC-COVID design", "low", "high", "ok"]
     lines = [[name] + [_fmt(row[c]) for c in cols] for name, row in table.iterrows()]
     _print(heads, lines, markdown=args.markdown)
     inside = sum(r["strict"] is True for _, r in table.iterrows())
@@ -69,13 +70,15 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         spread = seed_table(real, args.seeds)
         n = len(args.seeds)
-        heads = ["statistic", "min", "mean", "max", f"seeds in [min, max] (of {n})", f"within ±{WIDE_TOLERANCE:.0%} (of {n})"]
+        heads = ["statistic", "min", "mean", "max", f"seeds in [min, max] (of {n})",
+                 f"within ±{WIDE_TOLERANCE:.0%} (of {n})"]
         lines = [[name, _fmt(r["min"]), _fmt(r["mean"]), _fmt(r["max"]), str(int(r["inside"])), str(int(r["wide"]))]
                  for name, r in spread.iterrows()]
         print()
         _print(heads, lines, markdown=args.markdown)
-        print(f"\nseeds {args.seeds[0]} … {args.seeds[-1]}: {int(spread['inside'].sum())} of {n * len(spread)} statistic-seed pairs inside "
-              f"[min, max], {int(spread['wide'].sum())} within ±{WIDE_TOLERANCE:.0%}; {time.perf_counter() - start:.1f} s")
+        print(f"\nseeds {args.seeds[0]} … {args.seeds[-1]}: {int(spread['inside'].sum())} of {n * len(spread)} "
+              f"statistic-seed pairs inside [min, max], {int(spread['wide'].sum())} within ±{WIDE_TOLERANCE:.0%}; "
+              f"{time.perf_counter() - start:.1f} s")
     return 0
 
 

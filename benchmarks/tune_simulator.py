@@ -164,7 +164,8 @@ def _grid(specs: list[str]) -> list[dict]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and clef-ehealth-2016-irtask2/")
+    parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and "
+                                                          "clef-ehealth-2016-irtask2/")
     parser.add_argument("--seeds", type=int, default=8, help="score each candidate on seeds 0 … N−1 (default 8)")
     parser.add_argument("--random", type=int, default=0, help="uniform candidates (default 0)")
     parser.add_argument("--local", type=int, default=0, help="candidates around the best so far (default 0)")
@@ -197,7 +198,8 @@ def main(argv=None) -> int:
                 knobs = current_knobs() if how == "current" else _draw(rng, best[1] if how == "local" else None)
             values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
             score = penalty(values, real)
-            inside = ((values.T >= real.loc[values.index].min(axis=1)) & (values.T <= real.loc[values.index].max(axis=1))).sum(axis=1)
+            lowest, highest = real.loc[values.index].min(axis=1), real.loc[values.index].max(axis=1)
+            inside = ((values.T >= lowest) & (values.T <= highest)).sum(axis=1)
             if best is None or score < best[0]:
                 best = (score, knobs)
             print(f"{i:4d} {how:7s} penalty {score:.5f}  inside per seed {inside.tolist()}  "

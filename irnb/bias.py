@@ -82,7 +82,8 @@ import pandas as pd
 
 from .experiment import Experiment
 from .kernels import Judged, compute
-from .measures import Measure, Param, parse_measures
+from .measures import Measure, parse_measures
+from .params import ALPHA, REPEATS
 from .metrics import aggregate_over_topics, evaluate, judged_level_counts
 from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
@@ -113,8 +114,7 @@ REFERENCES = ("qrels", "pool")
 SUBSAMPLING_FRACTIONS = (0.05, 0.1, 0.2, 0.4, 0.6, 0.8)
 
 _DECIMALS = 12  # scores equal to 12 decimals tie
-_ALPHA = Param("alpha", float, 0.05, low=0.0, high=1.0, low_open=True, high_open=True,
-               doc="significance level: a run's score change counts as significant when p < alpha")
+_ALPHA = ALPHA
 
 
 # =============================================================================== correlations
@@ -660,8 +660,7 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     owner = "subsampling_curves"
     parsed = tuple(parse_measures(measures))
     idx = ranked_index(experiment, ranked, owner)
-    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
-        raise ValueError(f"{owner}: repeats must be an integer ≥ 1, got {repeats!r}")
+    repeats = REPEATS.validate(repeats, owner)
     fractions = [fractions] if isinstance(fractions, (int, float)) else list(fractions)
     if not fractions:
         raise ValueError(f"{owner}: fractions must list at least one share of the qrels in [0.05, 1], got none")

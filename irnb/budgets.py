@@ -38,7 +38,7 @@ two bincounts) and one vectorised all-pairs t-test per estimator and run set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -47,7 +47,8 @@ import pandas as pd
 from .experiment import Experiment
 from .intervals import (ESTIMATORS, check_background_rate, check_smoothing, estimator_key, interval_measure,
                         pessimistic_p_values, point_estimates, score_intervals)
-from .measures import Measure, Param, parse_measure
+from .measures import Measure, parse_measure
+from .params import ALPHA, JUDGMENTS
 from .pooling import contributor_mask, judgment_order
 from .stats import t_test
 from .sweep import sweep
@@ -62,8 +63,7 @@ RUN_SETS = ("contributing", "non-contributing")
 BUDGET_SHARES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
 
 _INTERVAL_NAMES = ("interval", "pessimistic")
-_ALPHA = Param("alpha", float, 0.01, low=0.0, high=1.0, low_open=True, high_open=True,
-               doc="significance level: a pair of runs is separable when its t-test p < alpha")
+_ALPHA = ALPHA.with_default(0.01)  # a pair of runs is separable when its t-test p < alpha
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,8 +181,7 @@ def default_budgets(total: int) -> tuple[int, ...]:
     >>> default_budgets(1000)
     (10, 20, 50, 100, 200, 300, 500, 750, 1000)
     """
-    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < 1:
-        raise ValueError(f"total (number of qrels entries) must be an integer ≥ 1, got {total!r}")
+    total = JUDGMENTS.validate(total, None, label="total (number of qrels entries)")
     values = np.ceil(np.asarray(BUDGET_SHARES) * int(total) - 1e-9).astype(np.int64)
     return tuple(int(v) for v in np.unique(np.clip(values, 1, int(total))))
 
@@ -193,11 +192,9 @@ def _check_budgets(budgets, total: int, owner: str) -> tuple[int, ...]:
     values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)
     if not values:
         raise ValueError(f"{owner}: budgets must list at least one number of judgments, got none")
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= total:
-            raise ValueError(f"{owner}: every budget must be an integer with 1 ≤ budget ≤ {total} (the number of "
-                             f"qrels entries), got {v!r}")
-    return tuple(sorted({int(v) for v in values}))
+    budget = replace(JUDGMENTS, name="budget", high=total)
+    return tuple(sorted({budget.validate(v, owner, label="every budget", note="the number of qrels entries")
+                         for v in values}))
 
 
 def _check_estimators(estimators, owner: str) -> tuple[str, ...]:

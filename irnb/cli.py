@@ -3,8 +3,8 @@
 ``irnb evaluate QRELS RUN... -m MEASURE...`` evaluates runs like trec_eval (plus a run
 column); ``irnb report QRELS RUN... -m MEASURE...`` writes the comparison table for a
 paper; ``irnb trec_eval [options] QRELS RUN`` is a drop-in for trec_eval 10.0
-(its options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens JupyterLab on the teaching notebooks. Errors go to stderr with
-exit status 2 and no traceback.
+(its options, its output line for line; :mod:`irnb.trec_eval`); ``irnb lab`` opens
+JupyterLab on the teaching notebooks. Errors go to stderr with exit status 2 and no traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ import argparse
 import json
 import sys
 from typing import Sequence
+
+from .params import (ALPHA, BACKGROUND_RATE, CONFIDENCE, CORRECTION, ESTIMATOR, N_RESAMPLES, PAIRED_TEST,
+                     POOL_DEPTH, RELEVANCE_LEVEL, REPORT_FORMAT, RUN_DEPTH, SEED, SMOOTHING, STRATEGY, SUGGESTIONS,
+                     TEST, add_option)
 
 __all__ = ["main", "build_parser"]
 
@@ -36,8 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("-q", "--per-topic", action="store_true", help="print per-topic values as well as 'all'")
     ev.add_argument("-c", "--complete", action="store_true",
                     help="average over every qrels topic, scoring unanswered topics as empty rankings")
-    ev.add_argument("-l", "--relevance-level", type=int, default=1, help="grade ≥ LEVEL is relevant (default 1)")
-    ev.add_argument("-M", "--max-depth", type=int, default=None, help="use only the top DEPTH documents of each run")
+    add_option(ev, "-l", "--relevance-level", param=RELEVANCE_LEVEL, metavar="LEVEL",
+               help="grade ≥ LEVEL is relevant (default 1)")
+    add_option(ev, "-M", "--max-depth", param=RUN_DEPTH, metavar="DEPTH",
+               help="run depth: use only the top DEPTH documents of each run")
     ev.add_argument("-J", "--judged-only", action="store_true",
                     help="condensed lists: drop documents not in the qrels before ranking")
     ev.add_argument("--keep-first", action="store_true",
@@ -48,18 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
                     help="trec: run<TAB>measure<TAB>topic|all<TAB>value (4 decimals); csv/json: full precision")
     pool = ev.add_argument_group("simulated pools and score intervals")
-    pool.add_argument("--pool-depth", type=int, default=None, metavar="D",
-                      help="evaluate against a simulated pool: the qrels restricted to the top D of the pool runs")
+    add_option(pool, "--pool-depth", param=POOL_DEPTH, dest="pool_depth", default=None, metavar="D",
+               help="evaluate against a simulated pool: the qrels restricted to the top D of the pool runs")
     pool.add_argument("--pool-runs", nargs="+", default=None, metavar="RUN",
                       help="runs whose top D form the pool (default: all runs given)")
     pool.add_argument("--intervals", action="store_true",
                       help="add lower, upper and residual columns for P@k, RBP(p) and SDCG@k")
-    pool.add_argument("--estimator", choices=("S", "B", "I", "M"), default=None,
-                      help="add a point estimate: S simplistic, B background, I interpolated, M smoothed")
-    pool.add_argument("--E", dest="background_rate", type=float, default=None, metavar="VALUE",
-                      help="background rate E: probability that an unjudged document is relevant (default 0.01)")
-    pool.add_argument("--lambda", dest="smoothing", default=None, metavar="VALUE|auto",
-                      help="smoothing λ for estimator M: a number in [0, 1] or 'auto' (λ = 1 − Δ)")
+    add_option(pool, "--estimator", param=ESTIMATOR, default=None, help="add a " + ESTIMATOR.doc)
+    add_option(pool, "--E", param=BACKGROUND_RATE, default=None, metavar="VALUE",
+               help=f"background rate E: probability that an unjudged document is relevant "
+                    f"(default {BACKGROUND_RATE.default})")
+    add_option(pool, "--lambda", param=SMOOTHING, type=str, default=None, metavar="VALUE|auto",
+               help="smoothing λ for estimator M: a number in [0, 1] or 'auto' (λ = 1 − Δ)")
     ev.set_defaults(func=_cmd_evaluate)
 
     cmp_ = sub.add_parser("compare", help="all-pairs significance tests and the decision matrix",
@@ -70,16 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("qrels", help="qrels file (plain or .gz)")
     cmp_.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
     cmp_.add_argument("-m", "--measure", required=True, help="measure at depth k, e.g. P@10, P@100, AP")
-    cmp_.add_argument("--test", choices=COMPARE_TESTS, default="anova",
-                      help="anova (default): one-way ANOVA over all runs + Bonferroni multiple comparisons, "
-                           "the papers' procedure; t, wilcoxon, sign, randomization: paired tests per pair, "
-                           "uncorrected; tukey: Tukey HSD")
-    cmp_.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    add_option(cmp_, "--test", param=TEST, help=f"{TEST.doc} (default {TEST.default})")
+    add_option(cmp_, "--alpha", param=ALPHA, help=f"significance level (default {ALPHA.default})")
     cmp_.add_argument("--assessment", default=None, metavar="FAMILY",
                       help="assessment measure: a name used as given (MAA, Judged@100) or a family that "
                            "needs a depth (Judged, JudgedRet, NotUnj, Unj), taken at the measure's "
                            "(default: Judged@k, MAA for AP)")
-    cmp_.add_argument("--seed", type=int, default=0, help="seed for the randomization test")
+    add_option(cmp_, "--seed", param=SEED, help="seed for the randomization test (default 0)")
     cmp_.add_argument("--keep-first", action="store_true",
                       help="keep the first occurrence of a docno repeated within a topic (default: error)")
     cmp_.add_argument("--format", choices=("trec", "csv", "json"), default="trec",
@@ -192,7 +195,7 @@ def _evaluate_and_print(args, experiment, measures) -> None:
         smoothing = args.smoothing if args.smoothing in (None, "auto") else _as_number(args.smoothing, "--lambda")
         frame = interval_table(
             experiment, measures, pool=pool, estimator=args.estimator,
-            background_rate=0.01 if args.background_rate is None else args.background_rate,
+            background_rate=BACKGROUND_RATE.default if args.background_rate is None else args.background_rate,
             smoothing="auto" if smoothing is None else smoothing,
         )
         if not args.per_topic:
@@ -238,16 +241,16 @@ def _as_number(text: str, option: str) -> float:
 def _check_pool_options(args) -> None:
     """Reject flag values and combinations that have no meaning, before any file is read;
     messages name the flag."""
-    if args.relevance_level < 1:
-        raise ValueError(f"-l (relevance level) must be an integer ≥ 1, got {args.relevance_level}")
-    if args.max_depth is not None and args.max_depth < 1:
-        raise ValueError(f"-M (run cutoff) must be an integer ≥ 1, got {args.max_depth}")
-    if args.pool_depth is not None and args.pool_depth < 1:
-        raise ValueError(f"--pool-depth (pool depth d) must be an integer ≥ 1, got {args.pool_depth}")
-    if args.background_rate is not None and not 0 <= args.background_rate <= 1:
-        raise ValueError(f"--E (background rate E) must satisfy 0 ≤ E ≤ 1, got {args.background_rate:g}")
-    if args.smoothing not in (None, "auto") and not 0 <= _as_number(args.smoothing, "--lambda") <= 1:
-        raise ValueError(f"--lambda (smoothing λ) must be 'auto' or satisfy 0 ≤ λ ≤ 1, got {args.smoothing}")
+    RELEVANCE_LEVEL.validate(args.relevance_level, None, label="-l (relevance level)")
+    if args.max_depth is not None:
+        RUN_DEPTH.validate(args.max_depth, None, label="-M (run cutoff)")
+    if args.pool_depth is not None:
+        POOL_DEPTH.validate(args.pool_depth, None, label="--pool-depth (pool depth d)")
+    if args.background_rate is not None:
+        BACKGROUND_RATE.validate(args.background_rate, None, label="--E (background rate E)", wording="satisfy")
+    if args.smoothing not in (None, "auto"):
+        _as_number(args.smoothing, "--lambda")
+        SMOOTHING.convert(args.smoothing, None, label="--lambda (smoothing λ)", wording="satisfy")
     if args.pool_runs and args.pool_depth is None:
         raise ValueError("--pool-runs needs --pool-depth D (the depth of the simulated pool)")
     if (args.background_rate is not None or args.smoothing is not None) and not args.estimator:
@@ -274,7 +277,7 @@ def _cmd_simulate(args) -> int:
     return run_simulate(args)
 
 
-COMPARE_TESTS = ("anova", "t", "wilcoxon", "sign", "randomization", "tukey")  # = irnb.stats.TESTS (a test checks)
+COMPARE_TESTS = TEST.choices  # = irnb.stats.TESTS: both read the one declaration
 COMPARE_COLUMNS = ["run_a", "run_b", "measure", "assessment", "mean_diff", "p_measure", "assessment_diff",
                    "p_assessment", "case", "strength", "better", "more_assessed"]
 
@@ -285,8 +288,7 @@ def _cmd_compare(args) -> int:
     from .decision import compare_table
     from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
 
-    if not 0 < args.alpha < 1:
-        raise ValueError(f"--alpha must satisfy 0 < alpha < 1, got {args.alpha}")
+    ALPHA.validate(args.alpha, None, label="--alpha", wording="satisfy")
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
     if len(experiment.run_names) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")
@@ -297,7 +299,8 @@ def _cmd_compare(args) -> int:
                               assessment=args.assessment, **options)
     for run, topics in list(experiment.missing_topics.items())[:10]:
         note = missing_topics_note(run, topics, len(experiment.topics), complete=False,
-                                   consequence="left out of its pairs' tests (a pair is tested on the topics both runs answer)")
+                                   consequence="left out of its pairs' tests (a pair is tested on the topics both runs "
+                                               "answer)")
         print(f"irnb: warning: {note}", file=sys.stderr)
     about = table.attrs
     if args.format == "trec":  # a header line says what produced the table
@@ -322,12 +325,11 @@ def _cmd_compare(args) -> int:
 def _configure_judge_next(parser) -> None:
     parser.add_argument("qrels", help="qrels file: the judgments so far (documents it lists with grade ≥ 0 are judged)")
     parser.add_argument("runs", nargs="+", metavar="run", help="run files, directories or archives")
-    parser.add_argument("-n", type=int, default=10, help="how many documents to print (default 10)")
+    add_option(parser, "-n", param=SUGGESTIONS, help=f"how many documents to print (default {SUGGESTIONS.default})")
     parser.add_argument("-m", "--measure", default="P@10", help="P@k, RBP(p=...) or SDCG@k (default P@10)")
-    parser.add_argument("--strategy", choices=("decide-pairs", "depth", "rbp"), default="decide-pairs",
-                        help="decide-pairs (default), or the baselines depth / rbp")
-    parser.add_argument("-E", "--background-rate", type=float, default=None,
-                        help="chance that an unjudged document is relevant (default: estimated from the qrels)")
+    add_option(parser, "--strategy", param=STRATEGY)
+    add_option(parser, "-E", "--background-rate", param=BACKGROUND_RATE, default=None,
+               help="chance that an unjudged document is relevant (default: estimated from the qrels)")
     parser.add_argument("--why", action="store_true", help="add the gain and the reason as a comment on each line")
 
 
@@ -339,7 +341,8 @@ def _cmd_judge_next(args) -> int:
     table = judge_next(experiment, n=args.n, measure=args.measure, strategy=args.strategy,
                        background_rate=args.background_rate)
     for row in table.itertuples(index=False):
-        sys.stdout.write(f"{row.topic} {row.docno}" + (f"\t# gain {row.gain:.4f}: {row.why}" if args.why else "") + "\n")
+        why = f"\t# gain {row.gain:.4f}: {row.why}" if args.why else ""
+        sys.stdout.write(f"{row.topic} {row.docno}{why}\n")
     return 0
 
 
@@ -415,8 +418,9 @@ def _cmd_reproduce(args) -> int:
         if args.manual:
             unknown = [r for r in args.manual if r not in experiment.run_names]
             if unknown:
+                more = "…" if len(experiment.run_names) > 8 else ""
                 raise ValueError(f"--manual: unknown run {unknown[0]!r} (the runs: "
-                                 f"{', '.join(experiment.run_names[:8])}{'…' if len(experiment.run_names) > 8 else ''})")
+                                 f"{', '.join(experiment.run_names[:8])}{more})")
     elif given:
         raise ValueError(f"{', '.join(given)} describe your data; add --qrels FILE --runs RUN...")
     result = reproduce(args.id, experiment, manual=args.manual, label=args.label, **options)
@@ -443,20 +447,17 @@ def _configure_report(parser) -> None:
                         help="measure, e.g. AP, P@10, nDCG@10 (repeatable)")
     parser.add_argument("--baseline", default=None, metavar="RUN",
                         help="run the others are tested against (default: all pairs, letter groups)")
-    parser.add_argument("--test", choices=("t", "wilcoxon", "sign", "randomization"), default="t",
-                        help="paired test over topics (default t)")
-    parser.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
-                        help="multiple-comparison correction (default holm; bh = Benjamini-Hochberg)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    parser.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (0.95)")
-    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    add_option(parser, "--test", param=PAIRED_TEST)
+    add_option(parser, "--correction", param=CORRECTION)
+    add_option(parser, "--alpha", param=ALPHA, help=f"significance level (default {ALPHA.default})")
+    add_option(parser, "--confidence", param=CONFIDENCE, help="confidence level of the intervals (0.95)")
+    add_option(parser, "--resamples", param=N_RESAMPLES, dest="resamples", help="bootstrap resamples (default 10000)")
+    add_option(parser, "--seed", param=SEED, help="bootstrap seed (default 0)")
     parser.add_argument("-c", "--complete", action="store_true",
                         help="average over every qrels topic, scoring unanswered topics 0")
     parser.add_argument("--keep-first", action="store_true",
                         help="keep the first occurrence of a docno repeated within a topic (default: error)")
-    parser.add_argument("--format", choices=("markdown", "latex", "html", "csv"), default="markdown",
-                        help="output format (default markdown; csv: the tidy table at full precision)")
+    add_option(parser, "--format", param=REPORT_FORMAT)
 
 
 def _cmd_report(args) -> int:

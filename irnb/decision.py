@@ -55,7 +55,8 @@ import pandas as pd
 from scipy import special
 
 from .measures import FAMILIES, Measure, parse_measure
-from .stats import TESTS, TOPIC_RULES, PairwiseTests, pairwise_test
+from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, TEST
+from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
 
 __all__ = [
     "CASES",
@@ -131,9 +132,12 @@ def _check_form(form) -> str:
 
 def _check_depths(depths) -> list[int]:
     depths = list(depths)
-    if not depths or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in depths):
-        raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}")
-    return [int(d) for d in depths]
+    try:
+        if not depths:
+            raise ValueError("no depths")
+        return [MEASUREMENT_DEPTH.validate(d, None) for d in depths]
+    except ValueError:
+        raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}") from None
 
 
 def form_measures(form: str = "2007", *, depths: Sequence[int] = DEPTHS) -> list[str]:
@@ -231,9 +235,7 @@ def _given_assessment(m: Measure, assessment) -> Measure:
 
 
 def _check_alpha(alpha) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha (significance level) must satisfy 0 < alpha < 1, got {alpha!r}")
-    return float(alpha)
+    return ALPHA.validate(alpha, None, label="alpha (significance level)", wording="satisfy")
 
 
 # =================================================================== kernel
@@ -355,12 +357,7 @@ def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, t
 
 
 def _check_test(test, topics):
-    if test not in TESTS:
-        import difflib
-
-        close = difflib.get_close_matches(str(test), TESTS, n=1)
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}"
-                         + (f"; did you mean {close[0]!r}?" if close else ""))
+    TEST.validate(test, None)
     if topics not in TOPIC_RULES:
         raise ValueError(f"topics must be one of {TOPIC_RULES}, got {topics!r}")
 
@@ -505,7 +502,7 @@ def case_proportions(settings, *, form: str = "2007", measures: "Iterable[str | 
                        alpha=alpha, topics=topics, **options)
     wide = tidy.pivot(index="setting", columns=["measure", "case"], values="proportion")
     order_rows = list(dict.fromkeys(tidy["setting"]))
-    order_cols = list(dict.fromkeys(zip(tidy["measure"], tidy["case"])))
+    order_cols = list(dict.fromkeys(zip(tidy["measure"], tidy["case"], strict=True)))
     wide = wide.loc[order_rows, pd.MultiIndex.from_tuples(order_cols, names=["measure", "case"])]
     wide.attrs = dict(tidy.attrs)
     return wide
@@ -521,10 +518,10 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
 
     For each depth d: ``family@d`` (P@d, or MAP@d = AP@d for ``family="AP"``) and A_p@d =
     ``Judged@d`` (the papers' figures: 2007 Fig. 2 pairs P@d with A_p@d, 2008 Fig. 11 MAP@d
-    with A_p@d), or ``assessment`` (a family, e.g. ``"MAA"``, at depth d). Rows: ``depth, kind ("measure" | "assessment"), measure,
-    run, mean, lower, upper, n_topics, p_value, significant, case``. Means and intervals
-    are over the topics the test uses (those the pair shares; with ``topics="common"``
-    those every run shares): mean ± t_{(1+confidence)/2, n−1}·sd/√n. The
+    with A_p@d), or ``assessment`` (a family, e.g. ``"MAA"``, at depth d). Rows: ``depth,
+    kind ("measure" | "assessment"), measure, run, mean, lower, upper, n_topics, p_value,
+    significant, case``. Means and intervals are over the topics the test uses (those the
+    pair shares; with ``topics="common"`` those every run shares): mean ± t_{(1+confidence)/2, n−1}·sd/√n. The
     p-value is the pair's, from ``test`` applied to all runs (so ANOVA/Bonferroni and
     Tukey see the whole family, as in the paper; the default is the papers' ANOVA +
     Bonferroni); ``case`` is the pair's decision-matrix case at that depth. ``.attrs``:
@@ -532,8 +529,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     """
     alpha = _check_alpha(alpha)
     _check_test(test, topics)
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must satisfy 0 < confidence < 1, got {confidence!r}")
+    CONFIDENCE.validate(confidence, None, wording="satisfy")
     depths = _check_depths(depths)
     pairs = []
     for d in depths:

@@ -27,8 +27,8 @@ Rules:
   ``missing_topics[run]`` (in topic order: the first is the one trec_eval 10.0 names when
   it refuses such a run, "result qid '…' not found in qrels", exit status 4); measures skip
   it unless asked for ``complete=True`` (trec_eval ``-c``), and
-  :func:`irnb.metrics.evaluate` says so with a :class:`MissingTopicsWarning`. A run that answers none of the qrels topics is
-  an error (usually a sign of the wrong qrels file).
+  :func:`irnb.metrics.evaluate` says so with a :class:`MissingTopicsWarning`. A run that
+  answers none of the qrels topics is an error (usually a sign of the wrong qrels file).
 * Runs may have different lengths; the depth D is the longest ranking (on qrels topics),
   cut at ``max_depth`` (trec_eval ``-M``) when given; shorter rankings are padded with
   ``NO_DOCUMENT``.
@@ -59,6 +59,7 @@ import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
+from .params import RUN_DEPTH
 from .io import (Qrels, Run, check_duplicate_policy, remember_blocks, sorted_blocks, string_bytes, string_hash,
                  StringBytes, strings_equal, topic_blocks, encode_topics, with_small_pages, check_compat)
 
@@ -81,8 +82,9 @@ def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, co
     does with them (the words of :class:`MissingTopicsWarning` and of ``irnb evaluate``);
     ``consequence`` replaces what the mean does (e.g. for paired tests).
 
-    >>> missing_topics_note("bm25", ["3", "4"], 3, complete=False)
-    "run 'bm25' answers 1 of the 3 qrels topics; the 2 others ('3', '4') are left out of its mean (trec_eval 9.x; trec_eval 10.0 refuses such a run); use complete=True (trec_eval -c) to score them 0"
+    >>> missing_topics_note("bm25", ["3", "4"], 3, complete=False)  # doctest: +NORMALIZE_WHITESPACE
+    "run 'bm25' answers 1 of the 3 qrels topics; the 2 others ('3', '4') are left out of its mean
+    (trec_eval 9.x; trec_eval 10.0 refuses such a run); use complete=True (trec_eval -c) to score them 0"
     """
     names = ", ".join(repr(t if len(t) <= 40 else t[:40] + "…") for t in missing[:shown])
     more = f", … {len(missing) - shown} more" if len(missing) > shown else ""
@@ -522,9 +524,7 @@ def check_max_depth(value, name: str = "max_depth") -> int | None:
     count; booleans, floats and strings do not)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} (run cutoff, trec_eval -M) must be an integer ≥ 1, got {value!r}")
-    return int(value)
+    return RUN_DEPTH.validate(value, None, label=f"{name} (run cutoff, trec_eval -M)")
 
 
 def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:

@@ -53,6 +53,7 @@ import pandas as pd
 from .experiment import NO_DOC, Experiment, Judgments
 from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
 from .measures import Measure, Param, parse_measure, parse_measures
+from .params import BACKGROUND_RATE, DEGREE, MEASUREMENT_DEPTH, SMOOTHING
 from .metrics import aggregate_over_topics, evaluate, judged_view
 from .pooling import DEPTH, contributor_index, judged_mask_of, pool_label, reachable_depth
 from .results import Result
@@ -85,12 +86,6 @@ SCENARIO_FAMILIES = ("AP", "nDCG", "Bpref")
 #: Estimator letters (the paper's subscripts) and their names.
 ESTIMATORS = {"S": "simplistic", "B": "background", "I": "interpolated", "M": "smoothed"}
 
-BACKGROUND_RATE = Param("background_rate", float, 0.01, low=0.0, high=1.0, label="background_rate (E)",
-                        doc="E: probability that an unjudged document is relevant (X_B, X_M, and X_I when Δ = 1)")
-SMOOTHING = Param("smoothing", float, "auto", low=0.0, high=1.0, label="smoothing (λ)",
-                  doc="λ: weight of X_I against X_B in X_M; 'auto' (the default) means λ = 1 − Δ per topic")
-MEASUREMENT_DEPTH = Param("measurement_depth", int, 10, low=1, label="measurement_depth (k)",
-                          doc="measurement depth k: the top k documents count")
 #: Declared bounds of the interval parameters (validation and the widgets' sliders).
 INTERVAL_PARAMS: dict[str, Param] = {p.name: p for p in (BACKGROUND_RATE, SMOOTHING, MEASUREMENT_DEPTH)}
 
@@ -702,7 +697,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     cubic fit reads 0 at zero runs.
     """
     d = DEPTH.validate(depth, "estimate_background_rate")
-    deg = Param("degree", int, 3, low=0).validate(degree, "estimate_background_rate")
+    deg = DEGREE.validate(degree, "estimate_background_rate")
     idx = contributor_index(experiment, runs, "estimate_background_rate")
     mask = judged_mask_of(experiment, pool)
     grades = experiment.judgments.qrel_grade

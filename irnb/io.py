@@ -89,7 +89,7 @@ import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, NamedTuple, Union
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -118,7 +118,7 @@ DUPLICATE_POLICIES = ("error", "keep_first")
 RUN_COLUMNS = "qid Q0 docno rank score tag"
 QRELS_COLUMNS = "qid iteration docno grade"
 
-Source = Union[str, os.PathLike, pd.DataFrame]
+Source = str | os.PathLike | pd.DataFrame
 
 _RUN_ALIASES = {
     "topic": ("topic", "qid", "query_id", "q_id", "query"),

@@ -59,17 +59,17 @@ import pyarrow as pa
 
 from .experiment import NO_DOCUMENT, Experiment
 from .intervals import estimate_background_rate, has_interval, score_intervals
-from .measures import Measure, Param, parse_measure
+from .measures import Measure, parse_measure
+from .params import BACKGROUND_RATE, BUDGET, STRATEGY, Param
+from .params import ROUND_SIZE as ROUND
+from .params import SUGGESTIONS as NUM
 from .pooling import contributor_index, judged_mask_of
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
            "Candidates", "candidates", "plan", "AssessmentSession"]
 
 #: Strategy names: the default aims to decide pairs; the other two are baselines.
-STRATEGIES = ("decide-pairs", "depth", "rbp")
-NUM = Param("n", int, 10, low=1, doc="n: how many documents to suggest")
-ROUND = Param("round_size", int, 200, low=1, doc="judgments per round of a simulation")
-BUDGET = Param("budget", int, 1000, low=1, doc="judgments spent in a simulation")
+STRATEGIES = STRATEGY.choices
 #: Declared bounds of the judging parameters.
 JUDGE_PARAMS: dict[str, Param] = {p.name: p for p in (NUM, ROUND, BUDGET)}
 _RBP_BASELINE_P = 0.8
@@ -242,7 +242,7 @@ def plan(weight: np.ndarray, probability: np.ndarray, lower: np.ndarray, upper: 
 # =============================================================================== public API
 def _background(experiment: Experiment, judged, m: Measure, background_rate) -> float:
     if background_rate is not None:
-        return Param("background_rate", float, 0.01, low=0.0, high=1.0).validate(background_rate, "judge_next")
+        return BACKGROUND_RATE.validate(background_rate, "judge_next", label="background_rate")
     mask = _judged_mask(experiment, judged)
     try:
         return estimate_background_rate(experiment, depth=m.cutoff or 100, pool=mask).rate

@@ -33,89 +33,19 @@ Measure('nDCG@20')
 from __future__ import annotations
 
 import difflib
-import numbers
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
+
+from .params import MEASUREMENT_DEPTH, PERSISTENCE, RELEVANCE_LEVEL, Param
 
 __all__ = ["Param", "Family", "Measure", "FAMILIES", "TREC_DEFAULT_CUTOFFS", "parse_measure", "parse_measures",
            "family_names"]
 
 
-@dataclass(frozen=True)
-class Param:
-    """A declared parameter: type, bounds (inclusive unless ``*_open``), default, description.
-
-    ``type`` is ``int``, ``float`` or ``str``; a ``str`` parameter lists its ``choices``.
-    ``default=None`` makes the parameter required. Widgets build their controls from the
-    same declaration.
-    """
-
-    name: str
-    type: type
-    default: Any
-    low: float | None = None
-    high: float | None = None
-    low_open: bool = False
-    high_open: bool = False
-    doc: str = ""
-    choices: tuple[str, ...] | None = None
-    label: str | None = None  # how errors name it (default: the name)
-
-    def describe(self) -> str:
-        """The allowed values in words: ``a number with 0 < p < 1``, ``an integer ≥ 1``."""
-        if self.type is str:
-            return "one of " + ", ".join(map(repr, self.choices or ()))
-        kind = "an integer" if self.type is int else "a number"
-        if self.low is not None and self.high is not None:
-            lo, hi = ("<" if self.low_open else "≤"), ("<" if self.high_open else "≤")
-            return f"{kind} with {self.low:g} {lo} {self.name} {hi} {self.high:g}"
-        if self.low is not None:
-            return f"{kind} {'>' if self.low_open else '≥'} {self.low:g}"
-        if self.high is not None:
-            return f"{kind} {'<' if self.high_open else '≤'} {self.high:g}"
-        return kind
-
-    def validate(self, value: Any, owner: str) -> Any:
-        """``value`` converted to the declared type, or a ValueError naming the parameter,
-        what is allowed and what was passed. Numpy integers are integers (``np.int64(10)``
-        gives ``10``); booleans (``True``, ``np.True_``) never are."""
-        bad = ValueError(f"{owner}: {self.label or self.name} must be {self.describe()}, got {value!r}")
-        if self.type is str:
-            if not isinstance(value, str) or value not in (self.choices or ()):
-                raise bad
-            return value
-        if isinstance(value, bool) or not isinstance(value, (numbers.Integral, float)):
-            raise bad  # numpy integers count as integers; booleans never do
-        if self.type is int:
-            if isinstance(value, float) and not value.is_integer():
-                raise bad
-            value = int(value)
-        else:
-            value = float(value)
-            if value != value:  # NaN
-                raise bad
-        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
-            raise bad
-        if self.high is not None and (value >= self.high if self.high_open else value > self.high):
-            raise bad
-        return value
-
-    def convert(self, raw: str, owner: str) -> Any:
-        """Parse the text of a value (``"0.8"``, ``"10"``, ``"graded"``) and validate it."""
-        raw = raw.strip()
-        if self.type is str:
-            return self.validate(raw, owner)
-        try:
-            number = int(raw) if re.fullmatch(r"[+-]?\d+", raw) else float(raw)
-        except ValueError:
-            raise ValueError(f"{owner}: {self.label or self.name} must be {self.describe()}, got {raw!r}") from None
-        return self.validate(number, owner)
-
-
-CUTOFF = Param("cutoff", int, None, low=1, doc="measurement depth k: only the top k documents count",
-               label="measurement depth k")
-REL = Param("rel", int, 1, low=1, doc="relevance level: a grade ≥ rel is relevant (trec_eval -l)")
+CUTOFF = MEASUREMENT_DEPTH.renamed("cutoff", default=None, label="measurement depth k",
+                                   doc="measurement depth k: only the top k documents count")
+REL = RELEVANCE_LEVEL.renamed("rel", doc="relevance level: a grade ≥ rel is relevant (trec_eval -l)")
 
 
 @dataclass(frozen=True)
@@ -154,8 +84,7 @@ class Family:
         raise KeyError(f"{self.name} has no parameter {name!r}; parameters: {[p.name for p in self.params]}")
 
 
-_P = Param("p", float, 0.8, low=0.0, high=1.0, low_open=True, high_open=True,
-           doc="persistence p: probability of moving on to the next document")
+_P = PERSISTENCE
 _P_TREC = (("p", 0.9),)  # trec_eval m_rbp.c / m_rbp_resid.c: p = 0.9 unless given
 
 _FAMILIES: tuple[Family, ...] = (
@@ -200,7 +129,8 @@ _FAMILIES: tuple[Family, ...] = (
            trec_name="Rprec_mult", trec_suffix="mult"),
     Family("RelP", "relative precision: relevant in the top k divided by min(k, R)", "trec_eval relative_P",
            cutoff="required", trec_name="relative_P"),
-    Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))", "Buckley & Voorhees 2004; trec_eval bpref",
+    Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))",
+           "Buckley & Voorhees 2004; trec_eval bpref",
            trec_name="bpref"),
     Family("Bpref10", "bpref-10: (1/R) Σ_r (1 − min(n_r, R+10)/min(N, R+10)), the top R + 10 judged non-relevant "
            "documents count", "Buckley & Voorhees 2004 (bpref-10), as described by Büttcher et al. 2007; "

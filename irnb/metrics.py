@@ -9,13 +9,14 @@ pool mask (:func:`judged_view`), runs the kernels in chunks and aggregates over 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
 from .kernels import Judged, compute, condense, safe_divide
-from .measures import REL, Measure, parse_measures
+from .measures import Measure, parse_measures
+from .params import RELEVANCE_LEVEL as _RELEVANCE_LEVEL
 from .results import Result
 
 if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kern
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
 
 GMAP_FLOOR = 1e-5  # trec_eval MIN_GEO_MEAN
-_RELEVANCE_LEVEL = replace(REL, name="relevance_level", label="relevance_level")
 
 
 def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
@@ -55,12 +55,18 @@ def judged_view(
     judged: np.ndarray | None = None,
     relevance_level: int = 1,
     truth: bool = False,
+    max_depth: int | None = None,
     depth: int | None = None,
 ) -> Judged:
     """The kernels' view of an Experiment: official qrels (or ``truth=True`` for the complete
     qrels), optionally restricted to a pool (``judged``: bool mask over qrels entries) and
-    cut at ``depth`` (trec_eval -M)."""
-    return _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=depth)
+    cut at the run depth ``max_depth`` (trec_eval -M). ``depth=`` is the old name of
+    ``max_depth`` (deprecated: in the glossary's words a depth alone is a pool depth)."""
+    if depth is not None:
+        warnings.warn("judged_view(depth=) is now judged_view(max_depth=): the run depth (trec_eval -M)",
+                      DeprecationWarning, stacklevel=2)
+        max_depth = depth
+    return _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=max_depth)
 
 
 def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs: slice = slice(None),
@@ -185,7 +191,8 @@ def evaluate(
         if S > per_chunk:  # a few runs at a time: the kernels' temporaries stay small
             return _evaluate_in_chunks(experiment, parsed, per_chunk, judged=judged, relevance_level=relevance_level,
                                        complete=complete, max_depth=max_depth, judged_only=judged_only, truth=truth)
-        view = judged_view(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=max_depth)
+        view = judged_view(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
+                           max_depth=max_depth)
     else:
         if not isinstance(view, Judged):
             raise TypeError(f"view must be a Judged view (irnb.metrics.judged_view), got {type(view).__name__}")

@@ -164,7 +164,8 @@ def _legend(ax, handles: Sequence, *, where: str = "below", **kwargs) -> None:
     labels = [h.get_label() if hasattr(h, "get_label") else h[0].get_label() for h in handles]
     current = ax.get_legend()
     if current is not None and getattr(current, "_irnb_handles", None) == handles:
-        for text, label in zip(current.get_texts(), labels):  # same entries: new words only (no new legend)
+        # same entries: new words only (no new legend)
+        for text, label in zip(current.get_texts(), labels, strict=True):
             if text.get_text() != label:
                 text.set_text(label)
         return
@@ -823,8 +824,9 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
 
 def ranked_runs_plot(means: pd.DataFrame, *, measure: str, assessment: str, ax=None):
     """IP&M Figs 5–10 and 12: every run ranked by ``measure`` (best first) with its
-    assessment value (e.g. A_p@k = ``Judged@k``, labelled A_p@k: :func:`measure_label`). ``means`` is a run × measure table such
-    as ``Evaluation.means()``; ``measure`` and ``assessment`` name two of its columns."""
+    assessment value (e.g. A_p@k = ``Judged@k``, labelled A_p@k: :func:`measure_label`). ``means``
+    is a run × measure table such as ``Evaluation.means()``; ``measure`` and ``assessment`` name
+    two of its columns."""
     for name in (measure, assessment):
         if name not in means.columns:
             raise ValueError(f"ranked_runs_plot: the table has no column {name!r}; columns: {list(means.columns)}")
@@ -905,7 +907,7 @@ def separability_plot(table: pd.DataFrame, *, measure: str | None = None, run_se
     ax = _axes(ax, (6.5, 4.5))
     estimators = list(dict.fromkeys(rows["estimator"]))
     measures = list(dict.fromkeys(rows["measure"]))
-    styles = {s: st for s, st in zip(dict.fromkeys(rows["run_set"]), ("-", "--", ":", "-."))}
+    styles = {s: st for s, st in zip(dict.fromkeys(rows["run_set"]), ("-", "--", ":", "-."), strict=False)}
     for (m, s, e), part in rows.groupby(["measure", "run_set", "estimator"], sort=False):
         part = part.sort_values("budget")
         _tag(ax.plot(part["budget"].to_numpy(np.float64), part["fraction"].to_numpy(np.float64),

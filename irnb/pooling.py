@@ -50,7 +50,8 @@ import pandas as pd
 
 from .experiment import NO_DOCUMENT, Experiment, PoolMask, PoolMaskError, pooled_unjudged_of
 from .io import write_qrels
-from .measures import Param
+from .params import FRACTION, JUDGMENTS, Param
+from .params import POOL_DEPTH as DEPTH
 
 __all__ = [
     "Pool",
@@ -69,12 +70,6 @@ __all__ = [
     "pool_label",
 ]
 
-DEPTH = Param("depth", int, 100, low=1,
-              doc="pool depth d: a document is judged if a contributing run ranks it at depth ≤ d")
-JUDGMENTS = Param("judgments", int, 1000, low=1,
-                  doc="judgment budget N: the first N qrels entries in pooling order are judged")
-FRACTION = Param("fraction", float, 0.5, low=0.05, high=1.0,
-                 doc="fraction of each topic's qrels kept by uniform random subsampling")
 
 #: Declared bounds of the pool parameters (for validation and for the widgets' sliders).
 POOL_PARAMS: dict[str, Param] = {p.name: p for p in (DEPTH, JUDGMENTS, FRACTION)}

@@ -29,7 +29,7 @@ command line). What each cell means (written policy):
 * **Judged@k**: when some run has unjudged documents in its top k (Unj@k > 0 on some
   topic), the table adds Judged@k (Assessment Precision: judged documents in the top k
   over k, so a ranking shorter than k scores below 1) beside the measure, k = the
-  measure's cutoff, else ``judged_depth`` (10); the caption says how each measure treats
+  measure's cutoff, else ``measurement_depth`` (10); the caption says how each measure treats
   unjudged documents.
 * Run metadata (``#`` comments, ir_metadata; :mod:`irnb.runmeta`) is listed under the table.
 
@@ -48,10 +48,12 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, N_RESAMPLES, PAIRED_TEST, REPORT_FORMAT, SEED
+
 __all__ = ["Report", "report", "bootstrap_ci", "compact_letters", "topic_differences", "FORMATS", "REPORT_TESTS"]
 
-FORMATS = ("markdown", "latex", "html", "csv")
-REPORT_TESTS = ("t", "wilcoxon", "sign", "randomization")
+FORMATS = REPORT_FORMAT.choices
+REPORT_TESTS = PAIRED_TEST.choices
 _TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
                "randomization": "paired randomization test"}
 _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini–Hochberg (FDR)",
@@ -334,7 +336,8 @@ def _check(name: str, value, ok: bool, allowed: str) -> None:
 
 def report(experiment, measures, *, baseline: str | None = None, test: str = "t", correction: str = "holm",
            alpha: float = 0.05, confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0,
-           complete: bool = False, judged_depth: int = 10, digits: int = 4) -> Report:
+           complete: bool = False, measurement_depth: int = 10, digits: int = 4,
+           judged_depth: int | None = None) -> Report:
     """The comparison table of every run of ``experiment`` on ``measures`` (see the module
     docstring for what each cell means).
 
@@ -357,15 +360,15 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
                         f"got {type(experiment).__name__}")
     _check("test", test, test in REPORT_TESTS, f"one of {REPORT_TESTS}")
     _check("correction", correction, correction in ADJUSTMENTS + ("none",), f"one of {ADJUSTMENTS + ('none',)}")
-    _check("alpha", alpha, isinstance(alpha, (int, float)) and 0 < alpha < 1, "a number with 0 < alpha < 1")
-    _check("confidence", confidence, isinstance(confidence, (int, float)) and 0 < confidence < 1,
-           "a number with 0 < confidence < 1")
-    _check("n_resamples", n_resamples, isinstance(n_resamples, (int, np.integer)) and not isinstance(
-        n_resamples, bool) and n_resamples >= 1, "an integer ≥ 1")
-    _check("seed", seed, isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0,
-           "an integer ≥ 0")
-    _check("judged_depth", judged_depth, isinstance(judged_depth, (int, np.integer)) and not isinstance(
-        judged_depth, bool) and judged_depth >= 1, "an integer ≥ 1")
+    alpha, confidence = ALPHA.validate(alpha, None), CONFIDENCE.validate(confidence, None)
+    n_resamples, seed = N_RESAMPLES.validate(n_resamples, None), SEED.validate(seed, None)
+    if judged_depth is not None:  # the old name (before the glossary's words)
+        import warnings
+
+        warnings.warn("report(judged_depth=) is now report(measurement_depth=): the k of Judged@k for a measure "
+                      "without a cutoff", DeprecationWarning, stacklevel=2)
+        measurement_depth = judged_depth
+    k = MEASUREMENT_DEPTH.validate(measurement_depth, None)
     names = experiment.run_names
     if baseline is not None and baseline not in names:
         import difflib
@@ -379,8 +382,8 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
         if m.spec.aggregate == "sum":
             raise ValueError(f"measures: {m.name} is a count summed over topics; a report compares measures "
                              "averaged over topics (e.g. AP, P@10, nDCG@10)")
-    judged_for = {m: parse_measures(f"Judged@{m.cutoff or judged_depth}")[0] for m in parsed}
-    unjudged_for = {m: parse_measures(f"Unj@{m.cutoff or judged_depth}")[0] for m in parsed}
+    judged_for = {m: parse_measures(f"Judged@{m.cutoff or k}")[0] for m in parsed}
+    unjudged_for = {m: parse_measures(f"Unj@{m.cutoff or k}")[0] for m in parsed}
     ev = evaluate(experiment, list(dict.fromkeys([*parsed, *judged_for.values(), *unjudged_for.values()])),
                   complete=complete)
     S = len(names)

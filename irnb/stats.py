@@ -63,7 +63,7 @@ t = 0.2 / (0.1/√3) = 3.4641 with 2 degrees of freedom, p = 0.0742; d_z = 0.2/0
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 from typing import Any, Sequence
 
 import numpy as np
@@ -71,6 +71,7 @@ import pandas as pd
 from scipy import special
 from scipy import stats as _sps
 
+from .params import CORRECTION, N_RESAMPLES, TEST
 from .results import Result
 
 __all__ = [
@@ -93,14 +94,14 @@ __all__ = [
     "score_matrix",
 ]
 
-TESTS = ("t", "wilcoxon", "sign", "randomization", "anova", "tukey")
+TESTS = TEST.choices
 #: Tests whose p-value for a pair of runs depends on the two runs' scores alone (with
 #: ``topics="pairwise"`` and the default fixed seed): testing a subset of the runs gives
 #: its pairs the p-values they get among all runs (ANOVA and Tukey HSD take all runs as
 #: their family).
 PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
 TOPIC_RULES = ("pairwise", "common")
-ADJUSTMENTS = ("bonferroni", "holm", "bh")
+ADJUSTMENTS = tuple(c for c in CORRECTION.choices if c != "none")
 WILCOXON_ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 PERMUTATION_MAX_TOPICS = 13  # scipy: 2**13 sign flips are enumerated exactly (< 9999 resamples)
@@ -629,7 +630,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
     return _result("wilcoxon", sc, pr, stat, p, direction, used, options=options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _wilcoxon_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
     """P(R+ ≤ k) and P(R+ ≥ k) for k = 0 … n(n+1)/2 + 1 under H0 (no ties), n topics."""
     pmf = np.ones(1)
@@ -843,8 +844,7 @@ def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None 
     >>> abs(float(r.p_value[0]) - 0.25) < 0.02
     True
     """
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be an integer ≥ 1, got {n_resamples!r}")
+    n_resamples = N_RESAMPLES.validate(n_resamples, None)
     if isinstance(seed, np.random.Generator):
         rng = seed
     elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
@@ -1015,12 +1015,7 @@ def pairwise_test(scores, measure=None, *, test: str = "t", run_names: Sequence[
                   topics: str = "pairwise", **options) -> PairwiseTests:
     """Run the named test (one of :data:`TESTS`) on every pair; ``options`` are that
     test's own keywords (e.g. ``seed`` for ``"randomization"``)."""
-    if test not in _FUNCTIONS:
-        import difflib
-
-        close = difflib.get_close_matches(str(test), TESTS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}{hint}")
+    TEST.validate(test, None)
     unknown = sorted(set(options) - set(_OPTIONS[test]))
     if unknown:
         allowed = ", ".join(_OPTIONS[test]) or "none"

@@ -40,10 +40,10 @@ def claim(ok: Any, statement: str, evidence: str = "") -> None:
     ``evidence`` the numbers that decided it.
 
     >>> claim(3 > 2, "three beats two")
-    >>> claim(1 > 2, "one beats two", "1 against 2")
+    >>> claim(1 > 2, "one beats two", "1 against 2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    irnb.teaching.StaleClaim: the text says “one beats two”, but the data no longer supports it (1 against 2). Rewrite that sentence in the notebook.
+    irnb.teaching.StaleClaim: the text says “one beats two”, but the data no longer supports it (1 against 2). ...
     """
     if not bool(ok):
         raise StaleClaim(f"the text says “{statement}”, but the data no longer supports it"
@@ -123,7 +123,7 @@ def _side_by_side(left, right, *, titles=("irnb", "paper")) -> str:
     below each other, each scrolling where it is wider or longer than the page allows."""
     cells = "".join(f'<div style="margin-right:2em;max-width:100%;max-height:30em;overflow:auto"><b>{title}</b>'
                     f'{frame.to_html(float_format="{:.4g}".format)}</div>'
-                    for title, frame in zip(titles, (left, right)) if frame is not None)
+                    for title, frame in zip(titles, (left, right), strict=True) if frame is not None)
     return f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%">{cells}</div>'
 
 

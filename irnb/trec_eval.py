@@ -759,9 +759,9 @@ def _ranking(docs: dict[bytes, float], compat: str) -> list[bytes]:
     """
     if compat == "9":
         scores = np.fromiter(docs.values(), dtype=np.float64, count=len(docs)).astype(np.float32).tolist()
-        pairs = zip(scores, docs)
+        pairs = zip(scores, docs, strict=True)
     else:
-        pairs = zip(docs.values(), docs)
+        pairs = zip(docs.values(), docs, strict=True)
     return [docno for _, docno in sorted(pairs, reverse=True)]
 
 

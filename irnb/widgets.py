@@ -60,6 +60,7 @@ from .experiment import Experiment
 from .intervals import ESTIMATORS, INTERVAL_PARAMS, point_estimates, score_intervals
 from .measures import parse_measure
 from .metrics import evaluate, judged_view
+from .params import TOP_RUNS, slider_range
 from .pooling import POOL_PARAMS, depth_pool, unjudged_overlap
 from .stats import PAIR_LOCAL_TESTS
 
@@ -142,7 +143,7 @@ def _build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, A
         "background_rate": lambda: w.SelectionSlider(options=_background_rates(e_param), value=e_param.default,
                                                      tooltip=e_param.doc, style=style, continuous_update=False,
                                                      description=SLIDER_LABELS["background_rate"]),
-        "smoothing": lambda: w.FloatSlider(value=0.5, min=l_param.low, max=l_param.high, step=0.01,
+        "smoothing": lambda: w.FloatSlider(value=0.5, **slider_range(l_param),
                                            description=SLIDER_LABELS["smoothing"], tooltip=l_param.doc,
                                            style=style, continuous_update=False, disabled=True),
         "auto_smoothing": lambda: w.Checkbox(value=l_param.default == "auto", description="λ = 1 − Δ",
@@ -325,8 +326,7 @@ class View:
     def __init__(self, experiment: Experiment, *, controls: Mapping[str, Any] | None = None, top: int = _TOP,
                  canvas: str = "auto", standalone: bool = True, active: bool = True):
         _check_experiment(experiment, type(self).__name__)
-        if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
-            raise ValueError(f"top (runs shown in a plot) must be an integer ≥ 1, got {top!r}")
+        top = TOP_RUNS.validate(top, None)
         if canvas not in _CANVASES:
             raise ValueError(f"canvas must be one of {_CANVASES}, got {canvas!r}")
         w = _ipywidgets()
@@ -433,7 +433,7 @@ class View:
         widths = _label_widths(figure)
         with matplotlib.rc_context(_DRAW_RC):
             if self._layout is None or len(widths) != len(self._layout) or any(
-                    now > then for now, then in zip(widths, self._layout)):
+                    now > then for now, then in zip(widths, self._layout, strict=True)):
                 # lay out with the longest run name / topic id in place of one label of each
                 # axis that shows run names / topic ids: later labels fit without a new layout,
                 # so the picture depends on the controls only (back to a setting, same picture)

@@ -7,7 +7,8 @@ JupyterLab and in Voila (plain HTML and buttons, no custom front-end code).
 The widget shows the next suggested document (topic, docno, why, and its text when
 ``documents`` maps docnos to text, e.g. ``irnb.datasets.default().documents``), two
 buttons ("relevant" / "not relevant"), the runs' mean intervals [B̄, T̄] as bars, the
-matrix of decided pairs, and the counters: judgments spent, pairs decided (of all pairs), answers that agree with the qrels.
+matrix of decided pairs, and the counters: judgments spent, pairs decided (of all pairs),
+answers that agree with the qrels.
 
 >>> from irnb.datasets import default
 >>> from irnb.judging import complete_experiment
@@ -80,7 +81,8 @@ class AssessorWidget:
         if self.documents is not None and current["docno"] in self.documents:
             body = str(self.documents[current["docno"]])
             body = body if len(body) <= _TEXT_CHARS else body[:_TEXT_CHARS] + " …"
-            text = f"<div style='max-height:16em;overflow:auto;border:1px solid #ccc;padding:4px'>{html.escape(body)}</div>"
+            text = ("<div style='max-height:16em;overflow:auto;border:1px solid #ccc;padding:4px'>"
+                    f"{html.escape(body)}</div>")
         return (f"<b>Topic {html.escape(current['topic'])}, document {html.escape(current['docno'])}</b>"
                 f"<br><i>{html.escape(current['why'])}</i>{text}")
 

@@ -374,7 +374,8 @@ def wait_for_new_plot(page, image_locator, old_src: str, *, timeout: float = RED
         page.wait_for_function("([img, old]) => img.src && img.src !== old && img.complete && img.naturalWidth > 0",
                                arg=[handle, old_src], timeout=timeout * 1000)
     except PlaywrightTimeout:
-        raise AssertionError(f"the plot did not change within {timeout:g} s (its <img> still shows {old_src})") from None
+        raise AssertionError(f"the plot did not change within {timeout:g} s "
+                             f"(its <img> still shows {old_src})") from None
 
 
 def digest(data: bytes) -> str:

@@ -43,7 +43,8 @@ def test_a_directory_raises_the_first_bad_file_in_name_order(tmp_path, threads):
         _good(folder / f"r{i:02d}", f"d{i}")
     (folder / "r05").write_text("1 Q0 a 1 x t\n", encoding="utf-8")  # first bad one in name order
     (folder / "r09").write_text("1 Q0 a 1 1.0\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=re.escape(f"{folder / 'r05'}:1: expected a number in column 5 (score), got 'x'")):
+    with pytest.raises(ValueError, match=re.escape(f"{folder / 'r05'}:1: expected a number in column 5 (score), got "
+                                                   "'x'")):
         read_runs(folder)
     (folder / "r05").unlink()
     with pytest.raises(ValueError, match=re.escape(f"{folder / 'r09'}:1: expected 6 columns")):
@@ -55,7 +56,8 @@ def test_a_bad_file_before_a_missing_one_is_reported_first(tmp_path, threads):
     (tmp_path / "r2").write_text("1 Q0 a 1 1.0 t\n1 Q0 a 2 0.5 t\n", encoding="utf-8")
     with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'r2'}:2: docno 'a' repeated for topic '1'")):
         read_runs(files + [tmp_path / "missing"])
-    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'missing'}: cannot read runs: No such file or directory (ENOENT)")):
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'missing'}: cannot read runs: No such file or "
+                                                   "directory (ENOENT)")):
         read_runs([files[0], tmp_path / "missing", files[2]])  # the missing one comes first
 
 
@@ -65,7 +67,8 @@ def test_a_bad_file_before_a_bad_dataframe_is_reported_first(tmp_path, threads):
     (tmp_path / "r4").write_text("1 Q0 a 1 nan t\n", encoding="utf-8")
     with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'r4'}:1: expected a finite number")):
         read_runs(files + [bad_frame])
-    with pytest.raises(ValueError, match=re.escape("DataFrame 'run': row 0: expected a finite number in column 'score'")):
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'run': row 0: expected a finite number in column "
+                                                   "'score'")):
         read_runs([files[0], bad_frame, files[4]])
 
 
@@ -95,7 +98,8 @@ def test_a_repeated_docno_in_different_csv_blocks_is_found(tmp_path):
     path = tmp_path / "big.run"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert irnb_io._parse_run_bytes(path.read_bytes(), "x")[0]["docno"].num_chunks > 1
-    with pytest.raises(ValueError, match=re.escape(f"{path}:59996: docno 'doc000002' repeated for topic '1' (first at line 3)")):
+    with pytest.raises(ValueError, match=re.escape(f"{path}:59996: docno 'doc000002' repeated for topic '1' (first at "
+                                                   "line 3)")):
         read_run(path)
 
 

@@ -250,7 +250,8 @@ def test_simulate_writes_a_collection_that_evaluates(tmp_path, capsys):
     assert f"{len(expected.runs)} runs" in text
     runs = sorted(p for p in (out / "runs").iterdir())
     assert [p.name for p in runs] == sorted(expected.runs)
-    code, text, err = _run(capsys, "evaluate", str(out / "qrels.truth.txt"), str(runs[0]), "-m", "AP", "--format", "csv")
+    code, text, err = _run(capsys, "evaluate", str(out / "qrels.truth.txt"), str(runs[0]), "-m", "AP",
+                           "--format", "csv")
     truth = irnb_evaluate_truth(expected, runs[0].name)
     assert float(text.strip().splitlines()[-1].split(",")[-1]) == pytest.approx(truth, abs=1e-12)
 

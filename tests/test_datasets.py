@@ -536,7 +536,7 @@ def test_bad_seed(seed):
 
 def test_keyword_only_options():
     with pytest.raises(TypeError):
-        simulate(0, 50)  # noqa: the sizes are keyword-only
+        simulate(0, 50)  # the sizes are keyword-only
 
 
 def test_declared_parameters_match_the_signature():

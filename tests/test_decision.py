@@ -104,7 +104,7 @@ def test_identical_runs_case_one_among_others():
         rankings.setdefault("a_copy", {})[t] = _ranking(t, 5 + v, 5 - v, 0)
         rankings.setdefault("b", {})[t] = _ranking(t, 1, v, 9 - v)
     table = compare_table(experiment(rankings, _qrels()), "P@10")
-    cases = dict(zip(zip(table["run_a"], table["run_b"]), table["case"]))
+    cases = dict(zip(zip(table["run_a"], table["run_b"], strict=True), table["case"], strict=True))
     assert cases == {("a", "a_copy"): 1, ("a", "b"): 4, ("a_copy", "b"): 4}
     grid = case_matrix(table)
     assert grid.loc["b", "a_copy"] == 4 and grid.loc["a_copy", "a"] == 1 and np.isnan(grid.loc["b", "b"])
@@ -348,7 +348,7 @@ def test_default_is_the_papers_anova_then_bonferroni():
         rankings[name] = {t: _ranking(t, 1 + i + shift, 9 - i - shift, 0) for i, t in enumerate(TOPICS[:3])}
     exp = experiment(rankings, {t: _qrels()[t] for t in TOPICS[:3]})
     table = compare_table(exp, "P@10")
-    p = dict(zip(zip(table["run_a"], table["run_b"]), table["p_measure"]))
+    p = dict(zip(zip(table["run_a"], table["run_b"], strict=True), table["p_measure"], strict=True))
     t_ac = 0.6 / np.sqrt(0.01 * 2 / 3)
     t_ab = 0.3 / np.sqrt(0.01 * 2 / 3)
     assert 3 * 2 * sps.t.sf(t_ac, 6) == pytest.approx(9.75e-4, abs=1e-6)
@@ -362,7 +362,7 @@ def test_default_is_the_papers_anova_then_bonferroni():
     res = stats.anova_bonferroni(irnb.evaluate(exp, ["P@10"]), "P@10")
     assert res.omnibus.statistic == pytest.approx(27.0) and res.omnibus.p_value == pytest.approx(1e-3)
     strict = compare_table(exp, "P@10", alpha=0.03)  # a vs b (0.0312) no longer different
-    assert dict(zip(zip(strict["run_a"], strict["run_b"]), strict["case"]))[("a", "b")] == 1
+    assert dict(zip(zip(strict["run_a"], strict["run_b"], strict=True), strict["case"], strict=True))[("a", "b")] == 1
     assert case_matrix(strict).attrs["alpha"] == 0.03
 
 

@@ -13,14 +13,12 @@ example and, where a peer computes the same thing, against the peer:
 
 from __future__ import annotations
 
-import math
 import re
 import subprocess
 import tarfile
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

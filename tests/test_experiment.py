@@ -82,7 +82,8 @@ def test_unanswered_topics_count_only_with_complete(exp):
 def test_grade_array_with_a_pool_mask(exp):
     judged = np.array([True, False, True, True, True, True, True])  # b left out of the pool
     assert exp.judgments.grade_array(judged)[0, 0].tolist() == [2, UNJUDGED, UNJUDGED, -1]
-    with pytest.raises(ValueError, match=r"judged must be a boolean mask over the 7 qrels entries, got dtype int64 and shape \(7,\)"):
+    with pytest.raises(ValueError, match=r"judged must be a boolean mask over the 7 qrels entries, got dtype int64 and "
+                                         r"shape \(7,\)"):
         exp.judgments.grade_array(np.ones(7, dtype=np.int64))
     with pytest.raises(ValueError, match=r"got dtype bool and shape \(3,\)"):
         exp.judgments.grade_array(np.ones(3, dtype=bool))
@@ -115,7 +116,8 @@ def test_max_depth_cuts_every_ranking():
 
 @pytest.mark.parametrize("bad", [0, -1, True, 2.5, "3"])
 def test_max_depth_validation(bad):
-    with pytest.raises(ValueError, match=re.escape(f"max_depth (run cutoff, trec_eval -M) must be an integer ≥ 1, got {bad!r}")):
+    with pytest.raises(ValueError, match=re.escape("max_depth (run cutoff, trec_eval -M) must be an integer ≥ 1, got "
+                                                   f"{bad!r}")):
         Experiment(RUNS, QRELS, max_depth=bad)
 
 
@@ -134,7 +136,8 @@ def test_truth_on_a_different_topic_set():
 
 def test_groups_validation():
     assert Experiment(RUNS, QRELS, groups={"r1": "G", "r2": "G"}).groups == ("G", "G")
-    with pytest.raises(ValueError, match=re.escape("groups: unknown run 'rr2'; did you mean 'r2'? (expected names of the 2 runs)")):
+    with pytest.raises(ValueError, match=re.escape("groups: unknown run 'rr2'; did you mean 'r2'? (expected names of "
+                                                   "the 2 runs)")):
         Experiment(RUNS, QRELS, groups={"r1": "G", "rr2": "H"})
     with pytest.raises(ValueError, match=re.escape("groups: expected a group for every run, missing ['r2']")):
         Experiment(RUNS, QRELS, groups={"r1": "G"})
@@ -147,7 +150,8 @@ def test_contributors_validation():
     assert Experiment(RUNS, QRELS, contributors="r1").contributors.tolist() == [True, False]
     assert Experiment(RUNS, QRELS, contributors=[]).contributors.tolist() == [False, False]
     assert Experiment(RUNS, QRELS, contributors=np.array([False, True])).contributors.tolist() == [False, True]
-    with pytest.raises(ValueError, match=re.escape("contributors: unknown run 'r3'; did you mean 'r2', 'r1'? (expected names of the 2 runs)")):
+    with pytest.raises(ValueError, match=re.escape("contributors: unknown run 'r3'; did you mean 'r2', 'r1'? (expected "
+                                                   "names of the 2 runs)")):
         Experiment(RUNS, QRELS, contributors=["r1", "r3"])
     with pytest.raises(ValueError, match=re.escape("contributors: a boolean mask needs one value per run (2), got 1")):
         Experiment(RUNS, QRELS, contributors=[True])
@@ -164,13 +168,15 @@ def test_run_sharing_no_topic_with_the_qrels():
 def test_run_sharing_no_topic_names_the_file(tmp_path):
     (tmp_path / "wrong.run").write_text("401 Q0 a 1 1 t\n")
     (tmp_path / "q").write_text("1 0 a 1\n")
-    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'wrong.run'}: run 'wrong.run' shares no topic with the qrels ({tmp_path / 'q'})")):
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'wrong.run'}: run 'wrong.run' shares no topic with "
+                                                   f"the qrels ({tmp_path / 'q'})")):
         Experiment([tmp_path / "wrong.run"], tmp_path / "q")
 
 
 def test_grades_outside_int8_range():
-    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 0: expected a grade in [-126, 127] (irnb stores "
-                                                   "grades as 8-bit integers and keeps -127 and -128 as markers), got 300")):
+    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 0: expected a grade in [-126, 127] "
+                                                   "(irnb stores grades as 8-bit integers and keeps -127 and -128 "
+                                                   "as markers), got 300")):
         Experiment(RUNS, pd.DataFrame({"qid": ["1"], "docno": ["a"], "grade": [300]}))
 
 

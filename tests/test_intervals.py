@@ -496,7 +496,7 @@ def test_rbp_bounds_match_rbp_eval(spec, shared_dir):
     e = Experiment({"run": folder / run_file}, folder / qrels_file)
 
     def block():
-        num_rel, num_ret = next(numbers), next(numbers)
+        next(numbers), next(numbers)  # num_rel, num_ret
         out = {}
         for d in depths:
             next(numbers)  # num_rel_ret

@@ -182,7 +182,8 @@ def test_read_runs_sources_and_names(tmp_path):
     assert list(runs) == ["r1", "r2"] and runs["r2"].table["docno"].to_pylist() == ["c", "a"]
     with pytest.raises(ValueError, match=r"two runs are named 'a' .*expected unique run names"):
         read_runs([a, a])
-    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'nope'}: cannot read runs: No such file or directory (ENOENT)")):
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'nope'}: cannot read runs: No such file or directory "
+                                                   "(ENOENT)")):
         read_runs(tmp_path / "nope")
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'empty'}: directory holds no run files")):
@@ -223,7 +224,8 @@ def test_run_errors_name_file_and_line(tmp_path, text, line, expected):
 
 def test_invalid_utf8_and_utf16(tmp_path):
     path = _write(tmp_path / "bad", b"1 Q0 a 1 1 t\n1 Q0 b 1 1 t\n1 Q0 c 1 1 t\n1 Q0 d\xff 1 1 t\n")
-    with pytest.raises(ValueError, match=re.escape(f"{path}:4: expected UTF-8 text in the docno (column 3), got byte 0xff")):
+    with pytest.raises(ValueError, match=re.escape(f"{path}:4: expected UTF-8 text in the docno (column 3), got byte "
+                                                   "0xff")):
         read_run(path)
     path = _write(tmp_path / "u16", "1 Q0 a 1 1 t\n".encode("utf-16"))
     with pytest.raises(ValueError, match=re.escape(f"{path}:1: expected UTF-8 text, got a UTF-16 byte-order mark")):
@@ -233,10 +235,12 @@ def test_invalid_utf8_and_utf16(tmp_path):
 def test_empty_files(tmp_path):
     for text in ["", "\n\n", "# only a comment\n"]:
         path = _write(tmp_path / "empty.run", text)
-        with pytest.raises(ValueError, match=re.escape(f"{path}: empty run: expected lines of 'qid Q0 docno rank score tag', found none")):
+        with pytest.raises(ValueError, match=re.escape(f"{path}: empty run: expected lines of 'qid Q0 docno rank score "
+                                                       "tag', found none")):
             read_run(path)
         qpath = _write(tmp_path / "empty.qrels", text)
-        with pytest.raises(ValueError, match=re.escape(f"{qpath}: empty qrels: expected lines of 'qid iteration docno grade', found none")):
+        with pytest.raises(ValueError, match=re.escape(f"{qpath}: empty qrels: expected lines of 'qid iteration docno "
+                                                       "grade', found none")):
             read_qrels(qpath)
 
 
@@ -297,7 +301,8 @@ def test_duplicate_on_line_57_of_a_fast_path_file(tmp_path):
     data = ("\n".join(lines) + "\n").encode()
     assert irnb_io._fast_table(data, irnb_io._RUN_FAST) is not None  # the fast path parses it
     path = _write(tmp_path / "dup.run", data)
-    with pytest.raises(ValueError, match=re.escape(f"{path}:57: docno 'doc0050' repeated for topic '3' (first at line 51)")):
+    with pytest.raises(ValueError, match=re.escape(f"{path}:57: docno 'doc0050' repeated for topic '3' (first at line "
+                                                   "51)")):
         read_run(path)
     # the same with CRLF line ends and a BOM (both cleaned without shifting line numbers)
     path = _write(tmp_path / "dup_crlf.run", b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n"))
@@ -317,17 +322,22 @@ def test_errors_inside_an_archive_name_the_member(tmp_path):
 
 
 def test_dataframe_errors_name_the_row():
-    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 1: expected a finite number in column 'score', got nan")):
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 1: expected a finite number in column 'score', "
+                                                   "got nan")):
         read_run(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "score": [1.0, np.nan]}), name="f")
-    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 2: docno 'a' repeated for topic '1' (first at row 0)")):
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 2: docno 'a' repeated for topic '1' (first at "
+                                                   "row 0)")):
         read_run(pd.DataFrame({"qid": [1, 1, 1], "docno": ["a", "b", "a"], "score": [1, 2, 3]}), name="f")
-    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 0: expected a non-empty 'docno' without whitespace, got 'a b'")):
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 0: expected a non-empty 'docno' without "
+                                                   "whitespace, got 'a b'")):
         read_run(pd.DataFrame({"qid": [1], "docno": ["a b"], "score": [1]}), name="f")
     with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 0: expected a value in column 'qid', got None")):
         read_run(pd.DataFrame({"qid": [None], "docno": ["a"], "score": [1]}), name="f")
-    with pytest.raises(ValueError, match=r"DataFrame 'f': expected a column for score \(one of score, sim\), got columns \['qid', 'docno'\]"):
+    with pytest.raises(ValueError, match=r"DataFrame 'f': expected a column for score \(one of score, sim\), got "
+                                         r"columns \['qid', 'docno'\]"):
         read_run(pd.DataFrame({"qid": [1], "docno": ["a"]}), name="f")
-    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 1: expected an integer grade in column 'rel', got 0.5")):
+    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 1: expected an integer grade in column 'rel', "
+                                                   "got 0.5")):
         read_qrels(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "rel": [1, 0.5]}))
 
 
@@ -528,9 +538,11 @@ def test_dataframe_errors_use_index_labels():
     frame = pd.DataFrame({"run": ["r", "s", "s"], "qid": [1, 1, 1], "docno": ["a", "a", "a"],
                           "score": [1.0, 2.0, 3.0]}, index=[10, 20, 30])
     # run 's' holds rows 20 and 30: the message names the labels, usable with frame.loc
-    with pytest.raises(ValueError, match=re.escape("DataFrame 's': row 30: docno 'a' repeated for topic '1' (first at row 20)")):
+    with pytest.raises(ValueError, match=re.escape("DataFrame 's': row 30: docno 'a' repeated for topic '1' (first at "
+                                                   "row 20)")):
         read_runs(frame)
-    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 'y': expected an integer grade in column 'grade', got 'high'")):
+    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 'y': expected an integer grade in column "
+                                                   "'grade', got 'high'")):
         read_qrels(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "grade": [1, "high"]}, index=["x", "y"]))
 
 

@@ -102,7 +102,8 @@ def test_echoed_input_is_cut_to_a_readable_length(tmp_path):
 # ------------------------------------------------------------------ grades
 
 
-@pytest.mark.parametrize("grade,line", [(b"200", 2), (b"999", 2), (b"-127", 2), (b"128", 2), (b"-9999999999999999999999", 2)])
+@pytest.mark.parametrize("grade,line", [(b"200", 2), (b"999", 2), (b"-127", 2), (b"128", 2),
+                                        (b"-9999999999999999999999", 2)])
 def test_grades_outside_the_stored_range_are_refused_where_they_are_read(tmp_path, grade, line):
     path = _write(tmp_path / "q", b"1 0 a 1\n1 0 b " + grade + b"\n")
     with pytest.raises(ValueError, match=re.escape(f"{path}:{line}: expected a grade in [-126, 127] (irnb stores "
@@ -173,7 +174,8 @@ def test_a_device_is_refused_without_reading_it(tmp_path):
 def test_a_named_pipe_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    with pytest.raises(FileReadError, match=re.escape(f"{fifo}: cannot read qrels file: not a regular file (a named pipe)")):
+    with pytest.raises(FileReadError, match=re.escape(f"{fifo}: cannot read qrels file: not a regular file (a named "
+                                                      "pipe)")):
         read_qrels(fifo)
 
 
@@ -189,7 +191,8 @@ def test_permission_denied_is_a_file_read_error(tmp_path, monkeypatch):
     with pytest.raises(FileReadError, match=re.escape(f"{path}: cannot read qrels file: Permission denied (EACCES)")):
         read_qrels(path)
     archive = _write(tmp_path / "runs.tar.gz", b"")
-    with pytest.raises(FileReadError, match=re.escape(f"{archive}: cannot read run archive: Permission denied (EACCES)")):
+    with pytest.raises(FileReadError, match=re.escape(f"{archive}: cannot read run archive: Permission denied "
+                                                      "(EACCES)")):
         read_runs(archive)
 
 

@@ -484,7 +484,7 @@ def test_consistency_between_measures(data):
     np.testing.assert_allclose(ev["Bpref"][:, where], ev["RankEff"][:, where])
     # interpolated precision never increases with recall; 11-point AP is their mean
     points = [ev[f"IPrec@{x}"] for x in (0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1)]
-    for a, b in zip(points, points[1:]):
+    for a, b in zip(points, points[1:], strict=False):
         assert np.all(a >= b - 1e-12)
     np.testing.assert_allclose(ev["ElevenPointAP"], np.mean(points, axis=0))
     # runs hold at most 8 documents: P@8·8 and R@8·R count the relevant retrieved

@@ -44,7 +44,8 @@ def test_pair_is_in_sync_and_committed_without_outputs(source):
     assert text.startswith("---\njupytext:") and "format_name: myst" in text and "formats: ipynb,md:myst" in text, \
         f"{source.name}: not a paired jupytext MyST notebook (header `formats: ipynb,md:myst`)"
     paired = nbformat.read(source.with_suffix(".ipynb"), as_version=4)
-    assert _cells(jupytext.reads(text, fmt="md:myst")) == _cells(paired), f"{source.stem}.ipynb differs from {source.name}: {SYNC}"
+    assert _cells(jupytext.reads(text, fmt="md:myst")) == _cells(paired), \
+        f"{source.stem}.ipynb differs from {source.name}: {SYNC}"
     outputs = [c for c in paired.cells if c.cell_type == "code" and (c.outputs or c.execution_count)]
     assert outputs == [], f"{source.stem}.ipynb is committed with outputs; {SYNC} (it writes none)"
 
@@ -64,10 +65,11 @@ def test_notebook_states_its_goal_and_folds_its_answers(source):
 @pytest.mark.parametrize("source", SOURCES, ids=[p.name for p in SOURCES])
 def test_computed_sentences_are_collapsed_and_hidden_in_the_docs(source):
     for cell in jupytext.read(source).cells:   # a sentence of its own (not one printed inside a branch)
-        if cell.cell_type == "code" and re.search(r"^say\(", cell.source, re.MULTILINE) and "answer(" not in cell.source \
-                and "hide-input" not in cell.metadata.get("tags", ()):
+        if cell.cell_type == "code" and re.search(r"^say\(", cell.source, re.MULTILINE) \
+                and "answer(" not in cell.source and "hide-input" not in cell.metadata.get("tags", ()):
             assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, f"{source.name}: {cell.source[:80]}"
-            assert {"remove-input", "remove-cell"} & set(cell.metadata.get("tags", ())), f"{source.name}: {cell.source[:80]}"
+            tags = set(cell.metadata.get("tags", ()))
+            assert {"remove-input", "remove-cell"} & tags, f"{source.name}: {cell.source[:80]}"
 
 
 # What a computed value or a paper's printed number looks like when typed: three or more decimals (0.123,

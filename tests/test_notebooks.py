@@ -91,7 +91,8 @@ def figure_report(notebook) -> list[str]:
 
 
 def _outputs(notebook, kind: str) -> list:
-    return [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []) if kind in o.get("data", {})]
+    return [o for c in notebook.cells if c.cell_type == "code"
+            for o in c.get("outputs", []) if kind in o.get("data", {})]
 
 
 @pytest.mark.parametrize(("path", "env"), RUNS, ids=IDS)
@@ -110,4 +111,5 @@ def test_notebook_runs_from_its_source_and_shows_a_figure(path, env):
     # The budget is for a machine with a core to spare; when other work loads it (1-minute load average above
     # the core count, as when several test runs share one CI machine), the budget grows in proportion.
     load = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-    assert elapsed < BUDGET_SECONDS * load, f"{path.name} took {elapsed:.1f} s (budget {BUDGET_SECONDS} s × load {load:.1f})"
+    assert elapsed < BUDGET_SECONDS * load, \
+        f"{path.name} took {elapsed:.1f} s (budget {BUDGET_SECONDS} s × load {load:.1f})"

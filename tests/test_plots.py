@@ -139,7 +139,7 @@ def test_case_matrix_plot_shows_the_cases_and_marks_weak_ones(matrix):
     data = found["cases"].get_array()
     np.testing.assert_array_equal(data.filled(0), [[0, 1, 2], [1, 0, 4], [2, 4, 0]])
     assert data.mask.tolist() == np.eye(3, dtype=bool).tolist()  # the diagonal is "no comparison"
-    weak = sorted(zip(found["weak"].get_xdata(), found["weak"].get_ydata()))
+    weak = sorted(zip(found["weak"].get_xdata(), found["weak"].get_ydata(), strict=True))
     assert weak == [(0, 2), (1, 2), (2, 0), (2, 1)]  # (column, row) of cases 2 and 4
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["1 strong: P =, A =", "2 weak: P =, A ≠", "3 strong: P ≠, A ≤ (better run)",
@@ -480,8 +480,8 @@ def test_the_kits_figures_pass_the_figure_checks(draw, intervals):
         means = pd.DataFrame({"P@20": [0.2, 0.4, 0.1], "Judged@20": [0.9, 0.5, 0.7]}, index=["a", "b", "c"])
         ax = plots.ranked_runs_plot(means, measure="P@20", assessment="Judged@20")
     elif draw == "depth_curves":
-        rows = [{"depth": d, "kind": kind, "measure": f"{family}@{d}", "run": run, "mean": m + up, "lower": m + up - 0.05,
-                 "upper": m + up + 0.05, "case": 3} for d in (10, 100) for kind, family, up in
+        rows = [{"depth": d, "kind": kind, "measure": f"{family}@{d}", "run": run, "mean": m + up,
+                 "lower": m + up - 0.05, "upper": m + up + 0.05, "case": 3} for d in (10, 100) for kind, family, up in
                 (("measure", "P", 0.0), ("assessment", "Judged", 0.3)) for run, m in (("s1", 0.5), ("s2", 0.3))]
         ax = plots.depth_curves_plot(pd.DataFrame(rows))
     elif draw == "background_rate":

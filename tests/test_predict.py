@@ -197,7 +197,8 @@ def test_within_qrels_runs_and_depth_select_the_predicted_documents():
     exp, texts = _toy()
     pool = np.array([True, True, False])
     def docs(**kw):
-        return complete_qrels(exp, texts, pool=pool, method="kld", probabilities=False, **kw).predicted["docno"].tolist()
+        completed = complete_qrels(exp, texts, pool=pool, method="kld", probabilities=False, **kw)
+        return completed.predicted["docno"].tolist()
     assert docs(depth=4) == ["u", "v"]
     assert docs(depth=4, within_qrels=True) == ["u"]
     assert docs(depth=1, runs=["r2"]) == ["v"]

@@ -23,7 +23,7 @@ What is tested and what is not:
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -93,7 +93,7 @@ def _params():
     return [pytest.param(name, id=name) for name in SPECS]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _experiment(run: str, qrels: str) -> Experiment:
     return Experiment(str(REF / run), str(REF / qrels))
 

@@ -10,7 +10,7 @@ failure names both.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -86,12 +86,12 @@ def _params():
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _experiment(qrels: str, results: str) -> Experiment:
     return Experiment(str(REF / results), str(REF / qrels), compat="10")  # the outputs are trec_eval 10.0's
 
 
-@lru_cache(maxsize=None)
+@cache
 def _evaluation(case: str):
     """Every measure of one reference file, evaluated at once."""
     qrels, results, options = CASES[case]

@@ -69,7 +69,8 @@ def test_every_id_is_registered_in_the_papers_order():
 
 
 def test_unknown_id_and_option_are_named_with_a_suggestion():
-    with pytest.raises(ValueError, match="unknown reproduction id 'baillie2007-tabel1'; did you mean 'baillie2007-table1'"):
+    with pytest.raises(ValueError, match="unknown reproduction id 'baillie2007-tabel1'; did you mean "
+                                         "'baillie2007-table1'"):
         irnb.reproduce("baillie2007-tabel1")
     with pytest.raises(TypeError, match="unknown option 'dephts'; did you mean 'depths'"):
         irnb.reproduce("baillie2008-table3", dephts=(10,))
@@ -160,7 +161,7 @@ def test_table1_on_the_default(results, exp):
     # the notes say how the other A_p reading (judged over min(k, run length)) moves the finding
     other = irnb.reproduce("baillie2007-table1", assessment="JudgedRet").table.iloc[0]
     fmt = R.baillie._fmt
-    assert (f"with JudgedRet@d (judged documents in the top k / min(k, documents retrieved)" in rep.notes
+    assert ("with JudgedRet@d (judged documents in the top k / min(k, documents retrieved)" in rep.notes
             and f"weak cases 2 + 4 {fmt(other[('@10', 2)] + other[('@10', 4)])} → "
                 f"{fmt(other[('@1000', 2)] + other[('@1000', 4)])}" in rep.notes.splitlines()[-1])
 
@@ -202,10 +203,11 @@ def test_fig2_pairs_and_their_numbers(results, exp):
     means = evaluate(exp, [f"P@{d}" for d in FAST] + [f"Judged@{d}" for d in FAST]).means()
     tables = {d: compare_table(exp, f"P@{d}", assessment=f"Judged@{d}", test="anova").set_index(["run_a", "run_b"])
               for d in FAST}
-    for (label, d), row in table.iterrows():
+    for (_label, d), row in table.iterrows():
         assert row["a"] == pytest.approx(means.loc[row["run_a"], f"P@{d}"])  # every topic answered here
         assert row["A_b"] == pytest.approx(means.loc[row["run_b"], f"Judged@{d}"])
-        key = (row["run_a"], row["run_b"]) if (row["run_a"], row["run_b"]) in tables[d].index else (row["run_b"], row["run_a"])
+        pair = (row["run_a"], row["run_b"])
+        key = pair if pair in tables[d].index else pair[::-1]
         assert row["case"] == tables[d].loc[key, "case"]
     # the top pair has the most depths in case 3 with A_p not significantly different
     even = sum((tables[d]["case"] == 3) & (tables[d]["p_assessment"] >= 0.05) for d in FAST)
@@ -409,14 +411,16 @@ def test_cli_says_what_your_data_lacks(small, capsys):
     one = sorted((out / "runs").iterdir())[0]
     argv = ["reproduce", "baillie2008-fig11", "--qrels", str(out / "qrels.txt"), "--runs", str(one), "--label", "one"]
     assert main(argv) == 2
-    assert "baillie2008-fig11 needs at least two runs (it compares pairs of runs); one has 1 run" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "baillie2008-fig11 needs at least two runs (it compares pairs of runs); one has 1 run" in err
 
 
 def test_few_runs_still_reproduce_or_say_they_cannot(small):
     c, _, _ = small
     runs = dict(list(c.experiment.runs.items())[:2])
     two = irnb.Experiment(runs, c.experiment.qrels)
-    assert irnb.reproduce("baillie2008-fig11", two, depths=(10, 100)).table.index.get_level_values("pair").nunique() == 2
+    table = irnb.reproduce("baillie2008-fig11", two, depths=(10, 100)).table
+    assert table.index.get_level_values("pair").nunique() == 2
     rep = irnb.reproduce("baillie2008-fig4", two, depths=(10, 100))
     assert rep.table["run_a"].nunique() == 1  # one pair serves every case
     table = irnb.reproduce("baillie2008-table3", two, depths=(10, 100))

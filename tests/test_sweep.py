@@ -66,8 +66,8 @@ def test_dask_cluster_gives_the_serial_results(small):
     serial_curves = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP", "infAP"],
                                        progress=False)
     serial_budget = budget_tests(small, ["P@10"], seed=1, budgets=[50, 200], estimators="SB", progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         with joblib.parallel_config(backend="dask"):
             curves = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP", "infAP"],
                                         progress=False)

@@ -52,7 +52,8 @@ def test_summarize_reproductions_groups_by_verdict(monkeypatch):
     monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
 
     def rep(rid, verdict):
-        return SimpleNamespace(id=rid, data="toy data", headline=None if verdict is None else SimpleNamespace(verdict=verdict))
+        headline = None if verdict is None else SimpleNamespace(verdict=verdict)
+        return SimpleNamespace(id=rid, data="toy data", headline=headline)
 
     summarize_reproductions([rep("a", "agrees"), rep("b", "differs"), None, rep("c", "agrees"), rep("d", None)])
     assert shown[0].data == ("Of the 4 reproductions above, on toy data: `a` and `c` agree with the paper's headline; "

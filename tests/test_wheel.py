@@ -32,7 +32,8 @@ def _copy_of_repository(tmp_path: Path) -> Path:
 
 def _run(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess:
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
-    assert done.returncode == 0, f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, \
+        f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
 
 

@@ -76,7 +76,8 @@ def test_sliders_take_bounds_defaults_and_symbols_from_the_declarations(experime
     helps = [child.value for child in sidebar.children if isinstance(child, ipywidgets.HTML)]
     assert any("a contributing run ranks it at depth ≤ d" in h for h in helps)
     assert any("probability that an unjudged document is relevant" in h for h in helps)
-    assert list(c["contributors"].value) == [n for n, x in zip(experiment.run_names, experiment.contributors) if x]
+    contributing = zip(experiment.run_names, experiment.contributors, strict=True)
+    assert list(c["contributors"].value) == [n for n, x in contributing if x]
 
 
 # =============================================================================== intervals view
@@ -146,7 +147,7 @@ def test_groups_and_top_choose_the_runs_shown(experiment):
     assert len(_rows(view.axes["runs"])) == 3 and "top 3 of 10 runs" in view.status.value
     group = experiment.groups[-1]
     view.controls["groups"].value = (group,)
-    members = {n for n, g in zip(experiment.run_names, experiment.groups) if g == group}
+    members = {n for n, g in zip(experiment.run_names, experiment.groups, strict=True) if g == group}
     assert set(_rows(view.axes["runs"])) <= members and len(_rows(view.axes["runs"])) == min(3, len(members))
 
 
@@ -219,7 +220,7 @@ def test_decision_view_shows_the_cores_cases_for_the_new_pool(experiment):
 def test_bias_view_shows_the_left_out_runs_for_the_new_depth(experiment):
     view = widgets.bias_view(experiment, depths=(5, 20))
     view.controls["depth"].value = 8
-    contributors = [n for n, x in zip(experiment.run_names, experiment.contributors) if x]
+    contributors = [n for n, x in zip(experiment.run_names, experiment.contributors, strict=True) if x]
     result = leave_one_group_out_bias(experiment, depth=8, measures=["AP", "Bpref"], contributors=contributors,
                                       reference="pool")
     lines = view.artists["rank"]
@@ -582,7 +583,7 @@ def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
     rates = list(c["background_rate"].options)
     assert rates[:3] == [0.0, 0.01, 0.02] and 0.001 not in rates
     moves = []
-    for low, high in zip(rates, rates[1:]):
+    for low, high in zip(rates, rates[1:], strict=False):
         xs, pictures = [], []
         for rate in (low, high):
             c["background_rate"].value = rate

@@ -27,7 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 COVID = REPO.parent / "shared" / "data" / "trec-covid-round1"
 BEGIN, END = "<!-- reproductions:begin -->", "<!-- reproductions:end -->"
-COLUMNS = ["id", "what it shows", "paper's headline", "irnb: default", "irnb: TREC-COVID", "agrees (default / TREC-COVID)"]
+COLUMNS = ["id", "what it shows", "paper's headline", "irnb: default", "irnb: TREC-COVID",
+           "agrees (default / TREC-COVID)"]
 COVID_LABEL = "TREC-COVID round 1"
 
 

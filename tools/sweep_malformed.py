@@ -143,7 +143,8 @@ def variants() -> list[tuple[str, str, object]]:
             for spelling in [b"1.0", b"0x1", b"+1", b"01", b"-1", b"200", b"999", b"-127", b"127", b"one", b"1e0"]:
                 v.append((f"qrels: grade {spelling.decode()} on line 10", which, _field(9, score_col, spelling)))
             v += [
-                ("qrels: conflicting duplicate judgment", which, lambda d: d + b" ".join(_lines(d)[0].split()[:3] + [b"0"]) + b"\n"),
+                ("qrels: conflicting duplicate judgment", which,
+                 lambda d: d + b" ".join(_lines(d)[0].split()[:3] + [b"0"]) + b"\n"),
                 ("qrels: a topic judged all -1", which, _neg_topic(b"3")),
                 ("qrels: iteration column 'Q0'", which, _each(lambda f: [f[0], b"Q0", *f[2:]])),
             ]

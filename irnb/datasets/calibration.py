@@ -36,6 +36,7 @@ import pyarrow.compute as pc
 
 from ..experiment import Experiment
 from ..metrics import evaluate
+from ..params import MEASUREMENT_DEPTH
 from .real import clef_ehealth_2016_task2, trec_covid_round1
 
 __all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "POOL_SHARE_BINS",
@@ -74,8 +75,7 @@ def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups:
 
     ``across_groups=True`` counts only pairs of runs from different groups.
     """
-    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
-        raise ValueError(f"depth must be an integer ≥ 1, got {depth!r}")
+    depth = MEASUREMENT_DEPTH.validate(depth, None, label="depth")
     S, T = len(experiment.run_names), len(experiment.topics)
     run, topic, code = _top_k_codes(experiment, depth)
     _, doc = np.unique(code, return_inverse=True)
@@ -253,7 +253,8 @@ def calibration_table(data_dir, *, seed: int = 0, tolerance: float = TOLERANCE,
         if name in DESIGN_ROWS:
             dlo, dhi = allowed_range([covid[name]], tolerance=WIDE_TOLERANCE)
             dok = bool(dlo <= design[name] <= dhi)
-        row.update({"strict": strict, "low": lo, "high": hi, "ok": ok, "design low": dlo, "design high": dhi, "design ok": dok})
+        row.update({"strict": strict, "low": lo, "high": hi, "ok": ok,
+                    "design low": dlo, "design high": dhi, "design ok": dok})
         rows.append(row)
     return pd.DataFrame(rows).set_index("statistic")
 
@@ -276,6 +277,7 @@ def seed_table(real: pd.DataFrame, seeds) -> pd.DataFrame:
     hi = real.loc[names].max(axis=1)
     wide = [allowed_range(real.loc[n], tolerance=WIDE_TOLERANCE) for n in names]
     out["inside"] = values.apply(lambda col: (col >= lo) & (col <= hi)).sum(axis=1)
-    out["wide"] = [int(((values.loc[n] >= w[0]) & (values.loc[n] <= w[1])).sum()) for n, w in zip(names, wide, strict=True)]
+    out["wide"] = [int(((values.loc[n] >= w[0]) & (values.loc[n] <= w[1])).sum())
+                   for n, w in zip(names, wide, strict=True)]
     out.index.name = "statistic"
     return out

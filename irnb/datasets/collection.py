@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..params import SEED
 from ..experiment import Experiment
 from ..io import Qrels, Run
 from . import model
@@ -97,9 +98,7 @@ class Collection:
 
 
 def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2 ** 63:
-        raise ValueError(f"simulate: seed must be an integer with 0 ≤ seed < 2**63, got {seed!r}")
-    return int(seed)
+    return SEED.validate(seed, "simulate")
 
 
 def _group_names(G: int) -> list[str]:
@@ -160,7 +159,8 @@ def simulate(
 def _docnos(topic_ids: list[str], N: int, width: int) -> pa.Array:
     """``D<topic>-<index>`` for every document, in (topic, index) order (= string order)."""
     index = pc.utf8_lpad(pc.cast(pa.array(np.tile(np.arange(N), len(topic_ids))), pa.string()), width, "0")
-    prefix = pa.array([f"D{t}-" for t in topic_ids], pa.string()).take(pa.array(np.repeat(np.arange(len(topic_ids)), N)))
+    topic_of_row = pa.array(np.repeat(np.arange(len(topic_ids)), N))
+    prefix = pa.array([f"D{t}-" for t in topic_ids], pa.string()).take(topic_of_row)
     return pc.binary_join_element_wise(prefix, index, "")
 
 

@@ -47,10 +47,10 @@ across topics, significant pairs, the spread of R), that held-out seeds (10–13
 10–29 reported in README) stay within 30% of that range, and that a collection simulated
 with TREC-COVID's design (143 runs from 56 groups, one pooled run per group, pool depth 7)
 stays within 30% of TREC-COVID's JudgedRet@10/@100 and relevant documents per topic
-(``calibration.WIDE_TOLERANCE``; JudgedRet@10 of non-contributing runs is the farthest, −25%). The per-topic normals behind R_t and h_t
-are standardized over blocks of ``TOPIC_BLOCK`` topics (:func:`_topic_normals`), so the
-default's topics have nearly the same spread of size and ease for every seed (exactly,
-before the ease is clipped to [EASE_LOW, EASE_HIGH] and R to docs_per_topic / 5).
+(``calibration.WIDE_TOLERANCE``; JudgedRet@10 of non-contributing runs is the farthest, −25%).
+The per-topic normals behind R_t and h_t are standardized over blocks of ``TOPIC_BLOCK``
+topics (:func:`_topic_normals`), so the default's topics have nearly the same spread of
+size and ease for every seed (exactly, before the ease is clipped to [EASE_LOW, EASE_HIGH] and R to docs_per_topic / 5).
 
 Randomness: every component draws from its own ``np.random.Generator(PCG64)`` seeded by
 ``SeedSequence([seed, component, index])``; a topic's documents, for instance, do not
@@ -296,7 +296,8 @@ def draw_design(seed: int, *, num_runs: int, num_groups: int, novel_runs: int, k
             same = members[manual[members] == flag]
             index_in_group[same] = np.arange(1, same.size + 1)
     out = Design(group=group, kind=kind, manual=manual, contributor=contributor, quality=quality,
-                 weights=weights, aspect_cover=cover, score_scale=scale, score_offset=offset, index_in_group=index_in_group)
+                 weights=weights, aspect_cover=cover, score_scale=scale, score_offset=offset,
+                 index_in_group=index_in_group)
     for arr in vars(out).values():
         arr.flags.writeable = False
     return out

@@ -9,9 +9,13 @@ names both parameters.
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 from typing import Any, Mapping
 
-from ..measures import Param
+from ..params import Param
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["SIMULATION_PARAMS", "validate_params", "defaults", "configure_simulate_parser"]
 
@@ -86,7 +90,7 @@ def validate_params(values: Mapping[str, Any], *, owner: str = "simulate") -> di
     return out
 
 
-def configure_simulate_parser(parser: "argparse.ArgumentParser") -> "argparse.ArgumentParser":
+def configure_simulate_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add ``irnb simulate``'s options to ``parser`` (one option per declared parameter)."""
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0: the embedded default)")
     parser.add_argument("--out", required=True, help="directory to write the collection to")

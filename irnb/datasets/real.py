@@ -28,7 +28,8 @@ import pandas as pd
 from ..experiment import Experiment
 from ..io import Qrels, read_qrels, read_runs
 
-__all__ = ["shared_data", "shared_data_missing", "SHARED_DATA_VARIABLE", "trec_covid_leaderboard", "trec_covid_deep_truth", "trec_covid_round1", "clef_ehealth_2016_task2"]
+__all__ = ["shared_data", "shared_data_missing", "SHARED_DATA_VARIABLE", "trec_covid_leaderboard",
+           "trec_covid_deep_truth", "trec_covid_round1", "clef_ehealth_2016_task2"]
 
 COVID_TOPICS = range(1, 31)
 #: Environment variable: a folder holding the collections (``trec-covid-round1/`` …), or ``0``.

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..measures import Param
+from ..params import POOL_DEPTH
 from ..pooling import judged_depth  # noqa: F401  (tests read it here)
 from .registry import Reproduction, ReproductionNeeds, Source
 
-_DEPTH = Param("depth", int, 100, low=1, doc="pool depth d of the reproduction (default: the data's own)")
+_DEPTH = dataclasses.replace(POOL_DEPTH, doc="pool depth d of the reproduction (default: the data's own)")
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ import pandas as pd
 from ..decision import ASSESSMENT_FAMILIES, DEPTHS, case_counts, compare_table, depth_curves, procedure_label
 from ..measures import parse_measure
 from ..metrics import evaluate
+from ..params import MEASUREMENT_DEPTH
 from .registry import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
@@ -100,9 +101,13 @@ def _a_name(assessment: str) -> str:
 
 
 def _check_depths(depths, owner: str) -> tuple[int, ...]:
-    depths = tuple(depths)
-    if not depths or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in depths):
-        raise ValueError(f"{owner}: depths must be measurement depths (integers ≥ 1), got {depths!r}")
+    given = tuple(depths)
+    try:
+        depths = tuple(MEASUREMENT_DEPTH.validate(d, None) for d in given)
+    except ValueError:
+        depths = ()
+    if not depths:
+        raise ValueError(f"{owner}: depths must be measurement depths (integers ≥ 1), got {given!r}")
     if list(depths) != sorted(set(depths)):
         raise ValueError(f"{owner}: depths must increase without repeats, got {depths!r}")
     return tuple(int(d) for d in depths)
@@ -184,8 +189,8 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
     family at the column's depth (MAP: at 1000), e.g. ``"JudgedRet"``."""
     fam = "Judged" if assessment is None else _assessment(assessment, "baillie2007-table1")
     columns = [(f"@{d}", f"P@{d}") for d in DEPTHS] + [("MAP/AA", "AP")]
-    table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam, depths=DEPTHS, test=test,
-                              alpha=alpha, pool_depths=pool_depths)
+    table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam,
+                              depths=DEPTHS, test=test, alpha=alpha, pool_depths=pool_depths)
     paper = _paper_table1()
     mine, theirs = table.iloc[0], paper.mean(axis=0)
     agrees = _decided(mine, bool(mine[("@1000", 3)] < mine[("@10", 3)] and _weak(mine, "@1000") > _weak(mine, "@10")))
@@ -563,7 +568,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
         *_pair_notes(grid, source, pairs, labels),
         f"Pairs in each case at @{last}: " + ", ".join(f"case {c}: {n}" for c, n in present.items()) + ".",
         ("Agrees: every case has an example." if agrees else
-         f"Differs: no pair falls in case {', '.join(str(c) for c, ok in zip(_CASES, found) if not ok)} at any depth."),
+         f"Differs: no pair falls in case {', '.join(str(c) for c, ok in zip(_CASES, found, strict=True) if not ok)} at any depth."),
     ]
     headline = Headline(paper="all four cases occur among official runs (Robust 2005)",
                         irnb=f"cases with an example: {sum(found)} of 4", agrees=agrees)
@@ -634,8 +639,7 @@ def _fig12(source: Source, *, depth: int = 1000):
     """``depth``: the assessment depth (A_p@depth; the paper's 1000)."""
     from ..bias import kendall_tau
 
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValueError(f"baillie2008-fig12: depth must be an integer ≥ 1, got {depth!r}")
+    depth = MEASUREMENT_DEPTH.validate(depth, "baillie2008-fig12", label="depth")
     exp = source.experiment
     judged, recall = f"Judged@{depth}", "RecallAssessment"
     means = evaluate(exp, ["AP", judged, recall]).means()

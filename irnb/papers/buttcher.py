@@ -336,7 +336,7 @@ def fig1(source: Source, *, seed: int = 0, repeats: int = 1,
              f"{', '.join(steady) or 'none'} {'stays' if len(steady) == 1 else 'stay'} within 10 % of the full-qrels "
              f"value at {low:.0%}"
              + (f"; {', '.join(rising)} {'rises' if len(rising) == 1 else 'rise'} by more than 10 %" if rising else "")
-             + f" (the paper: every measure falls except bpref and RankEff"
+             + " (the paper: every measure falls except bpref and RankEff"
              + (", and bpref-10 rises, as Buckley & Voorhees found" if "bpref-10" in score.columns else "")
              + f"). Mean τ over the subsets, highest first: {order} (the paper: RankEff slightly above bpref, "
              f"both above AP, P@k and nDCG@k). "

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import evaluate
+from ..params import MEASUREMENT_DEPTH
 from .registry import Headline, Reproduction, Source, register
 
 __all__: list[str] = []
@@ -31,9 +32,7 @@ _K = 20
 
 
 def _check_k(k) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k (measurement depth) must be an integer ≥ 1, got {k!r}")
-    return int(k)
+    return MEASUREMENT_DEPTH.validate(k, None, label="k (measurement depth)")
 
 
 def _pool(source: Source, pool_depth):
@@ -80,7 +79,7 @@ def _choose_pair(source: Source, k: int, judged, run_a, run_b, *, baseline: bool
                  [n for n in names if n != run_b]]
         candidates = next(p for p in pools if p)
         run_a = min(candidates, key=lambda n: (unjudged[n], names.index(n)))
-        rule.append(f"lvl0 = the run with the fewest unjudged documents among "
+        rule.append("lvl0 = the run with the fewest unjudged documents among "
                     + ("the other non-contributing runs of lvl1's group" if candidates is pools[0] else
                        "the other runs of lvl1's group" if candidates is pools[1] else "the other runs"))
     return run_a, run_b, ("; ".join(rule) + ".") if rule else "Runs given by the caller."

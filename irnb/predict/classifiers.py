@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
 from scipy import sparse, special
 
+from .. import params
 from ..lab import install_hint
-from ..measures import Param
+from ..params import Param
 from .features import TermCounts
 
 #: The classifiers of Büttcher et al. (Section 3).
@@ -33,12 +34,10 @@ MAX_FEATURES = Param("max_features", int, 1_000_000, low=1,
                      doc="SVM vocabulary: the most frequent terms of the documents read (Büttcher et al.: 10⁶)")
 CALIBRATION_FOLDS = Param("calibration_folds", int, 3, low=2, high=20,
                           doc="folds of the out-of-fold scores that Platt scaling fits probabilities on")
-RELEVANCE_LEVEL = Param("relevance_level", int, 1, low=1, high=127,
-                        doc="a judged document is relevant when its grade is at least this")
-RBP_PERSISTENCE = Param("p", float, 0.8, low=0.0, high=1.0, low_open=True, high_open=True,
-                        doc="RBP persistence p")
-EXPECTED_BACKGROUND = Param("background_rate", float, 0.0, low=0.0, high=1.0, label="background_rate (E)",
-                            doc="probability of relevance of an unjudged document without a prediction")
+RELEVANCE_LEVEL = replace(params.RELEVANCE_LEVEL, high=127)  # grades are int8
+RBP_PERSISTENCE = params.PERSISTENCE
+EXPECTED_BACKGROUND = replace(params.BACKGROUND_RATE, default=0.0,
+                              doc="probability of relevance of an unjudged document without a prediction")
 
 #: Declared bounds of the prediction parameters.
 PREDICT_PARAMS: Mapping[str, Param] = MappingProxyType(
