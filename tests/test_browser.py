@@ -159,8 +159,8 @@ def _assert_legible(where: str, image, box: dict) -> None:
     scale = box["width"] / image.evaluate("img => img.naturalWidth")
     smallest_px = MIN_FONT * PNG_DPI / 72 * scale
     print(f"{where}: shown at {scale:.2f} of its size, smallest text {smallest_px:.1f} px")
-    assert smallest_px >= MIN_TEXT_PX - 0.05, \
-        f"{where}: the figure is shrunk to {scale:.2f} of its size (smallest text {smallest_px:.1f} px < {MIN_TEXT_PX} px)"
+    assert smallest_px >= MIN_TEXT_PX - 0.05, (f"{where}: the figure is shrunk to {scale:.2f} of its size "
+                                               f"(smallest text {smallest_px:.1f} px < {MIN_TEXT_PX} px)")
 
 
 #: Where the screenshots of every view go (CI keeps the folder as an artifact; gitignored).
