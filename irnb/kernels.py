@@ -146,7 +146,14 @@ class Judged:
     @cached_property
     def gain(self) -> np.ndarray:
         """(S, T, D) float gains: the grade, 0 for negative grades, unjudged and no document."""
-        return np.clip(self.grade, 0, None).astype(np.float64)
+        return _gains(self.grade)
+
+    @cached_property
+    def relevant_cells(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where the relevant documents are: (run, topic) cell ``s * T + t`` and 0-based rank
+        of each, in array order (one ``flatnonzero``, shared by AP, bpref and the like)."""
+        flat = np.flatnonzero(self.rel)
+        return np.divmod(flat, max(self.depth, 1))
 
     def ideal_gains(self, k: int) -> np.ndarray:
         """(T, k) gains of the ideal ranking (grades sorted descending, zeros after)."""
@@ -154,10 +161,13 @@ class Judged:
         levels = np.arange(self.level_counts.shape[1] - 1, 0, -1)
         if counts.shape[1] == 0:
             return np.zeros((self.level_counts.shape[0], k))
-        ends = np.cumsum(counts, axis=1)  # (T, G)
+        at_least = np.cumsum(counts, axis=1)  # (T, G): documents of grade ≥ G, ≥ G - 1, …, ≥ 1
         pos = np.arange(k)
-        which = (ends[:, None, :] <= pos[None, :, None]).sum(axis=2)  # (T, k)
-        gains = np.where(which < levels.size, levels[np.minimum(which, levels.size - 1)], 0)
+        # the gain at position p is the number of grades L ≥ 1 with more than p documents of grade ≥ L
+        # (levels are G..1, consecutive): a loop over grades, (T, k) each, no (T, k, G) temporary
+        gains = np.zeros((counts.shape[0], k), dtype=np.int16)
+        for j in range(levels.size):
+            gains += at_least[:, j, None] > pos[None, :]
         return gains.astype(np.float64)
 
     # ----------------------------------------------------------- derived views (cached)
@@ -195,6 +205,11 @@ def condense(view: Judged) -> Judged:
     out[s, t, new_pos[s, t, r]] = view.grade[s, t, r]
     return Judged(grade=out, level_counts=view.level_counts, length=judged.sum(axis=2),
                   relevance_level=view.relevance_level, trec_version=view.trec_version)
+
+
+def _gains(grade: np.ndarray) -> np.ndarray:
+    """Float gains of grades: the grade, 0 for negative grades and the sentinels."""
+    return np.maximum(grade, 0).astype(np.float64)
 
 
 # =================================================================== kernels
@@ -277,9 +292,12 @@ def _average_precision(view: Judged, k: int | None) -> np.ndarray:
     """(1/R) Σ over relevant documents at rank r ≤ k of P@r; computed at the relevant
     positions only (no float array over every rank)."""
     d = _cut(view, k)
-    s, t, r = np.nonzero(view.rel[:, :, :d])
-    precision_at = view.cum_rel[s, t, r] / (r + 1.0)
-    return safe_divide(_sum_per_topic(view, s, t, precision_at), view.num_rel[None, :])
+    cell, r = view.relevant_cells
+    if d < view.depth:
+        cell, r = cell[r < d], r[r < d]
+    flat = cell * view.depth + r
+    precision_at = view.cum_rel.reshape(-1)[flat] / (r + 1.0)
+    return safe_divide(_sum_at_cells(view, cell, precision_at), view.num_rel[None, :])
 
 
 def _dcg(gains: np.ndarray, d: int) -> np.ndarray:
@@ -289,7 +307,9 @@ def _dcg(gains: np.ndarray, d: int) -> np.ndarray:
 
 def _ndcg(view: Judged, k: int | None) -> np.ndarray:
     d = _cut(view, k)
-    dcg = _dcg(view.gain[:, :, :d], d)
+    # the gains of the top d only, unless the whole array is there already: no (S, T, D) float temporary
+    gains = view.__dict__["gain"][:, :, :d] if "gain" in view.__dict__ else _gains(view.grade[:, :, :d])
+    dcg = _dcg(gains, d)
     ideal_depth = int(view.num_judged.max(initial=0)) if k is None else k
     ideal = _dcg(view.ideal_gains(ideal_depth), ideal_depth)
     return safe_divide(dcg, ideal[None, :])
@@ -363,8 +383,10 @@ def _rprec_mult(view: Judged, mult: float) -> np.ndarray:
 def _nonrel_above_relevant(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Positions (s, t) of the retrieved relevant documents and the judged non-relevant
     documents ranked above each (n_r)."""
-    s, t, r = np.nonzero(view.rel)
-    return s, t, view.cum_nonrel[s, t, r].astype(np.float64)  # a relevant document is not non-relevant
+    cell, r = view.relevant_cells
+    T = view.grade.shape[1]
+    above = view.cum_nonrel.reshape(-1)[cell * view.depth + r]  # a relevant document is not non-relevant
+    return cell // max(T, 1), cell % max(T, 1), above.astype(np.float64)
 
 
 def _bpref(view: Judged, extra: int = 0) -> np.ndarray:
@@ -410,8 +432,13 @@ def _infap(view: Judged) -> np.ndarray:
 def _sum_per_topic(view: Judged, s: np.ndarray, t: np.ndarray, values: np.ndarray) -> np.ndarray:
     """(S, T) sums of ``values`` given at sparse positions (s, t, ·): kernels whose terms
     exist only at relevant documents compute them there, not over the whole array."""
+    return _sum_at_cells(view, s * view.grade.shape[1] + t, values)
+
+
+def _sum_at_cells(view: Judged, cell: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """(S, T) sums of ``values`` given at (run, topic) cells ``s * T + t``."""
     S, T = view.grade.shape[:2]
-    return np.bincount(s * T + t, weights=values, minlength=S * T).reshape(S, T)
+    return np.bincount(cell, weights=values, minlength=S * T).reshape(S, T)
 
 
 def _ideal_dcg_cumulative(view: Judged) -> tuple[np.ndarray, np.ndarray]:

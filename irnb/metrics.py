@@ -36,12 +36,16 @@ def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
     >>> level_counts_of(np.array([0, 0, 1, 1]), np.array([1, 0, 2, -1]), 2).tolist()
     [[1, 1, 0], [0, 0, 1]]
     """
-    grade = np.asarray(grade).astype(np.int64)
+    grade, topic = np.asarray(grade), np.asarray(topic)
+    if grade.dtype.kind not in "iu":
+        grade = grade.astype(np.int64)
     keep = grade >= 0
-    G = int(grade[keep].max(initial=0))
-    counts = np.zeros((T, G + 1), dtype=np.int64)
-    np.add.at(counts, (np.asarray(topic)[keep], grade[keep]), 1)
-    return counts
+    if not keep.all():
+        grade, topic = grade[keep], topic[keep]
+    G = int(grade.max(initial=0))
+    cell = topic.astype(np.int64) * (G + 1)  # one bincount over (topic, grade) cells, not np.add.at
+    cell += grade
+    return np.bincount(cell, minlength=T * (G + 1)).astype(np.int64).reshape(T, G + 1)
 
 
 def judged_level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:
