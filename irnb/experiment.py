@@ -297,7 +297,7 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
     table = qrels.table
     codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
     position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
-    topic_idx = position.astype(np.int64)[codes]  # hashes the distinct topics only, not every row
+    topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
     keep = topic_idx >= 0
     everything = bool(keep.all())
     grades = table["grade"].to_numpy() if everything else table["grade"].to_numpy()[keep]
@@ -309,7 +309,7 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
             f"got {table['grade'][row].as_py()}"
         )
     docno = (table["docno"] if everything else table["docno"].filter(pa.array(keep))).combine_chunks()
-    topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32)
+    topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32, copy=False)
     if topic_idx.size and not (topic_idx[1:] >= topic_idx[:-1]).all():  # read_qrels' tables are topic-sorted
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
         topic_idx, grades = topic_idx[order], grades[order]
@@ -386,7 +386,7 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
                      (keys.topic_bits, keys.hash_bits, keys.low_bits))
     line_key.sort()
     high = line_key & ~low
-    start = np.searchsorted(sorted_key, high)  # sorted against sorted: a near-linear merge
+    start = _first_at_least(sorted_key, high)
     found = sorted_key[np.minimum(start, sorted_key.size - 1)]
     found &= ~low
     pending = np.flatnonzero(found == high)  # lines with a candidate entry (same topic and hash bits)
@@ -404,6 +404,22 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
         pending, at = pending[inside], at[inside]
         pending = pending[(sorted_key[at] & ~low) == high[pending]]
     return out
+
+
+def _first_at_least(sorted_key: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """For every value of the sorted ``high``, the position of the first of the sorted keys
+    that is ≥ it (``np.searchsorted(sorted_key, high)``); when the keys are fewer, each key
+    is searched among the values instead (fewer binary searches, in a smaller array's
+    cache) and the positions counted back: the keys < high[i] are those placed before i.
+
+    >>> keys, high = np.array([2, 4, 4, 9], np.uint64), np.array([1, 4, 5, 9, 10], np.uint64)
+    >>> _first_at_least(keys, high).tolist() == np.searchsorted(keys, high).tolist()
+    True
+    """
+    if sorted_key.size >= high.size:
+        return np.searchsorted(sorted_key, high)  # sorted against sorted: a near-linear merge
+    before = np.bincount(np.searchsorted(high, sorted_key, side="right"), minlength=high.size + 1)
+    return np.cumsum(before[:-1])
 
 
 class _QrelsIndex(NamedTuple):
