@@ -259,8 +259,9 @@ def test_sorted_key_lookup_confirms_every_match_on_the_strings(hash_bits, monkey
 
 
 def test_huge_page_advice_is_off_while_reading_and_restored_after(tmp_path):
-    """numpy's huge-page advice is off inside read_qrels and Experiment (see irnb.io's
-    docstring) and back to the caller's setting afterwards, also after an error."""
+    """numpy's huge-page advice is off inside read_qrels (see irnb.io's docstring; the
+    Experiment build keeps the caller's setting) and back to the caller's setting afterwards,
+    also after an error."""
     setter = irnb_io._hugepage_setter()
     if setter is None:
         pytest.skip("this numpy has no huge-page switch")
