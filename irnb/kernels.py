@@ -381,12 +381,11 @@ def _rprec_mult(view: Judged, mult: float) -> np.ndarray:
 
 
 def _nonrel_above_relevant(view: Judged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Positions (s, t) of the retrieved relevant documents and the judged non-relevant
-    documents ranked above each (n_r)."""
+    """The (run, topic) cell ``s * T + t`` and topic t of every retrieved relevant document
+    and the judged non-relevant documents ranked above it (n_r)."""
     cell, r = view.relevant_cells
-    T = view.grade.shape[1]
     above = view.cum_nonrel.reshape(-1)[cell * view.depth + r]  # a relevant document is not non-relevant
-    return cell // max(T, 1), cell % max(T, 1), above.astype(np.float64)
+    return cell, cell % max(view.grade.shape[1], 1), above.astype(np.float64)
 
 
 def _bpref(view: Judged, extra: int = 0) -> np.ndarray:
@@ -398,18 +397,18 @@ def _bpref(view: Judged, extra: int = 0) -> np.ndarray:
     1 − min(11, 11) / min(12, 11) = 0 (bpref: 1 − min(11, 1) / min(12, 1) = 0 too); with 5
     above, bpref-10 gives 1 − 5/11 = 0.5455 where bpref gives 0.
     """
-    s, t, n = _nonrel_above_relevant(view)
+    cell, t, n = _nonrel_above_relevant(view)
     C = (view.num_rel[t] + extra).astype(np.float64)
     cap = np.minimum(view.num_nonrel[t], C)
     terms = 1.0 - safe_divide(np.minimum(n, C), cap)
-    return safe_divide(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
+    return safe_divide(_sum_at_cells(view, cell, terms), view.num_rel[None, :])
 
 
 def _rank_eff(view: Judged) -> np.ndarray:
     """(1/R) Σ over retrieved relevant r of (1 − n_r / N); N = 0 → terms of 1."""
-    s, t, n = _nonrel_above_relevant(view)
+    cell, t, n = _nonrel_above_relevant(view)
     terms = 1.0 - safe_divide(n, view.num_nonrel[t])
-    return safe_divide(_sum_per_topic(view, s, t, terms), view.num_rel[None, :])
+    return safe_divide(_sum_at_cells(view, cell, terms), view.num_rel[None, :])
 
 
 def _infap(view: Judged) -> np.ndarray:
