@@ -110,7 +110,7 @@ from .ordering import string_bytes as _string_bytes
 from .ordering import string_hash as _string_hash  # noqa: F401
 from .ordering import strings_equal as _strings_equal  # noqa: F401
 from .ordering import topic_docno_order as _topic_docno_order
-from .parsing import QRELS_COLUMNS, RUN_COLUMNS
+from .parsing import QRELS_COLUMNS, RUN_COLUMNS, qrels_frame_table, run_frame_table
 from .parsing import QRELS_FAST as _QRELS_FAST  # noqa: F401
 from .parsing import RUN_FAST as _RUN_FAST  # noqa: F401
 from .parsing import check_grades as _check_grades
@@ -138,17 +138,6 @@ __all__ = [
 DUPLICATE_POLICIES = ("error", "keep_first")
 
 Source = str | os.PathLike | pd.DataFrame
-
-_RUN_ALIASES = {
-    "topic": ("topic", "qid", "query_id", "q_id", "query"),
-    "docno": ("docno", "doc_id", "docid", "doc"),
-    "score": ("score", "sim"),
-}
-_QRELS_ALIASES = {
-    "topic": ("topic", "qid", "query_id", "q_id", "query"),
-    "docno": ("docno", "doc_id", "docid", "doc"),
-    "grade": ("grade", "relevance", "rel", "label", "judgment"),
-}
 
 # Grades are stored as int8 (irnb.experiment), whose two lowest values mark "not in the
 # qrels" (-128) and "no document" (-127): a grade read must lie in [MIN_GRADE, MAX_GRADE]
@@ -382,12 +371,6 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
 # irnb._text, without pyarrow, so that the `irnb trec_eval` drop-in applies the same ones.
 
 
-def _show_value(value) -> str:
-    """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
-    ``np.float64(nan)``), cut to a readable length."""
-    return shorten(value.item() if isinstance(value, np.generic) else value)
-
-
 # --------------------------------------------------------------------------- memory pages
 
 
@@ -488,65 +471,9 @@ def _run_from_bytes(data: bytes, name: str, label: str, on_duplicate: str) -> Ru
     return dataclasses.replace(run, comments=comments, metadata=metadata) if comments else run
 
 
-def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
-    for candidate in aliases[role]:
-        if candidate in frame.columns:
-            return candidate
-    raise ValueError(
-        f"{label}: expected a column for {role} (one of {', '.join(aliases[role])}), "
-        f"got columns {list(map(str, frame.columns))}"
-    )
-
-
-def _label(frame: pd.DataFrame, row: int) -> str:
-    """The index label of positional row ``row`` (what ``frame.loc`` takes)."""
-    return _position(frame.index.to_numpy(), row, "row")
-
-
-def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
-    """A topic or docno column as strings; each must be non-empty text without whitespace
-    (so that it can be written as a TREC line)."""
-    values = frame[column]
-    missing = np.flatnonzero(values.isna().to_numpy())
-    if missing.size:
-        row = int(missing[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a value in column {column!r}, "
-            f"got {_show_value(values.iloc[row])}"
-        )
-    array = pa.array(values.astype(str).to_numpy(dtype=object), pa.string())
-    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, r"\s"))
-    bad = bad.to_numpy(zero_copy_only=False)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
-            f"got {shorten(array[row].as_py())}"
-        )
-    return array
-
-
 def _run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
     label = f"DataFrame {name!r}"
-    if len(frame) == 0:
-        raise ValueError(f"{label}: empty run: expected at least one row")
-    cols = {role: _column(frame, _RUN_ALIASES, role, label) for role in _RUN_ALIASES}
-    raw = frame[cols["score"]]
-    scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64, copy=True)
-    bad = np.flatnonzero(~np.isfinite(scores))
-    if bad.size:
-        row = int(bad[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a finite number in column {cols['score']!r}, "
-            f"got {_show_value(raw.iloc[row])}"
-        )
-    table = pa.table(
-        {
-            "topic": _id_column(frame, cols["topic"], label),
-            "docno": _id_column(frame, cols["docno"], label),
-            "score": pa.array(scores, pa.float64()),
-        }
-    )
+    table = run_frame_table(frame, label)
     tag = str(frame["tag"].iloc[0]) if "tag" in frame.columns else name
     return _run_from_table(table, frame.index.to_numpy(), name, tag, label, on_duplicate, unit="row")
 
@@ -750,25 +677,7 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     check_duplicate_policy(on_duplicate)
     if isinstance(source, pd.DataFrame):
         label = "qrels DataFrame"
-        if len(source) == 0:
-            raise ValueError(f"{label}: empty qrels: expected at least one row")
-        cols = {role: _column(source, _QRELS_ALIASES, role, label) for role in _QRELS_ALIASES}
-        raw = source[cols["grade"]]
-        numeric = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
-        bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)) | (np.abs(numeric) > 2**53))
-        if bad.size:
-            row = int(bad[0])
-            raise ValueError(
-                f"{label}: row {_label(source, row)}: expected an integer grade in column {cols['grade']!r}, "
-                f"got {_show_value(raw.iloc[row])}"
-            )
-        table = pa.table(
-            {
-                "topic": _id_column(source, cols["topic"], label),
-                "docno": _id_column(source, cols["docno"], label),
-                "grade": pa.array(numeric.astype(np.int64), pa.int64()),
-            }
-        )
+        table = qrels_frame_table(source, label)
         return _qrels_from_table(table, source.index.to_numpy(), label, on_duplicate, unit="row")
     path = Path(source)
     if _file_kind(path, "qrels file") == "dir":
