@@ -291,10 +291,15 @@ def _panel(controls: Mapping[str, Any]):
 
 
 def _beside(sidebar, main):
-    """The sidebar on the left, ``main`` (the plot) taking the rest of the width."""
+    """The sidebar on the left, ``main`` (the plot) taking the rest of the width; where the
+    page is too narrow for both at the figure's drawn size (JupyterLab at 1024 × 768 with its
+    file browser open), the plot moves above the controls instead of being shrunk: the row
+    wraps in reverse, so the wrapped plot comes first and stays legible."""
     w = _ipywidgets()
-    main.layout = w.Layout(flex="1 1 auto", min_width="0")
-    return w.HBox([sidebar, main], layout=w.Layout(width="100%", align_items="flex-start"))
+    main.layout = w.Layout(flex="1 1 0", min_width=f"{round(PLOT_WIDTH * PNG_DPI) + PLOT_FRAME_PX}px")
+    # wrap-reverse swaps the cross axis: flex-end aligns the two boxes to the top of their row
+    return w.HBox([sidebar, main], layout=w.Layout(width="100%", flex_flow="row wrap-reverse",
+                                                   align_items="flex-end"))
 
 
 # =============================================================================== views
@@ -541,6 +546,8 @@ PNG_DPI = 80
 #: controls sidebar on a 1024×768 Voila screen and in JupyterLab at 1366×768 with its file
 #: browser open, so the figure is shown at its drawn size (smallest text 10 px, not shrunk).
 PLOT_WIDTH = 7.0
+#: Pixels the tabs add around a figure (their padding and borders, measured in the browser).
+PLOT_FRAME_PX = 32
 
 
 def _figure(figsize: tuple[float, float], canvas: str, grid: tuple[int, int], width_ratios=None,
