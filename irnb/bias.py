@@ -88,7 +88,7 @@ from .metrics import aggregate_over_topics, evaluate, judged_level_counts
 from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
 from .results import Result
-from .stats import paired_summaries, paired_t_kernel
+from .pair_kernels import paired_summaries, paired_t_kernel
 from .sweep import sweep
 
 __all__ = [

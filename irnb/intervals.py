@@ -462,7 +462,7 @@ def compare_intervals(intervals: ScoreIntervals) -> IntervalComparison:
 def pessimistic_p_values(lower: np.ndarray, upper: np.ndarray, evaluated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(P,) p-values and directions of the pessimistic interval t-test for every pair
     i < j (``np.triu_indices`` order) of the rows of (S, T) bounds."""
-    from .stats import paired_summaries, paired_t_kernel
+    from .pair_kernels import paired_summaries, paired_t_kernel
 
     i, j = np.triu_indices(lower.shape[0], 1)
     both = evaluated[i] & evaluated[j]

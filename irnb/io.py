@@ -1,4 +1,9 @@
-"""Read and write TREC runs and qrels.
+"""Read and write TREC runs and qrels: open the sources, build checked Run and Qrels objects.
+
+The text of one file is parsed into tables by :mod:`irnb.parsing`; string columns become
+keys and runs take trec_eval's order in :mod:`irnb.ordering`. This module opens the
+sources (files, compressed or not, folders, archives, DataFrames), checks the tables
+(repeated docnos, grades) into :class:`Run` and :class:`Qrels`, and writes them back.
 
 Sources: a path to a plain, gzip-, bzip2- or xz-compressed file, a directory of run files,
 a ``.tar``/``.tar.gz``/``.tar.xz``/``.tar.bz2`` archive (every regular member is a run), or
@@ -50,7 +55,7 @@ Rules (trec_eval's, unless marked *irnb*):
   A DataFrame's topic and docno values must be non-empty and free of whitespace (so that
   the run can be written as TREC text).
 
-Parsing has two paths that give identical tables (a property test checks it): a fast one
+Parsing (:mod:`irnb.parsing`) has two paths that give identical tables (a property test checks it): a fast one
 (pyarrow's CSV reader) for files with one kind of separator (all single spaces or all
 single tabs) and no comments, blank lines or trailing columns, and an exact line-by-line
 one for everything else and for every error. A file is always tried on the fast path
@@ -76,30 +81,46 @@ import dataclasses
 import errno
 import functools
 import gzip
-import io as _io
 import lzma
-import math
 import os
 import re
 import stat
 import tarfile
 import threading
 import zlib
-import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, NamedTuple
+from typing import Iterable, Iterator, Mapping
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
-from ._grades import MAX_GRADE, MIN_GRADE
+from ._grades import MAX_GRADE, MIN_GRADE  # noqa: F401 (read as irnb.io.MIN_GRADE)
 from ._text import MAX_LINE_BYTES, SHOWN_CHARS, clean_text, shorten, show_token  # noqa: F401
 from .nested import looks_nested, nested_frame
+from .ordering import COMPAT_VERSIONS, check_compat, remember_blocks, sorted_blocks, topic_blocks  # noqa: F401
+from .ordering import StringBytes as _StringBytes
+from .ordering import encode_topics as _topic_codes  # called through this module's name (a test spies on it)
+from .ordering import raw_offsets as _raw_offsets
+from .ordering import repeated_rows as _repeated_rows
+from .ordering import string_bytes as _string_bytes
+from .ordering import string_hash as _string_hash  # noqa: F401
+from .ordering import strings_equal as _strings_equal  # noqa: F401
+from .ordering import topic_docno_order as _topic_docno_order
+from .parsing import QRELS_COLUMNS, RUN_COLUMNS, qrels_frame_table, run_frame_table
+from .parsing import QRELS_FAST as _QRELS_FAST  # noqa: F401
+from .parsing import RUN_FAST as _RUN_FAST  # noqa: F401
+from .parsing import check_grades as _check_grades
+from .parsing import fast_table as _fast_table  # noqa: F401
+from .parsing import parse_qrels_bytes as _parse_qrels_bytes
+from .parsing import parse_qrels_exact as _parse_qrels_exact  # noqa: F401
+from .parsing import parse_run_bytes as _parse_run_bytes
+from .parsing import parse_run_exact as _parse_run_exact  # noqa: F401
+from .parsing import position as _position
+from .parsing import where as _where
 from .runmeta import read_comments
 
 __all__ = [
@@ -115,27 +136,12 @@ __all__ = [
 ]
 
 DUPLICATE_POLICIES = ("error", "keep_first")
-RUN_COLUMNS = "qid Q0 docno rank score tag"
-QRELS_COLUMNS = "qid iteration docno grade"
 
 Source = str | os.PathLike | pd.DataFrame
-
-_RUN_ALIASES = {
-    "topic": ("topic", "qid", "query_id", "q_id", "query"),
-    "docno": ("docno", "doc_id", "docid", "doc"),
-    "score": ("score", "sim"),
-}
-_QRELS_ALIASES = {
-    "topic": ("topic", "qid", "query_id", "q_id", "query"),
-    "docno": ("docno", "doc_id", "docid", "doc"),
-    "grade": ("grade", "relevance", "rel", "label", "judgment"),
-}
 
 # Grades are stored as int8 (irnb.experiment), whose two lowest values mark "not in the
 # qrels" (-128) and "no document" (-127): a grade read must lie in [MIN_GRADE, MAX_GRADE]
 # (declared in irnb._grades beside those markers, which the lean trec_eval reader shares).
-
-_INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -365,12 +371,6 @@ def _iter_sources(path: Path) -> Iterator[tuple[str, str, bytes]]:
 # irnb._text, without pyarrow, so that the `irnb trec_eval` drop-in applies the same ones.
 
 
-def _show_value(value) -> str:
-    """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
-    ``np.float64(nan)``), cut to a readable length."""
-    return shorten(value.item() if isinstance(value, np.generic) else value)
-
-
 # --------------------------------------------------------------------------- memory pages
 
 
@@ -417,378 +417,7 @@ def _with_small_pages(function):
     return wrapper
 
 
-
-# --------------------------------------------------------------------------- fast path
-
-
-def _raw_offsets(array: pa.Array) -> np.ndarray:
-    """The value offsets of a (non-chunked) string/binary array, as stored (no copy)."""
-    large = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
-    raw = np.frombuffer(array.buffers()[1], dtype=np.int64 if large else np.int32)
-    return raw[array.offset: array.offset + len(array) + 1]
-
-
-def _has_empty(column: pa.ChunkedArray) -> bool:
-    for chunk in column.chunks:
-        offsets = _raw_offsets(chunk)
-        if len(chunk) and (offsets[1:] == offsets[:-1]).any():
-            return True
-    return False
-
-
-def _any_starts_with_hash(column: pa.ChunkedArray) -> bool:
-    """Whether some value starts with ``#``; every value must be non-empty."""
-    for chunk in column.chunks:
-        if len(chunk):
-            values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
-            if (values[_raw_offsets(chunk)[:-1]] == ord("#")).any():
-                return True
-    return False
-
-
-def _only_decimal_integers(column: pa.ChunkedArray) -> bool:
-    """Whether every (non-empty) value is digits with an optional leading minus — what the
-    exact parser and pyarrow's cast read alike ('+1' and friends go to the exact parser);
-    a check of the bytes themselves, without a regular expression."""
-    for chunk in column.chunks:
-        if not len(chunk):
-            continue
-        offsets = _raw_offsets(chunk)
-        values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
-        minus = values == ord("-")
-        bad = ((values < ord("0")) | (values > ord("9"))) & ~minus
-        first = np.zeros(values.size, dtype=bool)
-        first[offsets[:-1] - offsets[0]] = True
-        if bad.any() or (minus & ~first).any():
-            return False
-    return True
-
-
-_FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
-
-
-def _fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
-    """pyarrow's CSV reader, for files whose every line is exactly ``len(columns)`` fields
-    separated by single spaces (or single tabs), without comments or blank lines. Returns
-    None whenever the file needs the exact line-by-line parser (which also reports errors).
-
-    ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
-    must be non-empty), ``float`` (finite float64), ``int`` (decimal integer, int64).
-    """
-    if not data:
-        return None
-    end = data.find(b"\n")
-    delimiter = b"\t" if b"\t" in (data if end < 0 else data[:end]) else b" "
-    other = b" " if delimiter == b"\t" else b"\t"
-    # Any other whitespace would split differently in the exact parser.
-    if other in data or b"\r" in data or b"\x0b" in data or b"\x0c" in data:
-        return None
-    try:
-        table = pacsv.read_csv(
-            _io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=False),
-            parse_options=pacsv.ParseOptions(
-                delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
-                newlines_in_values=False, ignore_empty_lines=False,
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types={name: _FAST_TYPES[kind] for name, kind in columns.items()},
-                strings_can_be_null=False, quoted_strings_can_be_null=False,
-                check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
-            ),
-        )
-    except pa.ArrowException:
-        return None
-    first = next(iter(columns))
-    # Empty fields come from doubled, leading or trailing separators, or blank lines.
-    if any(kind in ("string", "binary", "int") and _has_empty(table[name]) for name, kind in columns.items()):
-        return None
-    if _any_starts_with_hash(table[first]):  # a comment line with the right field count
-        return None
-    for name, kind in columns.items():
-        column = table[name]
-        if kind == "float":
-            if column.null_count or pc.any(pc.invert(pc.is_finite(column))).as_py():
-                return None
-        elif kind == "int":
-            if not _only_decimal_integers(column):
-                return None  # '+1' and friends: the exact parser accepts them
-            try:
-                column = pc.cast(column, pa.int64())
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                return None
-            table = table.set_column(table.schema.get_field_index(name), name, column)
-    return table
-
-
-# --------------------------------------------------------------------------- exact path
-
-
-def _data_lines(data: bytes) -> Iterator[tuple[int, list[bytes]]]:
-    """(1-based line number, fields) of every line that is neither blank nor a comment."""
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        parts = line.split()
-        if parts and not parts[0].startswith(b"#"):
-            yield number, parts
-
-
-def _utf8_array(tokens: list[bytes], numbers: list[int], label: str, what: str) -> pa.Array:
-    try:
-        return pa.array(tokens, pa.binary()).cast(pa.string())
-    except pa.ArrowInvalid:
-        for token, number in zip(tokens, numbers, strict=True):
-            try:
-                token.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise ValueError(
-                    f"{label}:{number}: expected UTF-8 text in the {what}, got byte {token[err.start]:#04x}"
-                ) from None
-        raise
-
-
-def _parse_score(token: bytes, label: str, number: int) -> float:
-    try:
-        if b"_" in token:  # Python's float() accepts 1_000; trec_eval's atof does not
-            raise ValueError
-        score = float(token)
-    except ValueError:
-        raise ValueError(
-            f"{label}:{number}: expected a number in column 5 (score), got {show_token(token)}"
-        ) from None
-    if not math.isfinite(score):
-        raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {show_token(token)}")
-    return score
-
-
-def _parse_run_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray, str]:
-    topics: list[bytes] = []
-    docnos: list[bytes] = []
-    scores: list[float] = []
-    numbers: list[int] = []
-    tag = b""
-    for number, parts in _data_lines(data):
-        if len(parts) < 6:
-            raise ValueError(
-                f"{label}:{number}: expected 6 columns ({RUN_COLUMNS}), got {len(parts)}: "
-                f"{show_token(b' '.join(parts))}"
-            )
-        scores.append(_parse_score(parts[4], label, number))
-        topics.append(parts[0])
-        docnos.append(parts[2])
-        numbers.append(number)
-        if not tag:
-            tag = parts[5]
-    table = pa.table(
-        {
-            "topic": _utf8_array(topics, numbers, label, "qid (column 1)"),
-            "docno": _utf8_array(docnos, numbers, label, "docno (column 3)"),
-            "score": pa.array(scores, pa.float64()),
-        }
-    )
-    return table, np.asarray(numbers, dtype=np.int64), tag.decode("utf-8", errors="replace")
-
-
-def _parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
-    topics: list[bytes] = []
-    docnos: list[bytes] = []
-    grades: list[int] = []
-    numbers: list[int] = []
-    for number, parts in _data_lines(data):
-        if len(parts) != 4:
-            raise ValueError(
-                f"{label}:{number}: expected 4 columns ({QRELS_COLUMNS}), got {len(parts)}: "
-                f"{show_token(b' '.join(parts))}"
-            )
-        token = parts[3]
-        grade = int(token) if _INTEGER.fullmatch(token) else None
-        if grade is None:
-            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {show_token(token)}")
-        if not MIN_GRADE <= grade <= MAX_GRADE:
-            _check_grades(np.array([grade], dtype=object), np.array([number]), label, "line")
-        topics.append(parts[0])
-        docnos.append(parts[2])
-        grades.append(grade)
-        numbers.append(number)
-    table = pa.table(
-        {
-            "topic": _utf8_array(topics, numbers, label, "qid (column 1)"),
-            "docno": _utf8_array(docnos, numbers, label, "docno (column 3)"),
-            "grade": pa.array(grades, pa.int64()),
-        }
-    )
-    return table, np.asarray(numbers, dtype=np.int64)
-
-
-_RUN_FAST = {"topic": "string", "q0": "binary", "docno": "string", "rank": "binary", "score": "float", "tag": "binary"}
-_QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "grade": "int"}
-
-
-def _parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None, str]:
-    """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag."""
-    data = clean_text(data, label)
-    table = _fast_table(data, _RUN_FAST)
-    if table is not None:
-        tag = table["tag"][0].as_py().decode("utf-8", errors="replace")
-        return table.select(["topic", "docno", "score"]), None, tag
-    return _parse_run_exact(data, label)
-
-
-def _parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None]:
-    data = clean_text(data, label)
-    table = _fast_table(data, _QRELS_FAST)
-    if table is not None:
-        return table.select(["topic", "docno", "grade"]), None
-    return _parse_qrels_exact(data, label)
-
-
 # --------------------------------------------------------------------------- duplicates
-
-
-_LOW_BYTES = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
-
-
-class _StringBytes(NamedTuple):
-    """The bytes of a string column for vectorised reads: ``words[i]`` is the 8 bytes from
-    byte i of the values (little-endian, zero-padded past the end, so any i ≤ ``size`` can
-    be read), string j starts at ``starts[j]`` and is ``lengths[j]`` bytes long; mask a
-    word with ``_LOW_BYTES[min(length, 8)]`` to keep only the string's own bytes."""
-
-    words: np.ndarray
-    starts: np.ndarray
-    lengths: np.ndarray
-    size: int
-
-
-def _string_bytes(array: pa.Array | pa.ChunkedArray) -> _StringBytes:
-    """The :class:`_StringBytes` of a string column: every chunk's bytes copied once, end
-    to end, into one padded buffer (32-bit positions when they fit)."""
-    chunks = [c for c in (array.chunks if isinstance(array, pa.ChunkedArray) else [array]) if len(c)]
-    offsets = [_raw_offsets(chunk) for chunk in chunks]
-    sizes = [int(o[-1]) - int(o[0]) for o in offsets]
-    size = sum(sizes)
-    position = np.int32 if size + 16 < 2**31 else np.int64
-    padded = np.zeros(size + 8, dtype=np.uint8)
-    starts = np.empty(sum(len(c) for c in chunks), dtype=position)
-    byte = row = 0
-    for chunk, o, n in zip(chunks, offsets, sizes, strict=True):
-        base = int(o[0])
-        if n:
-            padded[byte:byte + n] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=n, offset=base)
-        np.add(o[:-1], byte - base, out=starts[row:row + len(chunk)], casting="unsafe")
-        byte, row = byte + n, row + len(chunk)
-    lengths = np.concatenate([np.diff(o) for o in offsets]).astype(position) if offsets else np.zeros(0, position)
-    words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
-    return _StringBytes(words, starts, lengths, size)
-
-
-def _string_hash(strings: pa.Array | pa.ChunkedArray | _StringBytes) -> np.ndarray:
-    """A 64-bit hash of every string, vectorised over 8-byte words (no Python loop over
-    rows). Collisions are possible; callers confirm equality on the strings themselves.
-    Equal strings hash equally, whatever chunk they are in."""
-    words, starts, lengths, size = strings if isinstance(strings, _StringBytes) else _string_bytes(strings)
-    out = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    longest = int(lengths.max(initial=0))
-    for j in range(0, longest, 8):
-        if longest <= 8:  # one word per string (docnos are usually short): no clipping needed
-            word = words[starts]
-            word &= _LOW_BYTES[lengths] if int(lengths.min()) < longest else _LOW_BYTES[longest]
-        else:
-            word = words[np.minimum(starts + j, size)] & _LOW_BYTES[np.clip(lengths - j, 0, 8)]
-        out ^= word
-        out *= np.uint64(0xFF51AFD7ED558CCD)
-        out ^= out >> np.uint64(33)
-    return out
-
-
-def _strings_equal(a: _StringBytes, rows_a: np.ndarray, b: _StringBytes, rows_b: np.ndarray) -> np.ndarray:
-    """``a[rows_a[i]] == b[rows_b[i]]`` for every i, comparing lengths then 8 bytes at a time."""
-    length = a.lengths[rows_a]
-    equal = length == b.lengths[rows_b]
-    start_a, start_b = a.starts[rows_a], b.starts[rows_b]
-    longest = int(length.max(initial=0))
-    for j in range(0, longest, 8):
-        if longest <= 8:  # one word per string: every start is a valid read
-            differ = a.words[start_a] ^ b.words[start_b]
-        else:
-            differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
-        differ &= _LOW_BYTES[np.clip(length - j, 0, 8)]  # where lengths differ, equal is False already
-        equal &= differ == 0
-    return equal
-
-
-def _prefix_key(strings: pa.Array | pa.ChunkedArray | _StringBytes) -> np.ndarray:
-    """The first 8 bytes of every string as a big-endian uint64 (zero-padded): comparing
-    keys compares the strings' first 8 bytes as a bytewise string sort does."""
-    words, starts, lengths, _ = strings if isinstance(strings, _StringBytes) else _string_bytes(strings)
-    return (words[starts] & _LOW_BYTES[np.minimum(lengths, 8)]).byteswap()
-
-
-def _stretch_starts(topic: pa.Array) -> np.ndarray:
-    """First row of every stretch of equal consecutive values (row 0 included)."""
-    change = np.ones(len(topic), dtype=bool)
-    if len(topic) > 1:
-        change[1:] = pc.not_equal(topic[1:], topic[:-1]).to_numpy(zero_copy_only=False)
-    return np.flatnonzero(change)
-
-
-def _topic_codes(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Integer code of every row's topic (first-appearance order) and the distinct topics.
-
-    Files list a topic's lines together, so usually only the first row of each stretch of
-    equal topics is hashed (the codes are the same either way)."""
-    if isinstance(topic, pa.ChunkedArray):
-        topic = topic.combine_chunks()
-    n = len(topic)
-    heads = _stretch_starts(topic)
-    if heads.size * 4 <= n:
-        encoded = pc.dictionary_encode(topic.take(pa.array(heads)))
-        head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        return np.repeat(head_codes, np.diff(np.r_[heads, n])), encoded.dictionary
-    encoded = pc.dictionary_encode(topic)
-    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
-
-
-def _repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: _StringBytes | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row
-    (``docno``: the docno column's bytes, when the caller has them)."""
-    key = _string_hash(table["docno"] if docno is None else docno)
-    key ^= topic_codes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-    # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
-    # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
-    ordered = np.sort(key)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    if repeated.size == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
-    topics = table["topic"].take(pa.array(candidates)).to_pylist()
-    docnos = table["docno"].take(pa.array(candidates)).to_pylist()
-    first_seen: dict[tuple[str, str], int] = {}
-    rows, firsts = [], []
-    for row, pair in zip(candidates.tolist(), zip(topics, docnos, strict=True), strict=True):
-        if pair in first_seen:
-            rows.append(row)
-            firsts.append(first_seen[pair])
-        else:
-            first_seen[pair] = row
-    return np.asarray(rows, dtype=np.int64), np.asarray(firsts, dtype=np.int64)
-
-
-def _position(numbers: np.ndarray | None, row: int, unit: str) -> str:
-    """Line number (``numbers[row]``, or row + 1 when every row is a line) or, for
-    DataFrames, the row's index label (``numbers`` holds the labels)."""
-    if numbers is None:
-        return str(row + 1) if unit == "line" else str(row)
-    value = numbers[row]
-    value = value.item() if isinstance(value, np.generic) else value
-    return str(value) if unit == "line" else repr(value)
-
-
-def _where(label: str, numbers: np.ndarray | None, row: int, unit: str) -> str:
-    """``file:line`` for files, ``DataFrame 'x': row LABEL`` (the index label) for frames."""
-    if unit == "row":
-        return f"{label}: row {_position(numbers, row, unit)}"
-    return f"{label}:{_position(numbers, row, unit)}"
 
 
 def _drop_duplicates(
@@ -819,116 +448,6 @@ def check_duplicate_policy(on_duplicate: str) -> None:
         raise ValueError(f"on_duplicate must be one of {DUPLICATE_POLICIES}, got {on_duplicate!r}")
 
 
-# --------------------------------------------------------------------------- trec_eval order
-
-
-COMPAT_VERSIONS = ("9", "10")  # trec_eval major versions whose score comparison irnb reproduces
-
-
-def check_compat(compat, owner: str = "compat") -> str:
-    """The trec_eval version rule as a string ``"9"`` or ``"10"`` (integers 9 and 10 count):
-    9.x compares scores as 32-bit floats, 10.0 as doubles."""
-    text = str(compat) if isinstance(compat, (str, int)) and not isinstance(compat, bool) else None
-    if text not in COMPAT_VERSIONS:
-        raise ValueError(f"{owner} (trec_eval version) must be one of '9', '10', got {compat!r}")
-    return text
-
-
-def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9") -> np.ndarray:
-    """uint64 sort key: topic rank ascending, then score descending — compared as float32
-    (trec_eval 9.x, ``compat="9"``) or as float64 (10.0) — as one integer. float32: its bits
-    mapped to an order-preserving uint32 beside the topic rank; float64: the dense rank of
-    (topic, score) pairs. -0.0 and 0.0 tie, as in C."""
-    if compat == "10":
-        bits = np.where(score == 0, 0.0, score).astype(np.float64).view(np.uint64)
-        ascending = np.where(bits & np.uint64(1 << 63), ~bits, bits | np.uint64(1 << 63))
-        descending = ~ascending
-        order = np.lexsort((descending, topic_rank))
-        t, d = topic_rank[order], descending[order]
-        new = np.r_[True, (t[1:] != t[:-1]) | (d[1:] != d[:-1])]
-        key = np.empty(score.size, dtype=np.uint64)
-        key[order] = np.cumsum(new) - 1
-        return key
-    with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
-        s32 = score.astype(np.float32)
-    s32[s32 == 0] = 0.0
-    bits = s32.view(np.uint32)
-    ascending = np.where(bits & np.uint32(0x80000000), ~bits, bits | np.uint32(0x80000000))
-    return (topic_rank.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(np.uint64)
-
-
-# Tables that irnb sorted (or found sorted), with where each topic's rows start: the
-# Experiment then needs neither a second check of the order nor the topic codes again.
-# Keyed by the (immutable) table's id; an entry goes when its table is freed.
-_TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array, str]] = {}
-
-
-def remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = "9") -> None:
-    key = id(table)
-    _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics,
-                          compat)
-
-
-def topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Array] | None:
-    """``(starts, topics)`` of a table known to be in trec_eval order (of trec_eval version
-    ``compat``): the rows of ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the
-    order is not known."""
-    entry = _TOPIC_BLOCKS.get(id(table))
-    if entry is None or entry[0]() is not table or entry[3] != compat:
-        return None
-    return entry[1], entry[2]
-
-
-def _break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray, direction: str) -> None:
-    """Reorder, in place, the rows of ``order`` whose sort keys ``ordered_key`` (in that
-    order) tie, by docno ``direction`` ("ascending"/"descending"), string by string."""
-    tie = ordered_key[1:] == ordered_key[:-1]
-    if tie.any():
-        slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
-        rows = order[slots]
-        tied = pa.table({"key": pa.array(ordered_key[slots]), "docno": docno.take(pa.array(rows))})
-        within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", direction)]).to_numpy()
-        order[slots] = rows[within]
-
-
-def sorted_blocks(
-    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None, compat: str = "9"
-) -> tuple[pa.Table, np.ndarray, pa.Array]:
-    """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
-    float32(score) descending, docno descending — with where each topic's rows start and
-    the topics in order (see :func:`topic_blocks`); ``codes``/``dictionary`` are
-    ``_topic_codes(table["topic"])`` when the caller has them; ``compat`` the trec_eval
-    version whose score comparison ranks (see :func:`_descending_key`).
-
-    One stable numeric argsort (none on the usual input, written topic by topic in score
-    order), then a string sort of only the rows whose (topic, score) ties; the table is
-    returned as is (the same object) when it is already in order."""
-    if table.column_names != ["topic", "docno", "score"]:
-        table = table.select(["topic", "docno", "score"])
-    n = table.num_rows
-    if n == 0:
-        return table, np.zeros(1, np.int64), pa.array([], pa.string())
-    if codes is None or dictionary is None:
-        codes, dictionary = _topic_codes(table["topic"])
-    by_name = pc.sort_indices(dictionary).to_numpy()
-    rank_of_code = np.empty(len(dictionary), dtype=np.int64)
-    rank_of_code[by_name] = np.arange(len(dictionary))
-    starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
-    topics = dictionary.take(pa.array(by_name))
-    key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
-    presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
-    order = np.arange(n) if presorted else np.argsort(key, kind="stable")
-    ordered_key = key if presorted else key[order]
-    _break_ties(order, ordered_key, table["docno"], "descending")
-    if (order == np.arange(n)).all():
-        return table, starts, topics
-    take = pa.array(order)
-    if presorted:  # rows moved only within ties of one topic: the topic column stays
-        return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
-                         "score": table["score"].take(take)}), starts, topics
-    return table.take(take), starts, topics
-
-
 # --------------------------------------------------------------------------- runs
 
 
@@ -952,65 +471,9 @@ def _run_from_bytes(data: bytes, name: str, label: str, on_duplicate: str) -> Ru
     return dataclasses.replace(run, comments=comments, metadata=metadata) if comments else run
 
 
-def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
-    for candidate in aliases[role]:
-        if candidate in frame.columns:
-            return candidate
-    raise ValueError(
-        f"{label}: expected a column for {role} (one of {', '.join(aliases[role])}), "
-        f"got columns {list(map(str, frame.columns))}"
-    )
-
-
-def _label(frame: pd.DataFrame, row: int) -> str:
-    """The index label of positional row ``row`` (what ``frame.loc`` takes)."""
-    return _position(frame.index.to_numpy(), row, "row")
-
-
-def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
-    """A topic or docno column as strings; each must be non-empty text without whitespace
-    (so that it can be written as a TREC line)."""
-    values = frame[column]
-    missing = np.flatnonzero(values.isna().to_numpy())
-    if missing.size:
-        row = int(missing[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a value in column {column!r}, "
-            f"got {_show_value(values.iloc[row])}"
-        )
-    array = pa.array(values.astype(str).to_numpy(dtype=object), pa.string())
-    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, r"\s"))
-    bad = bad.to_numpy(zero_copy_only=False)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
-            f"got {shorten(array[row].as_py())}"
-        )
-    return array
-
-
 def _run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
     label = f"DataFrame {name!r}"
-    if len(frame) == 0:
-        raise ValueError(f"{label}: empty run: expected at least one row")
-    cols = {role: _column(frame, _RUN_ALIASES, role, label) for role in _RUN_ALIASES}
-    raw = frame[cols["score"]]
-    scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64, copy=True)
-    bad = np.flatnonzero(~np.isfinite(scores))
-    if bad.size:
-        row = int(bad[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a finite number in column {cols['score']!r}, "
-            f"got {_show_value(raw.iloc[row])}"
-        )
-    table = pa.table(
-        {
-            "topic": _id_column(frame, cols["topic"], label),
-            "docno": _id_column(frame, cols["docno"], label),
-            "score": pa.array(scores, pa.float64()),
-        }
-    )
+    table = run_frame_table(frame, label)
     tag = str(frame["tag"].iloc[0]) if "tag" in frame.columns else name
     return _run_from_table(table, frame.index.to_numpy(), name, tag, label, on_duplicate, unit="row")
 
@@ -1200,35 +663,6 @@ def _qrels_from_table(
     return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
 
 
-def _topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
-                       docno_bytes: _StringBytes | None = None) -> np.ndarray | None:
-    """The rows in (topic, docno) order, both ascending as strings (as
-    ``pc.sort_indices`` sorts them), or None when they already are. One integer key per row
-    — the topic's rank, then the docno's first bytes — sorted by numpy; only rows whose
-    keys tie compare their docnos as strings."""
-    rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
-    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
-    topic_bits = max(1, len(dictionary).bit_length())
-    key = rank_of_code[codes] << np.uint64(64 - topic_bits)
-    key |= _prefix_key(docno if docno_bytes is None else docno_bytes) >> np.uint64(topic_bits)
-    if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
-        return None
-    order = np.argsort(key)  # keys are in order except where they tie, which is settled next
-    _break_ties(order, key[order], docno, "ascending")
-    return None if (order == np.arange(order.size)).all() else order
-
-
-def _check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, unit: str) -> None:
-    """Every grade in [MIN_GRADE, MAX_GRADE], or an error naming the first line (row) outside."""
-    bad = np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))
-    if bad.size:
-        row = int(bad[0])
-        raise ValueError(
-            f"{_where(label, numbers, row, unit)}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}] (irnb stores "
-            f"grades as 8-bit integers and keeps -127 and -128 as markers), got {int(grades[row])}"
-        )
-
-
 @_with_small_pages
 def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     """Read qrels (``qid iteration docno grade``) from a file (plain or compressed) or a
@@ -1243,25 +677,7 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     check_duplicate_policy(on_duplicate)
     if isinstance(source, pd.DataFrame):
         label = "qrels DataFrame"
-        if len(source) == 0:
-            raise ValueError(f"{label}: empty qrels: expected at least one row")
-        cols = {role: _column(source, _QRELS_ALIASES, role, label) for role in _QRELS_ALIASES}
-        raw = source[cols["grade"]]
-        numeric = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
-        bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)) | (np.abs(numeric) > 2**53))
-        if bad.size:
-            row = int(bad[0])
-            raise ValueError(
-                f"{label}: row {_label(source, row)}: expected an integer grade in column {cols['grade']!r}, "
-                f"got {_show_value(raw.iloc[row])}"
-            )
-        table = pa.table(
-            {
-                "topic": _id_column(source, cols["topic"], label),
-                "docno": _id_column(source, cols["docno"], label),
-                "grade": pa.array(numeric.astype(np.int64), pa.int64()),
-            }
-        )
+        table = qrels_frame_table(source, label)
         return _qrels_from_table(table, source.index.to_numpy(), label, on_duplicate, unit="row")
     path = Path(source)
     if _file_kind(path, "qrels file") == "dir":
@@ -1336,8 +752,8 @@ def write_qrels(qrels: Qrels | pd.DataFrame, path: str | os.PathLike) -> None:
         out.write(_lines_buffer(columns))
 
 
-# the string helpers irnb.experiment uses, under public names
+# the public spellings irnb.experiment once read here (their owner is irnb.ordering)
 StringBytes, string_bytes, string_hash, strings_equal = _StringBytes, _string_bytes, _string_hash, _strings_equal
 encode_topics, with_small_pages = _topic_codes, _with_small_pages
-# the spelling tests/test_io.py reads
+# the spellings tests read (test_io.py, test_build_paths.py): the private names of this module before the split
 _clean = clean_text

@@ -353,7 +353,8 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
     from .experiment import Experiment
     from .measures import parse_measures
     from .metrics import evaluate
-    from .stats import ADJUSTMENTS, adjust_p_values, pairwise_test
+    from .corrections import ADJUSTMENTS, adjust_p_values
+    from .stats import pairwise_test
 
     if not isinstance(experiment, Experiment):
         raise TypeError(f"experiment must be an irnb.Experiment (build one with irnb.Experiment(runs, qrels)), "

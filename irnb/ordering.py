@@ -1,0 +1,285 @@
+"""Arrow string columns as sort and lookup keys, and runs in trec_eval's order.
+
+A string column's bytes read as 8-byte words (:class:`StringBytes`), hashed and compared
+without a Python loop over rows; topics encoded as integer codes (:func:`encode_topics`);
+the rows repeated within a topic (:func:`repeated_rows`); a run's rows sorted by topic,
+then score descending as trec_eval compares scores, then docno descending
+(:func:`sorted_blocks`), with the blocks remembered for a table already in that order
+(:func:`remember_blocks`, :func:`topic_blocks`). :mod:`irnb.io` and
+:mod:`irnb.experiment` build on these; the rules they implement are :mod:`irnb.io`'s.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import NamedTuple
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics", "repeated_rows",
+           "topic_docno_order", "break_ties", "sorted_blocks", "topic_blocks", "remember_blocks",
+           "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
+
+
+def raw_offsets(array: pa.Array) -> np.ndarray:
+    """The value offsets of a (non-chunked) string/binary array, as stored (no copy)."""
+    large = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
+    raw = np.frombuffer(array.buffers()[1], dtype=np.int64 if large else np.int32)
+    return raw[array.offset: array.offset + len(array) + 1]
+
+
+LOW_BYTES = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+class StringBytes(NamedTuple):
+    """The bytes of a string column for vectorised reads: ``words[i]`` is the 8 bytes from
+    byte i of the values (little-endian, zero-padded past the end, so any i ≤ ``size`` can
+    be read), string j starts at ``starts[j]`` and is ``lengths[j]`` bytes long; mask a
+    word with ``LOW_BYTES[min(length, 8)]`` to keep only the string's own bytes."""
+
+    words: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    size: int
+
+
+def string_bytes(array: pa.Array | pa.ChunkedArray) -> StringBytes:
+    """The :class:`StringBytes` of a string column: every chunk's bytes copied once, end
+    to end, into one padded buffer (32-bit positions when they fit)."""
+    chunks = [c for c in (array.chunks if isinstance(array, pa.ChunkedArray) else [array]) if len(c)]
+    offsets = [raw_offsets(chunk) for chunk in chunks]
+    sizes = [int(o[-1]) - int(o[0]) for o in offsets]
+    size = sum(sizes)
+    position = np.int32 if size + 16 < 2**31 else np.int64
+    padded = np.zeros(size + 8, dtype=np.uint8)
+    starts = np.empty(sum(len(c) for c in chunks), dtype=position)
+    byte = row = 0
+    for chunk, o, n in zip(chunks, offsets, sizes, strict=True):
+        base = int(o[0])
+        if n:
+            padded[byte:byte + n] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=n, offset=base)
+        np.add(o[:-1], byte - base, out=starts[row:row + len(chunk)], casting="unsafe")
+        byte, row = byte + n, row + len(chunk)
+    lengths = np.concatenate([np.diff(o) for o in offsets]).astype(position) if offsets else np.zeros(0, position)
+    words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
+    return StringBytes(words, starts, lengths, size)
+
+
+def string_hash(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray:
+    """A 64-bit hash of every string, vectorised over 8-byte words (no Python loop over
+    rows). Collisions are possible; callers confirm equality on the strings themselves.
+    Equal strings hash equally, whatever chunk they are in."""
+    words, starts, lengths, size = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    out = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    longest = int(lengths.max(initial=0))
+    for j in range(0, longest, 8):
+        if longest <= 8:  # one word per string (docnos are usually short): no clipping needed
+            word = words[starts]
+            word &= LOW_BYTES[lengths] if int(lengths.min()) < longest else LOW_BYTES[longest]
+        else:
+            word = words[np.minimum(starts + j, size)] & LOW_BYTES[np.clip(lengths - j, 0, 8)]
+        out ^= word
+        out *= np.uint64(0xFF51AFD7ED558CCD)
+        out ^= out >> np.uint64(33)
+    return out
+
+
+def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np.ndarray) -> np.ndarray:
+    """``a[rows_a[i]] == b[rows_b[i]]`` for every i, comparing lengths then 8 bytes at a time."""
+    length = a.lengths[rows_a]
+    equal = length == b.lengths[rows_b]
+    start_a, start_b = a.starts[rows_a], b.starts[rows_b]
+    longest = int(length.max(initial=0))
+    for j in range(0, longest, 8):
+        if longest <= 8:  # one word per string: every start is a valid read
+            differ = a.words[start_a] ^ b.words[start_b]
+        else:
+            differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
+        differ &= LOW_BYTES[np.clip(length - j, 0, 8)]  # where lengths differ, equal is False already
+        equal &= differ == 0
+    return equal
+
+
+def _prefix_key(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray:
+    """The first 8 bytes of every string as a big-endian uint64 (zero-padded): comparing
+    keys compares the strings' first 8 bytes as a bytewise string sort does."""
+    words, starts, lengths, _ = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    return (words[starts] & LOW_BYTES[np.minimum(lengths, 8)]).byteswap()
+
+
+def _stretch_starts(topic: pa.Array) -> np.ndarray:
+    """First row of every stretch of equal consecutive values (row 0 included)."""
+    change = np.ones(len(topic), dtype=bool)
+    if len(topic) > 1:
+        change[1:] = pc.not_equal(topic[1:], topic[:-1]).to_numpy(zero_copy_only=False)
+    return np.flatnonzero(change)
+
+
+def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Integer code of every row's topic (first-appearance order) and the distinct topics.
+
+    Files list a topic's lines together, so usually only the first row of each stretch of
+    equal topics is hashed (the codes are the same either way)."""
+    if isinstance(topic, pa.ChunkedArray):
+        topic = topic.combine_chunks()
+    n = len(topic)
+    heads = _stretch_starts(topic)
+    if heads.size * 4 <= n:
+        encoded = pc.dictionary_encode(topic.take(pa.array(heads)))
+        head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        return np.repeat(head_codes, np.diff(np.r_[heads, n])), encoded.dictionary
+    encoded = pc.dictionary_encode(topic)
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+
+
+def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row
+    (``docno``: the docno column's bytes, when the caller has them)."""
+    key = string_hash(table["docno"] if docno is None else docno)
+    key ^= topic_codes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
+    # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
+    ordered = np.sort(key)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if repeated.size == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
+    topics = table["topic"].take(pa.array(candidates)).to_pylist()
+    docnos = table["docno"].take(pa.array(candidates)).to_pylist()
+    first_seen: dict[tuple[str, str], int] = {}
+    rows, firsts = [], []
+    for row, pair in zip(candidates.tolist(), zip(topics, docnos, strict=True), strict=True):
+        if pair in first_seen:
+            rows.append(row)
+            firsts.append(first_seen[pair])
+        else:
+            first_seen[pair] = row
+    return np.asarray(rows, dtype=np.int64), np.asarray(firsts, dtype=np.int64)
+
+
+COMPAT_VERSIONS = ("9", "10")  # trec_eval major versions whose score comparison irnb reproduces
+
+
+def check_compat(compat, owner: str = "compat") -> str:
+    """The trec_eval version rule as a string ``"9"`` or ``"10"`` (integers 9 and 10 count):
+    9.x compares scores as 32-bit floats, 10.0 as doubles."""
+    text = str(compat) if isinstance(compat, (str, int)) and not isinstance(compat, bool) else None
+    if text not in COMPAT_VERSIONS:
+        raise ValueError(f"{owner} (trec_eval version) must be one of '9', '10', got {compat!r}")
+    return text
+
+
+def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9") -> np.ndarray:
+    """uint64 sort key: topic rank ascending, then score descending — compared as float32
+    (trec_eval 9.x, ``compat="9"``) or as float64 (10.0) — as one integer. float32: its bits
+    mapped to an order-preserving uint32 beside the topic rank; float64: the dense rank of
+    (topic, score) pairs. -0.0 and 0.0 tie, as in C."""
+    if compat == "10":
+        bits = np.where(score == 0, 0.0, score).astype(np.float64).view(np.uint64)
+        ascending = np.where(bits & np.uint64(1 << 63), ~bits, bits | np.uint64(1 << 63))
+        descending = ~ascending
+        order = np.lexsort((descending, topic_rank))
+        t, d = topic_rank[order], descending[order]
+        new = np.r_[True, (t[1:] != t[:-1]) | (d[1:] != d[:-1])]
+        key = np.empty(score.size, dtype=np.uint64)
+        key[order] = np.cumsum(new) - 1
+        return key
+    with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
+        s32 = score.astype(np.float32)
+    s32[s32 == 0] = 0.0
+    bits = s32.view(np.uint32)
+    ascending = np.where(bits & np.uint32(0x80000000), ~bits, bits | np.uint32(0x80000000))
+    return (topic_rank.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(np.uint64)
+
+
+# Tables that irnb sorted (or found sorted), with where each topic's rows start: the
+# Experiment then needs neither a second check of the order nor the topic codes again.
+# Keyed by the (immutable) table's id; an entry goes when its table is freed.
+_TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array, str]] = {}
+
+
+def remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = "9") -> None:
+    key = id(table)
+    _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics,
+                          compat)
+
+
+def topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Array] | None:
+    """``(starts, topics)`` of a table known to be in trec_eval order (of trec_eval version
+    ``compat``): the rows of ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the
+    order is not known."""
+    entry = _TOPIC_BLOCKS.get(id(table))
+    if entry is None or entry[0]() is not table or entry[3] != compat:
+        return None
+    return entry[1], entry[2]
+
+
+def break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray, direction: str) -> None:
+    """Reorder, in place, the rows of ``order`` whose sort keys ``ordered_key`` (in that
+    order) tie, by docno ``direction`` ("ascending"/"descending"), string by string."""
+    tie = ordered_key[1:] == ordered_key[:-1]
+    if tie.any():
+        slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
+        rows = order[slots]
+        tied = pa.table({"key": pa.array(ordered_key[slots]), "docno": docno.take(pa.array(rows))})
+        within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", direction)]).to_numpy()
+        order[slots] = rows[within]
+
+
+def sorted_blocks(
+    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None, compat: str = "9"
+) -> tuple[pa.Table, np.ndarray, pa.Array]:
+    """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
+    float32(score) descending, docno descending — with where each topic's rows start and
+    the topics in order (see :func:`topic_blocks`); ``codes``/``dictionary`` are
+    ``encode_topics(table["topic"])`` when the caller has them; ``compat`` the trec_eval
+    version whose score comparison ranks (see :func:`_descending_key`).
+
+    One stable numeric argsort (none on the usual input, written topic by topic in score
+    order), then a string sort of only the rows whose (topic, score) ties; the table is
+    returned as is (the same object) when it is already in order."""
+    if table.column_names != ["topic", "docno", "score"]:
+        table = table.select(["topic", "docno", "score"])
+    n = table.num_rows
+    if n == 0:
+        return table, np.zeros(1, np.int64), pa.array([], pa.string())
+    if codes is None or dictionary is None:
+        codes, dictionary = encode_topics(table["topic"])
+    by_name = pc.sort_indices(dictionary).to_numpy()
+    rank_of_code = np.empty(len(dictionary), dtype=np.int64)
+    rank_of_code[by_name] = np.arange(len(dictionary))
+    starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
+    topics = dictionary.take(pa.array(by_name))
+    key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
+    presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
+    order = np.arange(n) if presorted else np.argsort(key, kind="stable")
+    ordered_key = key if presorted else key[order]
+    break_ties(order, ordered_key, table["docno"], "descending")
+    if (order == np.arange(n)).all():
+        return table, starts, topics
+    take = pa.array(order)
+    if presorted:  # rows moved only within ties of one topic: the topic column stays
+        return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
+                         "score": table["score"].take(take)}), starts, topics
+    return table.take(take), starts, topics
+
+
+def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
+                       docno_bytes: StringBytes | None = None) -> np.ndarray | None:
+    """The rows in (topic, docno) order, both ascending as strings (as
+    ``pc.sort_indices`` sorts them), or None when they already are. One integer key per row
+    — the topic's rank, then the docno's first bytes — sorted by numpy; only rows whose
+    keys tie compare their docnos as strings."""
+    rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
+    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
+    topic_bits = max(1, len(dictionary).bit_length())
+    key = rank_of_code[codes] << np.uint64(64 - topic_bits)
+    key |= _prefix_key(docno if docno_bytes is None else docno_bytes) >> np.uint64(topic_bits)
+    if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
+        return None
+    order = np.argsort(key)  # keys are in order except where they tie, which is settled next
+    break_ties(order, key[order], docno, "ascending")
+    return None if (order == np.arange(order.size)).all() else order

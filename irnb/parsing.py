@@ -1,0 +1,388 @@
+"""TREC run and qrels text (and DataFrames) parsed into Arrow tables, with errors that name
+file and line (a DataFrame's row by its index label).
+
+The rules are :mod:`irnb.io`'s (its docstring lists them); this module applies them to the
+bytes of one file, already read and decompressed. Two paths give identical tables: a fast
+one (pyarrow's CSV reader, :func:`fast_table`) for files with one kind of separator and no
+comments, blank lines or trailing columns, and an exact line-by-line one
+(:func:`parse_run_exact`, :func:`parse_qrels_exact`) for everything else and for every
+error. :func:`parse_run_bytes` and :func:`parse_qrels_bytes` try the fast path first.
+:func:`run_frame_table` and :func:`qrels_frame_table` do the same for a DataFrame, its
+columns found by their usual names (``qid``/``query_id``, ``doc_id``, ``relevance``...).
+"""
+
+from __future__ import annotations
+
+import io as _io
+import math
+import re
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from ._grades import MAX_GRADE, MIN_GRADE
+from ._text import clean_text, shorten, show_token
+from .ordering import raw_offsets
+
+__all__ = ["RUN_COLUMNS", "QRELS_COLUMNS", "RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact",
+           "parse_qrels_exact", "parse_run_bytes", "parse_qrels_bytes", "check_grades", "where", "position",
+           "run_frame_table", "qrels_frame_table"]
+
+
+RUN_COLUMNS = "qid Q0 docno rank score tag"
+
+
+QRELS_COLUMNS = "qid iteration docno grade"
+
+
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
+
+
+def _has_empty(column: pa.ChunkedArray) -> bool:
+    for chunk in column.chunks:
+        offsets = raw_offsets(chunk)
+        if len(chunk) and (offsets[1:] == offsets[:-1]).any():
+            return True
+    return False
+
+
+def _any_starts_with_hash(column: pa.ChunkedArray) -> bool:
+    """Whether some value starts with ``#``; every value must be non-empty."""
+    for chunk in column.chunks:
+        if len(chunk):
+            values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
+            if (values[raw_offsets(chunk)[:-1]] == ord("#")).any():
+                return True
+    return False
+
+
+def _only_decimal_integers(column: pa.ChunkedArray) -> bool:
+    """Whether every (non-empty) value is digits with an optional leading minus — what the
+    exact parser and pyarrow's cast read alike ('+1' and friends go to the exact parser);
+    a check of the bytes themselves, without a regular expression."""
+    for chunk in column.chunks:
+        if not len(chunk):
+            continue
+        offsets = raw_offsets(chunk)
+        values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+        minus = values == ord("-")
+        bad = ((values < ord("0")) | (values > ord("9"))) & ~minus
+        first = np.zeros(values.size, dtype=bool)
+        first[offsets[:-1] - offsets[0]] = True
+        if bad.any() or (minus & ~first).any():
+            return False
+    return True
+
+
+_FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
+
+
+def fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
+    """pyarrow's CSV reader, for files whose every line is exactly ``len(columns)`` fields
+    separated by single spaces (or single tabs), without comments or blank lines. Returns
+    None whenever the file needs the exact line-by-line parser (which also reports errors).
+
+    ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
+    must be non-empty), ``float`` (finite float64), ``int`` (decimal integer, int64).
+    """
+    if not data:
+        return None
+    end = data.find(b"\n")
+    delimiter = b"\t" if b"\t" in (data if end < 0 else data[:end]) else b" "
+    other = b" " if delimiter == b"\t" else b"\t"
+    # Any other whitespace would split differently in the exact parser.
+    if other in data or b"\r" in data or b"\x0b" in data or b"\x0c" in data:
+        return None
+    try:
+        table = pacsv.read_csv(
+            _io.BytesIO(data),
+            read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=False),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
+                newlines_in_values=False, ignore_empty_lines=False,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={name: _FAST_TYPES[kind] for name, kind in columns.items()},
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+                check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
+            ),
+        )
+    except pa.ArrowException:
+        return None
+    first = next(iter(columns))
+    # Empty fields come from doubled, leading or trailing separators, or blank lines.
+    if any(kind in ("string", "binary", "int") and _has_empty(table[name]) for name, kind in columns.items()):
+        return None
+    if _any_starts_with_hash(table[first]):  # a comment line with the right field count
+        return None
+    for name, kind in columns.items():
+        column = table[name]
+        if kind == "float":
+            if column.null_count or pc.any(pc.invert(pc.is_finite(column))).as_py():
+                return None
+        elif kind == "int":
+            if not _only_decimal_integers(column):
+                return None  # '+1' and friends: the exact parser accepts them
+            try:
+                column = pc.cast(column, pa.int64())
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                return None
+            table = table.set_column(table.schema.get_field_index(name), name, column)
+    return table
+
+
+def _data_lines(data: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """(1-based line number, fields) of every line that is neither blank nor a comment."""
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        parts = line.split()
+        if parts and not parts[0].startswith(b"#"):
+            yield number, parts
+
+
+def _utf8_array(tokens: list[bytes], numbers: list[int], label: str, what: str) -> pa.Array:
+    try:
+        return pa.array(tokens, pa.binary()).cast(pa.string())
+    except pa.ArrowInvalid:
+        for token, number in zip(tokens, numbers, strict=True):
+            try:
+                token.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ValueError(
+                    f"{label}:{number}: expected UTF-8 text in the {what}, got byte {token[err.start]:#04x}"
+                ) from None
+        raise
+
+
+def _parse_score(token: bytes, label: str, number: int) -> float:
+    try:
+        if b"_" in token:  # Python's float() accepts 1_000; trec_eval's atof does not
+            raise ValueError
+        score = float(token)
+    except ValueError:
+        raise ValueError(
+            f"{label}:{number}: expected a number in column 5 (score), got {show_token(token)}"
+        ) from None
+    if not math.isfinite(score):
+        raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {show_token(token)}")
+    return score
+
+
+def parse_run_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray, str]:
+    topics: list[bytes] = []
+    docnos: list[bytes] = []
+    scores: list[float] = []
+    numbers: list[int] = []
+    tag = b""
+    for number, parts in _data_lines(data):
+        if len(parts) < 6:
+            raise ValueError(
+                f"{label}:{number}: expected 6 columns ({RUN_COLUMNS}), got {len(parts)}: "
+                f"{show_token(b' '.join(parts))}"
+            )
+        scores.append(_parse_score(parts[4], label, number))
+        topics.append(parts[0])
+        docnos.append(parts[2])
+        numbers.append(number)
+        if not tag:
+            tag = parts[5]
+    table = pa.table(
+        {
+            "topic": _utf8_array(topics, numbers, label, "qid (column 1)"),
+            "docno": _utf8_array(docnos, numbers, label, "docno (column 3)"),
+            "score": pa.array(scores, pa.float64()),
+        }
+    )
+    return table, np.asarray(numbers, dtype=np.int64), tag.decode("utf-8", errors="replace")
+
+
+def parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
+    topics: list[bytes] = []
+    docnos: list[bytes] = []
+    grades: list[int] = []
+    numbers: list[int] = []
+    for number, parts in _data_lines(data):
+        if len(parts) != 4:
+            raise ValueError(
+                f"{label}:{number}: expected 4 columns ({QRELS_COLUMNS}), got {len(parts)}: "
+                f"{show_token(b' '.join(parts))}"
+            )
+        token = parts[3]
+        grade = int(token) if _INTEGER.fullmatch(token) else None
+        if grade is None:
+            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {show_token(token)}")
+        if not MIN_GRADE <= grade <= MAX_GRADE:
+            check_grades(np.array([grade], dtype=object), np.array([number]), label, "line")
+        topics.append(parts[0])
+        docnos.append(parts[2])
+        grades.append(grade)
+        numbers.append(number)
+    table = pa.table(
+        {
+            "topic": _utf8_array(topics, numbers, label, "qid (column 1)"),
+            "docno": _utf8_array(docnos, numbers, label, "docno (column 3)"),
+            "grade": pa.array(grades, pa.int64()),
+        }
+    )
+    return table, np.asarray(numbers, dtype=np.int64)
+
+
+RUN_FAST = {"topic": "string", "q0": "binary", "docno": "string", "rank": "binary", "score": "float", "tag": "binary"}
+
+
+QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "grade": "int"}
+
+
+def parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None, str]:
+    """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag."""
+    data = clean_text(data, label)
+    table = fast_table(data, RUN_FAST)
+    if table is not None:
+        tag = table["tag"][0].as_py().decode("utf-8", errors="replace")
+        return table.select(["topic", "docno", "score"]), None, tag
+    return parse_run_exact(data, label)
+
+
+def parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None]:
+    data = clean_text(data, label)
+    table = fast_table(data, QRELS_FAST)
+    if table is not None:
+        return table.select(["topic", "docno", "grade"]), None
+    return parse_qrels_exact(data, label)
+
+
+def position(numbers: np.ndarray | None, row: int, unit: str) -> str:
+    """Line number (``numbers[row]``, or row + 1 when every row is a line) or, for
+    DataFrames, the row's index label (``numbers`` holds the labels)."""
+    if numbers is None:
+        return str(row + 1) if unit == "line" else str(row)
+    value = numbers[row]
+    value = value.item() if isinstance(value, np.generic) else value
+    return str(value) if unit == "line" else repr(value)
+
+
+def where(label: str, numbers: np.ndarray | None, row: int, unit: str) -> str:
+    """``file:line`` for files, ``DataFrame 'x': row LABEL`` (the index label) for frames."""
+    if unit == "row":
+        return f"{label}: row {position(numbers, row, unit)}"
+    return f"{label}:{position(numbers, row, unit)}"
+
+
+def check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, unit: str) -> None:
+    """Every grade in [MIN_GRADE, MAX_GRADE], or an error naming the first line (row) outside."""
+    bad = np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))
+    if bad.size:
+        row = int(bad[0])
+        raise ValueError(
+            f"{where(label, numbers, row, unit)}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}] (irnb stores "
+            f"grades as 8-bit integers and keeps -127 and -128 as markers), got {int(grades[row])}"
+        )
+
+
+# --------------------------------------------------------------------------- DataFrames
+
+
+_RUN_ALIASES = {
+    "topic": ("topic", "qid", "query_id", "q_id", "query"),
+    "docno": ("docno", "doc_id", "docid", "doc"),
+    "score": ("score", "sim"),
+}
+_QRELS_ALIASES = {
+    "topic": ("topic", "qid", "query_id", "q_id", "query"),
+    "docno": ("docno", "doc_id", "docid", "doc"),
+    "grade": ("grade", "relevance", "rel", "label", "judgment"),
+}
+
+
+def _show_value(value) -> str:
+    """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
+    ``np.float64(nan)``), cut to a readable length."""
+    return shorten(value.item() if isinstance(value, np.generic) else value)
+
+
+def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
+    for candidate in aliases[role]:
+        if candidate in frame.columns:
+            return candidate
+    raise ValueError(
+        f"{label}: expected a column for {role} (one of {', '.join(aliases[role])}), "
+        f"got columns {list(map(str, frame.columns))}"
+    )
+
+
+def _label(frame: pd.DataFrame, row: int) -> str:
+    """The index label of positional row ``row`` (what ``frame.loc`` takes)."""
+    return position(frame.index.to_numpy(), row, "row")
+
+
+def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
+    """A topic or docno column as strings; each must be non-empty text without whitespace
+    (so that it can be written as a TREC line)."""
+    values = frame[column]
+    missing = np.flatnonzero(values.isna().to_numpy())
+    if missing.size:
+        row = int(missing[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected a value in column {column!r}, "
+            f"got {_show_value(values.iloc[row])}"
+        )
+    array = pa.array(values.astype(str).to_numpy(dtype=object), pa.string())
+    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, r"\s"))
+    bad = bad.to_numpy(zero_copy_only=False)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
+            f"got {shorten(array[row].as_py())}"
+        )
+    return array
+
+
+def run_frame_table(frame: pd.DataFrame, label: str) -> pa.Table:
+    """A run DataFrame's (topic, docno, score) table in row order, its columns found by
+    their aliases; errors name the row by its index label."""
+    if len(frame) == 0:
+        raise ValueError(f"{label}: empty run: expected at least one row")
+    cols = {role: _column(frame, _RUN_ALIASES, role, label) for role in _RUN_ALIASES}
+    raw = frame[cols["score"]]
+    scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64, copy=True)
+    _first_bad_value(frame, label, np.flatnonzero(~np.isfinite(scores)), "a finite number", cols["score"])
+    return _frame_ids_with(frame, cols, label, "score", pa.array(scores, pa.float64()))
+
+
+def qrels_frame_table(frame: pd.DataFrame, label: str) -> pa.Table:
+    """A qrels DataFrame's (topic, docno, grade) table in row order, its columns found by
+    their aliases; errors name the row by its index label (grades are checked by the caller
+    with :func:`check_grades`)."""
+    if len(frame) == 0:
+        raise ValueError(f"{label}: empty qrels: expected at least one row")
+    cols = {role: _column(frame, _QRELS_ALIASES, role, label) for role in _QRELS_ALIASES}
+    raw = frame[cols["grade"]]
+    numeric = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)) | (np.abs(numeric) > 2**53))
+    _first_bad_value(frame, label, bad, "an integer grade", cols["grade"])
+    return _frame_ids_with(frame, cols, label, "grade", pa.array(numeric.astype(np.int64), pa.int64()))
+
+
+def _first_bad_value(frame: pd.DataFrame, label: str, bad: np.ndarray, expected: str, column: str) -> None:
+    """An error naming the first of the ``bad`` rows, if any, and the value it holds."""
+    if bad.size:
+        row = int(bad[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected {expected} in column {column!r}, "
+            f"got {_show_value(frame[column].iloc[row])}"
+        )
+
+
+def _frame_ids_with(frame: pd.DataFrame, cols: dict, label: str, name: str, values: pa.Array) -> pa.Table:
+    """The (topic, docno, ``name``) table: the id columns checked, then ``values``."""
+    return pa.table(
+        {
+            "topic": _id_column(frame, cols["topic"], label),
+            "docno": _id_column(frame, cols["docno"], label),
+            name: values,
+        }
+    )
