@@ -254,9 +254,10 @@ def _wait_for_change(page, locator, old_html: str, message: str) -> None:
         raise AssertionError(message) from None
 
 
-def _play_the_assessor(page, scope, name: str) -> None:
+def _play_the_assessor(page, scope, name: str) -> tuple[int, int]:
     """Judge the suggested documents by clicking, and check that the counter, the suggestion,
-    the intervals and the matrix of decided pairs follow each click."""
+    the intervals and the matrix of decided pairs follow each click; (judgments spent, pairs
+    newly decided)."""
     widget = scope.locator(".irnb-assessor")
     widget.scroll_into_view_if_needed()
     spent, decided, pairs, start = _counters(widget)
@@ -288,6 +289,7 @@ def _play_the_assessor(page, scope, name: str) -> None:
     assert matrix.inner_text().count("▲") == decided, "the matrix of decided pairs should show the new pair"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     widget.screenshot(path=str(SCREENSHOTS / f"{name}-assessor.png"))
+    return spent, decided - start
 
 
 def test_voila_dashboard_be_the_assessor(page, tmp_path):
@@ -295,7 +297,8 @@ def test_voila_dashboard_be_the_assessor(page, tmp_path):
     with Server("voila", root, notebook=DASHBOARD) as server, artifacts_on_failure(page, "voila-assessor", server):
         page.goto(server.url("/"))
         page.locator(".irnb-assessor").wait_for()
-        _play_the_assessor(page, page, "voila")
+        spent, newly_decided = _play_the_assessor(page, page, "voila")
+    assert spent >= 1 and newly_decided >= 1, (spent, newly_decided)
 
 
 @pytest.mark.parametrize("width, height", [(1366, 768), (1024, 768)])
@@ -324,4 +327,5 @@ def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(width, height, page
         _assert_legible(f"JupyterLab {width}×{height} intervals", image, box)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{width}x{height}-dashboard.png"))
-        _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")
+        spent, newly_decided = _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")
+    assert spent >= 1 and newly_decided >= 1, (spent, newly_decided)
