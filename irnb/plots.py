@@ -191,6 +191,24 @@ def _outside_legend(ax, handles, labels, *, where: str = "right", **kwargs):
     return ax.legend(handles, labels, fontsize=MIN_FONT, frameon=False, **options)
 
 
+def set_legend_columns(ax, columns: int) -> None:
+    """Rebuild ``ax``'s legend below the panel (where :func:`_legend` placed it) in ``columns`` columns, when
+    it has another number: a legend below a narrow panel in one column, not wider than it;
+    ``columns=0`` hides it (another panel's legend says the same)."""
+    legend = ax.get_legend()
+    if legend is None or getattr(legend, "_irnb_columns", None) == columns:
+        return
+    if columns == 0:  # the same entries as another panel's legend
+        legend.set_visible(False)
+    else:
+        handles = legend._irnb_handles  # _legend updates the words in place while these stay
+        labels = [t.get_text() for t in legend.get_texts()]
+        legend.remove()
+        legend = _outside_legend(ax, handles, labels, where="below", ncol=columns)
+        legend._irnb_handles = handles
+    legend._irnb_columns = columns
+
+
 def plain_log_axis(axis, *, subs: Sequence[float] = (1.0, 2.0, 5.0)) -> None:
     """A log axis labelled in plain numbers (5, 10, 20, 50, 100), not 10¹/10²: pass
     ``ax.xaxis`` or ``ax.yaxis`` after ``ax.set_xscale("log")``; ``subs=(1.0,)`` labels the

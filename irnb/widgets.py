@@ -399,7 +399,7 @@ class View:
             return False
         drawn = time.perf_counter()
         for panel, columns in self.legend_columns.items():
-            _legend_columns(self.axes[panel], columns)
+            plots.set_legend_columns(self.axes[panel], columns)
         for panel in self.two_line_ylabels:
             label = self.axes[panel].yaxis.label
             label.set_text(_two_lines(label.get_text()))
@@ -519,24 +519,6 @@ def _two_lines(text: str) -> str:
     spaces = [text.index(" (")] if " (" in text else [i for i, c in enumerate(text) if c == " "]
     cut = min(spaces, key=lambda i: abs(2 * i - len(text)))
     return text[:cut] + "\n" + text[cut + 1:]
-
-
-def _legend_columns(ax, columns: int) -> None:
-    """Rebuild ``ax``'s legend below the panel (as :mod:`irnb.plots` placed it) in ``columns`` columns, when
-    it has another number: a legend below a narrow panel in one column, not wider than it;
-    ``columns=0`` hides it (another panel's legend says the same)."""
-    legend = ax.get_legend()
-    if legend is None or getattr(legend, "_irnb_columns", None) == columns:
-        return
-    if columns == 0:  # the same entries as another panel's legend
-        legend.set_visible(False)
-    else:
-        handles = legend._irnb_handles  # irnb.plots updates the words in place while these stay
-        labels = [t.get_text() for t in legend.get_texts()]
-        legend.remove()
-        legend = plots._outside_legend(ax, handles, labels, where="below", ncol=columns)
-        legend._irnb_handles = handles
-    legend._irnb_columns = columns
 
 
 #: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
