@@ -114,7 +114,6 @@ REFERENCES = ("qrels", "pool")
 SUBSAMPLING_FRACTIONS = (0.05, 0.1, 0.2, 0.4, 0.6, 0.8)
 
 _DECIMALS = 12  # scores equal to 12 decimals tie
-_ALPHA = ALPHA
 
 
 # =============================================================================== correlations
@@ -305,7 +304,7 @@ class BiasResult(Result):
         ``mean_rank_change`` (+ = up), ``max_rank_up``, ``max_rank_down``, ``moved_up``,
         ``moved_down``, ``rms_error``, ``mean_score_change``, ``pct_significant``
         (% with p < ``alpha``), ``kendall_tau``, ``tau_ap``, ``kendall_tau_left_out``."""
-        alpha = _ALPHA.validate(alpha, "BiasResult.summary")
+        alpha = ALPHA.validate(alpha, "BiasResult.summary")
         L = self.left_out
         n = int(L.sum())
         change = self.rank_change[:, L].astype(np.float64)

@@ -84,7 +84,6 @@ class Family:
         raise KeyError(f"{self.name} has no parameter {name!r}; parameters: {[p.name for p in self.params]}")
 
 
-_P = PERSISTENCE
 _P_TREC = (("p", 0.9),)  # trec_eval m_rbp.c / m_rbp_resid.c: p = 0.9 unless given
 
 _FAMILIES: tuple[Family, ...] = (
@@ -192,13 +191,13 @@ _FAMILIES: tuple[Family, ...] = (
            "over the topic's top grade (gain=graded, trec_eval's rbp); the residual is reported apart",
            "Moffat & Zobel 2008; trec_eval rbp", cutoff="optional", trec_name="rbp",
            trec_defaults=_P_TREC + (("gain", "graded"),), rel_unused_when=(("gain", "graded"),),
-           params=(_P, Param("gain", str, "binary", choices=("binary", "graded"),
+           params=(PERSISTENCE, Param("gain", str, "binary", choices=("binary", "graded"),
                              doc="binary: 1 for grade ≥ rel; graded: grade / top grade of the topic's qrels"))),
     Family("RBPResidual", "RBP residual: (1−p) Σ over unjudged i of p^(i−1) + p^n (tail beyond a run of n); "
            "tail=if_unjudged is trec_eval's rbp_resid (0 when no retrieved document is unjudged)",
            "Moffat & Zobel 2008; trec_eval rbp_resid", cutoff="optional", trec_name="rbp_resid", uses_rel=False,
            higher_is_better=False, trec_defaults=_P_TREC + (("tail", "if_unjudged"),),
-           params=(_P, Param("tail", str, "always", choices=("always", "if_unjudged"),
+           params=(PERSISTENCE, Param("tail", str, "always", choices=("always", "if_unjudged"),
                              doc="always: the tail p^n always counts; if_unjudged: only when some retrieved "
                                  "document is unjudged (trec_eval)"))),
     Family("SDCG", "scaled DCG@k: binary-gain DCG@k over the DCG@k of an all-relevant ranking",
