@@ -14,9 +14,9 @@ import importlib
 # public name → the module that owns it
 _EXPORTS = {
     "Experiment": "experiment", "Judgments": "experiment", "MissingTopicsWarning": "experiment",
-    "PoolMask": "experiment", "UNJUDGED": "experiment", "NO_DOC": "experiment", "FileReadError": "io",
-    "Run": "io", "Qrels": "io", "read_run": "io", "read_runs": "io", "read_qrels": "io", "write_run": "io",
-    "write_qrels": "io",
+    "PoolMask": "experiment", "UNJUDGED": "experiment", "NO_DOC": "experiment", "FileReadError": "sources",
+    "Run": "trecdata", "Qrels": "trecdata", "read_run": "io", "read_runs": "io", "read_qrels": "io",
+    "write_run": "writing", "write_qrels": "writing",
     "Measure": "measures", "parse_measure": "measures", "parse_measures": "measures",
     "Evaluation": "metrics", "evaluate": "metrics",
     "Pool": "pooling", "official_pool": "pooling", "depth_pool": "pooling", "leave_one_group_out": "pooling",

@@ -40,8 +40,9 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from .io import Qrels, Run, read_qrels, read_run, read_runs
+from .io import read_qrels, read_run, read_runs
 from .nested import looks_nested, nested_frame
+from .trecdata import Qrels, Run
 
 __all__ = ["as_run", "as_runs", "as_qrels", "RUN_SHAPES", "QRELS_SHAPES"]
 

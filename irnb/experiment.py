@@ -60,7 +60,7 @@ import pyarrow.compute as pc
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
 from .params import RUN_DEPTH
-from .io import Qrels, Run, check_duplicate_policy
+from .trecdata import Qrels, Run, check_duplicate_policy
 from .ordering import (StringBytes, check_compat, encode_topics, remember_blocks, sorted_blocks, string_bytes,
                        string_hash, strings_equal, topic_blocks)
 

@@ -49,9 +49,9 @@ import numpy as np
 import pandas as pd
 
 from .experiment import NO_DOCUMENT, Experiment, PoolMask, PoolMaskError, pooled_unjudged_of
-from .io import write_qrels
 from .params import FRACTION, JUDGMENTS, Param
 from .params import POOL_DEPTH as DEPTH
+from .writing import write_qrels
 
 __all__ = [
     "Pool",

@@ -613,12 +613,13 @@ def _read_bytes(path: str) -> bytes:
     """The bytes of a file (``-``: standard input), decompressed when named ``.gz``, ``.bz2``
     or ``.xz``. A path that cannot be read — missing, permission denied, a directory, a
     device or pipe (never read: it could block) — is an error naming the path and the cause
-    in the operating system's words, as :mod:`irnb.io` says it."""
+    in the operating system's words (:func:`irnb.sources.os_reason`, as :mod:`irnb.io` says it)."""
     if path == "-":
         return sys.stdin.buffer.read()
-    import errno
     import os
     import stat
+
+    from .sources import os_reason
 
     try:
         mode = os.stat(path).st_mode
@@ -628,9 +629,7 @@ def _read_bytes(path: str) -> bytes:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as err:
-        name = errno.errorcode.get(err.errno or 0)
-        raise ValueError(f"{path}: cannot read file: {err.strerror or err}" + (f" ({name})" if name else "")) \
-            from None
+        raise ValueError(f"{path}: cannot read file: {os_reason(err)}") from None
     if path.endswith((".gz", ".bz2", ".xz")):
         import bz2
         import gzip

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import irnb.experiment as experiment_module
 from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
 from irnb import io as irnb_io
+from irnb import trecdata as irnb_trecdata
 from irnb.experiment import NO_DOCUMENT, NOT_IN_QRELS
 
 
@@ -275,7 +276,7 @@ def test_huge_page_advice_is_off_while_reading_and_restored_after(tmp_path):
     path = tmp_path / "q"
     path.write_text("1 0 a 1\n1 0 b 0\n", encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(irnb_io, "_topic_codes", spy)
+        patch.setattr(irnb_trecdata, "encode_topics", spy)
         for caller_setting in (True, False):
             setter(caller_setting)
             read_qrels(path)

@@ -17,6 +17,7 @@ import pytest
 import irnb
 from irnb import FileReadError, MissingTopicsWarning, evaluate, read_qrels, read_run, read_runs
 from irnb import io as irnb_io
+from irnb import sources as irnb_sources
 from irnb import metrics
 from irnb.cli import main
 
@@ -185,7 +186,7 @@ def test_permission_denied_is_a_file_read_error(tmp_path, monkeypatch):
     def denied(file, mode="r", *args, **kwargs):  # as open() fails on a file without read permission
         raise PermissionError(13, "Permission denied", str(file))
 
-    monkeypatch.setattr(irnb_io, "open", denied, raising=False)
+    monkeypatch.setattr(irnb_sources, "open", denied, raising=False)
     with pytest.raises(FileReadError, match=re.escape(f"{path}: cannot read run file: Permission denied (EACCES)")):
         read_run(path)
     with pytest.raises(FileReadError, match=re.escape(f"{path}: cannot read qrels file: Permission denied (EACCES)")):

@@ -16,11 +16,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..experiment import NOT_IN_QRELS, Experiment, qrels_row_of
-from ..io import Qrels, read_qrels
+from ..io import read_qrels
 from ..kernels import Judged
 from ..measures import Measure, parse_measures
 from ..metrics import Evaluation, check_complete, evaluate_view, level_counts_of
 from ..pooling import DEPTH, judged_mask_of, pool_label
+from ..trecdata import Qrels
 from .classifiers import EXPECTED_BACKGROUND, ClassifierOptions, classify_topic
 from .features import term_counts_covering
 

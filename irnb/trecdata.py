@@ -1,0 +1,185 @@
+"""Run and Qrels: a run's and the judgments' rows as checked Arrow tables, and how parsed
+tables become them.
+
+:mod:`irnb.io` reads files into tables (through :mod:`irnb.sources` and
+:mod:`irnb.parsing`) and hands them here; DataFrames and ``{qid: {docno: value}}`` dicts
+come here through the same checks. The checks are :mod:`irnb.io`'s rules: a docno repeated
+within a topic is an error naming both places (``on_duplicate="keep_first"`` keeps the
+first occurrence in file or row order instead), grades must be integers in
+[MIN_GRADE, MAX_GRADE]; a run's rows take trec_eval's order (:mod:`irnb.ordering`), qrels
+are ordered by topic then docno.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ._text import shorten
+from .memory import small_pages
+from .nested import looks_nested, nested_frame
+from .ordering import StringBytes, encode_topics, remember_blocks, repeated_rows, sorted_blocks, string_bytes
+from .ordering import topic_docno_order
+from .parsing import QRELS_COLUMNS, check_grades, position, qrels_frame_table, run_frame_table, where
+
+__all__ = ["Run", "Qrels", "DUPLICATE_POLICIES", "check_duplicate_policy", "run_from_table", "run_from_frame",
+           "qrels_from_table", "qrels_from_frame"]
+
+DUPLICATE_POLICIES = ("error", "keep_first")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One ranked run: per topic, documents in trec_eval order.
+
+    ``table`` has the columns ``topic`` (string), ``docno`` (string), ``score`` (float64),
+    sorted by topic (string order), then score descending (compared as float32, see
+    :mod:`irnb.io`'s docstring), then docno descending; ``rank`` is implied by the position
+    within the topic (1-based).
+    """
+
+    name: str
+    table: pa.Table = field(repr=False)
+    tag: str = ""
+    source: str = ""
+    #: the file's ``#`` comment lines (text after ``#``) and its ir_metadata block (irnb.runmeta)
+    comments: tuple[str, ...] = field(default=(), repr=False)
+    metadata: Mapping = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def num_lines(self) -> int:
+        return self.table.num_rows
+
+    @property
+    def topics(self) -> list[str]:
+        return pc.unique(self.table["topic"]).to_pylist()
+
+    @classmethod
+    def from_dict(cls, scores: Mapping, *, name: str = "run") -> "Run":
+        """A run from the pytrec_eval/ranx shape ``{qid: {docno: score}}`` (see
+        :mod:`irnb.adapters`, which also reads ranx and ir_datasets objects)."""
+        if not isinstance(scores, Mapping) or (scores and not looks_nested(scores, 1)):
+            raise TypeError(f"Run.from_dict: expected a dict {{qid: {{docno: score}}}}, got {type(scores).__name__}"
+                            + (" whose values are not {docno: score} dicts" if isinstance(scores, Mapping) else ""))
+        frame = nested_frame(scores, f"run {name!r}", "score")
+        with small_pages():
+            return run_from_frame(frame, name or "run", "error")
+
+    def to_frame(self) -> pd.DataFrame:
+        """A new DataFrame ``topic, docno, rank, score`` (rank 1-based, trec_eval order)."""
+        frame = self.table.select(["topic", "docno", "score"]).to_pandas()
+        frame.insert(2, "rank", frame.groupby("topic", sort=False).cumcount().to_numpy() + 1)
+        return frame
+
+
+@dataclass(frozen=True)
+class Qrels:
+    """Relevance judgments: ``table`` has ``topic``, ``docno`` (strings) and ``grade`` (int64),
+    sorted by topic then docno."""
+
+    table: pa.Table = field(repr=False)
+    source: str = ""
+
+    @property
+    def num_judgments(self) -> int:
+        return self.table.num_rows
+
+    @property
+    def topics(self) -> list[str]:
+        return pc.unique(self.table["topic"]).to_pylist()
+
+    @classmethod
+    def from_dict(cls, grades: Mapping) -> "Qrels":
+        """Qrels from the pytrec_eval/ranx shape ``{qid: {docno: grade}}`` (see :mod:`irnb.adapters`)."""
+        if not isinstance(grades, Mapping) or (grades and not looks_nested(grades, 1)):
+            raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}"
+                            + (" whose values are not {docno: grade} dicts" if isinstance(grades, Mapping) else ""))
+        if not grades:
+            raise ValueError("qrels dict: expected at least one judgment, got an empty dict")
+        frame = nested_frame(grades, "qrels dict", "grade")
+        with small_pages():
+            return qrels_from_frame(frame, "error")
+
+    def to_frame(self) -> pd.DataFrame:
+        """A new DataFrame ``topic, docno, grade``."""
+        return self.table.select(["topic", "docno", "grade"]).to_pandas()
+
+
+def check_duplicate_policy(on_duplicate: str) -> None:
+    if on_duplicate not in DUPLICATE_POLICIES:
+        raise ValueError(f"on_duplicate must be one of {DUPLICATE_POLICIES}, got {on_duplicate!r}")
+
+
+def _drop_duplicates(
+    table: pa.Table, topic_codes: np.ndarray, numbers: np.ndarray | None, label: str,
+    on_duplicate: str, what: str, unit: str, docno: StringBytes | None = None,
+) -> tuple[pa.Table, np.ndarray]:
+    """Detect a docno repeated within a topic; error, or keep the first in file order."""
+    rows, firsts = repeated_rows(table, topic_codes, docno)
+    if rows.size == 0:
+        return table, topic_codes
+    if on_duplicate == "error":
+        row, first = int(rows.min()), int(firsts[np.argmin(rows)])
+        topic = table["topic"][row].as_py()
+        docno = table["docno"][row].as_py()
+        first_at = f"{'row' if unit == 'row' else 'line'} {position(numbers, first, unit)}"
+        raise ValueError(
+            f"{where(label, numbers, row, unit)}: docno {shorten(docno)} repeated for topic {shorten(topic)} "
+            f"(first at {first_at}); expected each docno once per topic in a {what}; "
+            f"pass on_duplicate='keep_first' (irnb evaluate: --keep-first) to keep the first occurrence"
+        )
+    keep = np.ones(table.num_rows, dtype=bool)
+    keep[rows] = False
+    return table.filter(pa.array(keep)), topic_codes[keep]
+
+
+def run_from_table(
+    table: pa.Table, numbers: np.ndarray | None, name: str, tag: str, label: str, on_duplicate: str,
+    unit: str = "line",
+) -> Run:
+    """A :class:`Run` from a parsed table (``numbers``: each row's line or index label, for
+    errors), repeated docnos checked, in trec_eval order."""
+    codes, dictionary = encode_topics(table["topic"])
+    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "run", unit)
+    ordered, starts, topics = sorted_blocks(table, codes, dictionary)
+    remember_blocks(ordered, starts, topics)
+    return Run(name=name, table=ordered, tag=tag, source=label)
+
+
+def run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
+    """A :class:`Run` from a DataFrame (copied, never modified; errors name the row)."""
+    label = f"DataFrame {name!r}"
+    table = run_frame_table(frame, label)
+    tag = str(frame["tag"].iloc[0]) if "tag" in frame.columns else name
+    return run_from_table(table, frame.index.to_numpy(), name, tag, label, on_duplicate, unit="row")
+
+
+def qrels_from_table(
+    table: pa.Table, numbers: np.ndarray | None, label: str, on_duplicate: str, unit: str = "line"
+) -> Qrels:
+    """:class:`Qrels` from a parsed table: not empty, grades checked, repeated docnos
+    checked, ordered by topic then docno."""
+    if table.num_rows == 0:
+        raise ValueError(f"{label}: empty qrels: expected lines of '{QRELS_COLUMNS}', found none")
+    check_grades(table["grade"].to_numpy(), numbers, label, unit)
+    codes, dictionary = encode_topics(table["topic"])
+    docno = string_bytes(table["docno"])  # for the duplicate check and the order
+    rows = table.num_rows
+    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit, docno)
+    table = table.select(["topic", "docno", "grade"])
+    if table.num_rows < rows:  # duplicates dropped: other rows
+        docno = string_bytes(table["docno"])
+    order = topic_docno_order(table["docno"], codes, dictionary, docno)
+    return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
+
+
+def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:
+    """:class:`Qrels` from a DataFrame (copied, never modified; errors name the row)."""
+    label = "qrels DataFrame"
+    table = qrels_frame_table(frame, label)
+    return qrels_from_table(table, frame.index.to_numpy(), label, on_duplicate, unit="row")
