@@ -57,6 +57,23 @@ def test_import_irnb_and_irnb_plots_load_no_matplotlib():
     assert out.stdout.strip() == "[]"
 
 
+def test_irnb_plots_reexports_every_plot_from_the_module_that_owns_it():
+    """Every plot of irnb.plots.live and irnb.plots.static (and the helpers irnb.plots names) is
+    the owner's own object under irnb.plots, so a new plot cannot be left out of the package."""
+    import inspect
+
+    from irnb.plots import legends, live, roles, static, style
+
+    owned = {name: module for module in (live, static) for name, obj in vars(module).items()
+             if inspect.isfunction(obj) and obj.__module__ == module.__name__ and not name.startswith("_")}
+    assert len(owned) == 22 and all(name.endswith("_plot") for name in owned)
+    for module in (style, roles, legends):
+        owned.update({name: module for name in module.__all__ if name in plots.__all__})
+    assert sorted(plots.__all__) == sorted(owned)
+    for name, module in owned.items():
+        assert getattr(plots, name) is getattr(module, name), name
+
+
 # =============================================================================== intervals
 def test_intervals_plot_draws_the_mean_bounds_sorted_by_the_estimate(intervals):
     est = point_estimates(intervals, background_rate=0.0)  # X_S = B: a 0.3, b 0.5, c 0.1
