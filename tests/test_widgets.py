@@ -23,6 +23,10 @@ from irnb.datasets.real import trec_covid_round1  # noqa: E402
 from irnb.decision import case_matrix, case_proportions, compare_table  # noqa: E402
 from irnb.intervals import INTERVAL_PARAMS, point_estimates, score_intervals  # noqa: E402
 from irnb.pooling import POOL_PARAMS, depth_pool, unjudged_overlap  # noqa: E402
+from irnb.views import bias as bias_module  # noqa: E402
+from irnb.views import frames, text_cache  # noqa: E402
+from irnb.views import unjudged as unjudged_module  # noqa: E402
+from irnb.views.decision import only_runs  # noqa: E402
 
 D = 60  # run depth of the small collection
 
@@ -240,7 +244,7 @@ def test_bias_view_redraws_a_recent_contributor_set_from_its_results(experiment,
         calls.append((kwargs["depth"], tuple(kwargs["contributors"])))
         return leave_one_group_out_bias(*args, **kwargs)
 
-    monkeypatch.setattr(widgets, "leave_one_group_out_bias", counted)
+    monkeypatch.setattr(bias_module, "leave_one_group_out_bias", counted)
     view = widgets.bias_view(experiment, depths=(5, 20))
     contributors = view.controls["contributors"]
     everyone = tuple(contributors.value)
@@ -286,7 +290,7 @@ def test_unjudged_view_keeps_the_overlap_while_only_the_estimate_changes(experim
         calls.append(kwargs["measurement_depth"])
         return unjudged_overlap(*args, **kwargs)
 
-    monkeypatch.setattr(widgets, "unjudged_overlap", counted)
+    monkeypatch.setattr(unjudged_module, "unjudged_overlap", counted)
     view = widgets.unjudged_view(experiment)
     b = view.controls["run_b"].value
     view.controls["background_rate"].value = 0.02
@@ -399,7 +403,7 @@ def _top_cases(experiment, depth, test, top=4):
     ev = evaluate(experiment, ["P@10", "Judged@10"], judged=depth_pool(experiment, depth=depth).judged)
     order = list(ev.means()["P@10"].sort_values(ascending=False, kind="stable").index[:top])
     expected = np.nan_to_num(case_matrix(compare_table(ev, "P@10", test=test)).loc[order, order].to_numpy())
-    alone = case_matrix(compare_table(widgets._only_runs(ev, order, ev.measures), "P@10", test=test))
+    alone = case_matrix(compare_table(only_runs(ev, order, ev.measures), "P@10", test=test))
     return order, expected, np.nan_to_num(alone.loc[order, order].to_numpy())
 
 
@@ -439,7 +443,7 @@ def test_png_frames_are_the_rendered_pixels():
     bottom = [[10, 200, 0], [1, 2, 3], [0, 0, 0]]
     figure.figimage(np.asarray([bottom, top], dtype=np.uint8), origin="lower")  # row 0 at the bottom
     figure.canvas.draw()
-    data = widgets._png(figure)
+    data = frames.png(figure)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = np.asarray(Image.open(BytesIO(data)).convert("RGBA"))
     assert pixels.shape == (2, 3, 4)
@@ -470,7 +474,7 @@ def test_cached_text_is_matplotlibs_text_on_whole_pixels(text, options):
     from matplotlib.figure import Figure
 
     pictures = []
-    for canvas in (FigureCanvasAgg, widgets._text_cache_canvas(FigureCanvasAgg)):
+    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
         figure = Figure(figsize=(2.0, 1.2), dpi=80)
         canvas(figure)
         figure.text(0.3, 0.3, text, **options)
