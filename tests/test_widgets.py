@@ -488,16 +488,16 @@ def test_cached_text_is_matplotlibs_text_on_whole_pixels(text, options):
         for picture in (plain, cached):
             darkest = picture[np.unravel_index(np.argmin(picture[:, :, :3].sum(axis=2)), picture.shape[:2])]
             assert list(darkest[:3]) == [0xD5, 0x5E, 0x00]
-    entries = len(figure.canvas._irnb_text_cache)
+    entries = len(figure.canvas.text_bitmaps)
     assert entries >= (0 if text.startswith("$") else 1)
     figure.canvas.draw()
     np.testing.assert_array_equal(np.asarray(figure.canvas.buffer_rgba()), cached)
-    assert len(figure.canvas._irnb_text_cache) == entries
+    assert len(figure.canvas.text_bitmaps) == entries
 
 
 def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
     view = widgets.intervals_view(experiment)
-    cache = view.figure.canvas._irnb_text_cache
+    cache = view.figure.canvas.text_bitmaps
     first, entries = view._canvas_widget.value, len(cache)
     view.controls["depth"].value = 7
     view.controls["depth"].value = D  # back: every label seen before
