@@ -507,6 +507,32 @@ def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
     assert len(cache) == entries and view._canvas_widget.value == first
 
 
+@pytest.mark.parametrize("family", ["sans-serif", "serif", "monospace"])
+def test_the_text_canvas_lays_text_out_where_matplotlib_does(family):
+    """The text canvas tells matplotlib each font's height metrics (read once per font and
+    size): every text's box — titles, tick labels, a two-line rotated label, sizes 7 to 14
+    pt — is where matplotlib's own Agg canvas, which reads them itself, puts it."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    boxes = []
+    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
+        figure = Figure(figsize=(4.0, 3.0), dpi=80)
+        canvas(figure)
+        ax = figure.add_subplot()
+        ax.set_title("depth-20 pool · P@10", fontsize=14, family=family)
+        ax.set_yticks(range(3), ["acorn-a1", "birch-m2", "cedar-k3"], fontsize=9, family=family)
+        ax.set_ylabel("rank change\n(reduced − full)", fontsize=11, family=family)
+        figure.text(0.5, 0.05, "λ = 1 − Δ", fontsize=7, rotation=30, family=family)
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text()]
+        boxes.append([(t.get_text(), tuple(np.round(t.get_window_extent(renderer).bounds, 6))) for t in texts])
+    plain, cached = boxes
+    assert len(plain) >= 6 and cached == plain
+
+
 # =============================================================================== no dead controls
 def _other_value(experiment, control, name):
     """A value of ``control`` other than its current one that should matter to a view using it."""
