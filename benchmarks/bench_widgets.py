@@ -8,6 +8,12 @@ would redraw), as wall-clock and CPU time. Targets (issue 6): ≤ 150 ms per cha
 default simulated collection (40 runs × 50 topics × 1000), ≤ 500 ms on TREC-COVID round 1
 (143 runs × 30 topics × 1000; heatmap and interval plot show the top 30 runs).
 
+The text table compares, per view, the redraw (Agg draw + PNG, CPU ms, median of
+``--repeat`` × 8 redraws in turn) on the views' canvas (text from the bitmaps of
+:mod:`irnb.views.text_cache`), on the same canvas without its answer to matplotlib's
+font-height question (the one method there that is matplotlib's own, not public API), and
+on matplotlib's plain Agg canvas.
+
     python benchmarks/bench_widgets.py [--shared ../shared] [--repeat 3] [--skip-covid]
 
 On a machine shared with other jobs, wall-clock times include waiting for a core; the CPU
@@ -35,6 +41,7 @@ import pandas as pd  # noqa: E402
 
 import irnb  # noqa: E402
 from irnb import Experiment, widgets  # noqa: E402
+from irnb.views import frames, text_cache  # noqa: E402
 
 #: Values each slider takes in turn (clipped to the Experiment's depth).
 CHANGES = {
@@ -112,6 +119,54 @@ def per_control(rows: list[dict]) -> pd.DataFrame:
             .round(1).reset_index())
 
 
+def _without_font_heights(base: type) -> type:
+    """The views' text-cache canvas whose renderer does not answer matplotlib's font-height
+    question (``hasattr`` finds no such method): matplotlib reads the font tables itself."""
+    cached = text_cache.text_cache_canvas(base)
+
+    def get_renderer(self):
+        renderer = cached.get_renderer(self)
+        if hasattr(renderer, "_get_font_height_metrics"):
+            hidden = property(lambda _self: (_ for _ in ()).throw(AttributeError("_get_font_height_metrics")))
+            renderer.__class__ = type("NoFontHeights", (type(renderer),), {"_get_font_height_metrics": hidden})
+        return renderer
+
+    return type(f"NoFontHeights{base.__name__}", (cached,), {"get_renderer": get_renderer})
+
+
+TEXT_CANVASES = {"text bitmaps (the views')": text_cache.text_cache_canvas,
+                 "text bitmaps, no font-height answer": _without_font_heights,
+                 "matplotlib's Agg": lambda base: base}
+
+
+def text_canvases(experiment: Experiment, repeat: int) -> pd.DataFrame:
+    """CPU ms (median) of a redraw per view and text canvas, the canvases taking turns."""
+    views = {}
+    for label, make in TEXT_CANVASES.items():
+        frames.text_cache_canvas = make  # the canvas class a new view's frame is made with
+        try:
+            views[label] = {name: builder(experiment, canvas="png") for name, builder in BUILDERS.items()}
+        finally:
+            frames.text_cache_canvas = text_cache.text_cache_canvas
+        for view in views[label].values():
+            view.controls["depth"].value = CHANGES["depth"][0]
+    times = {(label, name): [] for label in views for name in BUILDERS}
+    for _ in range(8 * repeat):
+        for label, by_name in views.items():
+            for name, view in by_name.items():
+                start = time.process_time()
+                with matplotlib.rc_context(frames.DRAW_RC):  # as the views draw
+                    view.figure.canvas.draw()
+                frames.png(view.figure)
+                times[label, name].append((time.process_time() - start) * 1000)
+    rows = [{"canvas": label, **{name: statistics.median(times[label, name]) for name in BUILDERS}} for label in views]
+    frame = pd.DataFrame(rows)
+    base = frame.iloc[0, 1:].astype(float)
+    frame["ratio to the views' (mean)"] = [float((frame.iloc[i, 1:len(BUILDERS) + 1].astype(float) / base).mean())
+                                            for i in range(len(frame))]
+    return frame
+
+
 def report(title: str, experiment: Experiment, target_ms: float, repeat: int) -> None:
     rows = []
     for name in BUILDERS:
@@ -123,6 +178,8 @@ def report(title: str, experiment: Experiment, target_ms: float, repeat: int) ->
     print(per_control(rows).to_markdown(index=False))
     print("\nFirst build and draw of each view (ms): "
           + ", ".join(f"{k} {v:.0f}" for k, v in builds.items()))
+    print("\nRedraw (Agg draw + PNG) by text canvas, CPU ms (median):\n")
+    print(text_canvases(experiment, repeat).round(2).to_markdown(index=False))
 
 
 def main(argv=None) -> None:

@@ -23,6 +23,10 @@ from irnb.datasets.real import trec_covid_round1  # noqa: E402
 from irnb.decision import case_matrix, case_proportions, compare_table  # noqa: E402
 from irnb.intervals import INTERVAL_PARAMS, point_estimates, score_intervals  # noqa: E402
 from irnb.pooling import POOL_PARAMS, depth_pool, unjudged_overlap  # noqa: E402
+from irnb.views import bias as bias_module  # noqa: E402
+from irnb.views import frames, text_cache  # noqa: E402
+from irnb.views import unjudged as unjudged_module  # noqa: E402
+from irnb.views.decision import only_runs  # noqa: E402
 
 D = 60  # run depth of the small collection
 
@@ -240,7 +244,7 @@ def test_bias_view_redraws_a_recent_contributor_set_from_its_results(experiment,
         calls.append((kwargs["depth"], tuple(kwargs["contributors"])))
         return leave_one_group_out_bias(*args, **kwargs)
 
-    monkeypatch.setattr(widgets, "leave_one_group_out_bias", counted)
+    monkeypatch.setattr(bias_module, "leave_one_group_out_bias", counted)
     view = widgets.bias_view(experiment, depths=(5, 20))
     contributors = view.controls["contributors"]
     everyone = tuple(contributors.value)
@@ -286,7 +290,7 @@ def test_unjudged_view_keeps_the_overlap_while_only_the_estimate_changes(experim
         calls.append(kwargs["measurement_depth"])
         return unjudged_overlap(*args, **kwargs)
 
-    monkeypatch.setattr(widgets, "unjudged_overlap", counted)
+    monkeypatch.setattr(unjudged_module, "unjudged_overlap", counted)
     view = widgets.unjudged_view(experiment)
     b = view.controls["run_b"].value
     view.controls["background_rate"].value = 0.02
@@ -399,7 +403,7 @@ def _top_cases(experiment, depth, test, top=4):
     ev = evaluate(experiment, ["P@10", "Judged@10"], judged=depth_pool(experiment, depth=depth).judged)
     order = list(ev.means()["P@10"].sort_values(ascending=False, kind="stable").index[:top])
     expected = np.nan_to_num(case_matrix(compare_table(ev, "P@10", test=test)).loc[order, order].to_numpy())
-    alone = case_matrix(compare_table(widgets._only_runs(ev, order, ev.measures), "P@10", test=test))
+    alone = case_matrix(compare_table(only_runs(ev, order, ev.measures), "P@10", test=test))
     return order, expected, np.nan_to_num(alone.loc[order, order].to_numpy())
 
 
@@ -439,7 +443,7 @@ def test_png_frames_are_the_rendered_pixels():
     bottom = [[10, 200, 0], [1, 2, 3], [0, 0, 0]]
     figure.figimage(np.asarray([bottom, top], dtype=np.uint8), origin="lower")  # row 0 at the bottom
     figure.canvas.draw()
-    data = widgets._png(figure)
+    data = frames.png(figure)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = np.asarray(Image.open(BytesIO(data)).convert("RGBA"))
     assert pixels.shape == (2, 3, 4)
@@ -470,7 +474,7 @@ def test_cached_text_is_matplotlibs_text_on_whole_pixels(text, options):
     from matplotlib.figure import Figure
 
     pictures = []
-    for canvas in (FigureCanvasAgg, widgets._text_cache_canvas(FigureCanvasAgg)):
+    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
         figure = Figure(figsize=(2.0, 1.2), dpi=80)
         canvas(figure)
         figure.text(0.3, 0.3, text, **options)
@@ -484,16 +488,16 @@ def test_cached_text_is_matplotlibs_text_on_whole_pixels(text, options):
         for picture in (plain, cached):
             darkest = picture[np.unravel_index(np.argmin(picture[:, :, :3].sum(axis=2)), picture.shape[:2])]
             assert list(darkest[:3]) == [0xD5, 0x5E, 0x00]
-    entries = len(figure.canvas._irnb_text_cache)
+    entries = len(figure.canvas.text_bitmaps)
     assert entries >= (0 if text.startswith("$") else 1)
     figure.canvas.draw()
     np.testing.assert_array_equal(np.asarray(figure.canvas.buffer_rgba()), cached)
-    assert len(figure.canvas._irnb_text_cache) == entries
+    assert len(figure.canvas.text_bitmaps) == entries
 
 
 def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
     view = widgets.intervals_view(experiment)
-    cache = view.figure.canvas._irnb_text_cache
+    cache = view.figure.canvas.text_bitmaps
     first, entries = view._canvas_widget.value, len(cache)
     view.controls["depth"].value = 7
     view.controls["depth"].value = D  # back: every label seen before
@@ -501,6 +505,32 @@ def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
     entries = len(cache)
     view.refresh()
     assert len(cache) == entries and view._canvas_widget.value == first
+
+
+@pytest.mark.parametrize("family", ["sans-serif", "serif", "monospace"])
+def test_the_text_canvas_lays_text_out_where_matplotlib_does(family):
+    """The text canvas tells matplotlib each font's height metrics (read once per font and
+    size): every text's box — titles, tick labels, a two-line rotated label, sizes 7 to 14
+    pt — is where matplotlib's own Agg canvas, which reads them itself, puts it."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    boxes = []
+    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
+        figure = Figure(figsize=(4.0, 3.0), dpi=80)
+        canvas(figure)
+        ax = figure.add_subplot()
+        ax.set_title("depth-20 pool · P@10", fontsize=14, family=family)
+        ax.set_yticks(range(3), ["acorn-a1", "birch-m2", "cedar-k3"], fontsize=9, family=family)
+        ax.set_ylabel("rank change\n(reduced − full)", fontsize=11, family=family)
+        figure.text(0.5, 0.05, "λ = 1 − Δ", fontsize=7, rotation=30, family=family)
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text()]
+        boxes.append([(t.get_text(), tuple(np.round(t.get_window_extent(renderer).bounds, 6))) for t in texts])
+    plain, cached = boxes
+    assert len(plain) >= 6 and cached == plain
 
 
 # =============================================================================== no dead controls

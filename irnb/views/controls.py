@@ -1,0 +1,205 @@
+"""The live views' controls: built from the core's declarations, locked when they cannot matter.
+
+Sliders take their bounds from the declarations the core validates against
+(:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the
+papers' symbols: "pool depth d", "measurement depth k", "E (background rate)",
+"λ (smoothing)" with the "λ = 1 − Δ" toggle. A declared bound that is open-ended (d, k) ends
+at the Experiment's depth. A control that cannot change the view shown (one the view does
+not use, E with X_S, λ with X_B, X_I or while λ = 1 − Δ) is locked, with the reason as its
+tooltip (:func:`locked_controls`).
+
+ipywidgets is imported when a control is built, never at import.
+
+>>> from irnb.views.controls import SLIDER_LABELS, background_rates
+>>> SLIDER_LABELS["measurement_depth"]
+'measurement depth k'
+>>> from irnb.intervals import INTERVAL_PARAMS
+>>> background_rates(INTERVAL_PARAMS["background_rate"])[:4]   # a 1-2-5 scale from 0.01
+[0.0, 0.01, 0.02, 0.05]
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Mapping, Sequence
+
+from ..experiment import Experiment
+from ..intervals import ESTIMATORS, INTERVAL_PARAMS
+from ..params import slider_range
+from ..pooling import POOL_PARAMS
+
+__all__ = ["MEASURES", "SLIDER_LABELS", "SLIDER_PARAMS", "ALL_CONTROLS", "build_controls", "background_rates",
+           "locked_controls", "sync_controls", "control_help"]
+
+#: Measure choices; "@k" takes the measurement-depth slider's value.
+MEASURES = ("P@k", "SDCG@k", "RBP(p=0.8)@k", "RBP(p=0.95)@k", "AP@k")
+#: Slider labels: the papers' symbols (the one-line descriptions come from the declarations).
+SLIDER_LABELS = {"depth": "pool depth d", "measurement_depth": "measurement depth k",
+                 "background_rate": "E (background rate)", "smoothing": "λ (smoothing)"}
+#: Slider → the declared parameter it sets (bounds, default and description).
+SLIDER_PARAMS = {"depth": POOL_PARAMS["depth"], "measurement_depth": INTERVAL_PARAMS["measurement_depth"],
+                 "background_rate": INTERVAL_PARAMS["background_rate"], "smoothing": INTERVAL_PARAMS["smoothing"]}
+
+#: Every control the explorer builds, in the sidebar's order.
+ALL_CONTROLS = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
+                "estimator", "contributors", "groups", "run", "run_a", "run_b")
+
+
+def _doc(param) -> str:
+    """The one-line description of a declared parameter, without its symbol prefix."""
+    text = param.doc
+    return text.split(":", 1)[1].strip() if ":" in text else text
+
+
+def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, Any]:
+    """The named controls, bounds from the core's declarations."""
+    import ipywidgets as w
+
+    depth = experiment.shape[2]
+    style = {"description_width": "initial"}
+    d_param, k_param, e_param, l_param = (SLIDER_PARAMS[n] for n in ("depth", "measurement_depth",
+                                                                      "background_rate", "smoothing"))
+    contributors = [n for n, c in zip(experiment.run_names, experiment.contributors, strict=True) if c]
+    groups = list(dict.fromkeys(experiment.groups))
+    # default pair (the thesis's baseline versus a new system): a contributing run, a run that did not contribute
+    non_contributing = [n for n, c in zip(experiment.run_names, experiment.contributors, strict=True) if not c]
+    run_a = contributors[0] if contributors else experiment.run_names[0]
+    others = [n for n in (non_contributing or experiment.run_names) if n != run_a]
+    run_b = others[0] if others else run_a
+    make = {
+        "depth": lambda: w.IntSlider(value=min(d_param.default, depth), min=int(d_param.low), max=depth,
+                                     description=SLIDER_LABELS["depth"], tooltip=d_param.doc, style=style,
+                                     continuous_update=False),
+        "measurement_depth": lambda: w.IntSlider(value=min(k_param.default, depth), min=int(k_param.low),
+                                                 max=depth, description=SLIDER_LABELS["measurement_depth"],
+                                                 tooltip=k_param.doc, style=style, continuous_update=False),
+        "background_rate": lambda: w.SelectionSlider(options=background_rates(e_param), value=e_param.default,
+                                                     tooltip=e_param.doc, style=style, continuous_update=False,
+                                                     description=SLIDER_LABELS["background_rate"]),
+        "smoothing": lambda: w.FloatSlider(value=0.5, **slider_range(l_param),
+                                           description=SLIDER_LABELS["smoothing"], tooltip=l_param.doc,
+                                           style=style, continuous_update=False, disabled=True),
+        "auto_smoothing": lambda: w.Checkbox(value=l_param.default == "auto", description="λ = 1 − Δ",
+                                             tooltip="λ = 1 − Δ per topic (X_M = B(1 + Δ) + Δ²E)", indent=False),
+        "measure": lambda: w.Dropdown(options=list(MEASURES), value=MEASURES[0], description="measure",
+                                      tooltip="the measure; @k takes the measurement depth k"),
+        "estimator": lambda: w.Dropdown(options=[(f"X_{k} ({v})", k) for k, v in ESTIMATORS.items()], value="M",
+                                        description="estimator", tooltip="point estimator inside [B, T]"),
+        "contributors": lambda: w.SelectMultiple(options=list(experiment.run_names), value=contributors, rows=6,
+                                                 description="contributors",
+                                                 tooltip="runs whose top d documents form the pool"),
+        "groups": lambda: w.SelectMultiple(options=groups, value=groups, rows=6, description="groups",
+                                           tooltip="groups whose runs are shown"),
+        "run": lambda: w.Dropdown(options=list(experiment.run_names), value=experiment.run_names[0],
+                                  description="run", tooltip="the run whose topics are shown"),
+        "run_a": lambda: w.Dropdown(options=list(experiment.run_names), value=run_a,
+                                    description="run a", tooltip="the baseline run"),
+        "run_b": lambda: w.Dropdown(options=list(experiment.run_names), value=run_b, description="run b",
+                                    tooltip="the run compared with run a"),
+    }
+    controls = {name: make[name]() for name in names}
+    for control in controls.values():
+        control._irnb_tooltip = control.tooltip  # what the control does (a locked one says why instead)
+    return controls
+
+
+#: E on a 1-2-5 scale from 0.01: one step changes X_B = B + ΔE and X_M by at least a third (from 0: to 0.01),
+#: so the estimates move visibly; a fixed step of 0.001 moved them less than a pixel.
+_BACKGROUND_RATES = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+
+
+def background_rates(param) -> list[float]:
+    """The E values the slider offers: the 1-2-5 scale from 0.01 within the declared bounds,
+    with the declared default."""
+    rates = {r for r in _BACKGROUND_RATES if param.low <= r <= param.high} | {float(param.default)}
+    return sorted(rates)
+
+
+# =============================================================================== which controls apply
+#: Why a view ignores a control it does not declare in ``uses`` (shown as the locked control's tooltip).
+_NOT_USED = {
+    "intervals": {
+        "run_a": "the intervals view shows one run's topics: pick it with 'run' (run a and b are for the "
+                 "unjudged-documents view)",
+        "run_b": "the intervals view shows one run's topics: pick it with 'run' (run a and b are for the "
+                 "unjudged-documents view)",
+    },
+    "decision matrix": {
+        "background_rate": "the decision matrix compares the runs' measured scores (unjudged = non-relevant): "
+                           "E applies to the interval estimates only",
+        "smoothing": "the decision matrix compares the runs' measured scores: λ applies to the interval "
+                     "estimate X_M only",
+        "auto_smoothing": "the decision matrix compares the runs' measured scores: λ applies to the interval "
+                          "estimate X_M only",
+        "estimator": "the decision matrix compares the runs' measured scores, not a point estimate",
+        "run": "the decision matrix shows every pair of the runs shown (choose them with 'groups')",
+        "run_a": "the decision matrix shows every pair of the runs shown (choose them with 'groups')",
+        "run_b": "the decision matrix shows every pair of the runs shown (choose them with 'groups')",
+    },
+    "bias": {
+        "measurement_depth": "the bias view scores AP and bpref over each run's whole ranking: k does not apply",
+        "background_rate": "the bias view compares measured scores: E applies to the interval estimates only",
+        "smoothing": "the bias view compares measured scores: λ applies to the interval estimate X_M only",
+        "auto_smoothing": "the bias view compares measured scores: λ applies to the interval estimate X_M only",
+        "measure": "the bias view always compares AP (falls for left-out runs) with bpref (does not)",
+        "estimator": "the bias view compares measured scores, not a point estimate",
+        "groups": "every group with a contributing run is left out in turn, so the group selector does not apply",
+        "run": "the bias view shows every left-out run",
+        "run_a": "the bias view shows every left-out run",
+        "run_b": "the bias view shows every left-out run",
+    },
+    "unjudged documents": {
+        "measure": "the thesis's Figs 7.1 and 7.2 are drawn for P@k",
+        "groups": "the unjudged-documents view compares two runs: pick them with 'run a' and 'run b'",
+        "run": "the unjudged-documents view compares two runs: pick them with 'run a' and 'run b'",
+    },
+}
+
+
+def _locked_by_values(controls: Mapping[str, Any]) -> dict[str, str]:
+    """Controls that cannot change the picture given the other controls' values, with why:
+    E and λ enter some estimators only; λ = 1 − Δ locks the λ slider."""
+    locked: dict[str, str] = {}
+    estimator = controls["estimator"].value if "estimator" in controls else None
+    if estimator == "S":
+        why = "X_S (simplistic) counts unjudged documents as non-relevant: choose X_B, X_I or X_M to use {}"
+        locked.update(background_rate=why.format("E"), smoothing=why.format("λ"), auto_smoothing=why.format("λ"))
+    elif estimator in ("B", "I"):
+        why = f"λ weighs X_I against X_B in X_M only: choose X_M (smoothed) to use λ (X_{estimator} is shown)"
+        locked.update(smoothing=why, auto_smoothing=why)
+    if "smoothing" in controls and "smoothing" not in locked and controls.get("auto_smoothing") is not None \
+            and controls["auto_smoothing"].value:
+        locked["smoothing"] = ("λ = 1 − Δ per topic (the 'λ = 1 − Δ' box is ticked: X_M = B(1 + Δ) + Δ²E); "
+                               "untick it to set λ yourself")
+    return locked
+
+
+def locked_controls(view: str, uses: Sequence[str], controls: Mapping[str, Any]) -> dict[str, str]:
+    """The controls (of ``controls``) that cannot change the view named ``view``, which reads
+    the controls ``uses``, each with the reason: those it does not use, E and λ with an
+    estimator that ignores them, λ while λ = 1 − Δ."""
+    reasons = _NOT_USED.get(view, {})
+    locked = {n: reasons.get(n, f"the {view} view does not use this control") for n in controls if n not in uses}
+    for n, reason in _locked_by_values(controls).items():
+        if n in controls:
+            locked.setdefault(n, reason)
+    return locked
+
+
+def sync_controls(controls: Mapping[str, Any], locked: Mapping[str, str]) -> None:
+    """Lock (disable) the controls in ``locked`` with the reason as their tooltip; unlock the others."""
+    for name, control in controls.items():
+        reason = locked.get(name)
+        control.disabled = reason is not None
+        original = getattr(control, "_irnb_tooltip", control.tooltip)
+        control.tooltip = f"locked: {reason}" if reason is not None else original
+
+
+def control_help(control_name: str):
+    """The one-line description shown beside a slider."""
+    import ipywidgets as w
+
+    param = SLIDER_PARAMS.get(control_name)
+    if param is None:
+        return None
+    return w.HTML(f"<div style='color:#555;font-size:12px;line-height:1.2'>{html.escape(_doc(param))}</div>")

@@ -1,0 +1,88 @@
+"""Where a live view sits on the page: the figure's size, the controls sidebar beside it.
+
+The sizes are chosen for the smallest screens the views are used on (a 1024 × 768 Voila
+page, JupyterLab at 1366 × 768 with its file browser open): the figure is drawn
+:data:`PLOT_WIDTH` inches wide at :data:`PNG_DPI` pixels per inch, so it is shown at its
+drawn size beside the :data:`SIDEBAR_WIDTH` sidebar, and its smallest text (9 pt) is 10 px
+high. ipywidgets is imported when a box is built, never at import.
+
+>>> from irnb.views.layout import PLOT_WIDTH, PNG_DPI, two_lines
+>>> round(PLOT_WIDTH * PNG_DPI)                      # pixels of a figure's width
+560
+>>> print(two_lines("rank change (reduced − full pool)"))
+rank change
+(reduced − full pool)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .controls import control_help
+
+__all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "sidebar", "beside", "two_lines"]
+
+#: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
+#: (plots.MIN_FONT = 9 pt → 10 px); the browser tests check the size the page shows them at.
+PNG_DPI = 80
+#: Width of every view's figure (inches; × PNG_DPI = 560 px): what the page has beside the
+#: controls sidebar on a 1024×768 Voila screen and in JupyterLab at 1366×768 with its file
+#: browser open, so the figure is shown at its drawn size (smallest text 10 px, not shrunk).
+PLOT_WIDTH = 7.0
+#: Pixels the tabs add around a figure (their padding and borders, measured in the browser).
+PLOT_FRAME_PX = 32
+#: Width of the control sidebar: the plot sits beside it, so at 1366 × 768 (and, scaled
+#: to fit, at 1024 × 768) the plot and its controls are on screen together.
+SIDEBAR_WIDTH = "330px"
+
+
+def sidebar(controls: Mapping[str, Any]):
+    """The controls as a narrow sidebar: each slider with its one-line description below it,
+    then the pickers and the run lists, one per row."""
+    import ipywidgets as w
+
+    full = {"width": "100%"}
+    rows = []
+    for name in ("depth", "measurement_depth", "background_rate", "smoothing"):
+        if name in controls:
+            controls[name].layout = w.Layout(**full)
+            rows.append(controls[name])
+            rows.append(control_help(name))
+        if name == "smoothing" and "auto_smoothing" in controls:
+            rows.append(controls["auto_smoothing"])
+    if "auto_smoothing" in controls and "smoothing" not in controls:
+        rows.append(controls["auto_smoothing"])
+    for name in ("measure", "estimator", "run", "run_a", "run_b", "contributors", "groups"):
+        if name in controls:
+            controls[name].layout = w.Layout(**full)
+            if name in ("contributors", "groups"):
+                controls[name].rows = 4
+            rows.append(controls[name])
+    box = w.VBox(rows, layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, overflow="hidden"))
+    box.add_class("irnb-explorer-controls")  # names the sidebar for a page's reader (and bench_browser.py)
+    return box
+
+
+def beside(controls_box, main):
+    """The sidebar ``controls_box`` (see :func:`sidebar`) on the left, ``main`` (the plot)
+    taking the rest of the width; where the page is too narrow for both at the figure's drawn
+    size (JupyterLab at 1024 × 768 with its file browser open), the plot moves above the
+    controls instead of being shrunk: the row wraps in reverse, so the wrapped plot comes
+    first and stays legible."""
+    import ipywidgets as w
+
+    main.layout = w.Layout(flex="1 1 0", min_width=f"{round(PLOT_WIDTH * PNG_DPI) + PLOT_FRAME_PX}px")
+    # wrap-reverse swaps the cross axis: flex-end aligns the two boxes to the top of their row
+    return w.HBox([controls_box, main], layout=w.Layout(width="100%", flex_flow="row wrap-reverse",
+                                                        align_items="flex-end"))
+
+
+def two_lines(text: str) -> str:
+    """``text`` broken before its parenthesis, else at the space nearest its middle (unchanged
+    when it has a line break or no space)."""
+    if "\n" in text or " " not in text:
+        return text
+    spaces = [text.index(" (")] if " (" in text else [i for i, c in enumerate(text) if c == " "]
+    cut = min(spaces, key=lambda i: abs(2 * i - len(text)))
+    return text[:cut] + "\n" + text[cut + 1:]
+
