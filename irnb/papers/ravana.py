@@ -31,6 +31,7 @@ import pandas as pd
 
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..intervals import estimate_background_rate, point_estimates, score_intervals
+from ..params import BUDGET_LEVELS
 from ..pooling import budget_pool
 from .registry import ReproductionNeeds, Source, register
 from ._common import make, panel_axes, setting
@@ -54,12 +55,7 @@ def _budgets(source: Source, budgets, id: str) -> tuple[int, int, int]:
     if budgets is None:
         values = [max(1, round(total * j / PAPER_JUDGMENTS[-1])) for j in PAPER_JUDGMENTS]
         return tuple(values)
-    values = list(budgets)
-    if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in values) \
-            or not 1 <= values[0] <= values[1] <= values[2] <= total:
-        raise ValueError(f"{id}: budgets must be three increasing numbers of judgments (shallow, medium, deep) "
-                         f"between 1 and {total}, got {budgets!r}")
-    return tuple(int(v) for v in values)
+    return BUDGET_LEVELS.within(high=total).validate(budgets, id)
 
 
 def _budget_text(budgets, total: int) -> str:
