@@ -28,7 +28,7 @@ def bonferroni(p_values, *, m: int | None = None) -> np.ndarray:
     if m is None:
         m = int(finite.sum())
     else:
-        m = COMPARISONS.within(low=int(finite.sum()), note="the number of p-values").validate(m, None)
+        m = COMPARISONS.within(low=int(finite.sum()), note="the number of p-values").validate(m, "bonferroni")
     return np.minimum(1.0, p * m)
 
 

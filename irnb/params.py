@@ -73,8 +73,9 @@ class ParameterError(ValueError, TypeError):
 
 def _number(x: float) -> str:
     """A bound in words: ``1``, ``0.05``, and ``2**63`` for a large power of two."""
-    if isinstance(x, int) and x >= 2 ** 32 and x & (x - 1) == 0:
-        return f"2**{x.bit_length() - 1}"
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        x = int(x)
+        return f"2**{x.bit_length() - 1}" if x >= 2 ** 32 and x & (x - 1) == 0 else str(x)  # 1234567, not 1.23457e+06
     return f"{x:g}"
 
 
@@ -174,7 +175,7 @@ class Param:
         if lo is not None and hi is not None:
             return f"{kind} with {lo_text} {lo_sign} {self.name} {hi_sign} {hi_text}"
         if lo is not None:
-            if lo == 0 and not self.low_open and self.type is int:
+            if self.low == 0 and not self.low_open and self.type is int:  # a declared 0, not a named bound
                 return "a non-negative integer"
             return f"{kind} {'>' if self.low_open else '≥'} {lo_text}"
         if hi is not None:

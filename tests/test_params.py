@@ -221,6 +221,8 @@ def test_a_bound_set_by_the_data():
     assert _message(budget, 8)[1] == "f: judgments must be an integer with 1 ≤ judgments ≤ 7 (the number of qrels " \
                                      "entries), got 8"
     assert params.slider_range(budget) == {"min": 1, "max": 7, "step": 1}
+    large = params.JUDGMENTS.within(high=np.int64(1_234_567))                 # a count from the data, in full
+    assert _message(large, 2_000_000)[1] == "f: judgments must be an integer with 1 ≤ judgments ≤ 1234567, got 2000000"
     comparisons = params.COMPARISONS.within(low=3, note="the number of p-values")
     assert _message(comparisons, 2)[1] == "f: m (number of comparisons) must be an integer ≥ 3 (the number of " \
                                           "p-values), got 2"
@@ -260,7 +262,8 @@ def test_the_callers_use_the_declarations():
     assert str(caught.value) == _message(params.RANDOM_STATE, -1)[1].replace("f:", "randomization_test:")
     with pytest.raises(ValueError) as caught:
         bonferroni([0.1, 0.2, 0.3], m=2)
-    assert str(caught.value) == "m (number of comparisons) must be an integer ≥ 3 (the number of p-values), got 2"
+    assert str(caught.value) == ("bonferroni: m (number of comparisons) must be an integer ≥ 3 (the number of "
+                                 "p-values), got 2")
     with pytest.raises(ValueError) as caught:
         sweep(print, [], n_jobs=0, owner="g")
     assert str(caught.value) == "g: n_jobs must be None, -1 (every core) or an integer ≥ 1, got 0"
