@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                help=f"background rate E: probability that an unjudged document is relevant "
                     f"(default {BACKGROUND_RATE.default})")
     add_option(pool, "--lambda", param=SMOOTHING, type=str, default=None, metavar="VALUE|auto",
-               help="smoothing λ for estimator M: a number in [0, 1] or 'auto' (λ = 1 − Δ)")
+               help=f"smoothing λ for estimator M: {SMOOTHING.describe()}")
     ev.set_defaults(func=_cmd_evaluate)
 
     cmp_ = sub.add_parser("compare", help="all-pairs significance tests and the decision matrix",
@@ -192,7 +192,7 @@ def _evaluate_and_print(args, experiment, measures) -> None:
     if args.intervals or args.estimator:
         from .intervals import interval_table
 
-        smoothing = args.smoothing if args.smoothing in (None, "auto") else _as_number(args.smoothing, "--lambda")
+        smoothing = None if args.smoothing is None else SMOOTHING.parse(args.smoothing, None, label="--lambda")
         frame = interval_table(
             experiment, measures, pool=pool, estimator=args.estimator,
             background_rate=BACKGROUND_RATE.default if args.background_rate is None else args.background_rate,
@@ -231,13 +231,6 @@ def _evaluate_and_print(args, experiment, measures) -> None:
         sys.stdout.write("\n")
 
 
-def _as_number(text: str, option: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"{option} must be a number or 'auto', got {text!r}") from None
-
-
 def _check_pool_options(args) -> None:
     """Reject flag values and combinations that have no meaning, before any file is read;
     messages name the flag."""
@@ -248,9 +241,9 @@ def _check_pool_options(args) -> None:
         POOL_DEPTH.validate(args.pool_depth, None, label="--pool-depth (pool depth d)")
     if args.background_rate is not None:
         BACKGROUND_RATE.validate(args.background_rate, None, label="--E (background rate E)", wording="satisfy")
-    if args.smoothing not in (None, "auto"):
-        _as_number(args.smoothing, "--lambda")
-        SMOOTHING.convert(args.smoothing, None, label="--lambda (smoothing λ)", wording="satisfy")
+    if args.smoothing is not None:
+        SMOOTHING.validate(SMOOTHING.parse(args.smoothing, None, label="--lambda"), None,
+                           label="--lambda (smoothing λ)", wording="satisfy")
     if args.pool_runs and args.pool_depth is None:
         raise ValueError("--pool-runs needs --pool-depth D (the depth of the simulated pool)")
     if (args.background_rate is not None or args.smoothing is not None) and not args.estimator:

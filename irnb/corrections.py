@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .params import CORRECTION
+from .params import COMPARISONS, CORRECTION
 
 __all__ = ["ADJUSTMENTS", "bonferroni", "holm", "benjamini_hochberg", "adjust_p_values", "p_value_array"]
 
@@ -27,9 +27,8 @@ def bonferroni(p_values, *, m: int | None = None) -> np.ndarray:
     finite = ~np.isnan(p)
     if m is None:
         m = int(finite.sum())
-    elif isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < finite.sum():
-        raise ValueError(f"m (number of comparisons) must be an integer ≥ {int(finite.sum())} "
-                         f"(the number of p-values), got {m!r}")
+    else:
+        m = COMPARISONS.within(low=int(finite.sum()), note="the number of p-values").validate(m, "bonferroni")
     return np.minimum(1.0, p * m)
 
 

@@ -196,11 +196,6 @@ def check_background_rate(value, owner: str) -> float:
 
 
 def check_smoothing(value, owner: str):
-    if isinstance(value, str) and value == "auto":
-        return "auto"
-    if isinstance(value, str) or isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{owner}: smoothing (λ) must be a number with 0 ≤ smoothing ≤ 1 or 'auto' "
-                         f"(λ = 1 − Δ), got {value!r}")
     return SMOOTHING.validate(value, owner)
 
 

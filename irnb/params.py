@@ -24,6 +24,17 @@ comparison, 0.01 in a budget study) is still declared once: ``ALPHA.with_default
 keeps its bounds, type and message. Spellings of the same parameter (the measure-name
 parameter ``rel`` is the relevance level) are :meth:`Param.renamed` copies.
 
+Beyond one number in bounds, a declaration can say: words accepted besides numbers
+(``keywords``: smoothing's ``"auto"``), other values accepted besides the bounds
+(``sentinels``: ``n_jobs=None`` or ``-1``), objects of other types taken as they are
+(``also``: a seed or a numpy Generator), what each special value means (``meanings``), a
+bound set by the data (:meth:`Param.within`: a budget ≤ the qrels entries), a bound that
+names another parameter (``low="relevance_level"``, its value passed as ``given=``), and a
+fixed number of ordered values (:class:`ParamList`: Ravana & Moffat's shallow ≤ medium ≤
+deep budgets). Errors are ``ValueError``; a parameter that also takes objects of another
+type raises :class:`ParameterError`, both a ``ValueError`` and a ``TypeError`` (as
+scikit-learn's ``InvalidParameterError``), since a value of the wrong type is a type error there.
+
 Words (see the glossary): the *pool depth* d judges the top d documents of every
 contributing run; the *measurement depth* k is the cutoff at which a run is scored; the
 *run depth* (``max_depth``, trec_eval ``-M``) cuts the runs themselves.
@@ -39,18 +50,47 @@ from types import MappingProxyType
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Param", "PARAMS", "add_option", "slider_range", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH",
-           "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL", "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE",
-           "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT",
-           "ESTIMATOR", "REPEATS", "TOP_RUNS", "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE",
-           "DERIVED"]
+import numpy as np
+
+__all__ = ["Param", "ParamList", "ParameterError", "PARAMS", "add_option", "slider_range", "random_generator",
+           "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL",
+           "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
+           "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "TOP_RUNS",
+           "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
+           "BUDGET_LEVELS", "DERIVED"]
+
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+class ParameterError(ValueError, TypeError):
+    """A value that its parameter's declaration does not allow (wrong type or out of bounds).
+
+    Both a ``ValueError`` and a ``TypeError``, as scikit-learn's ``InvalidParameterError``;
+    raised by parameters that also take objects of another type (a seed or a numpy
+    Generator), where a value of neither kind is a type error and code catching either works.
+    """
 
 
 def _number(x: float) -> str:
     """A bound in words: ``1``, ``0.05``, and ``2**63`` for a large power of two."""
-    if isinstance(x, int) and x >= 2 ** 32 and x & (x - 1) == 0:
-        return f"2**{x.bit_length() - 1}"
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        x = int(x)
+        return f"2**{x.bit_length() - 1}" if x >= 2 ** 32 and x & (x - 1) == 0 else str(x)  # 1234567, not 1.23457e+06
     return f"{x:g}"
+
+
+def _either(parts: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _is(value: Any, special: Any) -> bool:
+    """``value`` is the special value ``special``: None is None, a word the same word, a
+    number the same number (numpy integers too; a boolean never)."""
+    if special is None or isinstance(special, str):
+        return value is special if special is None else isinstance(value, str) and value == special
+    return (not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Number)
+            and value == special)
 
 
 @dataclass(frozen=True)
@@ -61,13 +101,25 @@ class Param:
     ``default=None`` makes the parameter required. ``symbol`` is the paper's letter (E, λ,
     k, d) for inequalities and sliders; ``step`` is a slider's step. Widgets and the command
     line build their controls from the same declaration.
+
+    Beside numbers in bounds a parameter may accept ``keywords`` (words: ``"auto"``),
+    ``sentinels`` (other values: ``None``, ``-1``) and objects of the types in ``also``
+    (a numpy Generator, named ``also_doc``), each taken as it is; ``meanings`` says what a
+    special value means. A bound may name another parameter (``low="relevance_level"``):
+    its value comes from ``validate(..., given={"relevance_level": 2})``. ``note`` says why
+    the bounds are what they are; :meth:`within` narrows them for one call.
+
+    What an error says (policy): a number out of bounds is told the bounds, the sentinels
+    and the other types it could have been (not the words); a value of no accepted kind is
+    told everything the parameter accepts, except that where other types are accepted
+    (``also``) it is told the kinds without bounds (``an integer or a numpy Generator``).
     """
 
     name: str
     type: type
     default: Any
-    low: float | None = None
-    high: float | None = None
+    low: float | str | None = None
+    high: float | str | None = None
     low_open: bool = False
     high_open: bool = False
     doc: str = ""
@@ -76,6 +128,11 @@ class Param:
     symbol: str | None = None  # the paper's symbol, in "satisfy 0 ≤ E ≤ 1" (default: the name)
     step: float | None = None  # a slider's step (default: 1 for an integer, 0.01 for a number)
     keywords: tuple[str, ...] = ()  # words accepted besides numbers ("auto")
+    sentinels: tuple[Any, ...] = ()  # other values accepted besides the bounds (None, -1)
+    also: tuple[type, ...] = ()  # other types accepted as they are (np.random.Generator)
+    also_doc: str = ""  # how errors name them ("a numpy Generator")
+    meanings: tuple[tuple[Any, str], ...] = ()  # (special value, what it means): ("auto", "λ = 1 − Δ")
+    note: str | None = None  # why the bounds are what they are, said in errors
 
     def renamed(self, name: str, **changes: Any) -> Param:
         """The same declaration under another spelling (``rel`` for the relevance level)."""
@@ -85,31 +142,77 @@ class Param:
         """The same declaration with a function's own default (bounds and message unchanged)."""
         return replace(self, default=default)
 
-    def describe(self, wording: str = "be") -> str:
+    def within(self, *, low: float | None = None, high: float | None = None, note: str | None = None) -> Param:
+        """The same declaration with a bound set by the data at hand (``None``: unchanged);
+        ``note`` says where the bound comes from.
+
+        >>> JUDGMENTS.within(high=7, note="the number of qrels entries").validate(8, "f")
+        Traceback (most recent call last):
+        ...
+        ValueError: f: judgments must be an integer with 1 ≤ judgments ≤ 7 (the number of qrels entries), got 8
+        """
+        return replace(self, low=self.low if low is None else low, high=self.high if high is None else high,
+                       note=self.note if note is None else note)
+
+    # ----------------------------------------------------------------------------- words
+    def _bound(self, bound: float | str | None, given: Mapping[str, Any] | None) -> tuple[Any, str | None]:
+        """(value, text) of a bound; a bound naming another parameter reads ``given``."""
+        if not isinstance(bound, str):
+            return bound, None if bound is None else _number(bound)
+        if given is None or bound not in given:
+            raise TypeError(f"{self.name}'s bound is the value of {bound}: pass given={{{bound!r}: ...}}")
+        return given[bound], f"{bound} ({given[bound]})"
+
+    def _special(self, value: Any, meaning: bool = True) -> str:
+        said = dict(self.meanings).get(value) if meaning and not isinstance(value, bool) else None
+        return f"{value!r}" + (f" ({said})" if said else "")
+
+    def _bounded(self, given: Mapping[str, Any] | None = None) -> str:
+        """The declared type with its bounds: ``an integer ≥ 1``, ``a non-negative integer``."""
+        kind = "an integer" if self.type is int else "a number"
+        (lo, lo_text), (hi, hi_text) = self._bound(self.low, given), self._bound(self.high, given)
+        lo_sign, hi_sign = ("<" if self.low_open else "≤"), ("<" if self.high_open else "≤")
+        if lo is not None and hi is not None:
+            return f"{kind} with {lo_text} {lo_sign} {self.name} {hi_sign} {hi_text}"
+        if lo is not None:
+            if self.low == 0 and not self.low_open and self.type is int:  # a declared 0, not a named bound
+                return "a non-negative integer"
+            return f"{kind} {'>' if self.low_open else '≥'} {lo_text}"
+        if hi is not None:
+            return f"{kind} {'<' if self.high_open else '≤'} {hi_text}"
+        return kind
+
+    def describe(self, wording: str = "be", *, part: str = "all", given: Mapping[str, Any] | None = None) -> str:
         """The allowed values in words: ``a number with 0 < p < 1``, ``an integer ≥ 1``; with
-        ``wording="satisfy"`` the bounds alone: ``satisfy 0 ≤ E ≤ 1``.
+        ``wording="satisfy"`` the bounds alone: ``satisfy 0 ≤ E ≤ 1``. ``part="bounds"``
+        leaves out the keywords (what a number out of bounds is told); ``part="kinds"`` the
+        bounds and meanings (``a number or 'auto'``: what a value of no accepted kind is told).
 
         >>> BACKGROUND_RATE.describe(), BACKGROUND_RATE.describe("satisfy")
         ('a number with 0 ≤ background_rate ≤ 1', 'satisfy 0 ≤ E ≤ 1')
+        >>> SMOOTHING.describe(), SMOOTHING.describe(part="kinds")
+        ("a number with 0 ≤ smoothing ≤ 1 or 'auto' (λ = 1 − Δ)", "a number or 'auto'")
+        >>> N_JOBS.describe(), N_JOBS.describe(part="kinds")
+        ('None, -1 (every core) or an integer ≥ 1', 'None, -1 or an integer')
         """
         if self.type is str:
             return "one of " + ", ".join(map(repr, self.choices or ()))
-        lo, hi = ("<" if self.low_open else "≤"), ("<" if self.high_open else "≤")
         if wording == "satisfy" and self.low is not None and self.high is not None:
+            (_, lo), (_, hi) = self._bound(self.low, given), self._bound(self.high, given)
+            lo_sign, hi_sign = ("<" if self.low_open else "≤"), ("<" if self.high_open else "≤")
             words = "".join(f"{k!r} or " for k in self.keywords)
-            return f"{words}satisfy {_number(self.low)} {lo} {self.symbol or self.name} {hi} {_number(self.high)}"
-        kind = "an integer" if self.type is int else "a number"
-        if self.low is not None and self.high is not None:
-            return f"{kind} with {_number(self.low)} {lo} {self.name} {hi} {_number(self.high)}"
-        if self.low is not None:
-            return f"{kind} {'>' if self.low_open else '≥'} {_number(self.low)}"
-        if self.high is not None:
-            return f"{kind} {'<' if self.high_open else '≤'} {_number(self.high)}"
-        return kind
+            return f"{words}satisfy {lo} {lo_sign} {self.symbol or self.name} {hi_sign} {hi}"
+        meaning = part != "kinds"
+        parts = [self._special(s, meaning) for s in self.sentinels]
+        parts.append(("an integer" if self.type is int else "a number") if part == "kinds" else self._bounded(given))
+        parts += [self.also_doc] if self.also else []
+        parts += [] if part == "bounds" else [self._special(k, meaning) for k in self.keywords]
+        return _either(parts)
 
     def error(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be",
-              note: str | None = None) -> ValueError:
-        """The ValueError for a bad ``value``: ``owner: label must be … (note), got value``."""
+              note: str | None = None, part: str = "all", given: Mapping[str, Any] | None = None) -> ValueError:
+        """The error for a bad ``value``: ``owner: label must be … (note), got value`` (a
+        :class:`ParameterError` when the parameter also takes other types)."""
         verb = "" if wording == "satisfy" and self.type is not str and self.low is not None \
             and self.high is not None and not self.keywords else "be "
         hint = ""
@@ -117,54 +220,138 @@ class Param:
             close = difflib.get_close_matches(value, self.choices or (), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
         prefix = f"{owner}: " if owner else ""
+        note = note if note is not None else self.note
         why = f" ({note})" if note else ""
-        return ValueError(f"{prefix}{label or self.label or self.name} must {verb}{self.describe(wording)}{why}, "
-                          f"got {value!r}{hint}")
+        kind = ParameterError if self.also else ValueError
+        return kind(f"{prefix}{label or self.label or self.name} must {verb}"
+                    f"{self.describe(wording, part=part, given=given)}{why}, got {value!r}{hint}")
 
+    # ----------------------------------------------------------------------------- checks
     def validate(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be",
-                 note: str | None = None) -> Any:
+                 note: str | None = None, given: Mapping[str, Any] | None = None) -> Any:
         """``value`` converted to the declared type, or a ValueError naming the parameter,
-        what is allowed and what was passed. Numpy integers are integers (``np.int64(10)``
-        gives ``10``), numpy floats are numbers; booleans (``True``, ``np.True_``) never are.
-        ``owner`` (the function or command) prefixes the message; ``label`` overrides how
-        the parameter is named (a command-line flag); ``note`` says why the bounds are what they are."""
-        given = value  # the error shows what was passed, not its conversion
+        what is allowed and what was passed (a :class:`ParameterError` where other types are
+        accepted). Numpy integers are integers
+        (``np.int64(10)`` gives ``10``), numpy floats are numbers; booleans (``True``,
+        ``np.True_``) never are. ``owner`` (the function or command) prefixes the message;
+        ``label`` overrides how the parameter is named (a command-line flag); ``note`` says
+        why the bounds are what they are; ``given`` holds the parameters a bound names.
 
-        def bad() -> ValueError:
-            return self.error(given, owner, label=label, wording=wording, note=note)
+        >>> RANDOM_STATE.validate(-1, "randomization_test")
+        Traceback (most recent call last):
+        ...
+        irnb.params.ParameterError: randomization_test: seed must be a non-negative integer or a numpy Generator, got -1
+        """
+        given_value = value  # the error shows what was passed, not its conversion
+
+        def bad(part: str = "all") -> ValueError:
+            return self.error(given_value, owner, label=label, wording=wording, note=note, part=part, given=given)
 
         if self.type is str:
             if not isinstance(value, str) or value not in (self.choices or ()):
                 raise bad()
             return value
-        if isinstance(value, str) and value in self.keywords:
+        for special in self.sentinels + self.keywords:
+            if _is(value, special):
+                return special
+        if self.also and isinstance(value, self.also):
             return value
-        if isinstance(value, bool) or not isinstance(value, (numbers.Integral, numbers.Real)):
-            raise bad()  # numpy integers count as integers; booleans never do
+        wrong_kind = "kinds" if self.also else "all"
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, numbers.Real)):
+            raise bad(wrong_kind)  # numpy integers count as integers; booleans never do
         if self.type is int:
             if not isinstance(value, numbers.Integral) and not float(value).is_integer():
-                raise bad()
+                raise bad(wrong_kind)
             value = int(value)
         else:
             value = float(value)
             if value != value:  # NaN
                 raise bad()
-        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
-            raise bad()
-        if self.high is not None and (value >= self.high if self.high_open else value > self.high):
-            raise bad()
+        low, high = self._bound(self.low, given)[0], self._bound(self.high, given)[0]
+        if low is not None and (value <= low if self.low_open else value < low):
+            raise bad("bounds")
+        if high is not None and (value >= high if self.high_open else value > high):
+            raise bad("bounds")
         return value
+
+    def parse(self, raw: str, owner: str | None, *, label: str | None = None) -> Any:
+        """The text of a value (``"0.8"``, ``"10"``, ``"auto"``) as a value, unchecked against
+        the bounds; text that is no value of the declared kind is told the kinds:
+
+        >>> SMOOTHING.parse("lots", None, label="--lambda")
+        Traceback (most recent call last):
+        ...
+        ValueError: --lambda must be a number or 'auto', got 'lots'
+        """
+        return self._parse(raw, owner, label=label, wording="be", part="kinds")
+
+    def _parse(self, raw: str, owner: str | None, *, label: str | None, wording: str, part: str) -> Any:
+        raw = raw.strip()
+        if self.type is str or raw in self.keywords:
+            return raw
+        try:
+            return int(raw) if re.fullmatch(r"[+-]?\d+", raw) else float(raw)
+        except ValueError:
+            raise self.error(raw, owner, label=label, wording=wording, part=part) from None
 
     def convert(self, raw: str, owner: str | None, *, label: str | None = None, wording: str = "be") -> Any:
         """Parse the text of a value (``"0.8"``, ``"10"``, ``"graded"``) and validate it."""
-        raw = raw.strip()
-        if self.type is str or raw in self.keywords:
-            return self.validate(raw, owner, label=label, wording=wording)
+        value = self._parse(raw, owner, label=label, wording=wording, part="all")
+        return self.validate(value, owner, label=label, wording=wording)
+
+
+@dataclass(frozen=True)
+class ParamList:
+    """A fixed number of values of one declared parameter, in non-decreasing order, each
+    named (Ravana & Moffat's shallow ≤ medium ≤ deep judgment budgets).
+
+    >>> BUDGET_LEVELS.within(high=100).describe()
+    'three increasing numbers of judgments (shallow ≤ medium ≤ deep) between 1 and 100'
+    >>> BUDGET_LEVELS.within(high=100).validate([10, 50, 100], "f")
+    (10, 50, 100)
+    """
+
+    name: str
+    item: Param
+    names: tuple[str, ...]  # one per value, in order
+    noun: str  # the values in words: "numbers of judgments"
+    doc: str = ""
+
+    def within(self, **bounds: Any) -> ParamList:
+        """The same list with its items' bounds narrowed (:meth:`Param.within`)."""
+        return replace(self, item=self.item.within(**bounds))
+
+    def describe(self) -> str:
+        """``three increasing numbers of judgments (shallow ≤ medium ≤ deep) between 1 and 100``."""
+        count = _COUNTS.get(len(self.names), str(len(self.names)))
+        text = f"{count} increasing {self.noun} ({' ≤ '.join(self.names)})"
+        low, high = self.item.low, self.item.high
+        if low is not None and high is not None and not (self.item.low_open or self.item.high_open):
+            return f"{text} between {_number(low)} and {_number(high)}"
+        return f"{text}, each {self.item.describe()}"
+
+    def validate(self, values: Any, owner: str | None) -> tuple:
+        """The values as a tuple, each checked by the item's declaration, in order; else a
+        ValueError that names the list, says what it must be and what was given."""
         try:
-            number = int(raw) if re.fullmatch(r"[+-]?\d+", raw) else float(raw)
-        except ValueError:
-            raise self.error(raw, owner, label=label, wording=wording) from None
-        return self.validate(number, owner, label=label, wording=wording)
+            checked = tuple(self.item.validate(v, None) for v in values)
+        except (TypeError, ValueError):  # not iterable, or an item out of bounds
+            checked = ()
+        if len(checked) != len(self.names) or any(a > b for a, b in zip(checked[:-1], checked[1:], strict=True)):
+            prefix = f"{owner}: " if owner else ""
+            raise ValueError(f"{prefix}{self.name} must be {self.describe()}, got {values!r}")
+        return checked
+
+
+def random_generator(seed: Any, owner: str | None, *, note: str | None = None) -> np.random.Generator:
+    """``seed`` itself if a numpy Generator, else a new one seeded by the integer ``seed``
+    (checked by :data:`RANDOM_STATE`; ``note`` says what the seed makes reproducible).
+
+    >>> float(random_generator(7, "f").random()) == float(np.random.default_rng(7).random())
+    True
+    """
+    seed = RANDOM_STATE.validate(seed, owner, note=note)
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
 # =============================================================================== the declarations
@@ -191,7 +378,7 @@ BACKGROUND_RATE = Param("background_rate", float, 0.01, low=0.0, high=1.0, label
                         doc="E: probability that an unjudged document is relevant (X_B, X_M, and X_I when Δ = 1)")
 #: Smoothing λ of estimator X_M; "auto" means λ = 1 − Δ per topic.
 SMOOTHING = Param("smoothing", float, "auto", low=0.0, high=1.0, label="smoothing (λ)", symbol="λ", step=0.01,
-                  keywords=("auto",),
+                  keywords=("auto",), meanings=(("auto", "λ = 1 − Δ"),),
                   doc="λ: weight of X_I against X_B in X_M; 'auto' (the default) means λ = 1 − Δ per topic")
 #: RBP persistence p.
 PERSISTENCE = Param("p", float, 0.8, low=0.0, high=1.0, low_open=True, high_open=True,
@@ -204,8 +391,21 @@ FRACTION = Param("fraction", float, 0.5, low=0.05, high=1.0,
                  doc="fraction of each topic's qrels kept by uniform random subsampling")
 #: Resamples of a randomization test or a bootstrap.
 N_RESAMPLES = Param("n_resamples", int, 10_000, low=1, doc="resamples of the randomization test or bootstrap")
-#: Seed of a random generator (a numpy Generator is accepted where said).
+#: Seed of a random generator (a numpy Generator is accepted where said: :data:`RANDOM_STATE`).
 SEED = Param("seed", int, 0, low=0, high=2 ** 63, high_open=True, doc="random seed")
+#: A seed or a numpy Generator used as it is (numpy takes any non-negative integer): :func:`random_generator`.
+RANDOM_STATE = replace(SEED, high=None, high_open=False, also=(np.random.Generator,), also_doc="a numpy Generator",
+                       doc="random seed, or a numpy Generator used as it is")
+#: Parallel workers of a sweep (irnb.sweep): None runs in this process, -1 on every core.
+N_JOBS = Param("n_jobs", int, None, low=1, sentinels=(None, -1),
+               meanings=((-1, "every core"),),
+               doc="parallel workers: None (this process, one task after another), -1 (every core) or a number")
+#: Number of comparisons m of a Bonferroni correction (at least the number of p-values).
+COMPARISONS = Param("m", int, None, low=1, label="m (number of comparisons)",
+                    doc="number of comparisons m of a Bonferroni correction (default: the number of p-values)")
+#: Groups shown in Büttcher et al.'s Table 5 (two runs each).
+MAX_GROUPS = Param("max_groups", int, 4, low=1, note="groups shown, two runs each",
+                   doc="groups shown in buttcher2007-table5, two runs each")
 #: Repetitions of a randomized experiment.
 REPEATS = Param("repeats", int, 1, low=1, doc="repetitions of the randomized experiment")
 #: Runs shown in a plot.
@@ -238,13 +438,18 @@ DEGREE = Param("degree", int, 3, low=0, doc="degree of the polynomial fitted to 
 ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
                   doc="point estimate: S simplistic, B background, I interpolated, M smoothed")
 
+#: Ravana & Moffat's three judgment budgets (shallow ≤ medium ≤ deep), each a judgment budget N.
+BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "deep"), noun="numbers of judgments",
+                          doc="shallow, medium and deep judgment budgets (Ravana & Moffat 2010 Tables 1-3)")
+
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
     PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, TOP_RUNS, TEST, CORRECTION, ESTIMATOR,
-    STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE)})
+    STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
-DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT})
+DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
+                                                 "random_state": RANDOM_STATE})
 
 
 # =============================================================================== builders
@@ -269,19 +474,23 @@ def add_option(parser, *flags: str, param: Param, default: Any = ..., help: str 
                                default=default, help=text, **kwargs)
 
 
-def slider_range(param: Param) -> dict[str, Any]:
-    """``min``, ``max`` (when declared) and ``step`` of a slider for ``param``.
+def slider_range(param: Param, *, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``min``, ``max`` (when declared) and ``step`` of a slider for ``param``; a bound
+    that names another parameter takes its value from ``given`` (the other control's value).
 
     >>> slider_range(SMOOTHING)
     {'min': 0.0, 'max': 1.0, 'step': 0.01}
     >>> slider_range(POOL_DEPTH)
     {'min': 1, 'step': 1}
+    >>> slider_range(JUDGMENTS.within(high=500))
+    {'min': 1, 'max': 500, 'step': 1}
     """
     cast = int if param.type is int else float
+    low, high = param._bound(param.low, given)[0], param._bound(param.high, given)[0]
     out: dict[str, Any] = {}
-    if param.low is not None:
-        out["min"] = cast(param.low)
-    if param.high is not None:
-        out["max"] = cast(param.high)
+    if low is not None:
+        out["min"] = cast(low)
+    if high is not None:
+        out["max"] = cast(high)
     out["step"] = cast(param.step if param.step is not None else (1 if param.type is int else 0.01))
     return out

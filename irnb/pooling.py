@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from .experiment import NO_DOCUMENT, Experiment, PoolMask, PoolMaskError, pooled_unjudged_of
-from .params import FRACTION, JUDGMENTS, Param
+from .params import FRACTION, JUDGMENTS, Param, random_generator
 from .params import POOL_DEPTH as DEPTH
 from .writing import write_qrels
 
@@ -286,12 +286,7 @@ def _names(experiment: Experiment, idx: np.ndarray) -> tuple[str, ...]:
 def seeded_rng(seed, owner: str, what: str = "pools") -> np.random.Generator:
     """``seed`` itself if a Generator, else a new one seeded by the integer ``seed``; the
     error says that ``what`` (pools, curves) are reproducible."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{owner}: seed must be an integer or a numpy Generator ({what} are reproducible), "
-                        f"got {seed!r}")
-    return np.random.default_rng(int(seed))
+    return random_generator(seed, owner, note=f"{what} are reproducible")
 
 
 def judged_depth(experiment: Experiment) -> np.ndarray:
@@ -440,9 +435,7 @@ def budget_pool(experiment: Experiment, *, judgments: int, runs: str | Iterable[
     """
     n = JUDGMENTS.validate(judgments, "budget_pool")
     total = experiment.judgments.num_judgments
-    if n > total:
-        raise ValueError(f"budget_pool: judgments must be an integer with 1 ≤ judgments ≤ {total} (the number "
-                         f"of qrels entries), got {n}")
+    n = JUDGMENTS.within(high=total, note="the number of qrels entries").validate(n, "budget_pool")
     idx = contributor_index(experiment, runs, "budget_pool")
     order = judgment_order(experiment, runs=_names(experiment, idx), seed=seed)
     judged = np.zeros(total, dtype=bool)

@@ -77,7 +77,7 @@ from .pair_kernels import (EXACT_MAX_TOPICS, PERMUTATION_MAX_TOPICS, Pairs, Scor
                            paired_summaries, paired_t_kernel, pairs, studentized_range_sf, wilcoxon_kernel)
 from .pair_kernels import studentized_range_sf as _studentized_range_sf  # noqa: F401 (the spelling tests read)
 from .pair_kernels import t_two_sided_p as _t_two_sided_p  # noqa: F401 (the spelling tests read)
-from .params import N_RESAMPLES, TEST
+from .params import N_RESAMPLES, TEST, random_generator
 from .results import Result
 
 __all__ = [
@@ -403,12 +403,7 @@ def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None 
     True
     """
     n_resamples = N_RESAMPLES.validate(n_resamples, None)
-    if isinstance(seed, np.random.Generator):
-        rng = seed
-    elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
-        rng = np.random.default_rng(int(seed))
-    else:
-        raise TypeError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
+    rng = random_generator(seed, "randomization_test")
     sc = _scores(scores, measure, run_names, topics)
     pr = pairs(sc)
     D = np.where(np.isnan(pr.diff), 0.0, pr.diff)

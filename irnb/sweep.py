@@ -23,9 +23,10 @@ someone is watching (a terminal or a notebook, not a log file or a test run).
 from __future__ import annotations
 
 import itertools
-import numbers
 import sys
 from typing import Any, Callable, Iterable, Sequence
+
+from .params import N_JOBS
 
 __all__ = ["sweep", "N_JOBS_DOC"]
 
@@ -35,11 +36,7 @@ N_JOBS_DOC = ("``n_jobs``: parallel workers for the sweep (None: this process, o
 
 
 def _check_n_jobs(n_jobs, owner: str):
-    if n_jobs is None:
-        return None
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"{owner}: n_jobs must be None, -1 (every core) or an integer ≥ 1, got {n_jobs!r}")
-    return int(n_jobs)
+    return N_JOBS.validate(n_jobs, owner)
 
 
 def _check_progress(progress, owner: str):

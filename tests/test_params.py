@@ -167,3 +167,152 @@ def test_report_judged_depth_is_a_deprecated_alias_of_measurement_depth():
         old = report(exp, ["AP"], judged_depth=2, n_resamples=20).table
     pd.testing.assert_frame_equal(new, old)
     assert new["judged_measure"].tolist() == ["Judged@2"] and new["judged"].tolist() == [0.5]  # 1 of the top 2
+
+
+# ------------------------------------------------------------------ the declaration kinds beyond one bounded number
+def _message(param, value, **kwargs) -> tuple[type, str]:
+    with pytest.raises(ValueError) as caught:
+        param.validate(value, "f", **kwargs)
+    return type(caught.value), str(caught.value)
+
+
+def test_a_seed_or_a_generator():
+    rng = np.random.default_rng(3)
+    assert params.RANDOM_STATE.validate(rng, "f") is rng                      # taken as it is
+    assert params.RANDOM_STATE.validate(np.int64(5), "f") == 5
+    assert params.RANDOM_STATE.validate(2 ** 70, "f") == 2 ** 70               # numpy seeds any size
+    # out of bounds: told the bounds and the other type; of no accepted kind: told the kinds
+    assert _message(params.RANDOM_STATE, -1) == (
+        params.ParameterError, "f: seed must be a non-negative integer or a numpy Generator, got -1")
+    assert _message(params.RANDOM_STATE, None, note="pools are reproducible") == (
+        params.ParameterError, "f: seed must be an integer or a numpy Generator (pools are reproducible), got None")
+    assert _message(params.RANDOM_STATE, 1.5)[1] == "f: seed must be an integer or a numpy Generator, got 1.5"
+    assert issubclass(params.ParameterError, TypeError) and issubclass(params.ParameterError, ValueError)
+    assert params.random_generator(rng, "f") is rng
+    assert params.random_generator(9, "f").integers(1000, size=3).tolist() == \
+        np.random.default_rng(9).integers(1000, size=3).tolist()
+
+
+def test_a_number_or_a_word_with_its_meaning():
+    smoothing = params.SMOOTHING
+    assert smoothing.validate("auto", "f") == "auto" and smoothing.validate(np.float32(0.25), "f") == 0.25
+    assert _message(smoothing, "sometimes") == (
+        ValueError, "f: smoothing (λ) must be a number with 0 ≤ smoothing ≤ 1 or 'auto' (λ = 1 − Δ), got 'sometimes'")
+    assert _message(smoothing, -0.5)[1] == "f: smoothing (λ) must be a number with 0 ≤ smoothing ≤ 1, got -0.5"
+    assert smoothing.parse(" 0.5 ", None) == 0.5 and smoothing.parse("auto", None) == "auto"
+    with pytest.raises(ValueError) as caught:
+        smoothing.parse("lots", None, label="--lambda")
+    assert str(caught.value) == "--lambda must be a number or 'auto', got 'lots'"
+
+
+def test_other_values_beside_the_bounds():
+    n_jobs = params.N_JOBS
+    assert n_jobs.validate(None, "f") is None and n_jobs.validate(4, "f") == 4
+    minus_one = n_jobs.validate(np.int64(-1), "f")
+    assert minus_one == -1 and type(minus_one) is int
+    for bad in (0, -2, True, 1.5, "2"):
+        assert _message(n_jobs, bad) == (ValueError, f"f: n_jobs must be None, -1 (every core) or an integer ≥ 1, "
+                                                     f"got {bad!r}")
+
+
+def test_a_bound_set_by_the_data():
+    budget = params.JUDGMENTS.within(high=7, note="the number of qrels entries")
+    assert budget.validate(7, "f") == 7 and params.JUDGMENTS.high is None    # the declaration itself is unchanged
+    assert _message(budget, 8)[1] == "f: judgments must be an integer with 1 ≤ judgments ≤ 7 (the number of qrels " \
+                                     "entries), got 8"
+    assert params.slider_range(budget) == {"min": 1, "max": 7, "step": 1}
+    large = params.JUDGMENTS.within(high=np.int64(1_234_567))                 # a count from the data, in full
+    assert _message(large, 2_000_000)[1] == "f: judgments must be an integer with 1 ≤ judgments ≤ 1234567, got 2000000"
+    comparisons = params.COMPARISONS.within(low=3, note="the number of p-values")
+    assert _message(comparisons, 2)[1] == "f: m (number of comparisons) must be an integer ≥ 3 (the number of " \
+                                          "p-values), got 2"
+
+
+def test_a_bound_named_by_another_parameter():
+    from irnb.predict.classifiers import RELEVANT_GRADE
+
+    assert RELEVANT_GRADE.validate(3, "f", given={"relevance_level": 2}) == 3
+    assert _message(RELEVANT_GRADE, 1, given={"relevance_level": 2})[1] == (
+        "f: relevant_grade must be an integer with relevance_level (2) ≤ relevant_grade ≤ 127 "
+        "(or None: the relevance level), got 1")
+    with pytest.raises(TypeError, match=r"relevant_grade's bound is the value of relevance_level: pass given="):
+        RELEVANT_GRADE.validate(3, "f")
+    assert params.slider_range(RELEVANT_GRADE, given={"relevance_level": 3}) == {"min": 3, "max": 127, "step": 1}
+
+
+@pytest.mark.parametrize("values", [[10, 5, 100], [1, 2], [1, 2, 3, 4], [0, 1, 2], [1, 2, 101], [1, 2, "3"], 5,
+                                    [1, 2, True]])
+def test_three_ordered_values(values):
+    levels = params.BUDGET_LEVELS.within(high=100)
+    assert levels.validate([1, np.int64(1), 100], "f") == (1, 1, 100)          # equal budgets are allowed
+    with pytest.raises(ValueError) as caught:
+        levels.validate(values, "f")
+    assert str(caught.value) == ("f: budgets must be three increasing numbers of judgments (shallow ≤ medium ≤ "
+                                 f"deep) between 1 and 100, got {values!r}")
+
+
+def test_the_callers_use_the_declarations():
+    """The former hand-written checks now answer with the declarations' words."""
+    from irnb.corrections import bonferroni
+    from irnb.intervals import check_smoothing
+    from irnb.sweep import sweep
+
+    with pytest.raises(ValueError) as caught:
+        stats.randomization_test([[0.1, 0.2], [0.3, 0.4]], seed=-1)
+    assert str(caught.value) == _message(params.RANDOM_STATE, -1)[1].replace("f:", "randomization_test:")
+    with pytest.raises(ValueError) as caught:
+        bonferroni([0.1, 0.2, 0.3], m=2)
+    assert str(caught.value) == ("bonferroni: m (number of comparisons) must be an integer ≥ 3 (the number of "
+                                 "p-values), got 2")
+    with pytest.raises(ValueError) as caught:
+        sweep(print, [], n_jobs=0, owner="g")
+    assert str(caught.value) == "g: n_jobs must be None, -1 (every core) or an integer ≥ 1, got 0"
+    assert check_smoothing(np.float64(0.5), "g") == 0.5
+
+
+# ------------------------------------------------------------------ no check by hand outside the declarations
+NUMBER_TYPES = {"int", "float", "integer", "Integral", "Real", "Number", "floating"}
+
+
+def hand_written_checks(source: str, where: str) -> list[str]:
+    """``where:line`` of every ``if`` that tests a value's number type (``isinstance(x, (int,
+    np.integer))``, ``numbers.Integral``) and raises in either branch: a parameter check
+    written by hand instead of declared (a flag checked for ``bool`` alone is not counted)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        branches = node.body + node.orelse if isinstance(node, ast.If) else []
+        if not any(isinstance(n, ast.Raise) for b in branches for n in ast.walk(b)):
+            continue
+        for call in ast.walk(node.test):
+            if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "isinstance" and len(call.args) == 2:
+                kinds = {getattr(n, "id", getattr(n, "attr", None)) for n in ast.walk(call.args[1])}
+                if kinds & NUMBER_TYPES:
+                    found.append(f"{where}:{node.lineno}")
+                    break
+    return found
+
+
+def test_the_scanner_finds_a_check_written_by_hand():
+    source = ("import numpy as np\n"
+              "def f(max_groups, flag):\n"
+              "    if not isinstance(flag, bool):\n"                      # a flag: not counted
+              "        raise TypeError('flag must be True or False')\n"
+              "    if isinstance(max_groups, bool) or not isinstance(max_groups, (int, np.integer)) or max_groups<1:\n"
+              "        raise ValueError('max_groups must be an integer ≥ 1')\n"
+              "    values = [max_groups] if isinstance(max_groups, int) else list(max_groups)\n"  # no raise: a shape
+              "    if isinstance(flag, np.random.Generator):\n"
+              "        rng = flag\n"
+              "    elif isinstance(flag, (int, np.integer)) and flag >= 0:\n"         # raises in its else branch
+              "        rng = np.random.default_rng(flag)\n"
+              "    else:\n"
+              "        raise TypeError('seed must be a non-negative integer or a numpy Generator')\n")
+    assert hand_written_checks(source, "made_up.py") == ["made_up.py:5", "made_up.py:10"]
+
+
+def test_no_parameter_is_checked_by_hand_outside_the_declarations():
+    found = []
+    for path in sorted((REPO / "irnb").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if relative != "irnb/params.py":
+            found += hand_written_checks(path.read_text(encoding="utf-8"), relative)
+    assert found == [], "declare these in irnb.params (Param, Param.within, ParamList) and validate through them"

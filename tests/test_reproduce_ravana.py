@@ -106,42 +106,95 @@ def test_ids_and_figures(reps):
     import matplotlib
 
     matplotlib.use("Agg")
-    ax = reps["ravana2010-fig1"].figure()
-    assert len(ax.patches) == len(reps["ravana2010-fig1"].table)
+    fig1 = reps["ravana2010-fig1"]
+    drawn = fig1.figure()
+    depths = list(fig1.details["estimates"].index)
+    assert depths == [10, 100] and len(drawn) == len(depths)  # one panel per pool depth
+    for ax, d in zip(drawn, depths, strict=True):
+        rows = fig1.table.loc[d]
+        shown = irnb.plots.artists(ax)
+        assert shown["fraction"].get_ydata().tolist() == rows.loc[rows["in_fit"], "fraction"].tolist()
+        assert shown["rate"].get_ydata().tolist() == [fig1.details["estimates"].loc[d, "E"]]
+        assert shown["truth"].get_ydata().tolist() == [fig1.details["estimates"].loc[d, "true_rate"]]
+        assert f"pool depth d = {d}" in ax.get_title()
     axes = reps["ravana2010-fig2"].figure()
     assert len(axes) == 3 and all(len(a.get_lines()) == 5 for a in axes)
     with pytest.raises(ValueError, match="is a table"):
         reps["ravana2010-table2"].figure()
 
 
-def test_fig1_counts_by_hand(reps, collection):
-    # judged documents pooled (top 100) by exactly one contributing run, recounted with pandas
+@pytest.mark.parametrize("depth", [10, 100])
+def test_fig1_counts_by_hand(reps, collection, depth):
+    # the depth-d pool judges the qrels entries some contributing run ranks in its top d; those
+    # pooled by exactly one contributing run, recounted with pandas
     qrels = collection.qrels.table.to_pandas()
     contributors = collection.run_info.loc[collection.run_info["contributor"], "run"]
-    top = pd.concat([collection.runs[r].to_frame().query("rank <= 100")[["topic", "docno"]].assign(run=r)
+    top = pd.concat([collection.runs[r].to_frame().query(f"rank <= {depth}")[["topic", "docno"]].assign(run=r)
                      for r in contributors])
     count = top.groupby(["topic", "docno"]).size().rename("n").reset_index()
     merged = qrels.merge(count, on=["topic", "docno"])
     one = merged[merged["n"] == 1]
     t = reps["ravana2010-fig1"].table
-    assert t.loc[1, "judged"] == len(one)
-    assert t.loc[1, "relevant"] == (one["grade"] >= 1).sum()
+    assert t.loc[(depth, 1), "judged"] == len(one)
+    assert t.loc[(depth, 1), "relevant"] == (one["grade"] >= 1).sum()
+    assert t.loc[depth, "judged"].sum() == len(merged)  # every judged document of the pool, in one group
     paper = reps["ravana2010-fig1"].paper
-    assert list(paper.columns) == list(t.columns) and paper.loc[55, "fraction"] == pytest.approx(5 / 7)
+    assert list(paper.columns) == list(t.columns) and paper.loc[(100, 55), "fraction"] == pytest.approx(5 / 7)
 
 
-def test_true_unjudged_rate_by_hand():
-    from irnb.papers.ravana import _true_unjudged_rate
+def test_fig1_estimates_are_the_cores_at_each_depth(reps, collection):
+    """E and the true rate at each pool depth are estimate_background_rate's and
+    true_background_rate's on the depth-d pool (truth over the runs' top 2d); the notes and
+    the headline quote them; a deeper pool leaves a lower true rate."""
+    from irnb.intervals import estimate_background_rate, true_background_rate
+    from irnb.pooling import depth_pool
 
-    # a ranks x, u, v; b ranks v, w. Judged: x. Unjudged in the top 2: u (a), v and w (b);
-    # v is counted once; truth: u relevant, v and w not → 1/3 of 3. At depth 1: v only → 0.
-    runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2, "qid": "1", "docno": ["x", "u", "v", "v", "w"],
-                         "score": [3, 2, 1, 2, 1]})
-    truth = pd.DataFrame({"qid": "1", "docno": ["x", "u", "v", "w"], "grade": [1, 1, 0, 0]})
-    exp = Experiment(runs, truth.iloc[:1], truth=truth)
-    assert _true_unjudged_rate(exp, 2) == (pytest.approx(1 / 3), 3)
-    assert _true_unjudged_rate(exp, 1) == (0.0, 1)
-    assert _true_unjudged_rate(Experiment(runs, truth.iloc[:1]), 2) is None
+    rep, exp = reps["ravana2010-fig1"], collection.experiment
+    estimates = rep.details["estimates"]
+    for d in (10, 100):
+        pool = depth_pool(exp, depth=d)
+        fit = estimate_background_rate(exp, depth=d, pool=pool)
+        true = true_background_rate(exp, measurement_depth=2 * d, pool=pool)
+        assert estimates.loc[d, "fit_at_zero"] == pytest.approx(fit.intercept)
+        assert estimates.loc[d, "E"] == pytest.approx(min(max(fit.intercept, 0.0), 1.0))
+        assert estimates.loc[d, "true_rate"] == pytest.approx(true)
+        assert (rep.table.loc[d, "E"] == estimates.loc[d, "E"]).all()
+        assert (rep.table.loc[d, "true_rate"] == estimates.loc[d, "true_rate"]).all()
+        assert rep.table.loc[d, "fitted"].to_numpy() == pytest.approx(fit.fitted(fit.num_runs))
+        assert f"{true:.3f} of the unjudged documents in the runs' top {2 * d}" in rep.notes
+    assert estimates.loc[100, "true_rate"] < estimates.loc[10, "true_rate"]
+    deep, shallow = estimates.loc[100, "fit_at_zero"], estimates.loc[10, "fit_at_zero"]
+    assert rep.headline.irnb == f"{deep:.3f} ({shallow:.3f} at d = 10)"
+
+
+def test_fig1_depths_option(collection):
+    rep = irnb.reproduce("ravana2010-fig1", collection, depths=20)
+    assert list(rep.details["estimates"].index) == [20]
+    assert rep.table.index.get_level_values("pool_depth").unique().tolist() == [20]
+    assert "at d = 20 the rate read at zero runs" in rep.notes  # the deepest asked for stands in for d = 100
+    with pytest.raises(ValueError, match=r"ravana2010-fig1: depths must be increasing pool depths without repeats, "
+                                         r"got \(100, 10\)"):
+        irnb.reproduce("ravana2010-fig1", collection, depths=(100, 10))
+    with pytest.raises(ValueError, match=r"ravana2010-fig1: depths \(pool depths d\) must be an integer ≥ 1, got 0"):
+        irnb.reproduce("ravana2010-fig1", collection, depths=[0, 10])
+
+
+def test_fig1_true_rate_by_hand():
+    # a ranks x, u, v; b ranks x, w, v; both contribute. The depth-2 pool judges x (pooled by 2
+    # runs, relevant), u (1 run, relevant) and w (1 run, not): fractions 1/2 at 1 run, 1 at 2;
+    # the line through them reads 0 at zero runs. Unjudged in the runs' top 4: v at a@3 and b@3,
+    # relevant in the truth → true rate 1. Without truth it is NaN and the notes say so.
+    runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 3, "qid": "1", "docno": ["x", "u", "v", "x", "w", "v"],
+                         "score": [3, 2, 1, 3, 2, 1]})
+    truth = pd.DataFrame({"qid": "1", "docno": ["x", "u", "v", "w"], "grade": [1, 1, 1, 0]})
+    rep = irnb.reproduce("ravana2010-fig1", Experiment(runs, truth, truth=truth), depths=2, degree=1)
+    assert rep.table.loc[2, "fraction"].tolist() == [0.5, 1.0]
+    estimates = rep.details["estimates"].loc[2]
+    assert estimates["fit_at_zero"] == pytest.approx(0.0, abs=1e-12) and estimates["true_rate"] == 1.0
+    assert "1.000 of the unjudged documents in the runs' top 4" in rep.notes
+    assert "(E is not within a factor of 2 of it)" in rep.notes
+    plain = irnb.reproduce("ravana2010-fig1", Experiment(runs, truth), depths=2, degree=1)
+    assert np.isnan(plain.details["estimates"].loc[2, "true_rate"]) and "no complete truth" in plain.notes
 
 
 def test_table1_recomputed(reps, collection):
@@ -210,11 +263,12 @@ def test_small_collection_fallbacks():
     small = simulate(seed=3, num_topics=6, num_runs=10, num_groups=4, docs_per_topic=600, run_depth=100,
                      pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1)
     rep = irnb.reproduce("ravana2010-fig1", small)
-    assert "degree 2 is used" in rep.notes
-    assert rep.table["fitted"].to_numpy() == pytest.approx(rep.table["fraction"].to_numpy())
+    assert "At d = 10, too few distinct numbers of contributing runs for a degree-3 fit: degree 2 is used" in rep.notes
+    at10 = rep.table.loc[10]
+    assert at10["fitted"].to_numpy() == pytest.approx(at10["fraction"].to_numpy())
     # the exact quadratic through those points, read at 0: 3·f(1) − 3·f(2) + f(3)
-    f = rep.table["fraction"]
-    assert f"crosses zero runs at {3 * f[1] - 3 * f[2] + f[3]:.3f}" in rep.notes
+    f = at10["fraction"]
+    assert rep.details["estimates"].loc[10, "fit_at_zero"] == pytest.approx(3 * f[1] - 3 * f[2] + f[3])
 
 
 def test_fig2_at_given_budgets(collection):
@@ -236,6 +290,12 @@ def test_covid(covid_dir):
     exp = trec_covid_round1(covid_dir)
     fig1 = irnb.reproduce("ravana2010-fig1", exp, label="TREC-COVID round 1")
     assert "pool depth 7" in fig1.notes and 0 < fig1.table["fraction"].max() <= 1
+    estimates = fig1.details["estimates"]
+    assert list(estimates.index) == [10, 100] and estimates["true_rate"].isna().all()  # round 1: no truth
+    assert "TREC-COVID round 1 has no complete truth" in fig1.notes
+    assert "the depth-10 and depth-100 pools here judge only what the qrels judge" in fig1.notes
+    assert (0 < estimates["E"]).all() and (estimates["E"] < estimates["average_fraction"]).all()
+    assert len(fig1.figure()) == 2
     t3 = irnb.reproduce("ravana2010-table3", exp).table
     assert t3["pairs"].max() == 87 * 86 // 2  # the 87 runs that did not contribute
 

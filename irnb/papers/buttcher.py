@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..bias import contributor_subset_bias, leave_one_group_out_bias
+from ..params import MAX_GROUPS
 from ..pooling import depth_pool, random_subsample
 from .registry import Source, register
 from ._common import make, manual_split, panel_axes, setting
@@ -489,8 +490,7 @@ def table5(source: Source, *, depth: int | None = None, max_groups: int = 4, see
     from ..predict import completed_pool_bias, contributor_subset_completion
 
     id = "buttcher2007-table5"
-    if isinstance(max_groups, bool) or not isinstance(max_groups, (int, np.integer)) or max_groups < 1:
-        raise ValueError(f"{id}: max_groups must be an integer ≥ 1 (groups shown, two runs each), got {max_groups!r}")
+    max_groups = MAX_GROUPS.validate(max_groups, id)
     exp = source.experiment
     st = setting(source, depth, id)
     auto, manual, result = _automatic_only(source, st, _T5_MEASURES, id)

@@ -2,8 +2,9 @@
 Significance Testing in IR Evaluation" (AIRS 2010), on any data.
 
 * Figure 1 — the fraction of judged documents that are relevant, by the number of
-  contributing runs that had them in their top d = 100, with a cubic trend line read at
-  zero runs (0.043 on TREC-9; the paper then uses E = 0.01);
+  contributing runs that had them in their top d, with a cubic trend line read at zero runs
+  (0.043 on TREC-9 at d = 100; the paper then uses E = 0.01), here at pool depths 10 and
+  100, each beside the true rate where the data has complete truth;
 * Table 1 — mean B (a), residual Δ (b), X_I (c) and X_M (d) of P@10, SDCG@100 and
   RBP(0.95) for the contributing ("59-con") and non-contributing ("46-non") runs, after
   1,000, 10,000 and all 69,100 judgments;
@@ -30,8 +31,9 @@ import numpy as np
 import pandas as pd
 
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
-from ..intervals import estimate_background_rate, point_estimates, score_intervals
-from ..pooling import budget_pool
+from ..intervals import estimate_background_rate, point_estimates, score_intervals, true_background_rate
+from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH
+from ..pooling import budget_pool, depth_pool
 from .registry import ReproductionNeeds, Source, register
 from ._common import make, panel_axes, setting
 
@@ -54,12 +56,7 @@ def _budgets(source: Source, budgets, id: str) -> tuple[int, int, int]:
     if budgets is None:
         values = [max(1, round(total * j / PAPER_JUDGMENTS[-1])) for j in PAPER_JUDGMENTS]
         return tuple(values)
-    values = list(budgets)
-    if len(values) != 3 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in values) \
-            or not 1 <= values[0] <= values[1] <= values[2] <= total:
-        raise ValueError(f"{id}: budgets must be three increasing numbers of judgments (shallow, medium, deep) "
-                         f"between 1 and {total}, got {budgets!r}")
-    return tuple(int(v) for v in values)
+    return BUDGET_LEVELS.within(high=total).validate(budgets, id)
 
 
 def _budget_text(budgets, total: int) -> str:
@@ -94,82 +91,137 @@ def _main_set(sets: dict) -> str:
 
 
 # ---------------------------------------------------------------------------- Figure 1
-@register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
-          f"{PAPER}, Figure 1")
-def fig1(source: Source, *, depth: int | None = None, degree: int = 3):
-    id = "ravana2010-fig1"
-    exp = source.experiment
-    st = setting(source, depth, id)
+#: Pool depths of Figure 1: the paper's d = 100 and a shallow d = 10, where E matters more (issue 13).
+FIG1_DEPTHS = (10, 100)
+_FIG1_COLUMNS = ["judged", "relevant", "fraction", "fitted", "in_fit", "E", "true_rate"]
+
+
+def _fig1_depths(depths, id: str) -> tuple[int, ...]:
+    values = [depths] if isinstance(depths, (int, np.integer)) else list(depths)  # -o depths=20
+    checked = [POOL_DEPTH.validate(d, id, label="depths (pool depths d)") for d in values]
+    if not checked or checked != sorted(set(checked)):
+        raise ValueError(f"{id}: depths must be increasing pool depths without repeats, got {depths!r}")
+    return tuple(checked)
+
+
+def _fit_at(exp, st, depth: int, degree: int):
+    """(fit, degree used, true rate or None) for the depth-``depth`` pool of the contributors."""
+    pool = depth_pool(exp, depth=depth, runs=list(st.contributors))
     used = degree
     while True:  # few contributing runs give few distinct counts: lower the degree, and say so
         try:
-            fit = estimate_background_rate(exp, depth=st.depth, runs=list(st.contributors), degree=used)
+            fit = estimate_background_rate(exp, depth=depth, runs=list(st.contributors), pool=pool, degree=used)
             break
         except ValueError as err:
             if "distinct numbers" not in str(err) or used <= 1:
                 raise
             used -= 1
-    table = fit.to_frame().set_index("num_runs")
+    true = None
+    if exp.truth is not None:
+        try:
+            true = true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
+        except ValueError:  # nothing unjudged in the runs' top 2d that the truth judges
+            true = None
+    return fit, used, true
+
+
+@register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
+          f"{PAPER}, Figure 1")
+def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3):
+    """``depths``: the pool depths d (default 10 and the paper's 100); for each, the depth-d
+    pool of the contributing runs, the fraction of its judged documents that are relevant by
+    the number of contributing runs with them in their top d, the fitted polynomial, E read
+    at zero runs and, where the data has truth, the true rate E stands for
+    (:func:`irnb.intervals.true_background_rate` over the runs' top 2d). ``.table``: one row
+    per (pool depth, number of runs); ``E`` and ``true_rate`` are the depth's own (the same
+    on each of its rows); ``.details["estimates"]``: one row per pool depth."""
+    id = "ravana2010-fig1"
+    exp = source.experiment
+    st = setting(source, None, id)
+    wanted = _fig1_depths(depths, id)
+    deg = DEGREE.validate(degree, id)
+    fits, used, truths = {}, {}, {}
+    for d in wanted:
+        fits[d], used[d], truths[d] = _fit_at(exp, st, d, deg)
+    parts = []
+    for d in wanted:
+        part = fits[d].to_frame().set_index("num_runs")
+        part["E"] = fits[d].rate
+        part["true_rate"] = np.nan if truths[d] is None else truths[d]
+        parts.append(part)
+    table = pd.concat(parts, keys=list(wanted), names=["pool_depth", "num_runs"])[_FIG1_COLUMNS]
+    estimates = pd.DataFrame({
+        "degree": [used[d] for d in wanted], "fit_at_zero": [fits[d].intercept for d in wanted],
+        "E": [fits[d].rate for d in wanted],
+        "true_rate": [np.nan if truths[d] is None else truths[d] for d in wanted],
+        "average_fraction": [float(fits[d].fraction[fits[d].in_fit].mean()) for d in wanted],
+        "overall_fraction": [fits[d].overall for d in wanted]}, index=pd.Index(wanted, name="pool_depth"))
     paper = pd.DataFrame({"judged": [7.0], "relevant": [5.0], "fraction": [5 / 7], "fitted": [np.nan],
-                          "in_fit": [True]}, index=pd.Index([55], name="num_runs"))
-    average = float(fit.fraction[fit.in_fit].mean())
-    notes = [f"Setting: {source.label}, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}. "
-             f"The paper: TREC-9 Web Track, 59 contributing runs, d = 100."]
-    if used != degree:
-        notes.append(f"Too few distinct numbers of contributing runs for a degree-{degree} fit: degree {used} is used.")
-    notes.append(f"The average fraction across the graph is {average:.3f} (the paper 0.202); the degree-{used} fit "
-                 f"crosses zero runs at {fit.intercept:.3f} (the paper 0.043), so E = {fit.rate:.3f}; over all "
-                 f"judgments the fraction relevant is {fit.overall:.3f} (the paper 0.038).")
-    if fit.intercept < 0:
-        notes.append("The fit dips below zero and is clipped to E = 0.")
-    true_rate = _true_unjudged_rate(exp, st.depth)
-    if true_rate is not None:
-        notes.append(f"The complete truth says {true_rate[0]:.3f} of the {true_rate[1]} unjudged documents in the "
-                     f"runs' top {st.depth} are relevant: the rate E stands for.")
-    agrees = bool(0.0 < fit.intercept and fit.rate < average)
-    notes.append("As in the paper, the rate read at zero runs is positive and well below the average fraction."
-                 if agrees else "Unlike the paper, the rate read at zero runs is not a small positive number.")
-    notes.append("The paper prints one bar's numbers (55 runs: 7 documents, 5 relevant): that is .paper; "
-                 "the figure draws the fraction per number of runs with the fitted curve.")
+                          "in_fit": [True], "E": [np.nan], "true_rate": [np.nan]},
+                         index=pd.MultiIndex.from_tuples([(100, 55)], names=["pool_depth", "num_runs"]))
+    main = 100 if 100 in wanted else wanted[-1]  # the paper's depth, or the deepest asked for
+    notes = [f"Setting: {source.label}, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}; "
+             f"E is read from the depth-d pool of the contributing runs at d = "
+             f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, 59 contributing runs, d = 100."]
+    deeper = [d for d in wanted if d > st.depth]
+    if deeper:
+        pools = " and ".join(f"depth-{d}" for d in deeper)
+        several = len(deeper) > 1
+        notes.append(f"The qrels come from a pool of depth {st.depth}: the {pools} pool{'s' if several else ''} "
+                     f"here judge{'' if several else 's'} only what the qrels judge (the documents of the "
+                     "contributors' top d that the qrels hold).")
+    for d in wanted:
+        f, true = fits[d], truths[d]
+        if used[d] != deg:
+            notes.append(f"At d = {d}, too few distinct numbers of contributing runs for a degree-{deg} fit: "
+                         f"degree {used[d]} is used.")
+        read = (f"dips below zero and is clipped to E = 0 (unclipped {f.intercept:.3f})" if f.intercept < 0 else
+                f"crosses zero runs at {f.intercept:.3f}, so E = {f.rate:.3f}")
+        notes.append(f"At d = {d}: the average fraction across the graph is {estimates.loc[d, 'average_fraction']:.3f} "
+                     f"(the paper, d = 100: 0.202); the degree-{used[d]} fit {read} (the paper: 0.043); over all "
+                     f"judged documents the fraction relevant is {f.overall:.3f} (the paper 0.038).")
+        if true is not None:
+            ratio = "within" if f.rate > 0 and 0.5 * true <= f.rate <= 2 * true else "not within"
+            notes.append(f"The complete truth says {true:.3f} of the unjudged documents in the runs' top {2 * d} "
+                         f"are relevant: the rate E stands for at d = {d} (E is {ratio} a factor of 2 of it).")
+    if all(t is None for t in truths.values()):
+        notes.append(f"{source.label} has no complete truth: the true rate is not known.")
+    f = fits[main]
+    agrees = bool(0.0 < f.intercept and f.rate < estimates.loc[main, "average_fraction"])
+    notes.append(f"As in the paper, at d = {main} the rate read at zero runs is positive and well below the average "
+                 "fraction." if agrees else
+                 f"Unlike the paper, at d = {main} the rate read at zero runs is not a small positive number.")
+    notes.append("The paper prints one bar's numbers (d = 100, 55 runs: 7 documents, 5 relevant): that is .paper; "
+                 "the figure draws, per pool depth, the fraction per number of runs with the fitted curve, E and, "
+                 "where the data has truth, the true rate.")
+    others = ", ".join(f"{fits[d].intercept:.3f} at d = {d}" for d in wanted if d != main)
     return make(id=id, title="Estimating the background rate E", source=f"{PAPER}, Figure 1", table=table,
-                paper=paper, notes=" ".join(notes), data=source.label, draw=partial(_draw_fig1, fit=fit),
-                headline=("cubic fit at zero runs 0.043 (E = 0.01 used)", f"{fit.intercept:.3f}", agrees))
+                paper=paper, notes=" ".join(notes), data=source.label,
+                draw=partial(_draw_fig1, fits=fits, truths=truths), details={"estimates": estimates},
+                headline=("cubic fit at zero runs 0.043 (E = 0.01 used)",
+                          f"{f.intercept:.3f}" + (f" ({others})" if others else ""), agrees))
 
 
-def _true_unjudged_rate(exp, depth: int):
-    """(fraction relevant in truth, count) of the distinct documents some run ranks at depth
-    ≤ ``depth`` that the qrels do not judge; None without truth."""
-    truth = exp.truth
-    if truth is None:
-        return None
-    official = exp.judgments.doc[:, :, :depth]
-    judged = (official >= 0) & exp.judgments.judged_entries()[np.where(official >= 0, official, 0)]
-    entry = truth.doc[:, :, :depth]
-    unjudged = ~judged & (entry >= 0)
-    distinct = np.unique(entry[unjudged])
-    if distinct.size == 0:
-        return None
-    return float(truth.relevant_entries()[distinct].mean()), int(distinct.size)
-
-
-def _draw_fig1(rep, ax=None, *, fit):
-    """Bars: the fraction relevant per number of runs; line: the fitted polynomial from 0."""
-    import matplotlib.pyplot as plt
+def _draw_fig1(rep, ax=None, *, fits, truths):
+    """One panel per pool depth (:func:`irnb.plots.background_rate_plot`): the fraction
+    relevant per number of runs, the fitted polynomial, E at zero runs and the true rate;
+    returns the Axes, one per depth."""
+    from .. import plots
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(6, 3.5))
-    t = rep.table
-    ax.bar(t.index.to_numpy(dtype=float), t["fraction"], width=0.8, color="0.7", label="fraction judged relevant")
-    grid = np.linspace(0.0, float(t.index.max()), 200)
-    ax.plot(grid, fit.fitted(grid), color="C3", label=f"degree-{fit.degree} fit")
-    ax.plot([0.0], [fit.intercept], "o", color="C3")
-    ax.annotate(f"{fit.intercept:.3f}", (0.0, fit.intercept), textcoords="offset points", xytext=(6, -10),
-                fontsize=9, color="C3")
-    ax.set_xlabel(f"number of contributing runs with the document in their top {fit.depth}")
-    ax.set_ylabel("fraction relevant")
-    ax.set_title(f"{rep.id} ({rep.data})", fontsize=9)
-    ax.legend(fontsize=9)
-    return ax
+        import matplotlib.pyplot as plt
+
+        figure, grid = plt.subplots(len(fits), 1, figsize=(7.0, 3.6 * len(fits)), layout="constrained",
+                                    squeeze=False)
+        figure.suptitle(f"{rep.id} ({rep.data})", fontsize=10)
+        axes = list(grid[:, 0])
+    else:
+        axes = panel_axes(ax, len(fits))
+    for panel, (d, fit) in zip(axes, fits.items(), strict=True):
+        plots.background_rate_plot(fit, truth=truths[d], ax=panel)
+        truth = "" if truths[d] is None else f"; true rate over the runs' top {2 * d}"
+        panel.set_title(f"pool depth d = {d}{truth}", fontsize=9)
+    return axes
 
 
 # ---------------------------------------------------------------------------- Table 1

@@ -35,13 +35,19 @@ MAX_FEATURES = Param("max_features", int, 1_000_000, low=1,
 CALIBRATION_FOLDS = Param("calibration_folds", int, 3, low=2, high=20,
                           doc="folds of the out-of-fold scores that Platt scaling fits probabilities on")
 RELEVANCE_LEVEL = replace(params.RELEVANCE_LEVEL, high=127)  # grades are int8
+RELEVANT_GRADE = Param("relevant_grade", int, None, low="relevance_level", high=127,
+                       note="or None: the relevance level",
+                       doc="grade written for a document predicted relevant (None: the relevance level)")
+#: Seeds of the calibration folds and the SVM solver (scikit-learn takes seeds < 2**32).
+SEED = params.SEED.within(high=2 ** 32, note="folds and the SVM solver are seeded")
 RBP_PERSISTENCE = params.PERSISTENCE
 EXPECTED_BACKGROUND = replace(params.BACKGROUND_RATE, default=0.0,
                               doc="probability of relevance of an unjudged document without a prediction")
 
 #: Declared bounds of the prediction parameters.
 PREDICT_PARAMS: Mapping[str, Param] = MappingProxyType(
-    {p.name: p for p in (METHOD, BACKGROUND_WEIGHT, COST, MAX_FEATURES, CALIBRATION_FOLDS, RELEVANCE_LEVEL)})
+    {p.name: p for p in (METHOD, BACKGROUND_WEIGHT, COST, MAX_FEATURES, CALIBRATION_FOLDS, RELEVANCE_LEVEL,
+                         RELEVANT_GRADE)})
 
 
 def sklearn_svc():
@@ -93,17 +99,13 @@ class ClassifierOptions:
         relevance_level = RELEVANCE_LEVEL.validate(relevance_level, owner)
         if relevant_grade is None:
             relevant_grade = relevance_level
-        elif (isinstance(relevant_grade, bool) or not isinstance(relevant_grade, (int, np.integer))
-              or not relevance_level <= relevant_grade <= 127):
-            raise ValueError(f"{owner}: relevant_grade must be an integer with relevance_level ({relevance_level}) ≤ "
-                             f"relevant_grade ≤ 127, or None, got {relevant_grade!r}")
+        else:
+            relevant_grade = RELEVANT_GRADE.validate(relevant_grade, owner, given={"relevance_level": relevance_level})
         if C is not None:
             C = COST.validate(C, owner)
         if not isinstance(probabilities, bool):
             raise TypeError(f"{owner}: probabilities must be True or False, got {probabilities!r}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"{owner}: seed must be an integer ≥ 0 (folds and the SVM solver are seeded), "
-                             f"got {seed!r}")
+        seed = SEED.validate(seed, owner)
         if method == "svm":
             sklearn_svc()
         return cls(method=method, relevance_level=relevance_level, relevant_grade=int(relevant_grade),
