@@ -67,22 +67,49 @@ def string_bytes(array: pa.Array | pa.ChunkedArray) -> StringBytes:
     return StringBytes(words, starts, lengths, size)
 
 
+def _uniform_length(strings: StringBytes) -> int | None:
+    """The length every string has, when they all have one (docnos often do), else None."""
+    lengths = strings.lengths
+    if lengths.size == 0:
+        return None
+    length = int(lengths[0])
+    starts = strings.starts
+    if int(lengths.min()) == length == int(lengths.max()) and int(starts[-1]) - int(starts[0]) == length * (starts.size - 1):
+        return length
+    return None
+
+
+def _words_at(strings: StringBytes, j: int, length: int | None) -> np.ndarray:
+    """Every string's 8 bytes from its byte ``j``, masked to the string's own bytes (zero
+    past its end). Strings of one ``length`` lie end to end, so their words are read with
+    a fixed stride (no gather through ``starts``)."""
+    words, starts, lengths, size = strings
+    if length is not None:
+        if j >= length:
+            return np.zeros(starts.size, dtype=np.uint64)
+        first = int(starts[0]) + j  # the words of a later string: + length bytes each
+        evenly = np.lib.stride_tricks.as_strided(words[first:], shape=(starts.size,), strides=(length,))
+        return evenly & LOW_BYTES[min(length - j, 8)]
+    if j == 0:
+        return words[starts] & LOW_BYTES[np.minimum(lengths, 8)]
+    return words[np.minimum(starts + j, size)] & LOW_BYTES[np.clip(lengths - j, 0, 8)]
+
+
 def string_hash(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray:
     """A 64-bit hash of every string, vectorised over 8-byte words (no Python loop over
     rows). Collisions are possible; callers confirm equality on the strings themselves.
     Equal strings hash equally, whatever chunk they are in."""
-    words, starts, lengths, size = strings if isinstance(strings, StringBytes) else string_bytes(strings)
-    out = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    longest = int(lengths.max(initial=0))
+    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    lengths = strings.lengths
+    out = lengths.astype(np.uint64)
+    out *= np.uint64(0x9E3779B97F4A7C15)
+    length = _uniform_length(strings)
+    longest = int(lengths.max(initial=0)) if length is None else length
     for j in range(0, longest, 8):
-        if longest <= 8:  # one word per string (docnos are usually short): no clipping needed
-            word = words[starts]
-            word &= LOW_BYTES[lengths] if int(lengths.min()) < longest else LOW_BYTES[longest]
-        else:
-            word = words[np.minimum(starts + j, size)] & LOW_BYTES[np.clip(lengths - j, 0, 8)]
+        word = _words_at(strings, j, length)
         out ^= word
         out *= np.uint64(0xFF51AFD7ED558CCD)
-        out ^= out >> np.uint64(33)
+        out ^= np.right_shift(out, np.uint64(33), out=word)  # the word's array reused: no new temporary
     return out
 
 
@@ -105,8 +132,8 @@ def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np
 def _prefix_key(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray:
     """The first 8 bytes of every string as a big-endian uint64 (zero-padded): comparing
     keys compares the strings' first 8 bytes as a bytewise string sort does."""
-    words, starts, lengths, _ = strings if isinstance(strings, StringBytes) else string_bytes(strings)
-    return (words[starts] & LOW_BYTES[np.minimum(lengths, 8)]).byteswap()
+    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    return _words_at(strings, 0, _uniform_length(strings)).byteswap()
 
 
 def _stretch_starts(topic: pa.Array) -> np.ndarray:
@@ -139,7 +166,10 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes |
     """Rows whose (topic, docno) occurred on an earlier row, and that earlier row
     (``docno``: the docno column's bytes, when the caller has them)."""
     key = string_hash(table["docno"] if docno is None else docno)
-    key ^= topic_codes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    mixed = topic_codes.astype(np.uint64)
+    mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
+    key ^= mixed
+    del mixed
     # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
     # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
     ordered = np.sort(key)
@@ -189,10 +219,17 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9"
         return key
     with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
         s32 = score.astype(np.float32)
-    s32[s32 == 0] = 0.0
+    s32 += np.float32(0.0)  # -0.0 + 0.0 = +0.0: the two zeros tie
     bits = s32.view(np.uint32)
-    ascending = np.where(bits & np.uint32(0x80000000), ~bits, bits | np.uint32(0x80000000))
-    return (topic_rank.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(np.uint64)
+    # descending order of the float: a negative's bits as they are, a positive's low 31 bits
+    # flipped (in place, every step one pass: (sign - 1) & 0x7FFFFFFF is the flip mask)
+    descending = bits >> np.uint32(31)
+    descending -= np.uint32(1)
+    descending &= np.uint32(0x7FFFFFFF)
+    descending ^= bits
+    key = np.left_shift(topic_rank, np.uint64(32), dtype=np.uint64, casting="unsafe")  # ranks are ≥ 0
+    key |= descending
+    return key
 
 
 # Tables that irnb sorted (or found sorted), with where each topic's rows start: the
