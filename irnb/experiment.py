@@ -315,7 +315,8 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
         topic_idx, grades = topic_idx[order], grades[order]
         docno = docno.take(pa.array(order))
-    starts = np.searchsorted(topic_idx, np.arange(len(topics) + 1)).astype(np.int64)
+    starts = np.zeros(len(topics) + 1, dtype=np.int64)  # entries of topic t: starts[t]:starts[t + 1]
+    np.cumsum(np.bincount(topic_idx, minlength=len(topics)), out=starts[1:])
     return topic_idx, grades.astype(np.int8), docno, starts
 
 
@@ -341,11 +342,12 @@ _MAX_HASH_BITS = 64  # tests lower it to force many entries of a topic onto one 
 
 def _pack(topic: np.ndarray, docno_hash: np.ndarray, low: np.ndarray, bits: tuple[int, int, int]) -> np.ndarray:
     """uint64 keys: ``topic`` in the top ``bits[0]`` bits, the top ``bits[1]`` bits of
-    ``docno_hash`` below, ``low`` in the last ``bits[2]`` bits."""
+    ``docno_hash`` below, ``low`` in the last ``bits[2]`` bits. ``docno_hash`` is used up
+    (shifted in place: the callers pass a fresh :func:`string_hash`)."""
     topic_bits, hash_bits, low_bits = bits
     key = topic.astype(np.uint64)
     key <<= np.uint64(64 - topic_bits)
-    docno_hash = docno_hash >> np.uint64(64 - hash_bits)
+    docno_hash >>= np.uint64(64 - hash_bits)
     docno_hash <<= np.uint64(low_bits)
     key |= docno_hash
     key |= low
@@ -388,7 +390,8 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
     line_key.sort()
     high = line_key & ~low
     start = _first_at_least(sorted_key, high)
-    found = sorted_key[np.minimum(start, sorted_key.size - 1)]
+    np.minimum(start, sorted_key.size - 1, out=start)  # past the end: the last key, whose high part is lower
+    found = sorted_key[start]
     found &= ~low
     pending = np.flatnonzero(found == high)  # lines with a candidate entry (same topic and hash bits)
     del found
@@ -409,16 +412,28 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
 
 def _first_at_least(sorted_key: np.ndarray, high: np.ndarray) -> np.ndarray:
     """For every value of the sorted ``high``, the position of the first of the sorted keys
-    that is ≥ it (``np.searchsorted(sorted_key, high)``); when the keys are fewer, each key
-    is searched among the values instead (fewer binary searches, in a smaller array's
-    cache) and the positions counted back: the keys < high[i] are those placed before i.
+    that is ≥ it (``np.searchsorted(sorted_key, high)``). When the keys are at least as
+    many, the two sorted arrays are merged (one pass, no binary searches); when they are
+    fewer, each key is searched among the values instead (fewer binary searches, in a
+    smaller array's cache) and the positions counted back: the keys < high[i] are those
+    placed before i.
 
     >>> keys, high = np.array([2, 4, 4, 9], np.uint64), np.array([1, 4, 5, 9, 10], np.uint64)
     >>> _first_at_least(keys, high).tolist() == np.searchsorted(keys, high).tolist()
     True
+    >>> _first_at_least(high, keys[[0, 1, 1]]).tolist()   # more keys than values: merged (2, 4, 4 in 1 4 5 9 10)
+    [1, 1, 1]
     """
     if sorted_key.size >= high.size:
-        return np.searchsorted(sorted_key, high)  # sorted against sorted: a near-linear merge
+        # Both sorted: one stable merge of the two runs (numpy's stable sort of 64-bit keys is a
+        # timsort, which finds the runs and merges them) instead of a binary search per value.
+        # The values go first, so a key equal to a value lands after it (side="left"); value i
+        # lands after the i values before it and the keys below it.
+        merged = np.argsort(np.concatenate([high, sorted_key]), kind="stable")
+        landed = np.flatnonzero(merged < high.size)  # where each value landed, in value order
+        del merged
+        landed -= np.arange(high.size)
+        return landed
     before = np.bincount(np.searchsorted(high, sorted_key, side="right"), minlength=high.size + 1)
     return np.cumsum(before[:-1])
 

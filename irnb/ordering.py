@@ -91,8 +91,12 @@ def _words_at(strings: StringBytes, j: int, length: int | None) -> np.ndarray:
         evenly = np.lib.stride_tricks.as_strided(words[first:], shape=(starts.size,), strides=(length,))
         return evenly & LOW_BYTES[min(length - j, 8)]
     if j == 0:
-        return words[starts] & LOW_BYTES[np.minimum(lengths, 8)]
-    return words[np.minimum(starts + j, size)] & LOW_BYTES[np.clip(lengths - j, 0, 8)]
+        word = words[starts]
+        word &= LOW_BYTES[np.minimum(lengths, 8)]
+    else:
+        word = words[np.minimum(starts + j, size)]
+        word &= LOW_BYTES[np.clip(lengths - j, 0, 8)]
+    return word
 
 
 def string_hash(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray:
@@ -133,7 +137,7 @@ def _prefix_key(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray
     """The first 8 bytes of every string as a big-endian uint64 (zero-padded): comparing
     keys compares the strings' first 8 bytes as a bytewise string sort does."""
     strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
-    return _words_at(strings, 0, _uniform_length(strings)).byteswap()
+    return _words_at(strings, 0, _uniform_length(strings)).byteswap(inplace=True)
 
 
 def _stretch_starts(topic: pa.Array) -> np.ndarray:
@@ -154,9 +158,15 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
     n = len(topic)
     heads = _stretch_starts(topic)
     if heads.size * 4 <= n:
-        encoded = pc.dictionary_encode(topic.take(pa.array(heads)))
+        firsts = topic.take(pa.array(heads))
+        stretch = np.diff(np.r_[heads, n])
+        if len(firsts) < 2 or pc.all(pc.less(firsts[:-1], firsts[1:])).as_py():
+            # stretches in increasing string order (qrels as read_qrels sorts them): each is a
+            # new topic, numbered in order, without hashing
+            return np.repeat(np.arange(heads.size, dtype=np.int64), stretch), firsts
+        encoded = pc.dictionary_encode(firsts)
         head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        return np.repeat(head_codes, np.diff(np.r_[heads, n])), encoded.dictionary
+        return np.repeat(head_codes, stretch), encoded.dictionary
     encoded = pc.dictionary_encode(topic)
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
 
@@ -169,13 +179,15 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes |
     mixed = topic_codes.astype(np.uint64)
     mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
     key ^= mixed
-    del mixed
     # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
     # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
-    ordered = np.sort(key)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    # Sorted in place: the keys in row order are needed again only when some repeat.
+    key.sort()
+    repeated = key[1:][key[1:] == key[:-1]]
     if repeated.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    key = string_hash(table["docno"] if docno is None else docno)
+    key ^= mixed
     candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
     topics = table["topic"].take(pa.array(candidates)).to_pylist()
     docnos = table["docno"].take(pa.array(candidates)).to_pylist()
@@ -254,6 +266,12 @@ def topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Arr
     return entry[1], entry[2]
 
 
+def _identity(order: np.ndarray) -> bool:
+    """Whether a permutation of 0..n-1 leaves every row in place (it does exactly when it
+    increases; a comparison of neighbours, no second array of n positions)."""
+    return bool((order[1:] > order[:-1]).all())
+
+
 def break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray, direction: str) -> None:
     """Reorder, in place, the rows of ``order`` whose sort keys ``ordered_key`` (in that
     order) tie, by docno ``direction`` ("ascending"/"descending"), string by string."""
@@ -295,7 +313,7 @@ def sorted_blocks(
     order = np.arange(n) if presorted else np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]
     break_ties(order, ordered_key, table["docno"], "descending")
-    if (order == np.arange(n)).all():
+    if _identity(order):
         return table, starts, topics
     take = pa.array(order)
     if presorted:  # rows moved only within ties of one topic: the topic column stays
@@ -313,10 +331,14 @@ def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.
     rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
     rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
     topic_bits = max(1, len(dictionary).bit_length())
-    key = rank_of_code[codes] << np.uint64(64 - topic_bits)
-    key |= _prefix_key(docno if docno_bytes is None else docno_bytes) >> np.uint64(topic_bits)
+    key = rank_of_code[codes]
+    key <<= np.uint64(64 - topic_bits)
+    prefix = _prefix_key(docno if docno_bytes is None else docno_bytes)
+    prefix >>= np.uint64(topic_bits)
+    key |= prefix
+    del prefix
     if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
         return None
     order = np.argsort(key)  # keys are in order except where they tie, which is settled next
     break_ties(order, key[order], docno, "ascending")
-    return None if (order == np.arange(order.size)).all() else order
+    return None if _identity(order) else order
