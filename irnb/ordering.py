@@ -74,9 +74,8 @@ def _uniform_length(strings: StringBytes) -> int | None:
         return None
     length = int(lengths[0])
     starts = strings.starts
-    if int(lengths.min()) == length == int(lengths.max()) and int(starts[-1]) - int(starts[0]) == length * (starts.size - 1):
-        return length
-    return None
+    end_to_end = int(starts[-1]) - int(starts[0]) == length * (starts.size - 1)
+    return length if end_to_end and int(lengths.min()) == length == int(lengths.max()) else None
 
 
 def _words_at(strings: StringBytes, j: int, length: int | None) -> np.ndarray:

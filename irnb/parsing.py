@@ -13,7 +13,6 @@ columns found by their usual names (``qid``/``query_id``, ``doc_id``, ``relevanc
 
 from __future__ import annotations
 
-import io as _io
 import math
 import re
 from typing import Iterator
@@ -116,7 +115,7 @@ def fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
         return None
     try:
         table = pacsv.read_csv(
-            _io.BytesIO(data),
+            pa.BufferReader(data),  # read in place (a Python file object would be copied from, block by block)
             read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
