@@ -326,18 +326,48 @@ def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.
     """The rows in (topic, docno) order, both ascending as strings (as
     ``pc.sort_indices`` sorts them), or None when they already are. One integer key per row
     — the topic's rank, then the docno's first bytes — sorted by numpy; only rows whose
-    keys tie compare their docnos as strings."""
+    keys tie compare their docnos as strings.
+
+    When the topic and row bits leave room, the row number replaces the key's lowest bits
+    and the keys are sorted as values (numpy's SIMD sort, several times faster than an
+    argsort), the order read back from those bits; the rows whose remaining key ties go to
+    the string comparison as before. Should that be more than one row in
+    :data:`_MOST_TIED` (docnos sharing their first bytes), the full keys are argsorted
+    instead, so that few rows are compared as strings."""
     rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
     rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
     topic_bits = max(1, len(dictionary).bit_length())
-    key = rank_of_code[codes]
-    key <<= np.uint64(64 - topic_bits)
-    prefix = _prefix_key(docno if docno_bytes is None else docno_bytes)
-    prefix >>= np.uint64(topic_bits)
-    key |= prefix
-    del prefix
+
+    def full_keys() -> np.ndarray:
+        key = rank_of_code[codes]
+        key <<= np.uint64(64 - topic_bits)
+        prefix = _prefix_key(docno if docno_bytes is None else docno_bytes)
+        prefix >>= np.uint64(topic_bits)
+        key |= prefix
+        return key
+
+    key = full_keys()
     if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
         return None
+    n = key.size
+    row_bits = max(1, (n - 1).bit_length())
+    if topic_bits + row_bits <= 64 - _MIN_PREFIX_BITS:
+        key >>= np.uint64(row_bits)  # topic and prefix, without the lowest row_bits bits...
+        key <<= np.uint64(row_bits)
+        key |= np.arange(n, dtype=np.uint64)  # ...which now hold the row
+        key.sort()
+        order = (key & np.uint64((1 << row_bits) - 1)).view(np.int64)
+        key >>= np.uint64(row_bits)
+        if int(np.count_nonzero(key[1:] == key[:-1])) * _MOST_TIED <= n:
+            break_ties(order, key, docno, "ascending")
+            return None if _identity(order) else order
+        key = full_keys()
     order = np.argsort(key)  # keys are in order except where they tie, which is settled next
     break_ties(order, key[order], docno, "ascending")
     return None if _identity(order) else order
+
+
+# The row-number sort of topic_docno_order keeps at least this many bits of the docno's
+# prefix, and leaves the string comparison at most one row in _MOST_TIED.
+_MIN_PREFIX_BITS = 16
+_MOST_TIED = 8
