@@ -309,7 +309,12 @@ def sorted_blocks(
     topics = dictionary.take(pa.array(by_name))
     key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
     presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
-    order = np.arange(n) if presorted else np.argsort(key, kind="stable")
+    if presorted:
+        order = np.arange(n)
+    else:
+        order = _stretches_in_order(key, codes, len(dictionary), rank_of_code)
+        if order is None:
+            order = np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]
     break_ties(order, ordered_key, table["docno"], "descending")
     if _identity(order):
@@ -319,6 +324,26 @@ def sorted_blocks(
         return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
                          "score": table["score"].take(take)}), starts, topics
     return table.take(take), starts, topics
+
+
+def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of_code: np.ndarray
+                        ) -> np.ndarray | None:
+    """``np.argsort(key, kind="stable")`` without a sort, for a file that lists each topic in
+    one stretch of lines in score order but the topics in another order than by name (e.g.
+    numerically): the stretches, each kept as it is, put in the topics' order. None when
+    the file is not like that (a topic in two stretches, or a stretch out of order)."""
+    n = key.size
+    change = codes[1:] != codes[:-1]
+    if int(np.count_nonzero(change)) + 1 != topics:  # some topic comes back in a later stretch
+        return None
+    if not ((key[1:] >= key[:-1]) | change).all():  # a stretch not in score order
+        return None
+    heads = np.flatnonzero(np.r_[True, change])
+    stretch = np.diff(np.r_[heads, n])
+    by = np.argsort(rank_of_code[codes[heads]])  # distinct ranks: one order
+    moved = heads[by]
+    moved -= np.r_[0, np.cumsum(stretch[by])[:-1]]  # shift from each stretch's new place to its old one
+    return np.repeat(moved, stretch[by]) + np.arange(n)
 
 
 def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
