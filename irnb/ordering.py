@@ -55,14 +55,15 @@ def string_bytes(array: pa.Array | pa.ChunkedArray) -> StringBytes:
     position = np.int32 if size + 16 < 2**31 else np.int64
     padded = np.zeros(size + 8, dtype=np.uint8)
     starts = np.empty(sum(len(c) for c in chunks), dtype=position)
+    lengths = np.empty(starts.size, dtype=position)
     byte = row = 0
     for chunk, o, n in zip(chunks, offsets, sizes, strict=True):
         base = int(o[0])
         if n:
             padded[byte:byte + n] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=n, offset=base)
         np.add(o[:-1], byte - base, out=starts[row:row + len(chunk)], casting="unsafe")
+        np.subtract(o[1:], o[:-1], out=lengths[row:row + len(chunk)], casting="unsafe")
         byte, row = byte + n, row + len(chunk)
-    lengths = np.concatenate([np.diff(o) for o in offsets]).astype(position) if offsets else np.zeros(0, position)
     words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
     return StringBytes(words, starts, lengths, size)
 
@@ -148,7 +149,8 @@ def _stretch_starts(topic: pa.Array) -> np.ndarray:
 
 
 def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Integer code of every row's topic (first-appearance order) and the distinct topics.
+    """Integer code of every row's topic (first-appearance order; int32) and the distinct
+    topics.
 
     Files list a topic's lines together, so usually only the first row of each stretch of
     equal topics is hashed (the codes are the same either way)."""
@@ -162,12 +164,12 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
         if len(firsts) < 2 or pc.all(pc.less(firsts[:-1], firsts[1:])).as_py():
             # stretches in increasing string order (qrels as read_qrels sorts them): each is a
             # new topic, numbered in order, without hashing
-            return np.repeat(np.arange(heads.size, dtype=np.int64), stretch), firsts
+            return np.repeat(np.arange(heads.size, dtype=np.int32), stretch), firsts
         encoded = pc.dictionary_encode(firsts)
-        head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
         return np.repeat(head_codes, stretch), encoded.dictionary
     encoded = pc.dictionary_encode(topic)
-    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), encoded.dictionary
 
 
 def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes | None = None
