@@ -389,7 +389,7 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
                      (keys.topic_bits, keys.hash_bits, keys.low_bits))
     line_key.sort()
     high = line_key & ~low
-    start = _first_at_least(sorted_key, high)
+    start = _first_at_least(sorted_key, high, low)
     np.minimum(start, sorted_key.size - 1, out=start)  # past the end: the last key, whose high part is lower
     found = sorted_key[start]
     found &= ~low
@@ -410,30 +410,40 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
     return out
 
 
-def _first_at_least(sorted_key: np.ndarray, high: np.ndarray) -> np.ndarray:
+def _first_at_least(sorted_key: np.ndarray, high: np.ndarray, low: np.uint64) -> np.ndarray:
     """For every value of the sorted ``high``, the position of the first of the sorted keys
-    that is ≥ it (``np.searchsorted(sorted_key, high)``). When the keys are at least as
-    many, the two sorted arrays are merged (one pass, no binary searches); when they are
-    fewer, each key is searched among the values instead (fewer binary searches, in a
-    smaller array's cache) and the positions counted back: the keys < high[i] are those
-    placed before i.
+    that is ≥ it (``np.searchsorted(sorted_key, high)``), for keys whose lowest bits (the
+    mask ``low``) are never all ones and values whose lowest bits are all zero, as
+    :func:`_match` packs them.
 
-    >>> keys, high = np.array([2, 4, 4, 9], np.uint64), np.array([1, 4, 5, 9, 10], np.uint64)
-    >>> _first_at_least(keys, high).tolist() == np.searchsorted(keys, high).tolist()
+    When the keys are at least as many, value h is sorted together with the keys as h - 1
+    (its higher bits minus one, the low bits all ones): that lands after every key below h
+    and before every key from h on, and no key equals it; one sort of values (numpy's SIMD
+    sort, no argsort), and each value's place, minus the values before it, counts the
+    keys below it (h = 0, which would wrap, has none). When the keys are fewer, each key
+    is searched among the values instead (fewer binary searches, in a smaller array's
+    cache) and the positions counted back: the keys < high[i] are those placed before i.
+
+    >>> keys = np.array([2 << 2, 4 << 2 | 1, 4 << 2 | 2, 9 << 2], np.uint64)
+    >>> high = np.array([0, 1, 4, 5, 9, 10], np.uint64) << np.uint64(2)
+    >>> _first_at_least(keys, high, np.uint64(3)).tolist() == np.searchsorted(keys, high).tolist()
     True
-    >>> _first_at_least(high, keys[[0, 1, 1]]).tolist()   # more keys than values: merged (2, 4, 4 in 1 4 5 9 10)
-    [1, 1, 1]
+    >>> _first_at_least(keys, high[[2, 2, 5]], np.uint64(3)).tolist()   # more keys than values
+    [1, 1, 4]
     """
     if sorted_key.size >= high.size:
-        # Both sorted: one stable merge of the two runs (numpy's stable sort of 64-bit keys is a
-        # timsort, which finds the runs and merges them) instead of a binary search per value.
-        # The values go first, so a key equal to a value lands after it (side="left"); value i
-        # lands after the i values before it and the keys below it.
-        merged = np.argsort(np.concatenate([high, sorted_key]), kind="stable")
-        landed = np.flatnonzero(merged < high.size)  # where each value landed, in value order
+        n = high.size
+        merged = np.concatenate([sorted_key, high])
+        merged[sorted_key.size:] -= np.uint64(1)  # h - 1: wraps only for h = 0
+        merged.sort()
+        merged &= low
+        landed = np.flatnonzero(merged == low)  # where the values went, in value order (h = 0 last)
         del merged
-        landed -= np.arange(high.size)
-        return landed
+        zeros = int(np.searchsorted(high, np.uint64(1)))
+        out = np.zeros(n, dtype=np.int64)
+        out[zeros:] = landed[:n - zeros]
+        out[zeros:] -= np.arange(n - zeros)
+        return out
     before = np.bincount(np.searchsorted(high, sorted_key, side="right"), minlength=high.size + 1)
     return np.cumsum(before[:-1])
 
