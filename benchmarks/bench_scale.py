@@ -16,7 +16,10 @@ its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-r
    ``pairwise_tukeyhsd`` (target ≤ 1/20, p-values within 1e-4). Needs ../shared; with
    ``--quick`` 40 simulated runs instead (statsmodels needs minutes for 143 runs).
 4. Sweeps: leave-one-group-out (9 measures) and the subsampling curves on the default
-   collection, serially and with ``n_jobs=2`` (loky's workers started once, before).
+   collection, serially and with ``n_jobs=2`` (loky's workers started once, before): both
+   too short to ship, so ``n_jobs=2`` runs them here (irnb.sweep's rule); then a sweep long
+   enough for workers to pay (subsampling curves on TREC-COVID round 1, 60 tasks; needs
+   ../shared).
 5. The bias view's curve (leave-one-group-out at 5 pool depths), re-evaluating every topic
    against reusing the topics a group's removal leaves untouched.
 
@@ -236,17 +239,21 @@ def tukey(quick: bool, shared: Path) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- 4. sweeps
-def sweeps(quick: bool) -> list[str]:
+def sweeps(quick: bool, shared: Path) -> list[str]:
     from irnb.bias import leave_one_group_out_bias, ranks, subsampling_curves
     from irnb.datasets import default
-    from irnb.sweep import sweep
+    from irnb.sweep import MIN_PARALLEL_SECONDS
 
     exp = default().experiment
     repeats = 1 if quick else 3
     lines = []
     # loky's worker processes start (and import irnb) on first use; they are reused after.
-    # (The warm-up task is irnb's, not this script's: workers may not see benchmarks/.)
-    _, _, start = _cpu(lambda: sweep(ranks, [([1.0, 2.0],), ([2.0, 1.0],)], n_jobs=2, progress=False))
+    # (The warm-up task is irnb's, not this script's: workers may not see benchmarks/; it goes
+    # to joblib directly, as irnb's sweep would keep so short a sweep in this process.)
+    import joblib
+
+    warm = joblib.Parallel(n_jobs=2)
+    _, _, start = _cpu(lambda: warm(joblib.delayed(ranks)(x) for x in ([1.0, 2.0], [2.0, 1.0])))
     lines.append(f"  worker processes started and irnb imported in them: {start:.2f} s (once per session)")
     walls = {}
     for n_jobs in (None, 2):
@@ -259,8 +266,29 @@ def sweeps(quick: bool) -> list[str]:
                      f"subsampling curves {curves_wall:.2f} s (wall, best of {repeats})")
     (logo1, curves1), (logo2, curves2) = walls[None], walls[2]
     same = np.array_equal(logo1.reduced_score, logo2.reduced_score) and curves1.equals(curves2)
-    lines.append(f"  results with n_jobs=2 identical to the serial ones: {same}")
+    lines.append(f"  results with n_jobs=2 identical to the serial ones: {same} (a sweep whose other tasks would "
+                 f"take < {MIN_PARALLEL_SECONDS:g} s at its first task's pace runs in this process)")
+    lines.extend(_long_sweep(quick, shared))
     return lines
+
+
+def _long_sweep(quick: bool, shared: Path) -> list[str]:
+    """A sweep long enough for workers to pay: subsampling curves over TREC-COVID round 1
+    (143 runs × 30 topics × 1,000), 6 fractions × 10 repeats = 60 tasks of one evaluation each."""
+    from irnb.bias import subsampling_curves
+
+    covid = shared / "data" / "trec-covid-round1"
+    if quick or not covid.is_dir():
+        return [f"  TREC-COVID round 1 not found at {covid} (or --quick): long sweep skipped"]
+    from irnb.datasets.real import trec_covid_round1
+
+    exp = trec_covid_round1(covid)
+    runs = [lambda n_jobs=n_jobs: subsampling_curves(exp, seed=0, repeats=10, n_jobs=n_jobs, progress=False)
+            for n_jobs in (None, 2)]
+    (serial, serial_cpu, serial_wall), (parallel, _, parallel_wall) = _best(runs, 2)
+    return [f"  subsampling curves on TREC-COVID round 1, 60 tasks: serial {serial_wall:.2f} s, n_jobs=2 "
+            f"{parallel_wall:.2f} s (wall, best of 2; ratio {parallel_wall / serial_wall:.2f}; identical rows: "
+            f"{parallel.equals(serial)}; load {_load()})"]
 
 
 # ----------------------------------------------------------------------------- 5. bias curve
@@ -310,7 +338,7 @@ def main(argv=None) -> None:
              ("parse", "1b. parse rate", lambda: parse_rate(args.quick, args.shared)),
              ("pairs", "2. all pairs", lambda: all_pairs(args.quick)),
              ("tukey", "3. Tukey HSD", lambda: tukey(args.quick, args.shared)),
-             ("sweeps", "4. sweeps", lambda: sweeps(args.quick)),
+             ("sweeps", "4. sweeps", lambda: sweeps(args.quick, args.shared)),
              ("bias", "5. bias curve", lambda: bias_curve(args.quick))]
     for key, title, fn in parts:
         if key in skip:

@@ -84,7 +84,7 @@ from .experiment import Experiment
 from .kernels import Judged, compute
 from .measures import Measure, parse_measures
 from .params import ALPHA, REPEATS
-from .metrics import aggregate_over_topics, evaluate, judged_level_counts
+from .metrics import aggregate_over_topics, evaluate, judged_level_counts, level_counts_beside
 from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
 from .results import Result
@@ -359,12 +359,14 @@ def runs_in_mask(experiment: Experiment, mask: np.ndarray) -> list[str]:
 
 
 def _subset_view(experiment: Experiment, judged: np.ndarray | None, idx: np.ndarray,
-                 topics: np.ndarray | None = None) -> Judged:
+                 topics: np.ndarray | None = None, base: tuple | None = None) -> Judged:
     """The kernels' view of runs ``idx`` only (and of ``topics`` only, when given), with the
     qrels restricted to ``judged`` (a private shortcut: :func:`irnb.metrics.judged_view`
-    lays out every run and topic)."""
+    lays out every run and topic). ``base``: (a mask, its level counts), from which the
+    counts under ``judged`` are found by the entries that differ."""
     j = experiment.judgments
-    counts = judged_level_counts(j, len(experiment.topics), judged)
+    T = len(experiment.topics)
+    counts = judged_level_counts(j, T, judged) if base is None else level_counts_beside(j, T, judged, *base)
     if topics is None:
         return Judged(grade=j.grade_array(judged, runs=idx), level_counts=counts, length=experiment.length[idx])
     cells = np.ix_(idx, topics)
@@ -425,10 +427,11 @@ def assemble_bias_result(kind: str, description: str, experiment: Experiment, me
 
 
 def _reduced_values(experiment: Experiment, judged: np.ndarray, runs: np.ndarray,
-                    measures: tuple[Measure, ...], topics: np.ndarray | None = None) -> np.ndarray:
+                    measures: tuple[Measure, ...], topics: np.ndarray | None = None,
+                    base: tuple | None = None) -> np.ndarray:
     """Per-topic values of ``runs`` (on ``topics``, default all) on the qrels restricted to
-    ``judged`` (one sweep task)."""
-    return per_topic_values(_subset_view(experiment, judged, runs, topics), measures)
+    ``judged`` (one sweep task; ``base`` as in :func:`_subset_view`)."""
+    return per_topic_values(_subset_view(experiment, judged, runs, topics, base), measures)
 
 
 def _for_workers(experiment: Experiment) -> Experiment:
@@ -526,13 +529,16 @@ def _leave_one_group_out(experiment: Experiment, *, depth: int, measures, contri
     left_out = np.zeros(idx.size, dtype=bool)
     tasks = []
     shipped = _for_workers(experiment)
+    # each group's pool differs from the reference in its unique entries only: its level
+    # counts are the reference's with those counted out
+    base = (ref_judged, judged_level_counts(experiment.judgments, len(experiment.topics), ref_judged))
     for g, name in enumerate(pools.groups):
         members = np.flatnonzero(run_group[idx] == name)
         if name in contributing_groups and members.size:
             left_out[members] = True
             topics = _changed_topics(experiment, pools.judged[g], ref_judged) if reuse else None
             if topics is None or topics.size:  # else: nothing changes, the reference values stand
-                tasks.append((members, topics, (shipped, pools.judged[g], idx[members], parsed, topics)))
+                tasks.append((members, topics, (shipped, pools.judged[g], idx[members], parsed, topics, base)))
     values = sweep(_reduced_values, [args for _, _, args in tasks], n_jobs=n_jobs, progress=progress,
                    desc="groups left out", owner=owner)
     for (members, topics, _), reduced in zip(tasks, values, strict=True):

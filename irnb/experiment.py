@@ -315,7 +315,8 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
         topic_idx, grades = topic_idx[order], grades[order]
         docno = docno.take(pa.array(order))
-    starts = np.searchsorted(topic_idx, np.arange(len(topics) + 1)).astype(np.int64)
+    starts = np.zeros(len(topics) + 1, dtype=np.int64)  # entries of topic t: starts[t]:starts[t + 1]
+    np.cumsum(np.bincount(topic_idx, minlength=len(topics)), out=starts[1:])
     return topic_idx, grades.astype(np.int8), docno, starts
 
 
@@ -341,11 +342,12 @@ _MAX_HASH_BITS = 64  # tests lower it to force many entries of a topic onto one 
 
 def _pack(topic: np.ndarray, docno_hash: np.ndarray, low: np.ndarray, bits: tuple[int, int, int]) -> np.ndarray:
     """uint64 keys: ``topic`` in the top ``bits[0]`` bits, the top ``bits[1]`` bits of
-    ``docno_hash`` below, ``low`` in the last ``bits[2]`` bits."""
+    ``docno_hash`` below, ``low`` in the last ``bits[2]`` bits. ``docno_hash`` is used up
+    (shifted in place: the callers pass a fresh :func:`string_hash`)."""
     topic_bits, hash_bits, low_bits = bits
     key = topic.astype(np.uint64)
     key <<= np.uint64(64 - topic_bits)
-    docno_hash = docno_hash >> np.uint64(64 - hash_bits)
+    docno_hash >>= np.uint64(64 - hash_bits)
     docno_hash <<= np.uint64(low_bits)
     key |= docno_hash
     key |= low
@@ -387,8 +389,9 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
                      (keys.topic_bits, keys.hash_bits, keys.low_bits))
     line_key.sort()
     high = line_key & ~low
-    start = _first_at_least(sorted_key, high)
-    found = sorted_key[np.minimum(start, sorted_key.size - 1)]
+    start = _first_at_least(sorted_key, high, low)
+    np.minimum(start, sorted_key.size - 1, out=start)  # past the end: the last key, whose high part is lower
+    found = sorted_key[start]
     found &= ~low
     pending = np.flatnonzero(found == high)  # lines with a candidate entry (same topic and hash bits)
     del found
@@ -407,18 +410,40 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
     return out
 
 
-def _first_at_least(sorted_key: np.ndarray, high: np.ndarray) -> np.ndarray:
+def _first_at_least(sorted_key: np.ndarray, high: np.ndarray, low: np.uint64) -> np.ndarray:
     """For every value of the sorted ``high``, the position of the first of the sorted keys
-    that is ≥ it (``np.searchsorted(sorted_key, high)``); when the keys are fewer, each key
+    that is ≥ it (``np.searchsorted(sorted_key, high)``), for keys whose lowest bits (the
+    mask ``low``) are never all ones and values whose lowest bits are all zero, as
+    :func:`_match` packs them.
+
+    When the keys are at least as many, value h is sorted together with the keys as h - 1
+    (its higher bits minus one, the low bits all ones): that lands after every key below h
+    and before every key from h on, and no key equals it; one sort of values (numpy's SIMD
+    sort, no argsort), and each value's place, minus the values before it, counts the
+    keys below it (h = 0, which would wrap, has none). When the keys are fewer, each key
     is searched among the values instead (fewer binary searches, in a smaller array's
     cache) and the positions counted back: the keys < high[i] are those placed before i.
 
-    >>> keys, high = np.array([2, 4, 4, 9], np.uint64), np.array([1, 4, 5, 9, 10], np.uint64)
-    >>> _first_at_least(keys, high).tolist() == np.searchsorted(keys, high).tolist()
+    >>> keys = np.array([2 << 2, 4 << 2 | 1, 4 << 2 | 2, 9 << 2], np.uint64)
+    >>> high = np.array([0, 1, 4, 5, 9, 10], np.uint64) << np.uint64(2)
+    >>> _first_at_least(keys, high, np.uint64(3)).tolist() == np.searchsorted(keys, high).tolist()
     True
+    >>> _first_at_least(keys, high[[2, 2, 5]], np.uint64(3)).tolist()   # more keys than values
+    [1, 1, 4]
     """
     if sorted_key.size >= high.size:
-        return np.searchsorted(sorted_key, high)  # sorted against sorted: a near-linear merge
+        n = high.size
+        merged = np.concatenate([sorted_key, high])
+        merged[sorted_key.size:] -= np.uint64(1)  # h - 1: wraps only for h = 0
+        merged.sort()
+        merged &= low
+        landed = np.flatnonzero(merged == low)  # where the values went, in value order (h = 0 last)
+        del merged
+        zeros = int(np.searchsorted(high, np.uint64(1)))
+        out = np.zeros(n, dtype=np.int64)
+        out[zeros:] = landed[:n - zeros]
+        out[zeros:] -= np.arange(n - zeros)
+        return out
     before = np.bincount(np.searchsorted(high, sorted_key, side="right"), minlength=high.size + 1)
     return np.cumsum(before[:-1])
 

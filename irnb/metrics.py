@@ -53,6 +53,27 @@ def judged_level_counts(judgments: Judgments, T: int, judged: np.ndarray | None)
     return level_counts_of(judgments.qrel_topic, judgments.entry_grades(judged), T)
 
 
+def level_counts_beside(judgments: Judgments, T: int, judged: np.ndarray | None, base_judged: np.ndarray | None,
+                        base_counts: np.ndarray) -> np.ndarray:
+    """``judged_level_counts(judgments, T, judged)`` from the counts under another mask
+    (``base_counts``, those of ``base_judged``): only the entries judged under one mask
+    and not the other are counted in or out — few when a group is left out of a pool.
+    The same array (shape included: columns up to the highest grade counted)."""
+    now = judgments.judged_entries(judged)
+    differ = np.flatnonzero(now != judgments.judged_entries(base_judged))
+    if differ.size == 0:
+        return base_counts.copy()
+    grade = judgments.qrel_grade[differ].astype(np.int64)
+    width = base_counts.shape[1]
+    if int(grade.max()) >= width:  # a grade the base has no column for: count afresh
+        return judged_level_counts(judgments, T, judged)
+    cell = judgments.qrel_topic[differ].astype(np.int64) * width + grade
+    change = np.bincount(cell, weights=np.where(now[differ], 1.0, -1.0), minlength=base_counts.size)
+    counts = base_counts + change.astype(np.int64).reshape(base_counts.shape)
+    present = np.flatnonzero(counts.any(axis=0))
+    return np.ascontiguousarray(counts[:, : int(present[-1]) + 1 if present.size else 1])
+
+
 def judged_view(
     experiment: Experiment,
     *,

@@ -55,34 +55,65 @@ def string_bytes(array: pa.Array | pa.ChunkedArray) -> StringBytes:
     position = np.int32 if size + 16 < 2**31 else np.int64
     padded = np.zeros(size + 8, dtype=np.uint8)
     starts = np.empty(sum(len(c) for c in chunks), dtype=position)
+    lengths = np.empty(starts.size, dtype=position)
     byte = row = 0
     for chunk, o, n in zip(chunks, offsets, sizes, strict=True):
         base = int(o[0])
         if n:
             padded[byte:byte + n] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=n, offset=base)
         np.add(o[:-1], byte - base, out=starts[row:row + len(chunk)], casting="unsafe")
+        np.subtract(o[1:], o[:-1], out=lengths[row:row + len(chunk)], casting="unsafe")
         byte, row = byte + n, row + len(chunk)
-    lengths = np.concatenate([np.diff(o) for o in offsets]).astype(position) if offsets else np.zeros(0, position)
     words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))  # unaligned 8-byte reads
     return StringBytes(words, starts, lengths, size)
+
+
+def _uniform_length(strings: StringBytes) -> int | None:
+    """The length every string has, when they all have one (docnos often do), else None."""
+    lengths = strings.lengths
+    if lengths.size == 0:
+        return None
+    length = int(lengths[0])
+    starts = strings.starts
+    end_to_end = int(starts[-1]) - int(starts[0]) == length * (starts.size - 1)
+    return length if end_to_end and int(lengths.min()) == length == int(lengths.max()) else None
+
+
+def _words_at(strings: StringBytes, j: int, length: int | None) -> np.ndarray:
+    """Every string's 8 bytes from its byte ``j``, masked to the string's own bytes (zero
+    past its end). Strings of one ``length`` lie end to end, so their words are read with
+    a fixed stride (no gather through ``starts``)."""
+    words, starts, lengths, size = strings
+    if length is not None:
+        if j >= length:
+            return np.zeros(starts.size, dtype=np.uint64)
+        first = int(starts[0]) + j  # the words of a later string: + length bytes each
+        evenly = np.lib.stride_tricks.as_strided(words[first:], shape=(starts.size,), strides=(length,))
+        return evenly & LOW_BYTES[min(length - j, 8)]
+    if j == 0:
+        word = words[starts]
+        word &= LOW_BYTES[np.minimum(lengths, 8)]
+    else:
+        word = words[np.minimum(starts + j, size)]
+        word &= LOW_BYTES[np.clip(lengths - j, 0, 8)]
+    return word
 
 
 def string_hash(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray:
     """A 64-bit hash of every string, vectorised over 8-byte words (no Python loop over
     rows). Collisions are possible; callers confirm equality on the strings themselves.
     Equal strings hash equally, whatever chunk they are in."""
-    words, starts, lengths, size = strings if isinstance(strings, StringBytes) else string_bytes(strings)
-    out = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    longest = int(lengths.max(initial=0))
+    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    lengths = strings.lengths
+    out = lengths.astype(np.uint64)
+    out *= np.uint64(0x9E3779B97F4A7C15)
+    length = _uniform_length(strings)
+    longest = int(lengths.max(initial=0)) if length is None else length
     for j in range(0, longest, 8):
-        if longest <= 8:  # one word per string (docnos are usually short): no clipping needed
-            word = words[starts]
-            word &= LOW_BYTES[lengths] if int(lengths.min()) < longest else LOW_BYTES[longest]
-        else:
-            word = words[np.minimum(starts + j, size)] & LOW_BYTES[np.clip(lengths - j, 0, 8)]
+        word = _words_at(strings, j, length)
         out ^= word
         out *= np.uint64(0xFF51AFD7ED558CCD)
-        out ^= out >> np.uint64(33)
+        out ^= np.right_shift(out, np.uint64(33), out=word)  # the word's array reused: no new temporary
     return out
 
 
@@ -105,8 +136,8 @@ def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np
 def _prefix_key(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray:
     """The first 8 bytes of every string as a big-endian uint64 (zero-padded): comparing
     keys compares the strings' first 8 bytes as a bytewise string sort does."""
-    words, starts, lengths, _ = strings if isinstance(strings, StringBytes) else string_bytes(strings)
-    return (words[starts] & LOW_BYTES[np.minimum(lengths, 8)]).byteswap()
+    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    return _words_at(strings, 0, _uniform_length(strings)).byteswap(inplace=True)
 
 
 def _stretch_starts(topic: pa.Array) -> np.ndarray:
@@ -118,7 +149,8 @@ def _stretch_starts(topic: pa.Array) -> np.ndarray:
 
 
 def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Integer code of every row's topic (first-appearance order) and the distinct topics.
+    """Integer code of every row's topic (first-appearance order; int32) and the distinct
+    topics.
 
     Files list a topic's lines together, so usually only the first row of each stretch of
     equal topics is hashed (the codes are the same either way)."""
@@ -127,11 +159,17 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
     n = len(topic)
     heads = _stretch_starts(topic)
     if heads.size * 4 <= n:
-        encoded = pc.dictionary_encode(topic.take(pa.array(heads)))
-        head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        return np.repeat(head_codes, np.diff(np.r_[heads, n])), encoded.dictionary
+        firsts = topic.take(pa.array(heads))
+        stretch = np.diff(np.r_[heads, n])
+        if len(firsts) < 2 or pc.all(pc.less(firsts[:-1], firsts[1:])).as_py():
+            # stretches in increasing string order (qrels as read_qrels sorts them): each is a
+            # new topic, numbered in order, without hashing
+            return np.repeat(np.arange(heads.size, dtype=np.int32), stretch), firsts
+        encoded = pc.dictionary_encode(firsts)
+        head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+        return np.repeat(head_codes, stretch), encoded.dictionary
     encoded = pc.dictionary_encode(topic)
-    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), encoded.dictionary
 
 
 def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes | None = None
@@ -139,13 +177,18 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes |
     """Rows whose (topic, docno) occurred on an earlier row, and that earlier row
     (``docno``: the docno column's bytes, when the caller has them)."""
     key = string_hash(table["docno"] if docno is None else docno)
-    key ^= topic_codes.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    mixed = topic_codes.astype(np.uint64)
+    mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
+    key ^= mixed
     # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
     # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
-    ordered = np.sort(key)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    # Sorted in place: the keys in row order are needed again only when some repeat.
+    key.sort()
+    repeated = key[1:][key[1:] == key[:-1]]
     if repeated.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    key = string_hash(table["docno"] if docno is None else docno)
+    key ^= mixed
     candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
     topics = table["topic"].take(pa.array(candidates)).to_pylist()
     docnos = table["docno"].take(pa.array(candidates)).to_pylist()
@@ -189,10 +232,17 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9"
         return key
     with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
         s32 = score.astype(np.float32)
-    s32[s32 == 0] = 0.0
+    s32 += np.float32(0.0)  # -0.0 + 0.0 = +0.0: the two zeros tie
     bits = s32.view(np.uint32)
-    ascending = np.where(bits & np.uint32(0x80000000), ~bits, bits | np.uint32(0x80000000))
-    return (topic_rank.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(np.uint64)
+    # descending order of the float: a negative's bits as they are, a positive's low 31 bits
+    # flipped (in place, every step one pass: (sign - 1) & 0x7FFFFFFF is the flip mask)
+    descending = bits >> np.uint32(31)
+    descending -= np.uint32(1)
+    descending &= np.uint32(0x7FFFFFFF)
+    descending ^= bits
+    key = np.left_shift(topic_rank, np.uint64(32), dtype=np.uint64, casting="unsafe")  # ranks are ≥ 0
+    key |= descending
+    return key
 
 
 # Tables that irnb sorted (or found sorted), with where each topic's rows start: the
@@ -215,6 +265,12 @@ def topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Arr
     if entry is None or entry[0]() is not table or entry[3] != compat:
         return None
     return entry[1], entry[2]
+
+
+def _identity(order: np.ndarray) -> bool:
+    """Whether a permutation of 0..n-1 leaves every row in place (it does exactly when it
+    increases; a comparison of neighbours, no second array of n positions)."""
+    return bool((order[1:] > order[:-1]).all())
 
 
 def break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray, direction: str) -> None:
@@ -255,10 +311,15 @@ def sorted_blocks(
     topics = dictionary.take(pa.array(by_name))
     key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
     presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
-    order = np.arange(n) if presorted else np.argsort(key, kind="stable")
+    if presorted:
+        order = np.arange(n)
+    else:
+        order = _stretches_in_order(key, codes, len(dictionary), rank_of_code)
+        if order is None:
+            order = np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]
     break_ties(order, ordered_key, table["docno"], "descending")
-    if (order == np.arange(n)).all():
+    if _identity(order):
         return table, starts, topics
     take = pa.array(order)
     if presorted:  # rows moved only within ties of one topic: the topic column stays
@@ -267,19 +328,73 @@ def sorted_blocks(
     return table.take(take), starts, topics
 
 
+def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of_code: np.ndarray
+                        ) -> np.ndarray | None:
+    """``np.argsort(key, kind="stable")`` without a sort, for a file that lists each topic in
+    one stretch of lines in score order but the topics in another order than by name (e.g.
+    numerically): the stretches, each kept as it is, put in the topics' order. None when
+    the file is not like that (a topic in two stretches, or a stretch out of order)."""
+    n = key.size
+    change = codes[1:] != codes[:-1]
+    if int(np.count_nonzero(change)) + 1 != topics:  # some topic comes back in a later stretch
+        return None
+    if not ((key[1:] >= key[:-1]) | change).all():  # a stretch not in score order
+        return None
+    heads = np.flatnonzero(np.r_[True, change])
+    stretch = np.diff(np.r_[heads, n])
+    by = np.argsort(rank_of_code[codes[heads]])  # distinct ranks: one order
+    moved = heads[by]
+    moved -= np.r_[0, np.cumsum(stretch[by])[:-1]]  # shift from each stretch's new place to its old one
+    return np.repeat(moved, stretch[by]) + np.arange(n)
+
+
 def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
                        docno_bytes: StringBytes | None = None) -> np.ndarray | None:
     """The rows in (topic, docno) order, both ascending as strings (as
     ``pc.sort_indices`` sorts them), or None when they already are. One integer key per row
     — the topic's rank, then the docno's first bytes — sorted by numpy; only rows whose
-    keys tie compare their docnos as strings."""
+    keys tie compare their docnos as strings.
+
+    When the topic and row bits leave room, the row number replaces the key's lowest bits
+    and the keys are sorted as values (numpy's SIMD sort, several times faster than an
+    argsort), the order read back from those bits; the rows whose remaining key ties go to
+    the string comparison as before. Should that be more than one row in
+    :data:`_MOST_TIED` (docnos sharing their first bytes), the full keys are argsorted
+    instead, so that few rows are compared as strings."""
     rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
     rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
     topic_bits = max(1, len(dictionary).bit_length())
-    key = rank_of_code[codes] << np.uint64(64 - topic_bits)
-    key |= _prefix_key(docno if docno_bytes is None else docno_bytes) >> np.uint64(topic_bits)
+
+    def full_keys() -> np.ndarray:
+        key = rank_of_code[codes]
+        key <<= np.uint64(64 - topic_bits)
+        prefix = _prefix_key(docno if docno_bytes is None else docno_bytes)
+        prefix >>= np.uint64(topic_bits)
+        key |= prefix
+        return key
+
+    key = full_keys()
     if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
         return None
+    n = key.size
+    row_bits = max(1, (n - 1).bit_length())
+    if topic_bits + row_bits <= 64 - _MIN_PREFIX_BITS:
+        key >>= np.uint64(row_bits)  # topic and prefix, without the lowest row_bits bits...
+        key <<= np.uint64(row_bits)
+        key |= np.arange(n, dtype=np.uint64)  # ...which now hold the row
+        key.sort()
+        order = (key & np.uint64((1 << row_bits) - 1)).view(np.int64)
+        key >>= np.uint64(row_bits)
+        if int(np.count_nonzero(key[1:] == key[:-1])) * _MOST_TIED <= n:
+            break_ties(order, key, docno, "ascending")
+            return None if _identity(order) else order
+        key = full_keys()
     order = np.argsort(key)  # keys are in order except where they tie, which is settled next
     break_ties(order, key[order], docno, "ascending")
-    return None if (order == np.arange(order.size)).all() else order
+    return None if _identity(order) else order
+
+
+# The row-number sort of topic_docno_order keeps at least this many bits of the docno's
+# prefix, and leaves the string comparison at most one row in _MOST_TIED.
+_MIN_PREFIX_BITS = 16
+_MOST_TIED = 8

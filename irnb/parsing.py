@@ -13,7 +13,6 @@ columns found by their usual names (``qid``/``query_id``, ``doc_id``, ``relevanc
 
 from __future__ import annotations
 
-import io as _io
 import math
 import re
 from typing import Iterator
@@ -78,6 +77,23 @@ def _only_decimal_integers(column: pa.ChunkedArray) -> bool:
     return True
 
 
+def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """The column as int64 when every value is one digit (grades usually are):
+    the digit's byte minus ``'0'``, without the string-to-integer cast; None otherwise."""
+    chunks = []
+    for chunk in column.chunks:
+        if not len(chunk):
+            continue
+        if not (np.diff(raw_offsets(chunk)) == 1).all():  # some value is not one byte long
+            return None
+        offsets = raw_offsets(chunk)
+        digits = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=len(chunk), offset=int(offsets[0]))
+        if int(digits.min()) < ord("0") or int(digits.max()) > ord("9"):
+            return None
+        chunks.append(pa.array(digits.astype(np.int64) - ord("0"), pa.int64()))
+    return pa.chunked_array(chunks, pa.int64())
+
+
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
 
 
@@ -99,7 +115,7 @@ def fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
         return None
     try:
         table = pacsv.read_csv(
-            _io.BytesIO(data),
+            pa.BufferReader(data),  # read in place (a Python file object would be copied from, block by block)
             read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=False),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
@@ -125,12 +141,14 @@ def fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
             if column.null_count or pc.any(pc.invert(pc.is_finite(column))).as_py():
                 return None
         elif kind == "int":
-            if not _only_decimal_integers(column):
-                return None  # '+1' and friends: the exact parser accepts them
-            try:
-                column = pc.cast(column, pa.int64())
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                return None
+            column = _single_digits(column)
+            if column is None:
+                if not _only_decimal_integers(table[name]):
+                    return None  # '+1' and friends: the exact parser accepts them
+                try:
+                    column = pc.cast(table[name], pa.int64())
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                    return None
             table = table.set_column(table.schema.get_field_index(name), name, column)
     return table
 

@@ -11,6 +11,14 @@ drawn before the tasks are handed out, never inside them. With workers, the task
 as one chunk per worker, so that what they share (an Experiment) is pickled and sent once
 per worker rather than once per task; the progress bar then advances a chunk at a time.
 
+Workers pay only for sweeps long enough to cover their cost: sending the shared arguments
+and collecting the results took 0.1–0.8 s on this project's 2-core machine (more when the
+workers start, see benchmarks/bench_scale.py). So with workers, the first task runs here
+and is timed; when the other tasks would take less than :data:`MIN_PARALLEL_SECONDS` (2 s)
+here at that pace, they run here too, one after another, and never reach joblib's workers
+or the cluster. Otherwise they go out as above (the first task's result stands: every
+task gives the same result wherever it runs).
+
 A progress bar (``tqdm.auto``: a widget in a notebook, text in a terminal) counts finished
 tasks; ``progress=False`` turns it off, ``progress=None`` (the default) shows it only where
 someone is watching (a terminal or a notebook, not a log file or a test run).
@@ -24,11 +32,16 @@ from __future__ import annotations
 
 import itertools
 import sys
+import time
 from typing import Any, Callable, Iterable, Sequence
 
 from .params import N_JOBS
 
-__all__ = ["sweep", "N_JOBS_DOC"]
+__all__ = ["sweep", "N_JOBS_DOC", "MIN_PARALLEL_SECONDS"]
+
+# The shortest sweep (its remaining tasks, at the pace of the first) handed to workers; a
+# shorter one runs in this process (see the module docstring). bench_scale measures both sides.
+MIN_PARALLEL_SECONDS = 2.0
 
 N_JOBS_DOC = ("``n_jobs``: parallel workers for the sweep (None: this process, one task after another; -1: "
               "every core; inside ``joblib.parallel_config(backend=...)`` that backend, e.g. Dask); "
@@ -68,19 +81,31 @@ def sweep(fn: Callable[..., Any], tasks: Iterable[Sequence[Any]], *, n_jobs: int
     import joblib
 
     workers = joblib.effective_n_jobs(n_jobs)  # 1 unless n_jobs or the active parallel_config ask for more
-    chunks = _chunks(len(tasks), workers)
-    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
-    results = parallel(joblib.delayed(_run_chunk)(fn, tasks[lo:hi]) for lo, hi in chunks)
     bar = None
     if show:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(tasks), desc=desc or owner, leave=False)
     out: list = []
-    for part in results:
+
+    def collect(part: list) -> None:
         out.extend(part)
         if bar is not None:
             bar.update(len(part))
+
+    rest = tasks
+    if workers > 1 and len(tasks) > 1:  # time the first task here: is the rest worth shipping?
+        began = time.perf_counter()
+        collect(_run_chunk(fn, tasks[:1]))
+        rest = tasks[1:]
+        if (time.perf_counter() - began) * len(rest) < MIN_PARALLEL_SECONDS:
+            for task in rest:
+                collect(_run_chunk(fn, [task]))
+            rest = []
+    if rest:
+        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
+        for part in parallel(joblib.delayed(_run_chunk)(fn, rest[lo:hi]) for lo, hi in _chunks(len(rest), workers)):
+            collect(part)
     if bar is not None:
         bar.close()
     return out

@@ -547,3 +547,28 @@ def test_max_depth_has_one_rule_for_evaluate_and_experiment(bad):
     with pytest.raises(ValueError, match=message):
         Experiment(pd.DataFrame({"qid": "1", "docno": ["a"], "score": [1.0]}),
                    pd.DataFrame({"qid": "1", "docno": ["a"], "grade": [1]}), max_depth=bad)
+
+
+def test_level_counts_beside_a_base_mask_equal_counting_afresh(rng):
+    import pyarrow as pa
+
+    from irnb.experiment import Judgments, PoolMask
+    from irnb.metrics import judged_level_counts, level_counts_beside
+
+    for _ in range(200):
+        Q, T = int(rng.integers(1, 40)), int(rng.integers(1, 6))
+        topic = np.sort(rng.integers(0, T, Q)).astype(np.int32)
+        grade = rng.choice(np.array([-1, 0, 1, 2, 3], np.int8), Q)
+        j = Judgments(doc=np.zeros((1, T, 1), np.int32), qrel_topic=topic, qrel_grade=grade,
+                      qrel_docno=pa.array([f"d{q}" for q in range(Q)]),
+                      topic_start=np.searchsorted(topic, np.arange(T + 1)))
+        half = rng.random(Q) < 0.5
+        masks = [None, half, rng.random(Q) < 0.9, np.zeros(Q, bool),
+                 PoolMask(half, pooled_unjudged=~half & (rng.random(Q) < 0.5))]
+        for base in masks:
+            base_counts = judged_level_counts(j, T, base)
+            for judged in masks:
+                want = judged_level_counts(j, T, judged)
+                got = level_counts_beside(j, T, judged, base, base_counts)
+                assert got.shape == want.shape and got.dtype == want.dtype
+                np.testing.assert_array_equal(got, want)

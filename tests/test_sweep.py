@@ -23,6 +23,13 @@ def _square_plus(x, y):
     return x * x + y
 
 
+def _square_plus_where(x, y):
+    """The result and the process that computed it."""
+    import os
+
+    return x * x + y, os.getpid()
+
+
 def test_serial_sweep_is_the_plain_loop_in_order():
     tasks = [(3, 1), (1, 0), (2, 5)]
     assert sweep(_square_plus, tasks, progress=False) == [10, 1, 9]
@@ -77,3 +84,51 @@ def test_dask_cluster_gives_the_serial_results(small):
     pd.testing.assert_frame_equal(curves, serial_curves)
     pd.testing.assert_frame_equal(budget.separability(), serial_budget.separability())
     assert curves["kendall_tau"].between(-1, 1).all() and (curves["judged"] > 0).all()
+
+
+def test_short_sweep_runs_here_and_a_long_one_goes_to_the_workers(monkeypatch):
+    import os
+
+    import irnb.sweep
+
+    tasks = [(k, 1) for k in range(6)]
+    here = sweep(_square_plus_where, tasks, n_jobs=2, progress=False)  # microseconds of work: not worth shipping
+    assert [value for value, _ in here] == [k * k + 1 for k in range(6)]
+    assert {pid for _, pid in here} == {os.getpid()}
+    monkeypatch.setattr(irnb.sweep, "MIN_PARALLEL_SECONDS", 0.0)  # every sweep counts as long
+    shipped = sweep(_square_plus_where, tasks, n_jobs=2, progress=False)
+    assert [value for value, _ in shipped] == [k * k + 1 for k in range(6)]  # task order kept
+    assert shipped[0][1] == os.getpid()  # the first task, timed here
+    assert {pid for _, pid in shipped[1:]} - {os.getpid()}  # the rest ran in worker processes
+
+
+def test_worker_path_gives_the_serial_results(small, monkeypatch):
+    import irnb.sweep
+
+    serial = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP"], progress=False)
+    monkeypatch.setattr(irnb.sweep, "MIN_PARALLEL_SECONDS", 0.0)
+    parallel = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP"], n_jobs=2,
+                                  progress=False)
+    pd.testing.assert_frame_equal(parallel, serial)
+
+
+@pytest.mark.slow
+def test_long_sweep_reaches_the_dask_cluster(small, monkeypatch):
+    import os
+
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is in the test extra")
+    import joblib
+
+    import irnb.sweep
+
+    serial = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP"], progress=False)
+    monkeypatch.setattr(irnb.sweep, "MIN_PARALLEL_SECONDS", 0.0)  # every sweep counts as long
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        with joblib.parallel_config(backend="dask"):
+            curves = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP"],
+                                        progress=False)
+            where = sweep(_square_plus_where, [(k, 0) for k in range(4)], progress=False)
+    pd.testing.assert_frame_equal(curves, serial)
+    assert [value for value, _ in where] == [0, 1, 4, 9]
+    assert {pid for _, pid in where[1:]} - {os.getpid()}  # the cluster's worker processes computed them
