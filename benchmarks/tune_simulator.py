@@ -52,19 +52,24 @@ SPACE = {
     "difficulty_spread": (0.4, 0.9, 0.05, "", "simulate(difficulty_spread=)"),
     "novel_share": (0.1, 0.3, 0.01, "", "simulate(novel_share=)"),
     "quality_low": (0.02, 0.3, 0.01, "", "model.QUALITY_LOW"),
-    "quality_high": (1.0, 2.2, 0.05, "", "model.QUALITY_HIGH"),
+    "quality_high": (1.0, 3.5, 0.05, "", "model.QUALITY_HIGH"),
     "bend": (0.5, 10.0, 0.5, "log", "model.QUALITY_BEND"),
     "content_noise": (0.3, 0.8, 0.05, "", "model.FEATURE_NOISE[:, 0] (content σ of every family)"),
     "near_noise": (0.5, 0.9, 0.05, "", "model.FEATURE_NOISE[1:3, 0] (near and near-title)"),
     "aspect_boost": (0.5, 1.6, 0.05, "", "model.ASPECT_BOOST"),
     "aspect_cover": (0.4, 0.8, 0.05, "", "model.ASPECT_COVER"),
     "aspects": (3, 9, 1, "int", "model.NUM_ASPECTS"),
-    "near_per_relevant": (4.0, 12.0, 0.5, "", "model.NEAR_PER_RELEVANT"),
+    "near_per_relevant": (3.0, 12.0, 0.5, "", "model.NEAR_PER_RELEVANT"),
     "run_topic_jitter": (0.3, 0.7, 0.05, "", "model.RUN_TOPIC_JITTER"),
     "group_noise_share": (0.3, 0.7, 0.05, "", "model.GROUP_NOISE_SHARE"),
     "popular_prior": (0.1, 0.5, 0.02, "", "model.APPROACH_WEIGHTS[0, 3]"),
+    "near_aspect_boost": (0.0, 1.0, 0.05, "", "model.NEAR_ASPECT_BOOST"),
+    "decoy_share": (0.0, 0.3, 0.01, "", "model.DECOY_SHARE"),
+    "decoy_spread": (1.0, 3.0, 0.05, "", "model.DECOY_SPREAD"),
+    "num_groups": (12, 34, 1, "int", "simulate(num_groups=)"),
 }
-_SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "novel_share")
+_SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "novel_share", "num_groups")
+E_DEPTHS = (10, 100)  # pool depths at which the background-rate estimate is scored (issue 13)
 
 
 def current_knobs() -> dict:
@@ -76,7 +81,9 @@ def current_knobs() -> dict:
             "near_noise": float(model.FEATURE_NOISE[1, 0]), "aspect_boost": model.ASPECT_BOOST,
             "aspect_cover": model.ASPECT_COVER, "aspects": model.NUM_ASPECTS,
             "near_per_relevant": model.NEAR_PER_RELEVANT, "run_topic_jitter": model.RUN_TOPIC_JITTER,
-            "group_noise_share": model.GROUP_NOISE_SHARE, "popular_prior": float(model.APPROACH_WEIGHTS[0, 3])}
+            "group_noise_share": model.GROUP_NOISE_SHARE, "popular_prior": float(model.APPROACH_WEIGHTS[0, 3]),
+            "near_aspect_boost": model.NEAR_ASPECT_BOOST, "decoy_share": model.DECOY_SHARE,
+            "decoy_spread": model.DECOY_SPREAD, "num_groups": d["num_groups"]}
 
 
 @contextlib.contextmanager
@@ -84,7 +91,8 @@ def knobs_applied(knobs: dict):
     """Set the model constants of ``knobs`` (the simulate() knobs are passed as keywords by
     the caller) and restore every one of them afterwards."""
     names = ("QUALITY_LOW", "QUALITY_HIGH", "QUALITY_BEND", "FEATURE_NOISE", "ASPECT_BOOST", "ASPECT_COVER",
-             "NUM_ASPECTS", "NEAR_PER_RELEVANT", "RUN_TOPIC_JITTER", "GROUP_NOISE_SHARE", "APPROACH_WEIGHTS")
+             "NUM_ASPECTS", "NEAR_PER_RELEVANT", "RUN_TOPIC_JITTER", "GROUP_NOISE_SHARE", "APPROACH_WEIGHTS",
+             "NEAR_ASPECT_BOOST", "DECOY_SHARE", "DECOY_SPREAD")
     saved = {n: getattr(model, n) for n in names}
     noise = saved["FEATURE_NOISE"].copy()
     noise[:, 0] = knobs["content_noise"]
@@ -95,7 +103,8 @@ def knobs_applied(knobs: dict):
            "FEATURE_NOISE": noise, "ASPECT_BOOST": knobs["aspect_boost"], "ASPECT_COVER": knobs["aspect_cover"],
            "NUM_ASPECTS": int(knobs["aspects"]), "NEAR_PER_RELEVANT": knobs["near_per_relevant"],
            "RUN_TOPIC_JITTER": knobs["run_topic_jitter"], "GROUP_NOISE_SHARE": knobs["group_noise_share"],
-           "APPROACH_WEIGHTS": weights}
+           "APPROACH_WEIGHTS": weights, "NEAR_ASPECT_BOOST": knobs["near_aspect_boost"],
+           "DECOY_SHARE": knobs["decoy_share"], "DECOY_SPREAD": knobs["decoy_spread"]}
     try:
         for n, v in new.items():
             setattr(model, n, v)
@@ -106,11 +115,43 @@ def knobs_applied(knobs: dict):
 
 
 def statistics_for(args: tuple[dict, int]) -> pd.Series:
-    """The comparable calibration statistics of ``simulate(seed)`` under ``knobs`` (a worker's job)."""
+    """The comparable calibration statistics of ``simulate(seed)`` under ``knobs`` (a worker's job),
+    then ``E/true d=10`` and ``E/true d=100``: the background-rate estimate's unclipped reading
+    over the true rate (:func:`background_rate_ratio`)."""
     knobs, seed = args
     with knobs_applied(knobs):
-        stats = collection_statistics(simulate(seed, **{k: knobs[k] for k in _SIMULATE_KNOBS}).experiment)
-    return stats.drop(list(POOL_DEPENDENT))
+        exp = simulate(seed, **{k: knobs[k] for k in _SIMULATE_KNOBS}).experiment
+    stats = collection_statistics(exp).drop(list(POOL_DEPENDENT))
+    for depth in E_DEPTHS:
+        stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth)
+    return stats
+
+
+def background_rate_ratio(exp, depth: int) -> float:
+    """Ravana & Moffat's cubic read at zero runs (unclipped) over the true background rate, for
+    the depth-``depth`` pool of the contributing runs (as tests/test_background_rate_simulated.py)."""
+    from irnb.intervals import estimate_background_rate, true_background_rate
+    from irnb.pooling import depth_pool
+
+    pool = depth_pool(exp, depth=depth)
+    fit = estimate_background_rate(exp, depth=depth, pool=pool)
+    return fit.intercept / true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
+
+
+def background_rate_penalty(ratios: pd.DataFrame) -> float:
+    """``ratios``: E/true rows × seeds (first column seed 0). A ratio r scores
+    max(0, |log₂ r| − 0.6)² (inside a factor 2^0.6 = 1.5 of the truth: 0); a reading at or
+    below zero counts as r = 1/16. Mean over rows and seeds plus the mean for seed 0 alone.
+
+    Seed 0 reads 1.0 and 4.0 (scores 0 and (2 − 0.6)² = 1.96), seed 1 reads −0.3 and 1.2
+    (11.56 for 1/16, 0): (0 + 1.96 + 11.56 + 0) / 4 + (0 + 1.96) / 2 = 3.38 + 0.98:
+
+    >>> round(background_rate_penalty(pd.DataFrame({0: [1.0, 4.0], 1: [-0.3, 1.2]})), 4)
+    4.36
+    """
+    r = np.maximum(ratios.to_numpy(dtype=np.float64), 1 / 16)
+    out = np.clip(np.abs(np.log2(r)) - 0.6, 0, None) ** 2
+    return float(out.mean() + out[:, 0].mean())
 
 
 def penalty(values: pd.DataFrame, real: pd.DataFrame) -> float:
@@ -174,6 +215,9 @@ def main(argv=None) -> int:
     parser.add_argument("--grid", nargs="+", default=[], metavar="KNOB=V1,V2",
                         help="score every combination of these values (other knobs as they are)")
     parser.add_argument("--log", help="append one JSON line per candidate to this file")
+    parser.add_argument("--e-weight", type=float, default=1.0,
+                        help="weight of the background-rate term (E within a factor of 2 of the truth at "
+                             "pool depths 10 and 100; issue 13) in the penalty (default 1; 0 = calibration only)")
     args = parser.parse_args(argv)
     if not Path(args.data).is_dir():
         print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
@@ -187,8 +231,8 @@ def main(argv=None) -> int:
         grid = _grid(args.grid)
     except ValueError as error:
         parser.error(str(error))
-    plan = [("current", None)] + [("random", None)] * args.random + [("local", None)] * args.local
-    plan += [("grid", g) for g in grid]
+    plan = [("current", None)] + [("grid", g) for g in grid]
+    plan += [("random", None)] * args.random + [("local", None)] * args.local
     with Pool(args.workers) as pool:
         for i, (how, _) in enumerate(plan):  # _: a grid point
             start = time.perf_counter()
@@ -197,15 +241,20 @@ def main(argv=None) -> int:
             else:
                 knobs = current_knobs() if how == "current" else _draw(rng, best[1] if how == "local" else None)
             values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
-            score = penalty(values, real)
+            ratios = values.loc[[f"E/true d={d}" for d in E_DEPTHS]]
+            values = values.drop(ratios.index)
+            score = penalty(values, real) + args.e_weight * background_rate_penalty(ratios)
             lowest, highest = real.loc[values.index].min(axis=1), real.loc[values.index].max(axis=1)
             inside = ((values.T >= lowest) & (values.T <= highest)).sum(axis=1)
             if best is None or score < best[0]:
                 best = (score, knobs)
-            print(f"{i:4d} {how:7s} penalty {score:.5f}  inside per seed {inside.tolist()}  "
+            e_ok = ((ratios >= 0.5) & (ratios <= 2)).all(axis=0)
+            print(f"{i:4d} {how:7s} penalty {score:.5f}  inside per seed {inside.tolist()}  E ok {e_ok.astype(int).tolist()}  "
+                  f"E/true seed 0: {ratios[seeds[0]].round(2).tolist()}  "
                   f"({time.perf_counter() - start:.1f} s)", flush=True)
             if log:
                 log.write(json.dumps({"how": how, "penalty": score, "knobs": knobs, "inside": inside.tolist(),
+                                      "E/true": ratios.round(3).to_numpy().tolist(),
                                       "mean": values.mean(axis=1).round(4).to_dict()}) + "\n")
                 log.flush()
     print(f"\nbest penalty {best[0]:.5f}:")
