@@ -67,8 +67,11 @@ SPACE = {
     "decoy_share": (0.0, 0.3, 0.01, "", "model.DECOY_SHARE"),
     "decoy_spread": (1.0, 3.0, 0.05, "", "model.DECOY_SPREAD"),
     "num_groups": (12, 34, 1, "int", "simulate(num_groups=)"),
+    "topicality": (0.0, 4.0, 0.1, "", "model.TOPICALITY"),
+    "near_base": (100, 2000, 50, "", "model.NEAR_BASE"),
+    "aspect_topicality": (0.0, 1.0, 0.05, "", "model.ASPECT_TOPICALITY"),
 }
-_SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "novel_share", "num_groups")
+SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "novel_share", "num_groups")
 E_DEPTHS = (10, 100)  # pool depths at which the background-rate estimate is scored (issue 13)
 
 
@@ -83,7 +86,8 @@ def current_knobs() -> dict:
             "near_per_relevant": model.NEAR_PER_RELEVANT, "run_topic_jitter": model.RUN_TOPIC_JITTER,
             "group_noise_share": model.GROUP_NOISE_SHARE, "popular_prior": float(model.APPROACH_WEIGHTS[0, 3]),
             "near_aspect_boost": model.NEAR_ASPECT_BOOST, "decoy_share": model.DECOY_SHARE,
-            "decoy_spread": model.DECOY_SPREAD, "num_groups": d["num_groups"]}
+            "decoy_spread": model.DECOY_SPREAD, "num_groups": d["num_groups"], "topicality": model.TOPICALITY,
+            "near_base": model.NEAR_BASE, "aspect_topicality": model.ASPECT_TOPICALITY}
 
 
 @contextlib.contextmanager
@@ -92,7 +96,7 @@ def knobs_applied(knobs: dict):
     the caller) and restore every one of them afterwards."""
     names = ("QUALITY_LOW", "QUALITY_HIGH", "QUALITY_BEND", "FEATURE_NOISE", "ASPECT_BOOST", "ASPECT_COVER",
              "NUM_ASPECTS", "NEAR_PER_RELEVANT", "RUN_TOPIC_JITTER", "GROUP_NOISE_SHARE", "APPROACH_WEIGHTS",
-             "NEAR_ASPECT_BOOST", "DECOY_SHARE", "DECOY_SPREAD")
+             "NEAR_ASPECT_BOOST", "DECOY_SHARE", "DECOY_SPREAD", "TOPICALITY", "NEAR_BASE", "ASPECT_TOPICALITY")
     saved = {n: getattr(model, n) for n in names}
     noise = saved["FEATURE_NOISE"].copy()
     noise[:, 0] = knobs["content_noise"]
@@ -104,7 +108,9 @@ def knobs_applied(knobs: dict):
            "NUM_ASPECTS": int(knobs["aspects"]), "NEAR_PER_RELEVANT": knobs["near_per_relevant"],
            "RUN_TOPIC_JITTER": knobs["run_topic_jitter"], "GROUP_NOISE_SHARE": knobs["group_noise_share"],
            "APPROACH_WEIGHTS": weights, "NEAR_ASPECT_BOOST": knobs["near_aspect_boost"],
-           "DECOY_SHARE": knobs["decoy_share"], "DECOY_SPREAD": knobs["decoy_spread"]}
+           "DECOY_SHARE": knobs["decoy_share"], "DECOY_SPREAD": knobs["decoy_spread"],
+           "TOPICALITY": knobs["topicality"], "NEAR_BASE": int(knobs["near_base"]),
+           "ASPECT_TOPICALITY": knobs["aspect_topicality"]}
     try:
         for n, v in new.items():
             setattr(model, n, v)
@@ -120,7 +126,7 @@ def statistics_for(args: tuple[dict, int]) -> pd.Series:
     over the true rate (:func:`background_rate_ratio`)."""
     knobs, seed = args
     with knobs_applied(knobs):
-        exp = simulate(seed, **{k: knobs[k] for k in _SIMULATE_KNOBS}).experiment
+        exp = simulate(seed, **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
     stats = collection_statistics(exp).drop(list(POOL_DEPENDENT))
     for depth in E_DEPTHS:
         stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth)

@@ -263,7 +263,8 @@ def test_topic_sizes_and_ease_are_standardized_per_block_of_topics():
 def test_decoys_and_near_topic_aspects_change_only_what_they_say(monkeypatch):
     """DECOY_SHARE widens the content spread of that share of the near-topic documents (and of
     no other document); NEAR_ASPECT_BOOST lifts near-topic documents of the aspects a run's
-    formulation matches. Both are off in the default (its files keep their digest)."""
+    formulation matches; TOPICALITY keeps even a poor run on the topic. All are off in the
+    default (its files keep their digest)."""
     kwargs = dict(num_topics=2, docs_per_topic=2000, median_relevant=40.0, relevant_spread=0.5,
                   title_share=0.3, novel_share=0.2)
     plain = model.draw_latents(3, **kwargs)
@@ -296,6 +297,22 @@ def test_decoys_and_near_topic_aspects_change_only_what_they_say(monkeypatch):
             fam_aspect.append(((covered[picked] == 1) & near[picked]).sum() / max((near[picked]).sum(), 1))
         share[boost] = np.mean(fam_aspect)
     assert share[1.5] > share[0.0] + 0.05  # near documents of covered aspects crowd the top 200
+
+    # TOPICALITY: even the poorest run retrieves on-topic documents; with ASPECT_TOPICALITY = 1 only
+    # those of the aspects it covers (and aspect-less relevant-novel ones), never background noise
+    monkeypatch.setattr(model, "NEAR_ASPECT_BOOST", 0.0)
+    poorest = int(np.argmin(design.quality))
+    background = {}
+    for topicality, by_aspect in ((0.0, 0.0), (6.0, 0.0), (6.0, 1.0)):
+        monkeypatch.setattr(model, "TOPICALITY", topicality)
+        monkeypatch.setattr(model, "ASPECT_TOPICALITY", by_aspect)
+        ranking, _ = model.rank_documents(3, plain, design, run_depth=200)
+        picked = (np.arange(2)[:, None], ranking[poorest])
+        background[topicality, by_aspect] = (plain.family[picked] == model.BACKGROUND).mean()
+        if by_aspect:
+            covered = design.aspect_cover[poorest][plain.aspect[picked].clip(0)] == 1
+            assert (covered | (plain.aspect[picked] == -1)).mean() > 0.95
+    assert background[0.0, 0.0] > 0.05 and background[6.0, 0.0] < background[0.0, 0.0] / 10  # 0.0975 without
 
 
 def test_topic_documents_do_not_depend_on_the_number_of_topics():

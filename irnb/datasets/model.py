@@ -30,20 +30,28 @@ in difficulty as much as real ones do (the SD of a run's AP across topics) —, 
 run's quality times its form on the topic, 1 + τ·z_{s,t} (τ = ``RUN_TOPIC_JITTER``, kept in
 [0.2, 2]: runs are not equally good on every topic, so not every pair of runs differs
 significantly), ``w_s`` is its approach's weight vector (``APPROACH_WEIGHTS``: popular, keyword, novel,
-each jittered per group and per run), b = ``ASPECT_BOOST``, ``q_s`` its quality
+each jittered per group and per run), ``q_s`` its quality
 (signal-to-noise), η a noise shared by the runs of group g (ρ = ``GROUP_NOISE_SHARE``) and ξ
-its own noise; b_d = ``ASPECT_BOOST`` for a relevant document, ``NEAR_ASPECT_BOOST`` for a
-near-topic one (0 in the default: runs that match an aspect then also rank its non-relevant
-documents higher, a mistake several runs share). A share ``DECOY_SHARE`` of the near-topic
-documents has its content noise widened ``DECOY_SPREAD`` times (off in the default): the
-few non-relevant documents that look relevant to every run. Both were added for issue 13's
-background-rate estimate (``benchmarks/RESULTS_background_rate.md``: with them and ~30
-contributing runs the relevance-by-pooling-runs curve turns concave, as TREC-COVID's is, but
-the calibration statistics are not yet all in range). The run returns the ``run_depth`` best. Structure then emerges instead of being
-painted on: popular runs agree with each other through the shared features and so overlap;
-keyword runs rank the title families (relevant or not) high; novel runs find the
-relevant-novel family that others rank low; runs that match different aspects find
-different relevant documents; better runs (larger q) find more relevant documents.
+its own noise; b_d = ``ASPECT_BOOST`` for a relevant document and ``NEAR_ASPECT_BOOST`` for a
+near-topic one. The run returns the ``run_depth`` best.
+
+Structure then emerges instead of being painted on: popular runs agree with each other
+through the shared features and so overlap; keyword runs rank the title families (relevant
+or not) high; novel runs find the relevant-novel family that others rank low; runs that
+match different aspects find different relevant documents; better runs (larger q) find more
+relevant documents.
+
+Three switches, off in the default (its files keep their digest), were added for issue 13's
+background-rate estimate (``benchmarks/RESULTS_background_rate.md`` has what they do to it
+and to the calibration): ``NEAR_ASPECT_BOOST`` > 0 makes runs that match an aspect also rank
+its non-relevant documents higher (mistakes several runs share); a share ``DECOY_SHARE`` of
+the near-topic documents gets ``DECOY_SPREAD`` times its family's content noise (the few
+non-relevant documents that look relevant to every run); ``TOPICALITY`` is added, outside
+the quality factor, to the score of every on-topic document (every family but background),
+times 1 − a + a·cover_s[aspect_d] with a = ``ASPECT_TOPICALITY`` (documents without an
+aspect count as covered), so that even a poor run retrieves documents about the topic, as
+real poor runs do, rather than background noise — and with a = 1 only about the aspects its
+formulation matches.
 
 The constants were chosen by a search scored on seeds 0–7 and finished on seed 0
 (``benchmarks/tune_simulator.py``; ``benchmarks/calibration.py`` prints the comparison) so
@@ -110,6 +118,8 @@ ASPECT_FLIP = 0.2  # … and that one of its runs differs from the group on it
 DECOY_SHARE, DECOY_SPREAD = 0.0, 1.0  # share of near-topic documents whose content σ is DECOY_SPREAD times
 #   their family's: the few that look relevant to every run (shared mistakes), without making near
 #   documents as a whole look more relevant
+TOPICALITY = 0.0
+ASPECT_TOPICALITY = 0.0
 GRADE2_BONUS = 0.6  # added to the family's main feature for grade-2 documents
 MAIN_FEATURE = np.array([0, 0, 1, 0, 1, 2])
 
@@ -356,6 +366,7 @@ def rank_documents(seed: int, latents: Latents, design: Design, *, run_depth: in
     doc_index = np.broadcast_to(np.arange(N), (T, N))
     ease = latents.difficulty[:, None]
     near_topic = (latents.family == NEAR) | (latents.family == NEAR_TITLE)
+    on_topic = latents.family != BACKGROUND
     for s in range(S):  # one vectorised (T, N) draw per run
         boost = np.append(ASPECT_BOOST * design.aspect_cover[s], 0.0)  # aspect -1 → no boost
         near_boost = np.append(NEAR_ASPECT_BOOST * design.aspect_cover[s], 0.0)
@@ -365,6 +376,9 @@ def rank_documents(seed: int, latents: Latents, design: Design, *, run_depth: in
         form = np.clip(1.0 + RUN_TOPIC_JITTER * _rng(seed, _RUN_TOPIC, s).standard_normal(T), 0.2, 2.0)
         match += np.where(near_topic, near_boost[latents.aspect], boost[latents.aspect])
         raw = (design.quality[s] * form[:, None] * ease) * match
+        if TOPICALITY:
+            covered = np.append(design.aspect_cover[s], 1.0)[latents.aspect]  # no aspect (novel): always seen
+            raw += TOPICALITY * on_topic * ((1.0 - ASPECT_TOPICALITY) + ASPECT_TOPICALITY * covered)
         raw += np.sqrt(rho) * group_noise[int(design.group[s])]
         raw += np.sqrt(1.0 - rho) * _rng(seed, _RUN_NOISE, s).standard_normal((T, N))
         printed = design.score_scale[s] * raw + design.score_offset[s]
