@@ -179,11 +179,18 @@ def penalty(values: pd.DataFrame, real: pd.DataFrame) -> float:
     return float((out ** 2).mean() + 0.5 * (out[:, 0] ** 2).mean())
 
 
-def _draw(rng: np.random.Generator, centre: dict | None) -> dict:
+def _draw(rng: np.random.Generator, centre: dict | None, moved: int = 0) -> dict:
+    """A uniform candidate (``centre`` None), or one around ``centre`` that moves every knob
+    (``moved`` 0) or ``moved`` knobs chosen at random, the others kept."""
     out = {}
+    names = list(SPACE)
+    chosen = set(names) if centre is None or moved <= 0 else set(rng.choice(names, size=min(moved, len(names)),
+                                                                               replace=False))
     for name, (lo, hi, step, kind, _) in SPACE.items():
         if centre is None:
             v = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) if kind == "log" else float(rng.uniform(lo, hi))
+        elif name not in chosen:
+            v = float(centre[name])
         else:
             v = float(np.clip(centre[name] + 0.075 * (hi - lo) * rng.standard_normal(), lo, hi))
         out[name] = int(round(v)) if kind == "int" else round(round(v / step) * step, 4)
@@ -217,6 +224,8 @@ def main(argv=None) -> int:
     parser.add_argument("--random", type=int, default=0, help="uniform candidates (default 0)")
     parser.add_argument("--local", type=int, default=0, help="candidates around the best so far (default 0)")
     parser.add_argument("--rng", type=int, default=1, help="seed of the search's own draws")
+    parser.add_argument("--local-knobs", type=int, default=0,
+                        help="a local candidate moves this many knobs chosen at random (default 0: all)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--grid", nargs="+", default=[], metavar="KNOB=V1,V2",
                         help="score every combination of these values (other knobs as they are)")
@@ -245,7 +254,8 @@ def main(argv=None) -> int:
             if how == "grid":
                 knobs = {**current_knobs(), **_}
             else:
-                knobs = current_knobs() if how == "current" else _draw(rng, best[1] if how == "local" else None)
+                knobs = current_knobs() if how == "current" else _draw(
+                    rng, best[1] if how == "local" else None, args.local_knobs)
             values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
             ratios = values.loc[[f"E/true d={d}" for d in E_DEPTHS]]
             values = values.drop(ratios.index)
