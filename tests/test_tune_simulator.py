@@ -69,6 +69,18 @@ def test_the_current_knobs_score_the_default_collection(tune):
     assert values["E/true d=10"] == pytest.approx(ratio) and ratio < 0  # seed 0 at depth 10 clips to E = 0
 
 
+def test_a_local_candidate_moves_only_the_knobs_it_draws(tune):
+    centre = tune.current_knobs()
+    rng = np.random.default_rng(3)
+    for moved in (1, 3):
+        for _ in range(20):
+            candidate = tune._draw(rng, centre, moved)
+            assert set(candidate) == set(centre)
+            assert sum(candidate[n] != centre[n] for n in centre) <= moved
+    everything = [tune._draw(rng, centre) for _ in range(5)]  # moved=0: every knob may move
+    assert max(sum(c[n] != centre[n] for n in centre) for c in everything) > 3
+
+
 def test_penalty_by_hand(tune):
     real = pd.DataFrame({"TREC-COVID": [0.2, 0.5], "CLEF 2016": [0.4, 0.5]}, index=["x", "y"])
     # x: range [0.2, 0.4], shrunk to [0.22, 0.38], width 0.2; y: a point, width floored at 0.02
