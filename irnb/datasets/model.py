@@ -367,6 +367,8 @@ def rank_documents(seed: int, latents: Latents, design: Design, *, run_depth: in
     ease = latents.difficulty[:, None]
     near_topic = (latents.family == NEAR) | (latents.family == NEAR_TITLE)
     on_topic = latents.family != BACKGROUND
+    relevant_aspect = np.where(near_topic, -1, latents.aspect)  # -1 → the appended 0 of the boosts below
+    near_aspect = np.where(near_topic, latents.aspect, -1)
     for s in range(S):  # one vectorised (T, N) draw per run
         boost = np.append(ASPECT_BOOST * design.aspect_cover[s], 0.0)  # aspect -1 → no boost
         near_boost = np.append(NEAR_ASPECT_BOOST * design.aspect_cover[s], 0.0)
@@ -374,7 +376,9 @@ def rank_documents(seed: int, latents: Latents, design: Design, *, run_depth: in
         # elementwise, not a matrix product: BLAS may fuse multiply-adds differently per CPU
         match = f[:, :, 0] * w[0] + f[:, :, 1] * w[1] + f[:, :, 2] * w[2] + f[:, :, 3] * w[3]
         form = np.clip(1.0 + RUN_TOPIC_JITTER * _rng(seed, _RUN_TOPIC, s).standard_normal(T), 0.2, 2.0)
-        match += np.where(near_topic, near_boost[latents.aspect], boost[latents.aspect])
+        match += boost[relevant_aspect]
+        if NEAR_ASPECT_BOOST:
+            match += near_boost[near_aspect]
         raw = (design.quality[s] * form[:, None] * ease) * match
         if TOPICALITY:
             covered = np.append(design.aspect_cover[s], 1.0)[latents.aspect]  # no aspect (novel): always seen
