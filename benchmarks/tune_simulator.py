@@ -15,19 +15,21 @@ the mean over statistics and seeds of the squared distance outside the real rang
 seed 0 alone; plus ``--e-weight`` times :func:`background_rate_penalty` of the E ratios (0 inside
 a factor 1.5 of the truth). The real range is [min, max] of TREC-COVID round 1 and CLEF eHealth
 2016. Seeds 10-14 are held out for the background-rate test: never score them here.
-The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and
-then ``--local`` candidates around the best so far (normal steps of 7.5% of each range, in
-every knob or, with ``--local-knobs K``, in K knobs chosen at random), both rounded to each knob's grid step; ``--grid`` instead scores every combination of the
-listed values, the other knobs at their current values. The current defaults came from
-``--random 250 --seeds 4``, then ``--local 200 --seeds 4`` and ``--local 120 --seeds 8``
-around the best so far, then three ``--seeds 1`` grids on seed 0 (quality_high ×
-median_relevant × novel_share, then × difficulty_spread and run_topic_jitter, then
-quality_low × bend). Random draws depend on the numpy version, so a rerun finds nearby
-values, not necessarily these. A few knobs ended at or near the edge of their range
-(aspect_cover 0.8, near_per_relevant 11 of 12): a wider search might do better. The seven knobs
-added for issue 13 (near_aspect_boost, decoy_share, decoy_spread, topicality, near_base,
-aspect_topicality, num_groups) are off or at their old values in the default; session 5's
-searches with them are in ``benchmarks/RESULTS_background_rate.md``.
+
+The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and then
+``--local`` candidates around the best so far (normal steps of 7.5% of each range, in every
+knob or, with ``--local-knobs K``, in K knobs chosen at random), both rounded to each knob's
+grid step; ``--grid`` instead scores every combination of the listed values, the other knobs
+at their current values. The current defaults came from ``--random 250 --seeds 4``, then
+``--local 200 --seeds 4`` and ``--local 120 --seeds 8`` around the best so far, then three
+``--seeds 1`` grids on seed 0 (quality_high × median_relevant × novel_share, then ×
+difficulty_spread and run_topic_jitter, then quality_low × bend). Random draws depend on the
+numpy version, so a rerun finds nearby values, not necessarily these. A few knobs ended at or
+near the edge of their range (aspect_cover 0.8, near_per_relevant 11 of 12): a wider search
+might do better. The seven knobs added for issue 13 (near_aspect_boost, decoy_share,
+decoy_spread, topicality, near_base, aspect_topicality, num_groups) are off or at their old
+values in the default; session 5's searches with them are in
+``benchmarks/RESULTS_background_rate.md``.
 
 A candidate's constants are set in the worker processes only (:func:`knobs_applied`); the
 library's own values are never changed in this process.
@@ -272,7 +274,8 @@ def main(argv=None) -> int:
             if best is None or score < best[0]:
                 best = (score, knobs)
             e_ok = ((ratios >= 0.5) & (ratios <= 2)).all(axis=0)
-            print(f"{i:4d} {how:7s} penalty {score:.5f}  inside per seed {inside.tolist()}  E ok {e_ok.astype(int).tolist()}  "
+            print(f"{i:4d} {how:7s} penalty {score:.5f}  inside per seed {inside.tolist()}  "
+                  f"E ok {e_ok.astype(int).tolist()}  "
                   f"E/true seed 0: {ratios[seeds[0]].round(2).tolist()}  "
                   f"({time.perf_counter() - start:.1f} s)", flush=True)
             if log:
