@@ -118,8 +118,8 @@ ASPECT_FLIP = 0.2  # … and that one of its runs differs from the group on it
 DECOY_SHARE, DECOY_SPREAD = 0.0, 1.0  # share of near-topic documents whose content σ is DECOY_SPREAD times
 #   their family's: the few that look relevant to every run (shared mistakes), without making near
 #   documents as a whole look more relevant
-TOPICALITY = 0.0
-ASPECT_TOPICALITY = 0.0
+TOPICALITY = 0.0  # score added to on-topic documents whatever the run's quality (0: off; see the docstring) …
+ASPECT_TOPICALITY = 0.0  # … of which this share only for the aspects the run's formulation matches
 GRADE2_BONUS = 0.6  # added to the family's main feature for grade-2 documents
 MAIN_FEATURE = np.array([0, 0, 1, 0, 1, 2])
 
