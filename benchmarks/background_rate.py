@@ -4,6 +4,7 @@ and on TREC-COVID round 1; the relevance-by-pooling-runs curves of the three col
     python benchmarks/background_rate.py                       # default design, seeds 0 and 10-14
     python benchmarks/background_rate.py --pooled-runs-per-group 3 --seeds 0 10 11
     python benchmarks/background_rate.py --trec-covid-design   # 56 contributing runs, as TREC-COVID
+    python benchmarks/background_rate.py --no-real --knobs '{"decoy_share": 0.15, ...}'   # a tuner candidate
 
 For each collection and pool depth d: the depth-d pool of the contributing runs,
 ``estimate_background_rate(exp, depth=d, pool=pool)`` (``fit`` = the cubic's unclipped
@@ -92,8 +93,26 @@ def main(argv=None) -> int:
                              "but with the official qrels pooled as deep as the deepest --depths (a depth-d pool "
                              "judges only entries of the official qrels)")
     parser.add_argument("--no-real", action="store_true", help="skip TREC-COVID and CLEF 2016")
+    parser.add_argument("--knobs", help="JSON object of benchmarks/tune_simulator.py knobs (a line of its --log "
+                                        "has one under \"knobs\"); the others keep the library's values")
     args = parser.parse_args(argv)
-    design = {**TREC_COVID_DESIGN, "pool_depth": max(args.depths)} if args.trec_covid_design else {}
+    if args.knobs:
+        import json
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import tune_simulator
+
+        knobs = {**tune_simulator.current_knobs(), **json.loads(args.knobs)}
+        with tune_simulator.knobs_applied(knobs):
+            return _main(args, {k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
+    return _main(args, {})
+
+
+def _main(args, simulate_keywords: dict) -> int:
+    design = dict(simulate_keywords)
+    if args.trec_covid_design:
+        design.update(TREC_COVID_DESIGN, pool_depth=max(args.depths))
     if args.pooled_runs_per_group is not None:
         design["pooled_runs_per_group"] = args.pooled_runs_per_group
     curves = []

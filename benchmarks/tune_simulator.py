@@ -3,24 +3,33 @@
     python benchmarks/tune_simulator.py                    # score the current defaults on seeds 0-7
     python benchmarks/tune_simulator.py --random 250 --local 120 --log /tmp/tune.jsonl
     python benchmarks/tune_simulator.py --seeds 1 --grid quality_high=2.1,2.15 median_relevant=185,190
+    python benchmarks/tune_simulator.py --seeds 4 --grid topicality=2 num_groups=30 --local 300 --local-knobs 3
 
-Fifteen knobs (model constants in ``irnb.datasets.model`` and simulate() defaults in
+Twenty-two knobs (model constants in ``irnb.datasets.model`` and simulate() defaults in
 ``irnb.datasets.params``, listed in SPACE) are varied; every candidate simulates the default
 design for ``--seeds`` seeds and computes the 13 comparable calibration statistics
-(``irnb.datasets.calibration``). Its penalty is the mean over statistics and seeds of the
-squared distance outside the real range shrunk by 10% of its width on each side, divided by
-the width (at least 0.02), plus half that mean for seed 0 alone. The real range is
-[min, max] of TREC-COVID round 1 and CLEF eHealth 2016.
-The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and
-then ``--local`` candidates around the best so far (normal steps of 7.5% of each range),
-both rounded to each knob's grid step; ``--grid`` instead scores every combination of the
-listed values, the other knobs at their current values. The current defaults came from
-``--random 250 --seeds 4``, then ``--local 200 --seeds 4`` and ``--local 120 --seeds 8``
-around the best so far, then three ``--seeds 1`` grids on seed 0 (quality_high ×
-median_relevant × novel_share, then × difficulty_spread and run_topic_jitter, then
-quality_low × bend). Random draws depend on the numpy version, so a rerun finds nearby
-values, not necessarily these. A few knobs ended at or near the edge of their range
-(aspect_cover 0.8, near_per_relevant 11 of 12): a wider search might do better.
+(``irnb.datasets.calibration``) and, for issue 13, Ravana & Moffat's background-rate estimate
+over the true rate at pool depths 10 and 100 (:func:`background_rate_ratio`). Its penalty is
+the mean over statistics and seeds of the squared distance outside the real range shrunk by
+10% of its width on each side, divided by the width (at least 0.02), plus half that mean for
+seed 0 alone; plus ``--e-weight`` times :func:`background_rate_penalty` of the E ratios (0 inside
+a factor 1.5 of the truth). The real range is [min, max] of TREC-COVID round 1 and CLEF eHealth
+2016. Seeds 10-14 are held out for the background-rate test: never score them here.
+
+The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and then
+``--local`` candidates around the best so far (normal steps of 7.5% of each range, in every
+knob or, with ``--local-knobs K``, in K knobs chosen at random), both rounded to each knob's
+grid step; ``--grid`` instead scores every combination of the listed values, the other knobs
+at their current values. The current defaults came from ``--random 250 --seeds 4``, then
+``--local 200 --seeds 4`` and ``--local 120 --seeds 8`` around the best so far, then three
+``--seeds 1`` grids on seed 0 (quality_high × median_relevant × novel_share, then ×
+difficulty_spread and run_topic_jitter, then quality_low × bend). Random draws depend on the
+numpy version, so a rerun finds nearby values, not necessarily these. A few knobs ended at or
+near the edge of their range (aspect_cover 0.8, near_per_relevant 11 of 12): a wider search
+might do better. The seven knobs added for issue 13 (near_aspect_boost, decoy_share,
+decoy_spread, topicality, near_base, aspect_topicality, num_groups) are off or at their old
+values in the default; session 5's searches with them are in
+``benchmarks/RESULTS_background_rate.md``.
 
 A candidate's constants are set in the worker processes only (:func:`knobs_applied`); the
 library's own values are never changed in this process.
@@ -52,19 +61,27 @@ SPACE = {
     "difficulty_spread": (0.4, 0.9, 0.05, "", "simulate(difficulty_spread=)"),
     "novel_share": (0.1, 0.3, 0.01, "", "simulate(novel_share=)"),
     "quality_low": (0.02, 0.3, 0.01, "", "model.QUALITY_LOW"),
-    "quality_high": (1.0, 2.2, 0.05, "", "model.QUALITY_HIGH"),
+    "quality_high": (1.0, 3.5, 0.05, "", "model.QUALITY_HIGH"),
     "bend": (0.5, 10.0, 0.5, "log", "model.QUALITY_BEND"),
     "content_noise": (0.3, 0.8, 0.05, "", "model.FEATURE_NOISE[:, 0] (content σ of every family)"),
     "near_noise": (0.5, 0.9, 0.05, "", "model.FEATURE_NOISE[1:3, 0] (near and near-title)"),
     "aspect_boost": (0.5, 1.6, 0.05, "", "model.ASPECT_BOOST"),
     "aspect_cover": (0.4, 0.8, 0.05, "", "model.ASPECT_COVER"),
     "aspects": (3, 9, 1, "int", "model.NUM_ASPECTS"),
-    "near_per_relevant": (4.0, 12.0, 0.5, "", "model.NEAR_PER_RELEVANT"),
+    "near_per_relevant": (3.0, 12.0, 0.5, "", "model.NEAR_PER_RELEVANT"),
     "run_topic_jitter": (0.3, 0.7, 0.05, "", "model.RUN_TOPIC_JITTER"),
     "group_noise_share": (0.3, 0.7, 0.05, "", "model.GROUP_NOISE_SHARE"),
     "popular_prior": (0.1, 0.5, 0.02, "", "model.APPROACH_WEIGHTS[0, 3]"),
+    "near_aspect_boost": (0.0, 1.0, 0.05, "", "model.NEAR_ASPECT_BOOST"),
+    "decoy_share": (0.0, 0.3, 0.01, "", "model.DECOY_SHARE"),
+    "decoy_spread": (1.0, 3.0, 0.05, "", "model.DECOY_SPREAD"),
+    "num_groups": (12, 34, 1, "int", "simulate(num_groups=)"),
+    "topicality": (0.0, 4.0, 0.1, "", "model.TOPICALITY"),
+    "near_base": (100, 2000, 50, "", "model.NEAR_BASE"),
+    "aspect_topicality": (0.0, 1.0, 0.05, "", "model.ASPECT_TOPICALITY"),
 }
-_SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "novel_share")
+SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "novel_share", "num_groups")
+E_DEPTHS = (10, 100)  # pool depths at which the background-rate estimate is scored (issue 13)
 
 
 def current_knobs() -> dict:
@@ -76,7 +93,10 @@ def current_knobs() -> dict:
             "near_noise": float(model.FEATURE_NOISE[1, 0]), "aspect_boost": model.ASPECT_BOOST,
             "aspect_cover": model.ASPECT_COVER, "aspects": model.NUM_ASPECTS,
             "near_per_relevant": model.NEAR_PER_RELEVANT, "run_topic_jitter": model.RUN_TOPIC_JITTER,
-            "group_noise_share": model.GROUP_NOISE_SHARE, "popular_prior": float(model.APPROACH_WEIGHTS[0, 3])}
+            "group_noise_share": model.GROUP_NOISE_SHARE, "popular_prior": float(model.APPROACH_WEIGHTS[0, 3]),
+            "near_aspect_boost": model.NEAR_ASPECT_BOOST, "decoy_share": model.DECOY_SHARE,
+            "decoy_spread": model.DECOY_SPREAD, "num_groups": d["num_groups"], "topicality": model.TOPICALITY,
+            "near_base": model.NEAR_BASE, "aspect_topicality": model.ASPECT_TOPICALITY}
 
 
 @contextlib.contextmanager
@@ -84,7 +104,8 @@ def knobs_applied(knobs: dict):
     """Set the model constants of ``knobs`` (the simulate() knobs are passed as keywords by
     the caller) and restore every one of them afterwards."""
     names = ("QUALITY_LOW", "QUALITY_HIGH", "QUALITY_BEND", "FEATURE_NOISE", "ASPECT_BOOST", "ASPECT_COVER",
-             "NUM_ASPECTS", "NEAR_PER_RELEVANT", "RUN_TOPIC_JITTER", "GROUP_NOISE_SHARE", "APPROACH_WEIGHTS")
+             "NUM_ASPECTS", "NEAR_PER_RELEVANT", "RUN_TOPIC_JITTER", "GROUP_NOISE_SHARE", "APPROACH_WEIGHTS",
+             "NEAR_ASPECT_BOOST", "DECOY_SHARE", "DECOY_SPREAD", "TOPICALITY", "NEAR_BASE", "ASPECT_TOPICALITY")
     saved = {n: getattr(model, n) for n in names}
     noise = saved["FEATURE_NOISE"].copy()
     noise[:, 0] = knobs["content_noise"]
@@ -95,7 +116,10 @@ def knobs_applied(knobs: dict):
            "FEATURE_NOISE": noise, "ASPECT_BOOST": knobs["aspect_boost"], "ASPECT_COVER": knobs["aspect_cover"],
            "NUM_ASPECTS": int(knobs["aspects"]), "NEAR_PER_RELEVANT": knobs["near_per_relevant"],
            "RUN_TOPIC_JITTER": knobs["run_topic_jitter"], "GROUP_NOISE_SHARE": knobs["group_noise_share"],
-           "APPROACH_WEIGHTS": weights}
+           "APPROACH_WEIGHTS": weights, "NEAR_ASPECT_BOOST": knobs["near_aspect_boost"],
+           "DECOY_SHARE": knobs["decoy_share"], "DECOY_SPREAD": knobs["decoy_spread"],
+           "TOPICALITY": knobs["topicality"], "NEAR_BASE": int(knobs["near_base"]),
+           "ASPECT_TOPICALITY": knobs["aspect_topicality"]}
     try:
         for n, v in new.items():
             setattr(model, n, v)
@@ -106,11 +130,43 @@ def knobs_applied(knobs: dict):
 
 
 def statistics_for(args: tuple[dict, int]) -> pd.Series:
-    """The comparable calibration statistics of ``simulate(seed)`` under ``knobs`` (a worker's job)."""
+    """The comparable calibration statistics of ``simulate(seed)`` under ``knobs`` (a worker's job),
+    then ``E/true d=10`` and ``E/true d=100``: the background-rate estimate's unclipped reading
+    over the true rate (:func:`background_rate_ratio`)."""
     knobs, seed = args
     with knobs_applied(knobs):
-        stats = collection_statistics(simulate(seed, **{k: knobs[k] for k in _SIMULATE_KNOBS}).experiment)
-    return stats.drop(list(POOL_DEPENDENT))
+        exp = simulate(seed, **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
+    stats = collection_statistics(exp).drop(list(POOL_DEPENDENT))
+    for depth in E_DEPTHS:
+        stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth)
+    return stats
+
+
+def background_rate_ratio(exp, depth: int) -> float:
+    """Ravana & Moffat's cubic read at zero runs (unclipped) over the true background rate, for
+    the depth-``depth`` pool of the contributing runs (as tests/test_background_rate_simulated.py)."""
+    from irnb.intervals import estimate_background_rate, true_background_rate
+    from irnb.pooling import depth_pool
+
+    pool = depth_pool(exp, depth=depth)
+    fit = estimate_background_rate(exp, depth=depth, pool=pool)
+    return fit.intercept / true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
+
+
+def background_rate_penalty(ratios: pd.DataFrame) -> float:
+    """``ratios``: E/true rows × seeds (first column seed 0). A ratio r scores
+    max(0, |log₂ r| − 0.6)² (inside a factor 2^0.6 = 1.5 of the truth: 0); a reading at or
+    below zero counts as r = 1/16. Mean over rows and seeds plus the mean for seed 0 alone.
+
+    Seed 0 reads 1.0 and 4.0 (scores 0 and (2 − 0.6)² = 1.96), seed 1 reads −0.3 and 1.2
+    (11.56 for 1/16, 0): (0 + 1.96 + 11.56 + 0) / 4 + (0 + 1.96) / 2 = 3.38 + 0.98:
+
+    >>> round(background_rate_penalty(pd.DataFrame({0: [1.0, 4.0], 1: [-0.3, 1.2]})), 4)
+    4.36
+    """
+    r = np.maximum(ratios.to_numpy(dtype=np.float64), 1 / 16)
+    out = np.clip(np.abs(np.log2(r)) - 0.6, 0, None) ** 2
+    return float(out.mean() + out[:, 0].mean())
 
 
 def penalty(values: pd.DataFrame, real: pd.DataFrame) -> float:
@@ -132,11 +188,18 @@ def penalty(values: pd.DataFrame, real: pd.DataFrame) -> float:
     return float((out ** 2).mean() + 0.5 * (out[:, 0] ** 2).mean())
 
 
-def _draw(rng: np.random.Generator, centre: dict | None) -> dict:
+def _draw(rng: np.random.Generator, centre: dict | None, moved: int = 0) -> dict:
+    """A uniform candidate (``centre`` None), or one around ``centre`` that moves every knob
+    (``moved`` 0) or ``moved`` knobs chosen at random, the others kept."""
     out = {}
+    names = list(SPACE)
+    chosen = set(names) if centre is None or moved <= 0 else set(rng.choice(names, size=min(moved, len(names)),
+                                                                               replace=False))
     for name, (lo, hi, step, kind, _) in SPACE.items():
         if centre is None:
             v = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) if kind == "log" else float(rng.uniform(lo, hi))
+        elif name not in chosen:
+            v = float(centre[name])
         else:
             v = float(np.clip(centre[name] + 0.075 * (hi - lo) * rng.standard_normal(), lo, hi))
         out[name] = int(round(v)) if kind == "int" else round(round(v / step) * step, 4)
@@ -170,10 +233,15 @@ def main(argv=None) -> int:
     parser.add_argument("--random", type=int, default=0, help="uniform candidates (default 0)")
     parser.add_argument("--local", type=int, default=0, help="candidates around the best so far (default 0)")
     parser.add_argument("--rng", type=int, default=1, help="seed of the search's own draws")
+    parser.add_argument("--local-knobs", type=int, default=0,
+                        help="a local candidate moves this many knobs chosen at random (default 0: all)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--grid", nargs="+", default=[], metavar="KNOB=V1,V2",
                         help="score every combination of these values (other knobs as they are)")
     parser.add_argument("--log", help="append one JSON line per candidate to this file")
+    parser.add_argument("--e-weight", type=float, default=1.0,
+                        help="weight of the background-rate term (E within a factor of 2 of the truth at "
+                             "pool depths 10 and 100; issue 13) in the penalty (default 1; 0 = calibration only)")
     args = parser.parse_args(argv)
     if not Path(args.data).is_dir():
         print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
@@ -187,25 +255,32 @@ def main(argv=None) -> int:
         grid = _grid(args.grid)
     except ValueError as error:
         parser.error(str(error))
-    plan = [("current", None)] + [("random", None)] * args.random + [("local", None)] * args.local
-    plan += [("grid", g) for g in grid]
+    plan = [("current", None)] + [("grid", g) for g in grid]
+    plan += [("random", None)] * args.random + [("local", None)] * args.local
     with Pool(args.workers) as pool:
         for i, (how, _) in enumerate(plan):  # _: a grid point
             start = time.perf_counter()
             if how == "grid":
                 knobs = {**current_knobs(), **_}
             else:
-                knobs = current_knobs() if how == "current" else _draw(rng, best[1] if how == "local" else None)
+                knobs = current_knobs() if how == "current" else _draw(
+                    rng, best[1] if how == "local" else None, args.local_knobs)
             values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
-            score = penalty(values, real)
+            ratios = values.loc[[f"E/true d={d}" for d in E_DEPTHS]]
+            values = values.drop(ratios.index)
+            score = penalty(values, real) + args.e_weight * background_rate_penalty(ratios)
             lowest, highest = real.loc[values.index].min(axis=1), real.loc[values.index].max(axis=1)
             inside = ((values.T >= lowest) & (values.T <= highest)).sum(axis=1)
             if best is None or score < best[0]:
                 best = (score, knobs)
+            e_ok = ((ratios >= 0.5) & (ratios <= 2)).all(axis=0)
             print(f"{i:4d} {how:7s} penalty {score:.5f}  inside per seed {inside.tolist()}  "
+                  f"E ok {e_ok.astype(int).tolist()}  "
+                  f"E/true seed 0: {ratios[seeds[0]].round(2).tolist()}  "
                   f"({time.perf_counter() - start:.1f} s)", flush=True)
             if log:
                 log.write(json.dumps({"how": how, "penalty": score, "knobs": knobs, "inside": inside.tolist(),
+                                      "E/true": ratios.round(3).to_numpy().tolist(),
                                       "mean": values.mean(axis=1).round(4).to_dict()}) + "\n")
                 log.flush()
     print(f"\nbest penalty {best[0]:.5f}:")

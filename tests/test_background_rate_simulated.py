@@ -60,8 +60,10 @@ def test_a_deeper_pool_leaves_a_lower_true_rate(readings):
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason=(
     "issue 13, open: with the default's 12 contributing runs the cubic clips to E = 0 at depth 10 on seeds 0 "
-    "and 10-14 (true rate 0.22-0.30) and at depth 100 on seeds 10-14 (true rate 0.06-0.09); "
-    "benchmarks/RESULTS_background_rate.md has the numbers and what was tried"))
+    "and 10-14 (true rate 0.22-0.30) and at depth 100 on seeds 10-14 (true rate 0.06-0.09); the model's "
+    "switches for it (TOPICALITY, NEAR_ASPECT_BOOST, DECOY_SHARE; off in the default) meet it on tuning seeds "
+    "but not with the 13 calibration statistics in range; benchmarks/RESULTS_background_rate.md has the numbers "
+    "and what was tried"))
 def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
     """The issue's done-criterion: on seed 0 and on at least two held-out seeds, E lies within
     a factor of 2 of the true rate at pool depths 10 and 100 alike."""

@@ -260,6 +260,61 @@ def test_topic_sizes_and_ease_are_standardized_per_block_of_topics():
     assert lat.difficulty.mean() == pytest.approx(1.0, abs=0.02)  # σ = 0.5: few topics reach a clip
 
 
+def test_decoys_and_near_topic_aspects_change_only_what_they_say(monkeypatch):
+    """DECOY_SHARE widens the content spread of that share of the near-topic documents (and of
+    no other document); NEAR_ASPECT_BOOST lifts near-topic documents of the aspects a run's
+    formulation matches; TOPICALITY keeps even a poor run on the topic. All are off in the
+    default (its files keep their digest)."""
+    kwargs = dict(num_topics=2, docs_per_topic=2000, median_relevant=40.0, relevant_spread=0.5,
+                  title_share=0.3, novel_share=0.2)
+    plain = model.draw_latents(3, **kwargs)
+    monkeypatch.setattr(model, "DECOY_SHARE", 0.2)
+    monkeypatch.setattr(model, "DECOY_SPREAD", 3.0)
+    decoyed = model.draw_latents(3, **kwargs)
+    near = (plain.family == model.NEAR) | (plain.family == model.NEAR_TITLE)
+    assert np.array_equal(plain.family, decoyed.family) and np.array_equal(plain.aspect, decoyed.aspect)
+    assert np.array_equal(plain.features[~near], decoyed.features[~near])  # other families: the same bits
+    assert np.array_equal(plain.features[near][:, 1:], decoyed.features[near][:, 1:])  # only content moves
+    moved = plain.features[near][:, 0] != decoyed.features[near][:, 0]
+    assert 0.15 < moved.mean() < 0.25  # about DECOY_SHARE of them
+    mean = model.FEATURE_MEANS[plain.family[near][moved], 0]
+    deviation = (decoyed.features[near][moved, 0] - mean) / (plain.features[near][moved, 0] - mean)
+    assert deviation == pytest.approx(3.0)  # the same draw, DECOY_SPREAD times as far from the family mean
+    # every near-topic and main/title relevant document is about an aspect; background and novel ones are not
+    about = near | (plain.family == model.REL_MAIN) | (plain.family == model.REL_TITLE)
+    assert (plain.aspect[about] >= 0).all() and (plain.aspect[~about] == -1).all()
+
+    monkeypatch.setattr(model, "DECOY_SHARE", 0.0)
+    design = model.draw_design(3, num_runs=4, num_groups=2, novel_runs=0, keyword_runs=0, pooled_runs_per_group=1)
+    share = {}
+    for boost in (0.0, 1.5):
+        monkeypatch.setattr(model, "NEAR_ASPECT_BOOST", boost)
+        ranking, _ = model.rank_documents(3, plain, design, run_depth=200)
+        fam_aspect = []
+        for s in range(4):
+            covered = design.aspect_cover[s][plain.aspect.clip(0)] * (plain.aspect >= 0)
+            picked = (np.arange(2)[:, None], ranking[s])
+            fam_aspect.append(((covered[picked] == 1) & near[picked]).sum() / max((near[picked]).sum(), 1))
+        share[boost] = np.mean(fam_aspect)
+    assert share[1.5] > share[0.0] + 0.05  # near documents of covered aspects crowd the top 200
+
+    # TOPICALITY: even the poorest run retrieves on-topic documents; with ASPECT_TOPICALITY = 1 only
+    # those of the aspects it covers (and aspect-less relevant-novel ones), never background noise
+    monkeypatch.setattr(model, "NEAR_ASPECT_BOOST", 0.0)
+    poorest = int(np.argmin(design.quality))
+    background = {}
+    for topicality, by_aspect in ((0.0, 0.0), (6.0, 0.0), (6.0, 1.0)):
+        monkeypatch.setattr(model, "TOPICALITY", topicality)
+        monkeypatch.setattr(model, "ASPECT_TOPICALITY", by_aspect)
+        ranking, _ = model.rank_documents(3, plain, design, run_depth=200)
+        picked = (np.arange(2)[:, None], ranking[poorest])
+        background[topicality, by_aspect] = (plain.family[picked] == model.BACKGROUND).mean()
+        if by_aspect:
+            covered = design.aspect_cover[poorest][plain.aspect[picked].clip(0)] == 1
+            assert (covered | (plain.aspect[picked] == -1)).mean() > 0.95
+    assert background[0.0, 0.0] > 0.05 and background[6.0, 0.0] < background[0.0, 0.0] / 10  # 0.0975 without
+
+
 def test_topic_documents_do_not_depend_on_the_number_of_topics():
     a = simulate(5, **{**SMALL, "num_topics": 2})
     b = simulate(5, **{**SMALL, "num_topics": 5})

@@ -13,6 +13,8 @@ import pytest
 
 from irnb.datasets import model, simulate
 from irnb.datasets.calibration import POOL_DEPENDENT, collection_statistics
+from irnb.intervals import estimate_background_rate, true_background_rate
+from irnb.pooling import depth_pool
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -30,8 +32,9 @@ def tune():
 def test_knobs_are_applied_and_restored(tune):
     before = {n: np.array(getattr(model, n), copy=True) for n in ("FEATURE_NOISE", "APPROACH_WEIGHTS")}
     knobs = dict(tune.current_knobs(), content_noise=0.35, near_noise=0.85, popular_prior=0.12, aspects=3,
-                 quality_high=1.5)
+                 quality_high=1.5, decoy_share=0.12, near_aspect_boost=0.4)
     with tune.knobs_applied(knobs):
+        assert model.DECOY_SHARE == 0.12 and model.NEAR_ASPECT_BOOST == 0.4
         assert model.FEATURE_NOISE[0, 0] == 0.35 and model.FEATURE_NOISE[3, 0] == 0.35
         assert model.FEATURE_NOISE[1, 0] == model.FEATURE_NOISE[2, 0] == 0.85
         assert model.FEATURE_NOISE[0, 1] == before["FEATURE_NOISE"][0, 1]  # other features untouched
@@ -42,6 +45,7 @@ def test_knobs_are_applied_and_restored(tune):
     with pytest.raises(RuntimeError), tune.knobs_applied(knobs):  # restored on error too
         raise RuntimeError("boom")
     assert model.NUM_ASPECTS == tune.current_knobs()["aspects"] != 3
+    assert model.DECOY_SHARE == tune.current_knobs()["decoy_share"] != 0.12
 
 
 def test_every_knob_lies_in_its_search_range(tune):
@@ -54,8 +58,27 @@ def test_every_knob_lies_in_its_search_range(tune):
 @pytest.mark.slow
 def test_the_current_knobs_score_the_default_collection(tune):
     values = tune.statistics_for((tune.current_knobs(), 0))
-    expected = collection_statistics(simulate(0).experiment).drop(list(POOL_DEPENDENT))
-    pd.testing.assert_series_equal(values, expected)
+    exp = simulate(0).experiment
+    expected = collection_statistics(exp).drop(list(POOL_DEPENDENT))
+    e_rows = [f"E/true d={d}" for d in tune.E_DEPTHS]
+    pd.testing.assert_series_equal(values.drop(e_rows), expected)
+    # the background-rate rows: the cubic's reading over the truth, as test_background_rate_simulated computes them
+    pool = depth_pool(exp, depth=10)
+    ratio = (estimate_background_rate(exp, depth=10, pool=pool).intercept
+             / true_background_rate(exp, measurement_depth=20, pool=pool))
+    assert values["E/true d=10"] == pytest.approx(ratio) and ratio < 0  # seed 0 at depth 10 clips to E = 0
+
+
+def test_a_local_candidate_moves_only_the_knobs_it_draws(tune):
+    centre = tune.current_knobs()
+    rng = np.random.default_rng(3)
+    for moved in (1, 3):
+        for _ in range(20):
+            candidate = tune._draw(rng, centre, moved)
+            assert set(candidate) == set(centre)
+            assert sum(candidate[n] != centre[n] for n in centre) <= moved
+    everything = [tune._draw(rng, centre) for _ in range(5)]  # moved=0: every knob may move
+    assert max(sum(c[n] != centre[n] for n in centre) for c in everything) > 3
 
 
 def test_penalty_by_hand(tune):

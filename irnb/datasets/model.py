@@ -17,11 +17,11 @@ family    name                   what it is
 A document has four latent *features* — content match, title match, facet match and a
 query-independent prior — each its family's mean (``FEATURE_MEANS``, plus a grade-2 bonus on
 the family's main feature) plus normal noise (σ per family: ``FEATURE_NOISE``) shared by
-every run. Main and title relevant documents are also about one of ``NUM_ASPECTS`` aspects
-of the topic; each run's query formulation matches some aspects (``aspect_cover``, mostly
-shared within a group). A run scores every document of a topic with
+every run. Main and title relevant documents, and near-topic ones, are also about one of
+``NUM_ASPECTS`` aspects of the topic; each run's query formulation matches some aspects
+(``aspect_cover``, mostly shared within a group). A run scores every document of a topic with
 
-    raw = q_s · h_t · (w_s · f_d + b · cover_s[aspect_d]) + √ρ · η_{g(s),d} + √(1−ρ) · ξ_{s,d}
+    raw = q_s · h_t · (w_s · f_d + b_d · cover_s[aspect_d]) + √ρ · η_{g(s),d} + √(1−ρ) · ξ_{s,d}
 
 where h_t is the topic's *ease* (``Latents.difficulty``: 1 + σ_h·z_t, kept in
 [``EASE_LOW``, ``EASE_HIGH``], σ_h = ``difficulty_spread``), shared by every run — on a hard
@@ -30,13 +30,28 @@ in difficulty as much as real ones do (the SD of a run's AP across topics) —, 
 run's quality times its form on the topic, 1 + τ·z_{s,t} (τ = ``RUN_TOPIC_JITTER``, kept in
 [0.2, 2]: runs are not equally good on every topic, so not every pair of runs differs
 significantly), ``w_s`` is its approach's weight vector (``APPROACH_WEIGHTS``: popular, keyword, novel,
-each jittered per group and per run), b = ``ASPECT_BOOST``, ``q_s`` its quality
+each jittered per group and per run), ``q_s`` its quality
 (signal-to-noise), η a noise shared by the runs of group g (ρ = ``GROUP_NOISE_SHARE``) and ξ
-its own noise; it returns the ``run_depth`` best. Structure then emerges instead of being
-painted on: popular runs agree with each other through the shared features and so overlap;
-keyword runs rank the title families (relevant or not) high; novel runs find the
-relevant-novel family that others rank low; runs that match different aspects find
-different relevant documents; better runs (larger q) find more relevant documents.
+its own noise; b_d = ``ASPECT_BOOST`` for a relevant document and ``NEAR_ASPECT_BOOST`` for a
+near-topic one. The run returns the ``run_depth`` best.
+
+Structure then emerges instead of being painted on: popular runs agree with each other
+through the shared features and so overlap; keyword runs rank the title families (relevant
+or not) high; novel runs find the relevant-novel family that others rank low; runs that
+match different aspects find different relevant documents; better runs (larger q) find more
+relevant documents.
+
+Three switches, off in the default (its files keep their digest), were added for issue 13's
+background-rate estimate (``benchmarks/RESULTS_background_rate.md`` has what they do to it
+and to the calibration): ``NEAR_ASPECT_BOOST`` > 0 makes runs that match an aspect also rank
+its non-relevant documents higher (mistakes several runs share); a share ``DECOY_SHARE`` of
+the near-topic documents gets ``DECOY_SPREAD`` times its family's content noise (the few
+non-relevant documents that look relevant to every run); ``TOPICALITY`` is added, outside
+the quality factor, to the score of every on-topic document (every family but background),
+times 1 − a + a·cover_s[aspect_d] with a = ``ASPECT_TOPICALITY`` (documents without an
+aspect count as covered), so that even a poor run retrieves documents about the topic, as
+real poor runs do, rather than background noise — and with a = 1 only about the aspects its
+formulation matches.
 
 The constants were chosen by a search scored on seeds 0–7 and finished on seed 0
 (``benchmarks/tune_simulator.py``; ``benchmarks/calibration.py`` prints the comparison) so
@@ -95,10 +110,16 @@ FEATURE_NOISE = np.array([
     [0.6, 0.4, 0.4, 1.0],   # relevant-title
     [0.6, 0.4, 0.4, 1.0],   # relevant-novel
 ])
-NUM_ASPECTS = 6  # aspects of a topic; each main/title relevant document is about one
+NUM_ASPECTS = 6  # aspects of a topic; each main/title relevant and each near-topic document is about one
 ASPECT_BOOST = 0.8  # content-score boost when a run's query formulation matches the aspect
+NEAR_ASPECT_BOOST = 0.0  # the same boost for a near-topic (non-relevant) document of the aspect
 ASPECT_COVER = 0.8  # probability that a group's formulation matches an aspect …
 ASPECT_FLIP = 0.2  # … and that one of its runs differs from the group on it
+DECOY_SHARE, DECOY_SPREAD = 0.0, 1.0  # share of near-topic documents whose content σ is DECOY_SPREAD times
+#   their family's: the few that look relevant to every run (shared mistakes), without making near
+#   documents as a whole look more relevant
+TOPICALITY = 0.0  # score added to on-topic documents whatever the run's quality (0: off; see the docstring) …
+ASPECT_TOPICALITY = 0.0  # … of which this share only for the aspects the run's formulation matches
 GRADE2_BONUS = 0.6  # added to the family's main feature for grade-2 documents
 MAIN_FEATURE = np.array([0, 0, 1, 0, 1, 2])
 
@@ -167,7 +188,7 @@ class Latents:
     family: np.ndarray  # (T, N) int8
     grade: np.ndarray  # (T, N) int8
     features: np.ndarray  # (T, N, 4) float64
-    aspect: np.ndarray  # (T, N) int8: aspect of a main/title relevant document, else -1
+    aspect: np.ndarray  # (T, N) int8: aspect of a near-topic or main/title relevant document, else -1
     num_relevant: np.ndarray  # (T,) int64
     difficulty: np.ndarray  # (T,) float64 ease h_t in [EASE_LOW, EASE_HIGH]
 
@@ -204,8 +225,12 @@ def draw_latents(seed: int, *, num_topics: int, docs_per_topic: int, median_rele
         g = np.where(fam >= REL_MAIN, np.where(u_grade < GRADE2_SHARE, 2, 1), 0).astype(np.int8)
         means = FEATURE_MEANS[fam].copy()
         means[np.arange(N), MAIN_FEATURE[fam]] += GRADE2_BONUS * (g == 2)
-        family[t], grade[t], features[t] = fam, g, means + FEATURE_NOISE[fam] * noise
-        aspect[t] = np.where((fam == REL_MAIN) | (fam == REL_TITLE), (u_aspect * NUM_ASPECTS).astype(np.int8), -1)
+        sigma = FEATURE_NOISE[fam].copy()
+        near_topic = (fam == NEAR) | (fam == NEAR_TITLE)
+        sigma[near_topic & (u_grade < DECOY_SHARE), 0] *= DECOY_SPREAD  # u_grade: unused off the relevant families
+        family[t], grade[t], features[t] = fam, g, means + sigma * noise
+        about = near_topic | (fam == REL_MAIN) | (fam == REL_TITLE)
+        aspect[t] = np.where(about, (u_aspect * NUM_ASPECTS).astype(np.int8), -1)
     ease = np.clip(1.0 + difficulty_spread * _topic_normals(seed, _DIFFICULTY, T), EASE_LOW, EASE_HIGH)
     for arr in (family, grade, features, aspect, R, ease):
         arr.flags.writeable = False
@@ -340,13 +365,24 @@ def rank_documents(seed: int, latents: Latents, design: Design, *, run_depth: in
     margin = min(N - D, 64)  # candidates beyond D, so that rounding cannot change the top D
     doc_index = np.broadcast_to(np.arange(N), (T, N))
     ease = latents.difficulty[:, None]
+    near_topic = (latents.family == NEAR) | (latents.family == NEAR_TITLE)
+    on_topic = latents.family != BACKGROUND
+    relevant_aspect = np.where(near_topic, -1, latents.aspect)  # -1 → the appended 0 of the boosts below
+    near_aspect = np.where(near_topic, latents.aspect, -1)
     for s in range(S):  # one vectorised (T, N) draw per run
         boost = np.append(ASPECT_BOOST * design.aspect_cover[s], 0.0)  # aspect -1 → no boost
+        near_boost = np.append(NEAR_ASPECT_BOOST * design.aspect_cover[s], 0.0)
         f, w = latents.features, design.weights[s]
         # elementwise, not a matrix product: BLAS may fuse multiply-adds differently per CPU
         match = f[:, :, 0] * w[0] + f[:, :, 1] * w[1] + f[:, :, 2] * w[2] + f[:, :, 3] * w[3]
         form = np.clip(1.0 + RUN_TOPIC_JITTER * _rng(seed, _RUN_TOPIC, s).standard_normal(T), 0.2, 2.0)
-        raw = (design.quality[s] * form[:, None] * ease) * (match + boost[latents.aspect])
+        match += boost[relevant_aspect]
+        if NEAR_ASPECT_BOOST:
+            match += near_boost[near_aspect]
+        raw = (design.quality[s] * form[:, None] * ease) * match
+        if TOPICALITY:
+            covered = np.append(design.aspect_cover[s], 1.0)[latents.aspect]  # no aspect (novel): always seen
+            raw += TOPICALITY * on_topic * ((1.0 - ASPECT_TOPICALITY) + ASPECT_TOPICALITY * covered)
         raw += np.sqrt(rho) * group_noise[int(design.group[s])]
         raw += np.sqrt(1.0 - rho) * _rng(seed, _RUN_NOISE, s).standard_normal((T, N))
         printed = design.score_scale[s] * raw + design.score_offset[s]
