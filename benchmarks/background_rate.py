@@ -5,6 +5,7 @@ and on TREC-COVID round 1; the relevance-by-pooling-runs curves of the three col
     python benchmarks/background_rate.py --pooled-runs-per-group 3 --seeds 0 10 11
     python benchmarks/background_rate.py --trec-covid-design   # 56 contributing runs, as TREC-COVID
     python benchmarks/background_rate.py --no-real --knobs '{"decoy_share": 0.15, ...}'   # a tuner candidate
+    python benchmarks/background_rate.py --no-real --knobs E_CANDIDATE   # session 6's best (not the default)
     python benchmarks/background_rate.py --judged-matched --seeds 0 1   # judged@10 of non-contributors, like for like
 
 For each collection and pool depth d: the depth-d pool of the contributing runs,
@@ -105,7 +106,8 @@ def main(argv=None) -> int:
     parser.add_argument("--judged-matched", action="store_true",
                         help="compare judged@10 of non-contributing runs under a matched pool design (see above)")
     parser.add_argument("--knobs", help="JSON object of benchmarks/tune_simulator.py knobs (a line of its --log "
-                                        "has one under \"knobs\"); the others keep the library's values")
+                                        "has one under \"knobs\"), or E_CANDIDATE (session 6's best for issue 13); "
+                                        "the others keep the library's values")
     args = parser.parse_args(argv)
     if args.knobs:
         import json
@@ -114,7 +116,8 @@ def main(argv=None) -> int:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import tune_simulator
 
-        knobs = {**tune_simulator.current_knobs(), **json.loads(args.knobs)}
+        given = tune_simulator.E_CANDIDATE if args.knobs == "E_CANDIDATE" else json.loads(args.knobs)
+        knobs = {**tune_simulator.current_knobs(), **given}
         with tune_simulator.knobs_applied(knobs):
             return _main(args, {k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
     return _main(args, {})
