@@ -50,7 +50,8 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments
+from ._grades import unjudged as unjudged_grades
+from .experiment import Experiment, Judgments
 from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
 from .measures import Measure, Param, parse_measure, parse_measures
 from .params import BACKGROUND_RATE, COMPLETE, DEGREE, MEASUREMENT_DEPTH, SMOOTHING
@@ -752,7 +753,7 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
     mask = judged_mask_of(experiment, pool)
     grades = experiment.judgments.grade_array(mask)[idx, :, :k]
     truth = experiment.truth.grade_array()[idx, :, :k]
-    unjudged = (grades < 0) & (grades != NO_DOC) & (truth >= 0)
+    unjudged = unjudged_grades(grades) & (truth >= 0)
     n = int(unjudged.sum())
     if n == 0:
         raise ValueError(f"{owner}: no unjudged document that the truth judges in the top {k} of the runs")
