@@ -5,9 +5,12 @@ Each check is shown to fail on a made-up source."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+DOC = REPO / "docs" / "architecture.md"
+NAME = re.compile(r"`(irnb(?:\.\w+)*)`")
 
 
 def _sources() -> dict[str, str]:
@@ -63,3 +66,85 @@ def test_the_unjudged_rule_is_written_once():
 def test_a_pool_becomes_a_judged_mask_in_one_place():
     found = {where for where, source in _sources().items() if pool_unwrappers(source, where)}
     assert found == {"irnb/pooling.py"}, "ask irnb.pooling.judged_mask_of (or pool_label) instead"
+
+
+def _rows(heading: str) -> list[list[str]]:
+    """The body rows of the first table after ``heading`` in docs/architecture.md."""
+    lines = DOC.read_text(encoding="utf-8").split(heading, 1)[1].splitlines()[1:]
+    rows = []
+    for line in lines:
+        if line.startswith("|"):
+            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+        elif rows:
+            break
+    return [r for r in rows[1:] if not set(r[0]) <= set("-: ")]
+
+
+def _module_name(relative: str) -> str:
+    parts = list(Path(relative).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_every_module_has_one_job_on_the_page():
+    named = [NAME.findall(cells[0])[0] for cells in _rows("## One job per module")]
+    assert len(named) == len(set(named)), "a module with two rows"
+    expected = {"irnb"}
+    for relative in _sources():
+        parts = _module_name(relative).split(".")
+        expected.add(".".join(parts[:2]))  # a top-level module, or the subpackage holding a module
+    assert sorted(expected - set(named)) == [], "modules without their one job in docs/architecture.md"
+    assert sorted(set(named) - expected) == [], "rows for modules that do not exist"
+    assert all(cells[1] for cells in _rows("## One job per module"))
+
+
+def module_level_state(source: str, where: str) -> list[str]:
+    """``where:name`` of every cached function (``functools.cache``, ``lru_cache``) and every
+    module-level name bound to an empty container or a weak dictionary: state that outlives
+    a call."""
+    found = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                called = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if getattr(called, "id", getattr(called, "attr", None)) in ("cache", "lru_cache"):
+                    found.append(f"{where}:{node.name}")
+    containers = {"WeakKeyDictionary", "WeakValueDictionary", "dict", "list", "set", "OrderedDict", "defaultdict"}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            value = node.value
+            called = getattr(value, "func", None)
+            empty = (isinstance(value, ast.Dict) and not value.keys) or (
+                isinstance(value, (ast.List, ast.Set)) and not value.elts) or (
+                isinstance(value, ast.Call) and getattr(called, "attr", getattr(called, "id", None)) in containers)
+            names = [ast.unparse(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target])]
+            if empty and names != ["__all__"]:
+                found += [f"{where}:{name}" for name in names]
+    return found
+
+
+def test_the_state_scanner_finds_caches_and_registries():
+    source = ("import functools, weakref\n"
+              "__all__ = []\n"
+              "_SEEN = weakref.WeakKeyDictionary()\n"
+              "REGISTRY: dict = {}\n"
+              "LIMITS = {'a': 1}\n"
+              "@functools.lru_cache(maxsize=1)\n"
+              "def table():\n"
+              "    return 1\n")
+    assert module_level_state(source, "m") == ["m:table", "m:_SEEN", "m:REGISTRY"]
+
+
+def test_module_level_state_is_listed():
+    listed = {NAME.findall(cells[0])[0] for cells in _rows("## State kept between calls")}
+    unlisted = [hit for where, source in _sources().items() for hit in module_level_state(source, where)
+                if _module_name(hit.split(":")[0]) not in listed]
+    assert unlisted == [], "list this state in docs/architecture.md (State kept between calls), or remove it"
+
+
+def test_the_tests_named_on_the_architecture_page_exist():
+    named = set(re.findall(r"`(tests/test_\w+\.py)(?:::(\w+))?`", DOC.read_text(encoding="utf-8")))
+    assert len(named) > 20
+    for path, test in sorted(named):
+        source = (REPO / path).read_text(encoding="utf-8")
+        assert not test or re.search(rf"^def {test}\(", source, re.M), f"docs/architecture.md names {path}::{test}"
