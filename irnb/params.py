@@ -578,7 +578,8 @@ DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "re
 def add_option(parser, *flags: str, param: Param, default: Any = ..., help: str | None = None, **kwargs: Any):
     """Add the command-line option ``flags`` for ``param``: its type, its choices, and a help
     text from its description and default. Values are checked by the command (through
-    ``param.validate`` with the flag as label) so that the error names the flag.
+    ``param.validate`` with the flag as label) so that the error names the flag. A flag
+    parameter (type ``bool``, default False) is an option without a value: True when given.
 
     >>> import argparse
     >>> p = argparse.ArgumentParser()
@@ -586,6 +587,12 @@ def add_option(parser, *flags: str, param: Param, default: Any = ..., help: str 
     >>> p.parse_args(["--test", "tukey"]).test
     'tukey'
     """
+    if param.type is bool:  # a flag: given or not (True when given), never "--flag False"
+        if param.default is not False or default is not ...:
+            raise ValueError(f"add_option: {param.name} is a flag that is off unless given; its default must be "
+                             f"False, got {param.default if default is ... else default!r}")
+        return parser.add_argument(*flags, dest=kwargs.pop("dest", param.name), action="store_true",
+                                   help=help if help is not None else param.doc, **kwargs)
     default = param.default if default is ... else default
     text = help if help is not None else param.doc
     if default is not None and "(default" not in text:

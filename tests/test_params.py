@@ -543,3 +543,15 @@ def test_the_callers_check_their_flags_through_the_declarations():
     with pytest.raises(TypeError) as caught:
         Headline("p", "i", "yes")
     assert str(caught.value) == "Headline.agrees must be True, False or None, got 'yes'"
+
+
+def test_a_flag_option_is_given_or_not():
+    parser = argparse.ArgumentParser()
+    params.add_option(parser, "-c", "--complete", param=params.COMPLETE, help="every topic")
+    assert parser.parse_args([]).complete is False and parser.parse_args(["-c"]).complete is True
+    assert params.COMPLETE.validate(parser.parse_args(["-c"]).complete, "f") is True
+    with pytest.raises(ValueError, match="progress is a flag that is off unless given; its default must be False"):
+        params.add_option(argparse.ArgumentParser(), "--progress", param=params.PROGRESS)
+    for command in ("evaluate", "report"):
+        action = _option(cli.build_parser(), command, "-c")
+        assert (action.dest, action.default, action.nargs, action.const) == ("complete", False, 0, True)
