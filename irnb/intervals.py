@@ -358,7 +358,7 @@ def score_intervals(experiment: Experiment, measure: "str | Measure", *, pool=No
     (0.5, 0.875, 0.375)
     """
     m = interval_measure(measure, measurement_depth, "score_intervals")
-    COMPLETE.validate(complete, None)
+    complete = COMPLETE.validate(complete, None)
     mask = judged_mask_of(experiment, pool)
     pos = _positions(experiment.judgments)
     p = float(m.param("p")) if m.family == "RBP" else 0.0

@@ -140,7 +140,7 @@ def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, jud
     m = parse_measure(measure)
     if not has_interval(m):
         score_intervals(experiment, m)  # raises the intervals module's error for this measure
-    ONLY_QRELS.validate(only_qrels, None)
+    only_qrels = ONLY_QRELS.validate(only_qrels, None)
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
                                                                                       "judge_next")
     mask = _judged_mask(experiment, judged)
@@ -486,7 +486,7 @@ class AssessmentSession:
         """Record the assessor's judgment of the current suggestion and move to the next."""
         if self.current is None:
             raise ValueError("judge: nothing left to judge (every pair is decided or no candidate can help)")
-        RELEVANT.validate(relevant, "judge")
+        relevant = RELEVANT.validate(relevant, "judge")
         c = self.current["candidate"]
         a = self._cands.weight[c]
         if relevant:

@@ -209,7 +209,7 @@ def evaluate(
     from .experiment import check_max_depth
 
     parsed = parse_measures(measures)
-    COMPLETE.validate(complete, None)
+    complete = COMPLETE.validate(complete, None)
     max_depth = check_max_depth(max_depth)
     if view is None:
         S, T, D = experiment.shape
@@ -279,7 +279,7 @@ def evaluate_view(
     evaluated at ``relevance_level``), frozen, in an :class:`Evaluation` whose topics
     count when answered (``length > 0``) or always (``complete``)."""
     parsed = parse_measures(measures)
-    COMPLETE.validate(complete, None)
+    complete = COMPLETE.validate(complete, None)
     values = _measure_values(view, parsed, relevance_level)
     return _evaluation(values, parsed, run_names=run_names, topics=topics, length=length, complete=complete)
 

@@ -345,7 +345,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
         raise ValueError(f"zero_method must be one of {WILCOXON_ZERO_METHODS}, got {zero_method!r}")
     if method not in WILCOXON_METHODS:
         raise ValueError(f"method must be one of {WILCOXON_METHODS}, got {method!r}")
-    CONTINUITY_CORRECTION.validate(correction, None)
+    correction = CONTINUITY_CORRECTION.validate(correction, None)
     sc = _scores(scores, measure, run_names, topics)
     pr = pairs(sc)
     stat, p, direction, used = wilcoxon_kernel(pr, zero_method, bool(correction), method)

@@ -171,7 +171,7 @@ class CompletedQrels:
         :func:`irnb.evaluate` on an Experiment built from :attr:`qrels`, without the rebuild;
         a measure left at rel 1 is evaluated at :attr:`relevance_level`)."""
         parsed = parse_measures(measures)
-        COMPLETE.validate(complete, None)  # before the view is built
+        complete = COMPLETE.validate(complete, None)  # before the view is built
         exp = self.experiment
         return evaluate_view(self.view(), parsed, run_names=exp.run_names, topics=exp.topics,
                              length=exp.length, relevance_level=self.relevance_level, complete=complete)
@@ -375,7 +375,7 @@ class PredictionTargets:
                owner: str) -> "PredictionTargets":
         """The targets of :func:`complete_qrels` (its written policy): ``targets`` (qrels
         entries), or the unjudged documents in the top ``depth`` of ``runs``."""
-        WITHIN_QRELS.validate(within_qrels, owner)
+        within_qrels = WITHIN_QRELS.validate(within_qrels, owner)
         j = experiment.judgments
         mask = training_mask(experiment, pool)
         judged_q = j.judged_entries(mask)
