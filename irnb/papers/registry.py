@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..experiment import Experiment
+from ..params import AGREES
 from ..pooling import judged_depth
 
 FLOAT_FORMAT = "{:.4g}".format  # how tables print: four significant digits
@@ -39,9 +40,7 @@ class Headline:
     agrees: bool | None
 
     def __post_init__(self):
-        if self.agrees is not None and not isinstance(self.agrees, (bool, np.bool_)):
-            raise TypeError(f"Headline.agrees must be True, False or None, got {self.agrees!r}")
-        object.__setattr__(self, "agrees", None if self.agrees is None else bool(self.agrees))
+        object.__setattr__(self, "agrees", AGREES.validate(self.agrees, None))
 
     @property
     def verdict(self) -> str:
