@@ -22,7 +22,7 @@ _EXPORTS = {
     "Pool": "pooling", "official_pool": "pooling", "depth_pool": "pooling", "leave_one_group_out": "pooling",
     "budget_pool": "pooling", "random_subsample": "pooling",
     "score_intervals": "intervals", "point_estimates": "intervals", "compare_intervals": "intervals",
-    "scenarios": "intervals", "estimate_background_rate": "intervals", "true_background_rate": "intervals",
+    "scenarios": "measure_scenarios", "estimate_background_rate": "background_rate", "true_background_rate": "background_rate",
     "pessimistic_t_test": "intervals",
     "interval_table": "intervals",
     "pairwise_test": "stats",
