@@ -46,6 +46,7 @@ from ._text import clean_text, show_token
 from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure
 from .kernels import Judged, compute, interpolated_precision
 from .metrics import level_counts_of
+from .params import TREC_VERSION, Param
 
 __all__ = ["TREC_MEASURES", "NICKNAMES", "main", "VERSIONS"]
 
@@ -172,6 +173,14 @@ class UsageError(ValueError):
     """A command-line error: trec_eval's exit status 1."""
 
 
+def _declared(param: Param, value, option: str, **how) -> object:
+    """``value`` through ``param``'s declaration, its error as a usage error (exit status 1)."""
+    try:
+        return param.validate(value, None, label=option, **how)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
 def _integer(text: str, option: str, low: int) -> int:
     if not re.fullmatch(r"\s*[+-]?\d+\s*", text) or int(text) < low:
         raise UsageError(f"{option} must be an integer ≥ {low}, got {text!r}")
@@ -215,10 +224,8 @@ def parse_args(argv: Sequence[str]) -> tuple[Options, list[str], str | None]:
             if value != "trec_results":
                 raise UsageError(f"-T: irnb trec_eval reads results format 'trec_results' only, got {value!r}")
         elif flag == "--compat":
-            if value not in VERSIONS:
-                raise UsageError(f"--compat must be one of {', '.join(VERSIONS)} (trec_eval major version), "
-                                 f"got {value!r}")
-            options.compat = value
+            options.compat = _declared(TREC_VERSION.among(VERSIONS, listed="plain"), value, "--compat",
+                                       note="trec_eval major version")
         else:  # -D, -o, -Z
             raise UsageError(f"{flag}: not supported by irnb trec_eval (debug output, old output format and "
                              "Z scores are trec_eval's own)")
