@@ -62,7 +62,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_option", "slider_range",
-           "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL",
+           "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "NUM_DOCS",
+           "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
            "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "TOP_RUNS",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
@@ -477,6 +478,9 @@ POOL_DEPTH = Param("depth", int, 100, low=1, symbol="d",
 #: Run depth (trec_eval -M): only the top documents of each run are read.
 RUN_DEPTH = Param("max_depth", int, None, low=1, label="max_depth (run cutoff, trec_eval -M)",
                   doc="run depth: use only the top max_depth documents of each run (trec_eval -M)")
+#: Documents in the collection (trec_eval -N): utility counts the non-relevant ones not retrieved.
+NUM_DOCS = Param("num_docs", int, 0, low=0,
+                 doc="documents in the collection (trec_eval -N; 0: unknown), for utility's fourth coefficient")
 #: Relevance level: a grade ≥ the level is relevant (trec_eval -l).
 RELEVANCE_LEVEL = Param("relevance_level", int, 1, low=1,
                         doc="relevance level: a grade ≥ relevance_level is relevant (trec_eval -l)")
@@ -637,7 +641,7 @@ BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "dee
 
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
-    MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
+    MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, NUM_DOCS, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
     PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, TOP_RUNS, TEST, CORRECTION, ESTIMATOR,
     STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
 #: Every declared flag by name (True or False, or a sentinel where declared).
