@@ -9,10 +9,10 @@ default simulated collection (40 runs × 50 topics × 1000), ≤ 500 ms on TREC-
 (143 runs × 30 topics × 1000; heatmap and interval plot show the top 30 runs).
 
 The text table compares, per view, the redraw (Agg draw + PNG, CPU ms, median of
-``--repeat`` × 8 redraws in turn) on the views' canvas (text from the bitmaps of
-:mod:`irnb.views.text_cache`), on the same canvas without its answer to matplotlib's
-font-height question (the one method there that is matplotlib's own, not public API), and
-on matplotlib's plain Agg canvas.
+``--repeat`` × 8 redraws in turn) on the views' canvas (:func:`irnb.views.frames.frame_canvas`:
+text from the bitmaps of :mod:`irnb.views.text_cache`, tick labels of the frozen layout not
+measured before they are drawn), on the text-bitmap canvas alone (every tick label
+measured, as matplotlib does), and on matplotlib's plain Agg canvas.
 
     python benchmarks/bench_widgets.py [--shared ../shared] [--repeat 3] [--skip-covid]
 
@@ -119,23 +119,8 @@ def per_control(rows: list[dict]) -> pd.DataFrame:
             .round(1).reset_index())
 
 
-def _without_font_heights(base: type) -> type:
-    """The views' text-cache canvas whose renderer does not answer matplotlib's font-height
-    question (``hasattr`` finds no such method): matplotlib reads the font tables itself."""
-    cached = text_cache.text_cache_canvas(base)
-
-    def get_renderer(self):
-        renderer = cached.get_renderer(self)
-        if hasattr(renderer, "_get_font_height_metrics"):
-            hidden = property(lambda _self: (_ for _ in ()).throw(AttributeError("_get_font_height_metrics")))
-            renderer.__class__ = type("NoFontHeights", (type(renderer),), {"_get_font_height_metrics": hidden})
-        return renderer
-
-    return type(f"NoFontHeights{base.__name__}", (cached,), {"get_renderer": get_renderer})
-
-
-TEXT_CANVASES = {"text bitmaps (the views')": text_cache.text_cache_canvas,
-                 "text bitmaps, no font-height answer": _without_font_heights,
+TEXT_CANVASES = {"the views' (text bitmaps, tick labels unmeasured)": frames.frame_canvas,
+                 "text bitmaps, every tick label measured": text_cache.text_cache_canvas,
                  "matplotlib's Agg": lambda base: base}
 
 
@@ -143,11 +128,11 @@ def text_canvases(experiment: Experiment, repeat: int) -> pd.DataFrame:
     """CPU ms (median) of a redraw per view and text canvas, the canvases taking turns."""
     views = {}
     for label, make in TEXT_CANVASES.items():
-        frames.text_cache_canvas = make  # the canvas class a new view's frame is made with
+        frames.frame_canvas = make  # the canvas class a new view's frame is made with
         try:
             views[label] = {name: builder(experiment, canvas="png") for name, builder in BUILDERS.items()}
         finally:
-            frames.text_cache_canvas = text_cache.text_cache_canvas
+            frames.frame_canvas = TEXT_CANVASES["the views' (text bitmaps, tick labels unmeasured)"]
         for view in views[label].values():
             view.controls["depth"].value = CHANGES["depth"][0]
     times = {(label, name): [] for label in views for name in BUILDERS}
