@@ -222,7 +222,7 @@ def png(figure) -> bytes:
 
     width, height = figure.canvas.get_width_height(physical=True)
     image = Image.frombuffer("RGBA", (width, height), figure.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    if image.getextrema()[3][0] == 255:
+    if image.getchannel("A").getextrema()[0] == 255:
         image = image.convert("RGB")
     buffer = BytesIO()
     image.save(buffer, format="png", compress_level=1)
