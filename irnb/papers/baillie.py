@@ -363,15 +363,25 @@ def _weak_beyond(grid: _Grid, a: str, b: str, pool_depth: int | None) -> list[in
 
 
 def _draw_pairs(rep: Reproduction, ax=None):
-    """One row of panels per pair: the measure (left) and A_p (right) across depths."""
+    """One row of panels per pair: the measure (left) and A_p (right) across depths. The
+    test and α that decided the cases (``curves.attrs``) head the figure, or each row's
+    left panel when ``ax`` is given."""
+    import textwrap
+
     from .. import plots
 
     curves = rep.details["curves"]
+    caption = plots.procedure_caption(curves)
     labels = list(dict.fromkeys(curves["pair"]))
+    cases_by = "" if caption is None else textwrap.fill(f"cases by {caption}", 50)
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(len(labels), 2, figsize=(10, 3.6 * len(labels)), layout="constrained", squeeze=False)
+        figure, ax = plt.subplots(len(labels), 2, figsize=(10, 3.6 * len(labels)), layout="constrained",
+                                  squeeze=False)
+        if cases_by:
+            figure.suptitle(f"{rep.id} ({rep.data}): cases by {caption}", fontsize="medium")
+            cases_by = ""  # said once, above every panel
     axes = np.asarray(ax, dtype=object).reshape(-1)
     if axes.size != 2 * len(labels):
         raise ValueError(f"{rep.id}: ax must hold {2 * len(labels)} Axes (one row of two per pair), got {axes.size}")
@@ -379,8 +389,11 @@ def _draw_pairs(rep: Reproduction, ax=None):
         for j, kind in enumerate(("measure", "assessment")):
             part = curves[(curves["pair"] == label) & (curves["kind"] == kind)]
             panel = plots.depth_curves_plot(part, ax=axes[2 * i + j])
-            panel.set_title(f"{label}: {part['measure'].iloc[0].split('@')[0]}@d" if kind == "measure"
-                            else f"{label}: A_p@d", fontsize="medium", pad=14)
+            if kind == "measure":
+                title = f"{label}: {part['measure'].iloc[0].split('@')[0]}@d" + (f"\n{cases_by}" if cases_by else "")
+            else:
+                title = f"{label}: A_p@d"
+            panel.set_title(title, fontsize="medium", pad=14)
     return axes.reshape(len(labels), 2)
 
 
