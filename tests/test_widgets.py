@@ -562,6 +562,37 @@ def test_a_frozen_frame_draws_the_same_pixels_without_measuring_tick_labels(case
     assert labels and all(t.get_in_layout() for t in labels)
 
 
+
+@pytest.mark.parametrize("base", ["agg", "ipympl"])
+def test_the_canvases_use_no_private_matplotlib_method(base, keep_backend):
+    """The frame canvas, the text canvas and their renderer change matplotlib's drawing only
+    through public methods: none of their own single-underscore methods bears a name that
+    matplotlib's or ipympl's source uses (the text canvas once answered matplotlib's private
+    ``_get_font_height_metrics``, which matplotlib asks a renderer for by name)."""
+    import inspect
+    from pathlib import Path
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    packages = [matplotlib]
+    if base == "ipympl":
+        ipympl = pytest.importorskip("ipympl.backend_nbagg")
+        packages.append(pytest.importorskip("ipympl"))
+        canvas_class = frames.frame_canvas(ipympl.Canvas)
+    else:
+        canvas_class = frames.frame_canvas(FigureCanvasAgg)
+    renderer_class = type(frames.frame_canvas(FigureCanvasAgg)(Figure()).get_renderer())
+    ours = [c for c in (*canvas_class.__mro__, *renderer_class.__mro__) if c.__module__.startswith("irnb.")]
+    assert len(ours) == 3  # frame canvas, text canvas, text renderer
+    names = {name for c in ours for name, value in vars(c).items()
+             if inspect.isfunction(value) and name.startswith("_") and not name.startswith("__")}
+    assert names  # the renderer's own helper at least: the check below reads something
+    source = "\n".join(path.read_text(encoding="utf-8", errors="replace") for package in packages
+                       for path in Path(package.__file__).parent.rglob("*.py"))
+    assert sorted(name for name in names if name in source) == []
+
+
 def test_png_keeps_transparency_and_writes_opaque_pictures_as_rgb():
     from io import BytesIO
 
