@@ -632,6 +632,7 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
 # =============================================================================== 2008 Fig. 12
 def _draw_fig12(rep: Reproduction, ax=None):
     from .. import plots
+    from ..plots.legends import outside_legend
 
     runs = rep.details["runs"]
     judged = next(c for c in runs.columns if c.startswith("Judged@"))
@@ -640,7 +641,7 @@ def _draw_fig12(rep: Reproduction, ax=None):
     x = np.arange(1, len(runs) + 1)
     ax.plot(x, runs["RecallAssessment"].to_numpy()[order], marker="^", markersize=3, linestyle="none",
             color="0.4", label="Recall of Assessment")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)  # off the data
+    outside_legend(ax, *ax.get_legend_handles_labels())  # off the data
     ax.set_title(f"{rep.data}: runs ranked by MAP (τ with {plots.measure_label(judged)} = {rep.table.iloc[0, 0]:.3f})",
                  fontsize="medium")
     return ax
