@@ -71,7 +71,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
            "PROGRESS", "AGREES", "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "RUN_SET"]
+           "RANKED_RUNS", "RUN_SET", "CANVAS"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # how an error lists a parameter's choices (Param.listed)
@@ -600,6 +600,9 @@ BINDER_KIND = Param("kind", str, "lab", choices=("lab", "voila"), listed="tuple"
 RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"), listed="tuple", suggest=False,
                note="'all': every run; 'pool': the contributing runs, as the paper",
                doc="runs ranked: all (every run) or pool (the contributing runs)")
+#: Where a live view draws ("auto": ipympl when it is matplotlib's backend, else PNG).
+CANVAS = Param("canvas", str, "auto", choices=("auto", "ipympl", "png"), listed="tuple", suggest=False,
+               doc="a live view's canvas: ipympl, PNG images, or auto (ipympl when it is the backend)")
 #: A budget study's run set; its choices are the study's (:meth:`Param.among`).
 RUN_SET = Param("run_set", str, "non-contributing", choices=("contributing", "non-contributing"), listed="tuple",
                 suggest=False, doc="the runs compared: the contributing or the non-contributing runs")
@@ -656,7 +659,7 @@ CHOICES: Mapping[str, Param] = MappingProxyType({
     "adjustment": ADJUSTMENT, "matrix_value": MATRIX_VALUE, "topic_rule": TOPIC_RULE,
     "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
     "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
-    "ranked": RANKED_RUNS, "run_set": RUN_SET})
+    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS})
 
 
 # =============================================================================== builders
