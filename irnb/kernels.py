@@ -6,7 +6,9 @@ float64 array (:func:`compute`). No I/O, no pandas, no Python loop over runs or 
 a kernel. The weighted-precision rules — P@k, RBP(p), SDCG@k, as weights per rank
 (:func:`rbp_weights`, :func:`dcg_discount`) applied to any gains (:func:`weighted_precision`)
 — are written here once; :mod:`irnb.metrics` (``evaluate``), :mod:`irnb.intervals` (the
-bounds B and T) and :mod:`irnb.predict` (expected gains) all use them.
+bounds B and T) and :mod:`irnb.predict` (expected gains) all use them. AP, nDCG and bpref
+with R, N and the ideal list per run (:func:`average_precision_dense`, :func:`ndcg_dense`,
+:func:`bpref_dense`) serve the scenarios of :mod:`irnb.measure_scenarios`.
 
 Rules (trec_eval's unless stated; each has a test in ``tests/test_metrics.py``, and every
 number trec_eval 10 prints in its own test suite is reproduced in
