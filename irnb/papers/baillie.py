@@ -388,12 +388,11 @@ def _draw_pairs(rep: Reproduction, ax=None):
     for i, label in enumerate(labels):
         for j, kind in enumerate(("measure", "assessment")):
             part = curves[(curves["pair"] == label) & (curves["kind"] == kind)]
-            panel = plots.depth_curves_plot(part, ax=axes[2 * i + j])
             if kind == "measure":
                 title = f"{label}: {part['measure'].iloc[0].split('@')[0]}@d" + (f"\n{cases_by}" if cases_by else "")
             else:
                 title = f"{label}: A_p@d"
-            panel.set_title(title, fontsize="medium", pad=14)
+            plots.depth_curves_plot(part, title=title, ax=axes[2 * i + j])
     return axes.reshape(len(labels), 2)
 
 

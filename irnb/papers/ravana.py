@@ -370,7 +370,7 @@ def _draw_fig2(rep, ax=None):
         plots.plain_log_axis(a.xaxis, subs=(1.0,))
         a.set_xlabel("number of judgments")
         a.set_title(m, fontsize=9)
-    axes[0].set_ylabel(f"fraction of pairs with p < {ALPHA}")
+    axes[0].set_ylabel(f"fraction of pairs, paired t-test p < {ALPHA}")
     outside_legend(axes[-1], *axes[-1].get_legend_handles_labels())
     return axes if not shared else axes[0]
 
