@@ -32,7 +32,7 @@ import pandas as pd
 
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..intervals import estimate_background_rate, point_estimates, score_intervals, true_background_rate
-from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH
+from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH, RUN_SET
 from ..pooling import budget_pool, depth_pool
 from .registry import ReproductionNeeds, Source, register
 from ._common import make, panel_axes, setting
@@ -321,9 +321,7 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
         values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)  # -o budgets=500
         budgets = tuple(sorted({int(b) for b in values}))
     st, sets, tests, frame = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
-    run_set = run_set or _main_set(sets)
-    if run_set not in sets:
-        raise ValueError(f"{id}: run_set must be one of {list(sets)}, got {run_set!r}")
+    run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
     sub = frame[frame["run_set"] == run_set]
     table = sub.pivot_table(index="budget", columns=["measure", "estimator"], values="fraction", sort=False)
     table = table.reindex(columns=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]))
@@ -353,6 +351,7 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
 
 def _draw_fig2(rep, ax=None):
     from .. import plots
+    from ..plots.legends import outside_legend
 
     measures = list(dict.fromkeys(rep.table.columns.get_level_values("measure")))
     axes = panel_axes(ax, len(measures), sharey=True)
@@ -371,8 +370,8 @@ def _draw_fig2(rep, ax=None):
         plots.plain_log_axis(a.xaxis, subs=(1.0,))
         a.set_xlabel("number of judgments")
         a.set_title(m, fontsize=9)
-    axes[0].set_ylabel(f"fraction of pairs with p < {ALPHA}")
-    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)
+    axes[0].set_ylabel(f"fraction of pairs, paired t-test p < {ALPHA}")
+    outside_legend(axes[-1], *axes[-1].get_legend_handles_labels())
     return axes if not shared else axes[0]
 
 
@@ -418,9 +417,7 @@ def table3(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
     sets = _run_sets(source, st)
     if not sets:
         raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
-    run_set = run_set or _main_set(sets)
-    if run_set not in sets:
-        raise ValueError(f"{id}: run_set must be one of {list(sets)}, got {run_set!r}")
+    run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
     rec = tests.recanting(alpha=ALPHA)
     rec = rec[rec["run_set"] == run_set]
