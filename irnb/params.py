@@ -69,7 +69,9 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
-           "PROGRESS", "AGREES", "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
+           "PROGRESS", "AGREES", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
+           "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
+           "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
            "RANKED_RUNS", "RUN_SET", "CANVAS"]
 
@@ -638,6 +640,33 @@ PROGRESS = Param("progress", bool, None, sentinels=(None,), meanings=((None, "au
 AGREES = Param("agrees", bool, None, sentinels=(None,), label="Headline.agrees",
                doc="the data shows the paper's finding (None: the data cannot say)")
 
+#: Score against the Experiment's complete judgments (its truth), not the official qrels.
+TRUTH = Param("truth", bool, False, doc="score against the Experiment's complete judgments (truth=), not the qrels")
+#: trec_eval -J: each ranking condensed to its judged documents.
+JUDGED_ONLY = Param("judged_only", bool, False, doc="condense each ranking to its judged documents (trec_eval -J)")
+#: A tidy table's per-topic rows (False: the means alone).
+PER_TOPIC = Param("per_topic", bool, True, doc="one row per run and topic, besides the means")
+#: A tidy table's topic "all" rows: each run's mean over the evaluated topics.
+INCLUDE_ALL = Param("include_all", bool, True, doc="add the topic 'all' rows: each run's mean over its topics")
+#: Keep each pair's per-topic differences (a Wilcoxon or sign test needs them).
+KEEP_DIFF = Param("keep_diff", bool, True, doc="keep each pair of runs' per-topic differences")
+#: A bootstrap interval of the geometric mean (values floored at 1e-5, as trec_eval's GMAP).
+LOG_SCALE = Param("log_scale", bool, False, doc="the interval of the geometric mean (values floored at 1e-5)")
+#: Count only pairs of runs from different groups.
+ACROSS_GROUPS = Param("across_groups", bool, False, doc="count only pairs of runs from different groups")
+#: Replace a collection's existing files instead of refusing to.
+OVERWRITE = Param("overwrite", bool, False, doc="replace existing files instead of refusing to")
+#: Attach TREC-COVID's deep judgments to round 1 as its truth.
+WITH_TRUTH = Param("with_truth", bool, False, doc="attach the deep judgments as the Experiment's truth")
+#: Open JupyterLab in a web browser.
+OPEN_BROWSER = Param("open_browser", bool, True, doc="open JupyterLab in a web browser")
+#: Show a reproduction's figure beside its numbers.
+FIGURE = Param("figure", bool, True, doc="show the reproduction's figure, where it has one")
+#: A view with its own control panel (False: its plot alone, the controls shown elsewhere).
+STANDALONE = Param("standalone", bool, True, doc="show the view's own control panel beside its plot")
+#: A view that draws now (False: when first shown, a hidden tab).
+ACTIVE = Param("active", bool, True, doc="draw now (False: when the view is first shown)")
+
 #: Ravana & Moffat's three judgment budgets (shallow ≤ medium ≤ deep), each a judgment budget N.
 BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "deep"), noun="numbers of judgments",
                           doc="shallow, medium and deep judgment budgets (Ravana & Moffat 2010 Tables 1-3)")
@@ -650,7 +679,8 @@ PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
 #: Every declared flag by name (True or False, or a sentinel where declared).
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
-    RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, AGREES)})
+    RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, AGREES, TRUTH, JUDGED_ONLY, PER_TOPIC, INCLUDE_ALL, KEEP_DIFF,
+    LOG_SCALE, ACROSS_GROUPS, OVERWRITE, WITH_TRUTH, OPEN_BROWSER, FIGURE, STANDALONE, ACTIVE)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
                                                  "random_state": RANDOM_STATE})

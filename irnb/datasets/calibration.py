@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 
 from ..experiment import Experiment
 from ..metrics import evaluate
-from ..params import MEASUREMENT_DEPTH
+from ..params import ACROSS_GROUPS, MEASUREMENT_DEPTH
 from .real import clef_ehealth_2016_task2, trec_covid_round1
 
 __all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "pooled_share_of_others",
@@ -76,6 +76,7 @@ def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups:
 
     ``across_groups=True`` counts only pairs of runs from different groups.
     """
+    across_groups = ACROSS_GROUPS.validate(across_groups, "pairwise_overlap")
     depth = MEASUREMENT_DEPTH.validate(depth, None, label="depth")
     S, T = len(experiment.run_names), len(experiment.topics)
     run, topic, code = _top_k_codes(experiment, depth)
