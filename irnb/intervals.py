@@ -52,7 +52,7 @@ from .background_rate import BackgroundRateFit, estimate_background_rate, true_b
 from .experiment import Experiment, Judgments
 from .kernels import dcg_discount, rbp_weights, sdcg_normaliser
 from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, Param, parse_measure, parse_measures
-from .params import BACKGROUND_RATE, COMPLETE, INCLUDE_ALL, MEASUREMENT_DEPTH, SMOOTHING
+from .params import BACKGROUND_RATE, COMPLETE, ESTIMATOR_NAME, INCLUDE_ALL, MEASUREMENT_DEPTH, SMOOTHING
 from .metrics import aggregate_over_topics, evaluate
 from .pooling import judged_mask_of, pool_label
 from .results import Result
@@ -80,7 +80,7 @@ __all__ = [
 ]
 
 #: Estimator letters (the paper's subscripts) and their names.
-ESTIMATORS = {"S": "simplistic", "B": "background", "I": "interpolated", "M": "smoothed"}
+ESTIMATORS = dict(ESTIMATOR_NAME.meanings)  # {"S": "simplistic", ...}: the letters and names, declared once
 
 #: Declared bounds of the interval parameters (validation and the widgets' sliders).
 INTERVAL_PARAMS: dict[str, Param] = {p.name: p for p in (BACKGROUND_RATE, SMOOTHING, MEASUREMENT_DEPTH)}
@@ -196,12 +196,12 @@ def check_smoothing(value, owner: str):
 
 
 def estimator_key(estimator) -> str:
-    text = str(estimator)
-    for key, name in ESTIMATORS.items():
-        if text in (key, name, f"X_{key}"):
-            return key
-    allowed = ", ".join(f"{k} ({v})" for k, v in ESTIMATORS.items())
-    raise ValueError(f"estimator must be one of {allowed}, got {estimator!r}")
+    """The letter of a point estimator given by its letter, name or symbol (:data:`irnb.params.ESTIMATOR_NAME`).
+
+    >>> estimator_key("smoothed"), estimator_key("X_S"), estimator_key("B")
+    ('M', 'S', 'B')
+    """
+    return ESTIMATOR_NAME.validate(estimator, None)
 
 
 def has_interval(measure: "str | Measure") -> bool:

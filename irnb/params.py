@@ -73,7 +73,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
            "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "RUN_SET", "CANVAS"]
+           "RANKED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # how an error lists a parameter's choices (Param.listed)
@@ -120,7 +120,8 @@ class Param:
     ``type`` is ``int``, ``float``, ``str`` or ``bool`` (a flag: True or False, or one of
     its ``sentinels``); a ``str`` parameter lists its ``choices`` (``listed``: how its error
     lists them; ``suggest``: whether a near miss is told "did you mean"; :meth:`among` sets
-    them from the data at hand).
+    them from the data at hand; ``synonyms``: other words for a choice, given back as the
+    choice; ``listed="named"`` lists each choice with its meaning).
     ``default=None`` makes the parameter required. ``symbol`` is the paper's letter (E, λ,
     k, d) for inequalities and sliders; ``step`` is a slider's step. Widgets and the command
     line build their controls from the same declaration.
@@ -158,6 +159,7 @@ class Param:
     note: str | None = None  # why the bounds are what they are, said in errors
     listed: str = "quoted"  # how errors list the choices: 'a', 'b' | tuple ('a', 'b') | list ['a', 'b'] | plain a, b
     suggest: bool = True  # a near miss among the choices is told "did you mean ...?"
+    synonyms: tuple[tuple[str, str], ...] = ()  # (other word, the choice it names): ("smoothed", "M")
 
     def renamed(self, name: str, **changes: Any) -> Param:
         """The same declaration under another spelling (``rel`` for the relevance level)."""
@@ -192,6 +194,9 @@ class Param:
 
     def _choices_text(self) -> str:
         choices = tuple(self.choices or ())
+        if self.listed == "named":  # each choice with its meaning: S (simplistic), B (background)
+            said = dict(self.meanings)
+            return ", ".join(f"{c} ({said[c]})" if c in said else c for c in choices)
         if self.listed not in _LISTINGS:
             raise ValueError(f"{self.name}: listed must be one of {', '.join(_LISTINGS)}, got {self.listed!r}")
         return _LISTINGS[self.listed](choices)
@@ -293,6 +298,8 @@ class Param:
             return self.error(given_value, owner, label=label, wording=wording, note=note, part=part, given=given)
 
         if self.type is str:
+            if isinstance(value, str) and value in dict(self.synonyms):
+                return dict(self.synonyms)[value]
             if not isinstance(value, str) or value not in (self.choices or ()):
                 raise bad()
             return value
@@ -560,6 +567,11 @@ DEGREE = Param("degree", int, 3, low=0, doc="degree of the polynomial fitted to 
 #: Point estimators inside [B, T] (Ravana & Moffat 2010 §4).
 ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
                   doc="point estimate: S simplistic, B background, I interpolated, M smoothed")
+_ESTIMATOR_NAMES = (("S", "simplistic"), ("B", "background"), ("I", "interpolated"), ("M", "smoothed"))
+#: A point estimator by its letter, its name or its symbol (``"M"``, ``"smoothed"``, ``"X_M"``: all ``"M"``).
+ESTIMATOR_NAME = replace(ESTIMATOR, listed="named", suggest=False, meanings=_ESTIMATOR_NAMES,
+                         synonyms=tuple((word, key) for key, name in _ESTIMATOR_NAMES for word in (name, f"X_{key}")),
+                         doc="point estimator: a letter (S, B, I, M), its name (smoothed) or its symbol (X_M)")
 
 # ------------------------------------------------------------------------------- choices
 # Words from a fixed list; ``listed`` keeps how each error has always listed them.
@@ -689,7 +701,7 @@ CHOICES: Mapping[str, Param] = MappingProxyType({
     "adjustment": ADJUSTMENT, "matrix_value": MATRIX_VALUE, "topic_rule": TOPIC_RULE,
     "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
     "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
-    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS})
+    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS, "estimator_name": ESTIMATOR_NAME})
 
 
 # =============================================================================== builders

@@ -740,3 +740,17 @@ def test_every_public_flag_is_validated_through_its_declaration():
         if not path.name.startswith("_") or path.name == "__init__.py":  # a private module's helpers are not the API
             found += unvalidated_flags(path.read_text(encoding="utf-8"), relative)
     assert found == [], "declare these flags in irnb.params (Param(name, bool, ...)) and validate them first thing"
+
+
+def test_a_choice_with_synonyms_gives_back_the_choice():
+    """An estimator by letter, name or symbol (``estimator_key``, formerly checked by hand)."""
+    from irnb.intervals import ESTIMATORS, estimator_key
+
+    assert [params.ESTIMATOR_NAME.validate(w, "f") for w in ("M", "smoothed", "X_M", np.str_("X_S"))] == \
+        ["M", "M", "M", "S"]
+    assert ESTIMATORS == dict(params.ESTIMATOR_NAME.meanings) and tuple(ESTIMATORS) == params.ESTIMATOR.choices
+    for bad in ("Q", "smooth", "x_m", 1, None):
+        with pytest.raises(ValueError) as caught:
+            estimator_key(bad)
+        assert str(caught.value) == ("estimator must be one of S (simplistic), B (background), I (interpolated), "
+                                     f"M (smoothed), got {bad!r}")
