@@ -593,6 +593,82 @@ def test_the_canvases_use_no_private_matplotlib_method(base, keep_backend):
     assert sorted(name for name in names if name in source) == []
 
 
+@pytest.mark.parametrize("builder", [widgets.IntervalsView, widgets.DecisionView, widgets.BiasView,
+                                     widgets.UnjudgedView])
+def test_still_legends_are_put_back_as_the_same_pixels(experiment, builder):
+    """A view's PNG frame puts back a legend that did not change as the pixels it drew: on
+    every control change and redraw, the same pixels as a frame whose legends matplotlib
+    draws each time, and at least one legend is put back."""
+    view, usual = builder(experiment, canvas="png"), builder(experiment, canvas="png")
+    usual.figure.canvas.legend_pictures = None  # legends drawn as usual
+    changes = [("depth", 12), ("depth", 33), ("measurement_depth", 20), ("background_rate", 0.2),
+               ("smoothing", 0.3), ("depth", 7), ("measurement_depth", 5)]
+    compared = 0
+    for name, value in changes:
+        if name not in view.controls or view.controls[name].disabled:
+            continue
+        view.controls[name].value = usual.controls[name].value = value
+        for _ in range(2):
+            assert view._canvas_widget.value and not _error(view)
+            np.testing.assert_array_equal(np.asarray(view.figure.canvas.buffer_rgba()),
+                                          np.asarray(usual.figure.canvas.buffer_rgba()))
+            compared += 1
+            view.refresh()
+            usual.refresh()
+    assert compared >= 4
+    pictures = view.figure.canvas.legend_pictures
+    assert any(picture.over is not None for picture in pictures.values())
+
+
+def _legend_frame():
+    frame = frames.Frame((4.0, 3.0), "png", (1, 1))
+    ax = frame.figure.axes[0]
+    ax.plot([0, 1], [0, 1], label="rising")
+    ax.plot([0, 1], [1, 0], label="falling")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2, frameon=False)
+    ax.set_xlabel("x")
+    for _ in range(3):  # layout, legend drawn by matplotlib, picture taken
+        frame.render([])
+    return frame, ax
+
+
+def _usual_pixels(figure) -> np.ndarray:
+    canvas = figure.canvas
+    pictures, canvas.legend_pictures = canvas.legend_pictures, None
+    with matplotlib.rc_context(frames.DRAW_RC):
+        canvas.draw()
+    pixels = np.asarray(canvas.buffer_rgba()).copy()
+    canvas.legend_pictures = pictures
+    return pixels
+
+
+def test_a_changed_legend_is_drawn_again():
+    frame, ax = _legend_frame()
+    legend = ax.get_legend()
+    assert frame.figure.canvas.legend_pictures[legend].over is not None
+    legend.get_texts()[0].set_text("rising fast")
+    legend.get_lines()[1].set_color("red")
+    frame.render([])
+    pixels = np.asarray(frame.figure.canvas.buffer_rgba()).copy()
+    np.testing.assert_array_equal(pixels, _usual_pixels(frame.figure))
+    frame.render([])  # its new picture
+    np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), pixels)
+
+
+def test_a_legend_with_something_drawn_over_it_is_left_to_matplotlib():
+    """A figure-level text over the legend's box is drawn after the legend: the legend is
+    not put back (the frame is drawn as usual) and is refused from then on."""
+    frame, ax = _legend_frame()
+    legend = ax.get_legend()
+    frame.figure.canvas.legend_pictures.clear()  # its picture to be taken again, now with a text over it
+    box = legend.get_window_extent(frame.figure.canvas.get_renderer())
+    x, y = frame.figure.transFigure.inverted().transform(box.get_points().mean(axis=0))
+    frame.figure.text(x, y, "over the legend", fontsize=14, color="purple", ha="center", va="center")
+    frame.render([])
+    np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), _usual_pixels(frame.figure))
+    assert frame.figure.canvas.legend_pictures[legend].refused
+
+
 def test_png_keeps_transparency_and_writes_opaque_pictures_as_rgb():
     from io import BytesIO
 

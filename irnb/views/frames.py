@@ -23,6 +23,7 @@ from typing import Any, Iterator, Sequence
 
 from ..params import CANVAS
 from .layout import PNG_DPI
+from .still_legends import aside, put_back, still_legends
 from .text_cache import text_cache_canvas
 
 __all__ = ["CANVASES", "DRAW_RC", "Frame", "frame_canvas", "png"]
@@ -43,6 +44,8 @@ class Frame:
                  height_ratios=None):
         CANVAS.validate(canvas, None)
         self.figure, self.widget, self.mode = _figure(figsize, canvas, grid, width_ratios, height_ratios)
+        if self.mode == "png":  # ipympl sends the picture as the draw ends: legends drawn as usual
+            self.figure.canvas.legend_pictures = {}
         self.layouts = 0
         self._layout: tuple[int, ...] | None = None
 
@@ -172,14 +175,18 @@ def frame_canvas(base: type) -> type:
 
     class FrameCanvas(text_cache_canvas(base)):
         frozen_axes: tuple = ()
+        legend_pictures: dict | None = None
 
         def draw(self, *args, **kwargs):
             if not self.frozen_axes:
                 return super().draw(*args, **kwargs)
-            with _tick_labels_unmeasured(self.frozen_axes) as skipped_x_axes:
+            still = still_legends(self, self.frozen_axes) if self.legend_pictures is not None else []
+            with _tick_labels_unmeasured(self.frozen_axes) as skipped_x_axes, aside(still):
                 result = super().draw(*args, **kwargs)
-            if any(axis.offsetText.get_visible() and axis.offsetText.get_text() for axis in skipped_x_axes):
-                result = super().draw(*args, **kwargs)  # the offset text goes below the measured labels
+            if (any(axis.offsetText.get_visible() and axis.offsetText.get_text() for axis in skipped_x_axes)
+                    or still and not put_back(self, still)):
+                # the offset text goes below the measured labels; a legend's picture did not fit
+                result = super().draw(*args, **kwargs)
             return result
 
     FrameCanvas.__name__ = FrameCanvas.__qualname__ = f"Frame{base.__name__}"
@@ -218,12 +225,15 @@ def png(figure) -> bytes:
     ``savefig`` would draw the figure a second time."""
     from io import BytesIO
 
+    import numpy as np
     from PIL import Image
 
-    width, height = figure.canvas.get_width_height(physical=True)
-    image = Image.frombuffer("RGBA", (width, height), figure.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    if image.getchannel("A").getextrema()[0] == 255:
-        image = image.convert("RGB")
+    size = figure.canvas.get_width_height(physical=True)
+    pixels = figure.canvas.buffer_rgba()
+    if np.asarray(pixels)[:, :, 3].min() == 255:
+        image = Image.frombytes("RGB", size, pixels, "raw", "RGBX")  # alpha dropped as it is read
+    else:
+        image = Image.frombuffer("RGBA", size, pixels, "raw", "RGBA", 0, 1)
     buffer = BytesIO()
     image.save(buffer, format="png", compress_level=1)
     return buffer.getvalue()
