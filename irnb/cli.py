@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Sequence
 
-from .params import (ALPHA, BACKGROUND_RATE, CONFIDENCE, CORRECTION, ESTIMATOR, N_RESAMPLES, PAIRED_TEST,
+from .params import (ALPHA, BACKGROUND_RATE, COMPLETE, CONFIDENCE, CORRECTION, ESTIMATOR, N_RESAMPLES, PAIRED_TEST,
                      POOL_DEPTH, RELEVANCE_LEVEL, REPORT_FORMAT, RUN_DEPTH, SEED, SMOOTHING, STRATEGY, SUGGESTIONS,
                      TEST, add_option)
 
@@ -38,8 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("-m", "--measure", action="append", dest="measures", default=None,
                     help="measure, e.g. P@10, AP, nDCG@20, map, P_10 (repeatable; default: a standard set)")
     ev.add_argument("-q", "--per-topic", action="store_true", help="print per-topic values as well as 'all'")
-    ev.add_argument("-c", "--complete", action="store_true",
-                    help="average over every qrels topic, scoring unanswered topics as empty rankings")
+    add_option(ev, "-c", "--complete", param=COMPLETE,
+               help="average over every qrels topic, scoring unanswered topics as empty rankings")
     add_option(ev, "-l", "--relevance-level", param=RELEVANCE_LEVEL, metavar="LEVEL",
                help="grade ≥ LEVEL is relevant (default 1)")
     add_option(ev, "-M", "--max-depth", param=RUN_DEPTH, metavar="DEPTH",
@@ -446,8 +446,8 @@ def _configure_report(parser) -> None:
     add_option(parser, "--confidence", param=CONFIDENCE, help="confidence level of the intervals (0.95)")
     add_option(parser, "--resamples", param=N_RESAMPLES, dest="resamples", help="bootstrap resamples (default 10000)")
     add_option(parser, "--seed", param=SEED, help="bootstrap seed (default 0)")
-    parser.add_argument("-c", "--complete", action="store_true",
-                        help="average over every qrels topic, scoring unanswered topics 0")
+    add_option(parser, "-c", "--complete", param=COMPLETE,
+               help="average over every qrels topic, scoring unanswered topics 0")
     parser.add_argument("--keep-first", action="store_true",
                         help="keep the first occurrence of a docno repeated within a topic (default: error)")
     add_option(parser, "--format", param=REPORT_FORMAT)

@@ -55,7 +55,7 @@ import pandas as pd
 from scipy import special
 
 from .measures import FAMILIES, Measure, parse_measure
-from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, TEST
+from .params import ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CONFIDENCE, HIGHER_IS_BETTER, MEASUREMENT_DEPTH, TEST
 from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
 
 __all__ = [
@@ -284,10 +284,8 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
     ``test, correction, alpha, assessment, procedure, measure`` (as :func:`compare_table`).
     """
     alpha = _check_alpha(alpha)
-    for name, flag in (("higher_is_better", higher_is_better),
-                       ("assessment_higher_is_better", assessment_higher_is_better)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {flag!r}")
+    higher_is_better = HIGHER_IS_BETTER.validate(higher_is_better, None)
+    assessment_higher_is_better = ASSESSMENT_HIGHER_IS_BETTER.validate(assessment_higher_is_better, None)
     if measure_tests.run_names != assessment_tests.run_names:
         raise ValueError("measure_tests and assessment_tests must cover the same runs in the same order")
     if measure_tests.test != assessment_tests.test:

@@ -50,10 +50,11 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOC, Experiment, Judgments
+from ._grades import unjudged as unjudged_grades
+from .experiment import Experiment, Judgments
 from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
 from .measures import Measure, Param, parse_measure, parse_measures
-from .params import BACKGROUND_RATE, DEGREE, MEASUREMENT_DEPTH, SMOOTHING
+from .params import BACKGROUND_RATE, COMPLETE, DEGREE, MEASUREMENT_DEPTH, SMOOTHING
 from .metrics import aggregate_over_topics, evaluate, judged_view
 from .pooling import DEPTH, contributor_index, judged_mask_of, pool_label, reachable_depth
 from .results import Result
@@ -357,8 +358,7 @@ def score_intervals(experiment: Experiment, measure: "str | Measure", *, pool=No
     (0.5, 0.875, 0.375)
     """
     m = interval_measure(measure, measurement_depth, "score_intervals")
-    if not isinstance(complete, bool):
-        raise TypeError(f"complete must be True or False, got {complete!r}")
+    complete = COMPLETE.validate(complete, None)
     mask = judged_mask_of(experiment, pool)
     pos = _positions(experiment.judgments)
     p = float(m.param("p")) if m.family == "RBP" else 0.0
@@ -753,7 +753,7 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
     mask = judged_mask_of(experiment, pool)
     grades = experiment.judgments.grade_array(mask)[idx, :, :k]
     truth = experiment.truth.grade_array()[idx, :, :k]
-    unjudged = (grades < 0) & (grades != NO_DOC) & (truth >= 0)
+    unjudged = unjudged_grades(grades) & (truth >= 0)
     n = int(unjudged.sum())
     if n == 0:
         raise ValueError(f"{owner}: no unjudged document that the truth judges in the top {k} of the runs")

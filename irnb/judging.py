@@ -60,7 +60,7 @@ import pyarrow as pa
 from .experiment import NO_DOCUMENT, Experiment
 from .intervals import estimate_background_rate, has_interval, score_intervals
 from .measures import Measure, parse_measure
-from .params import BACKGROUND_RATE, BUDGET, STRATEGY, Param
+from .params import BACKGROUND_RATE, BUDGET, ONLY_QRELS, RELEVANT, STRATEGY, Param
 from .params import ROUND_SIZE as ROUND
 from .params import SUGGESTIONS as NUM
 from .pooling import contributor_index, judged_mask_of
@@ -140,8 +140,7 @@ def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, jud
     m = parse_measure(measure)
     if not has_interval(m):
         score_intervals(experiment, m)  # raises the intervals module's error for this measure
-    if not isinstance(only_qrels, bool):
-        raise TypeError(f"only_qrels must be True or False, got {only_qrels!r}")
+    only_qrels = ONLY_QRELS.validate(only_qrels, None)
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
                                                                                       "judge_next")
     mask = _judged_mask(experiment, judged)
@@ -487,8 +486,7 @@ class AssessmentSession:
         """Record the assessor's judgment of the current suggestion and move to the next."""
         if self.current is None:
             raise ValueError("judge: nothing left to judge (every pair is decided or no candidate can help)")
-        if not isinstance(relevant, (bool, np.bool_)):
-            raise TypeError(f"judge: relevant must be True or False, got {relevant!r}")
+        relevant = RELEVANT.validate(relevant, "judge")
         c = self.current["candidate"]
         a = self._cands.weight[c]
         if relevant:

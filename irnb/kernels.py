@@ -51,7 +51,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ._grades import NO_DOC
+from ._grades import NO_DOC, unjudged
 from .measures import CONDENSED_FAMILIES, Measure
 
 __all__ = ["Judged", "condense", "compute", "weighted_precision", "rbp_weights", "dcg_discount",
@@ -531,7 +531,7 @@ def _utility(view: Judged, a: float, b: float, c: float) -> np.ndarray:
 
 def not_judged(view: Judged) -> np.ndarray:
     """Retrieved documents that are not judged: not in the qrels, or a negative grade."""
-    return (view.grade < 0) & (view.grade != NO_DOC)
+    return unjudged(view.grade)
 
 
 def _unjudged(view: Judged, k: int) -> np.ndarray:

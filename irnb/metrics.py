@@ -16,6 +16,7 @@ import numpy as np
 
 from .kernels import Judged, compute, condense, safe_divide
 from .measures import Measure, parse_measures
+from .params import COMPLETE
 from .params import RELEVANCE_LEVEL as _RELEVANCE_LEVEL
 from .results import Result
 
@@ -208,7 +209,7 @@ def evaluate(
     from .experiment import check_max_depth
 
     parsed = parse_measures(measures)
-    check_complete(complete)
+    complete = COMPLETE.validate(complete, None)
     max_depth = check_max_depth(max_depth)
     if view is None:
         S, T, D = experiment.shape
@@ -263,11 +264,6 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
                        length=experiment.length, complete=complete)
 
 
-def check_complete(complete) -> None:
-    if not isinstance(complete, bool):
-        raise TypeError(f"complete must be True or False, got {complete!r}")
-
-
 def evaluate_view(
     view: Judged,
     measures: "str | Measure | Iterable[str | Measure]",
@@ -283,7 +279,7 @@ def evaluate_view(
     evaluated at ``relevance_level``), frozen, in an :class:`Evaluation` whose topics
     count when answered (``length > 0``) or always (``complete``)."""
     parsed = parse_measures(measures)
-    check_complete(complete)
+    complete = COMPLETE.validate(complete, None)
     values = _measure_values(view, parsed, relevance_level)
     return _evaluation(values, parsed, run_names=run_names, topics=topics, length=length, complete=complete)
 

@@ -38,10 +38,11 @@ def nested_frame(mapping: Mapping, what: str, value_name: str) -> pd.DataFrame:
     return frame
 
 
-def looks_nested(mapping: Mapping, depth: int) -> bool:
-    """Whether the first value of ``mapping`` is a mapping ``depth`` levels down."""
+def looks_nested(mapping: Mapping, levels: int) -> bool:
+    """Whether the first value of ``mapping`` is a mapping ``levels`` levels down (nesting
+    levels: not one of the glossary's three depths)."""
     value: Any = mapping
-    for _ in range(depth):
+    for _ in range(levels):
         if not isinstance(value, Mapping) or not value:
             return False
         value = next(iter(value.values()))

@@ -31,9 +31,18 @@ Beyond one number in bounds, a declaration can say: words accepted besides numbe
 bound set by the data (:meth:`Param.within`: a budget ≤ the qrels entries), a bound that
 names another parameter (``low="relevance_level"``, its value passed as ``given=``), and a
 fixed number of ordered values (:class:`ParamList`: Ravana & Moffat's shallow ≤ medium ≤
-deep budgets). Errors are ``ValueError``; a parameter that also takes objects of another
-type raises :class:`ParameterError`, both a ``ValueError`` and a ``TypeError`` (as
-scikit-learn's ``InvalidParameterError``), since a value of the wrong type is a type error there.
+deep budgets), and a bound between parameters checked together (:class:`Relation`: the
+simulator's pool depth ≤ run depth). A flag is a parameter of type ``bool``: True or False
+(a numpy boolean too, given back as a Python one), or a sentinel such as ``None``:
+
+>>> PROGRESS.validate("yes", "sweep")
+Traceback (most recent call last):
+...
+irnb.params.ParameterError: sweep: progress must be True, False or None (automatic), got 'yes'
+
+Errors are ``ValueError``; a flag, and a parameter that also takes objects of another type,
+raise :class:`ParameterError`, both a ``ValueError`` and a ``TypeError`` (as scikit-learn's
+``InvalidParameterError``), since a value of the wrong type is a type error there.
 
 Words (see the glossary): the *pool depth* d judges the top d documents of every
 contributing run; the *measurement depth* k is the cutoff at which a run is scored; the
@@ -52,12 +61,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Param", "ParamList", "ParameterError", "PARAMS", "add_option", "slider_range", "random_generator",
-           "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL",
+__all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_option", "slider_range",
+           "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
            "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "TOP_RUNS",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
-           "BUDGET_LEVELS", "DERIVED"]
+           "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
+           "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
+           "PROGRESS", "AGREES"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
@@ -66,8 +77,9 @@ class ParameterError(ValueError, TypeError):
     """A value that its parameter's declaration does not allow (wrong type or out of bounds).
 
     Both a ``ValueError`` and a ``TypeError``, as scikit-learn's ``InvalidParameterError``;
-    raised by parameters that also take objects of another type (a seed or a numpy
-    Generator), where a value of neither kind is a type error and code catching either works.
+    raised by flags (a value other than True or False is a type error) and by parameters
+    that also take objects of another type (a seed or a numpy Generator), where a value of
+    neither kind is a type error and code catching either works.
     """
 
 
@@ -97,7 +109,8 @@ def _is(value: Any, special: Any) -> bool:
 class Param:
     """A declared parameter: type, bounds (inclusive unless ``*_open``), default, description.
 
-    ``type`` is ``int``, ``float`` or ``str``; a ``str`` parameter lists its ``choices``.
+    ``type`` is ``int``, ``float``, ``str`` or ``bool`` (a flag: True or False, or one of
+    its ``sentinels``); a ``str`` parameter lists its ``choices``.
     ``default=None`` makes the parameter required. ``symbol`` is the paper's letter (E, λ,
     k, d) for inequalities and sliders; ``step`` is a slider's step. Widgets and the command
     line build their controls from the same declaration.
@@ -197,6 +210,8 @@ class Param:
         """
         if self.type is str:
             return "one of " + ", ".join(map(repr, self.choices or ()))
+        if self.type is bool:  # a flag: True, False and its sentinels (None)
+            return _either(["True", "False"] + [self._special(s, part != "kinds") for s in self.sentinels])
         if wording == "satisfy" and self.low is not None and self.high is not None:
             (_, lo), (_, hi) = self._bound(self.low, given), self._bound(self.high, given)
             lo_sign, hi_sign = ("<" if self.low_open else "≤"), ("<" if self.high_open else "≤")
@@ -222,7 +237,7 @@ class Param:
         prefix = f"{owner}: " if owner else ""
         note = note if note is not None else self.note
         why = f" ({note})" if note else ""
-        kind = ParameterError if self.also else ValueError
+        kind = ParameterError if self.also or self.type is bool else ValueError
         return kind(f"{prefix}{label or self.label or self.name} must {verb}"
                     f"{self.describe(wording, part=part, given=given)}{why}, got {value!r}{hint}")
 
@@ -230,12 +245,13 @@ class Param:
     def validate(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be",
                  note: str | None = None, given: Mapping[str, Any] | None = None) -> Any:
         """``value`` converted to the declared type, or a ValueError naming the parameter,
-        what is allowed and what was passed (a :class:`ParameterError` where other types are
-        accepted). Numpy integers are integers
-        (``np.int64(10)`` gives ``10``), numpy floats are numbers; booleans (``True``,
-        ``np.True_``) never are. ``owner`` (the function or command) prefixes the message;
-        ``label`` overrides how the parameter is named (a command-line flag); ``note`` says
-        why the bounds are what they are; ``given`` holds the parameters a bound names.
+        what is allowed and what was passed (a :class:`ParameterError` for a flag and where
+        other types are accepted). Numpy integers are integers (``np.int64(10)`` gives
+        ``10``), numpy floats are numbers; booleans (``True``, ``np.True_``) never are, and a
+        flag takes nothing else (``np.True_`` gives ``True``). ``owner`` (the function or
+        command) prefixes the message; ``label`` overrides how the parameter is named (a
+        command-line flag); ``note`` says why the bounds are what they are; ``given`` holds
+        the parameters a bound names.
 
         >>> RANDOM_STATE.validate(-1, "randomization_test")
         Traceback (most recent call last):
@@ -251,6 +267,12 @@ class Param:
             if not isinstance(value, str) or value not in (self.choices or ()):
                 raise bad()
             return value
+        if self.type is bool:
+            if any(_is(value, special) for special in self.sentinels):
+                return value
+            if not isinstance(value, (bool, np.bool_)):
+                raise bad()
+            return bool(value)
         for special in self.sentinels + self.keywords:
             if _is(value, special):
                 return special
@@ -341,6 +363,71 @@ class ParamList:
             prefix = f"{owner}: " if owner else ""
             raise ValueError(f"{prefix}{self.name} must be {self.describe()}, got {values!r}")
         return checked
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A bound between declared parameters checked together: the sum of the ``left``
+    parameters must be ``≤`` (or, with ``sign="<"``, ``<``) the ``right`` one, a number, or
+    the right one divided by ``divisor``; ``note`` says why (the simulator: a pool cannot be
+    deeper than the runs). A bound on one parameter that another one sets, with the usual
+    words, is a named bound instead (``Param(low="relevance_level")``).
+
+    >>> pools = Relation(("pool_depth",), "run_depth", note="a pool cannot be deeper than the runs")
+    >>> pools.describe()
+    'pool_depth ≤ run_depth'
+    >>> pools.check({"pool_depth": 2000, "run_depth": 1000}, "simulate")
+    Traceback (most recent call last):
+    ...
+    ValueError: simulate: pool_depth (2000) must be ≤ run_depth (1000): a pool cannot be deeper than the runs
+    >>> Relation(("a", "b"), 0.9, note="c").check({"a": 0.5, "b": 0.5}, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: a + b (0.5 + 0.5) must be ≤ 0.9: c
+    """
+
+    left: tuple[str, ...]  # parameters whose values are summed
+    right: str | float  # a parameter, or a number
+    sign: str = "≤"  # or "<"
+    divisor: float | None = None  # the right parameter's value divided by this
+    note: str = ""
+
+    def __post_init__(self):
+        if self.sign not in ("≤", "<"):
+            raise ValueError(f"Relation: sign must be '≤' or '<', got {self.sign!r}")
+        if self.divisor is not None and not isinstance(self.right, str):
+            raise ValueError(f"Relation: a divisor divides a parameter, got right={self.right!r}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The parameters the relation reads."""
+        return self.left + ((self.right,) if isinstance(self.right, str) else ())
+
+    def _right(self) -> str:
+        if not isinstance(self.right, str):
+            return _number(self.right)
+        return self.right if self.divisor is None else f"{self.right} / {_number(self.divisor)}"
+
+    def describe(self) -> str:
+        """The relation in words: ``novel_runs + keyword_runs < num_runs``."""
+        return f"{' + '.join(self.left)} {self.sign} {self._right()}"
+
+    def check(self, values: Mapping[str, Any], owner: str | None) -> None:
+        """Nothing if the (validated) ``values`` satisfy the relation; else a ValueError
+        that names the parameters with their values (the given ones as they are, a
+        computed bound in short form) and says why."""
+        total = sum(values[name] for name in self.left)
+        if not isinstance(self.right, str):
+            bound, shown = self.right, self._right()
+        else:
+            bound = values[self.right] if self.divisor is None else values[self.right] / self.divisor
+            shown = f"{self._right()} ({values[self.right] if self.divisor is None else _number(bound)})"
+        if (total < bound) if self.sign == "<" else (total <= bound):
+            return
+        prefix = f"{owner}: " if owner else ""
+        given = " + ".join(str(values[name]) for name in self.left)
+        why = f": {self.note}" if self.note else ""
+        raise ValueError(f"{prefix}{' + '.join(self.left)} ({given}) must be {self.sign} {shown}{why}")
 
 
 def random_generator(seed: Any, owner: str | None, *, note: str | None = None) -> np.random.Generator:
@@ -438,6 +525,37 @@ DEGREE = Param("degree", int, 3, low=0, doc="degree of the polynomial fitted to 
 ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
                   doc="point estimate: S simplistic, B background, I interpolated, M smoothed")
 
+# ------------------------------------------------------------------------------- flags
+#: Every qrels topic counts, an unanswered one as 0 (trec_eval -c).
+COMPLETE = Param("complete", bool, False,
+                 doc="average over every qrels topic, a topic the run does not answer scoring 0 (trec_eval -c)")
+#: Wilcoxon's continuity correction (scipy's ``correction``).
+CONTINUITY_CORRECTION = Param("correction", bool, False, doc="continuity correction of the Wilcoxon test's "
+                                                             "normal approximation (scipy's correction)")
+#: A measure's direction in the decision matrix (an unjudged share is lower-is-better).
+HIGHER_IS_BETTER = Param("higher_is_better", bool, True, doc="a higher score of the measure is better")
+#: The assessment measure's direction in the decision matrix.
+ASSESSMENT_HIGHER_IS_BETTER = HIGHER_IS_BETTER.renamed("assessment_higher_is_better",
+                                                       doc="a higher score of the assessment measure is more assessed")
+#: Leave-one-group-out: entries that no contributing run pooled stay judged.
+KEEP_UNPOOLED = Param("keep_unpooled", bool, False,
+                      doc="keep the qrels entries that no contributing run pooled judged in every reduced pool")
+#: Suggest only documents that are in the qrels (a simulation that can read their grades).
+ONLY_QRELS = Param("only_qrels", bool, False, doc="suggest only documents in the qrels (whose grade is known)")
+#: An assessor's judgment of a suggested document.
+RELEVANT = Param("relevant", bool, None, doc="the assessor's judgment: True if the document is relevant")
+#: Completed qrels carry the predicted probabilities, not only the 0/1 grades.
+PROBABILITIES = Param("probabilities", bool, True, doc="keep each prediction's probability of relevance")
+#: Predict the unjudged qrels entries only, not the runs' unjudged documents.
+WITHIN_QRELS = Param("within_qrels", bool, False,
+                     doc="predict the qrels entries left unjudged only, not every unjudged document the runs rank")
+#: A sweep's progress bar: None shows it where someone watches (a terminal, a notebook).
+PROGRESS = Param("progress", bool, None, sentinels=(None,), meanings=((None, "automatic"),),
+                 doc="show a progress bar (None: only in a terminal or a notebook)")
+#: A reproduction's verdict: the data shows the paper's finding (None: it cannot say).
+AGREES = Param("agrees", bool, None, sentinels=(None,), label="Headline.agrees",
+               doc="the data shows the paper's finding (None: the data cannot say)")
+
 #: Ravana & Moffat's three judgment budgets (shallow ≤ medium ≤ deep), each a judgment budget N.
 BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "deep"), noun="numbers of judgments",
                           doc="shallow, medium and deep judgment budgets (Ravana & Moffat 2010 Tables 1-3)")
@@ -447,6 +565,10 @@ PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
     PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, TOP_RUNS, TEST, CORRECTION, ESTIMATOR,
     STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
+#: Every declared flag by name (True or False, or a sentinel where declared).
+FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
+    COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
+    RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, AGREES)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
                                                  "random_state": RANDOM_STATE})
@@ -456,7 +578,8 @@ DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "re
 def add_option(parser, *flags: str, param: Param, default: Any = ..., help: str | None = None, **kwargs: Any):
     """Add the command-line option ``flags`` for ``param``: its type, its choices, and a help
     text from its description and default. Values are checked by the command (through
-    ``param.validate`` with the flag as label) so that the error names the flag.
+    ``param.validate`` with the flag as label) so that the error names the flag. A flag
+    parameter (type ``bool``, default False) is an option without a value: True when given.
 
     >>> import argparse
     >>> p = argparse.ArgumentParser()
@@ -464,6 +587,12 @@ def add_option(parser, *flags: str, param: Param, default: Any = ..., help: str 
     >>> p.parse_args(["--test", "tukey"]).test
     'tukey'
     """
+    if param.type is bool:  # a flag: given or not (True when given), never "--flag False"
+        if param.default is not False or default is not ...:
+            raise ValueError(f"add_option: {param.name} is a flag that is off unless given; its default must be "
+                             f"False, got {param.default if default is ... else default!r}")
+        return parser.add_argument(*flags, dest=kwargs.pop("dest", param.name), action="store_true",
+                                   help=help if help is not None else param.doc, **kwargs)
     default = param.default if default is ... else default
     text = help if help is not None else param.doc
     if default is not None and "(default" not in text:

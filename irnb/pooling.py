@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from .experiment import NO_DOCUMENT, Experiment, PoolMask, PoolMaskError, pooled_unjudged_of
-from .params import FRACTION, JUDGMENTS, Param, random_generator
+from .params import FRACTION, JUDGMENTS, KEEP_UNPOOLED, Param, random_generator
 from .params import POOL_DEPTH as DEPTH
 from .writing import write_qrels
 
@@ -393,9 +393,7 @@ def leave_one_group_out(experiment: Experiment, *, depth: int,
     pooled_by_group[grp_sorted[starts]] = np.logical_or.reduceat(pooled_by_run[order], starts, axis=0)
     count = pooled_by_group.sum(axis=0, dtype=np.int32)  # groups that pooled each entry
     judged = (count[None, :] - pooled_by_group) > 0
-    if not isinstance(keep_unpooled, bool):
-        raise TypeError(f"leave_one_group_out: keep_unpooled must be True or False, got {keep_unpooled!r}")
-    if keep_unpooled:
+    if KEEP_UNPOOLED.validate(keep_unpooled, "leave_one_group_out"):
         judged |= (count == 0)[None, :]
     return GroupPools(judged=judged, groups=group_names, depth=depth, contributors=_names(experiment, idx),
                       run_names=tuple(experiment.run_names), run_groups=tuple(experiment.groups))

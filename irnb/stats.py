@@ -77,7 +77,7 @@ from .pair_kernels import (EXACT_MAX_TOPICS, PERMUTATION_MAX_TOPICS, Pairs, Scor
                            paired_summaries, paired_t_kernel, pairs, studentized_range_sf, wilcoxon_kernel)
 from .pair_kernels import studentized_range_sf as _studentized_range_sf  # noqa: F401 (the spelling tests read)
 from .pair_kernels import t_two_sided_p as _t_two_sided_p  # noqa: F401 (the spelling tests read)
-from .params import N_RESAMPLES, TEST, random_generator
+from .params import CONTINUITY_CORRECTION, N_RESAMPLES, TEST, random_generator
 from .results import Result
 
 __all__ = [
@@ -345,8 +345,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
         raise ValueError(f"zero_method must be one of {WILCOXON_ZERO_METHODS}, got {zero_method!r}")
     if method not in WILCOXON_METHODS:
         raise ValueError(f"method must be one of {WILCOXON_METHODS}, got {method!r}")
-    if not isinstance(correction, (bool, np.bool_)):
-        raise TypeError(f"correction must be True or False, got {correction!r}")
+    correction = CONTINUITY_CORRECTION.validate(correction, None)
     sc = _scores(scores, measure, run_names, topics)
     pr = pairs(sc)
     stat, p, direction, used = wilcoxon_kernel(pr, zero_method, bool(correction), method)

@@ -35,7 +35,7 @@ import sys
 import time
 from typing import Any, Callable, Iterable, Sequence
 
-from .params import N_JOBS
+from .params import N_JOBS, PROGRESS
 
 __all__ = ["sweep", "N_JOBS_DOC", "MIN_PARALLEL_SECONDS"]
 
@@ -46,16 +46,6 @@ MIN_PARALLEL_SECONDS = 2.0
 N_JOBS_DOC = ("``n_jobs``: parallel workers for the sweep (None: this process, one task after another; -1: "
               "every core; inside ``joblib.parallel_config(backend=...)`` that backend, e.g. Dask); "
               "``progress``: show a progress bar (None: only in a terminal or notebook; False: never)")
-
-
-def _check_n_jobs(n_jobs, owner: str):
-    return N_JOBS.validate(n_jobs, owner)
-
-
-def _check_progress(progress, owner: str):
-    if progress is not None and not isinstance(progress, bool):
-        raise TypeError(f"{owner}: progress must be True, False or None (automatic), got {progress!r}")
-    return progress
 
 
 def _watched() -> bool:
@@ -75,8 +65,9 @@ def sweep(fn: Callable[..., Any], tasks: Iterable[Sequence[Any]], *, n_jobs: int
     ``fn`` must be a module-level function (workers import it by name) and every task a
     tuple of picklable arguments. See the module docstring for ``n_jobs`` and ``progress``.
     """
-    n_jobs = _check_n_jobs(n_jobs, owner)
-    show = _watched() if _check_progress(progress, owner) is None else progress
+    n_jobs = N_JOBS.validate(n_jobs, owner)
+    progress = PROGRESS.validate(progress, owner)
+    show = _watched() if progress is None else progress
     tasks = [tuple(t) for t in tasks]
     import joblib
 

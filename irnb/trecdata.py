@@ -33,8 +33,24 @@ __all__ = ["Run", "Qrels", "DUPLICATE_POLICIES", "check_duplicate_policy", "run_
 DUPLICATE_POLICIES = ("error", "keep_first")
 
 
+class _TopicTable:
+    """What a run and qrels share: a ``table`` with a ``topic`` column, its topics and rows."""
+
+    table: pa.Table
+
+    @property
+    def topics(self) -> list[str]:
+        """The topics, in the table's order (sorted by topic)."""
+        return pc.unique(self.table["topic"]).to_pylist()
+
+    @property
+    def _rows(self) -> int:
+        """The table's rows: a run's lines (``num_lines``), the qrels' judgments (``num_judgments``)."""
+        return self.table.num_rows
+
+
 @dataclass(frozen=True)
-class Run:
+class Run(_TopicTable):
     """One ranked run: per topic, documents in trec_eval order.
 
     ``table`` has the columns ``topic`` (string), ``docno`` (string), ``score`` (float64),
@@ -51,13 +67,7 @@ class Run:
     comments: tuple[str, ...] = field(default=(), repr=False)
     metadata: Mapping = field(default_factory=dict, repr=False, compare=False)
 
-    @property
-    def num_lines(self) -> int:
-        return self.table.num_rows
-
-    @property
-    def topics(self) -> list[str]:
-        return pc.unique(self.table["topic"]).to_pylist()
+    num_lines = _TopicTable._rows
 
     @classmethod
     def from_dict(cls, scores: Mapping, *, name: str = "run") -> "Run":
@@ -78,20 +88,14 @@ class Run:
 
 
 @dataclass(frozen=True)
-class Qrels:
+class Qrels(_TopicTable):
     """Relevance judgments: ``table`` has ``topic``, ``docno`` (strings) and ``grade`` (int64),
     sorted by topic then docno."""
 
     table: pa.Table = field(repr=False)
     source: str = ""
 
-    @property
-    def num_judgments(self) -> int:
-        return self.table.num_rows
-
-    @property
-    def topics(self) -> list[str]:
-        return pc.unique(self.table["topic"]).to_pylist()
+    num_judgments = _TopicTable._rows
 
     @classmethod
     def from_dict(cls, grades: Mapping) -> "Qrels":

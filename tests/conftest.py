@@ -34,6 +34,19 @@ def covid_dir() -> Path:
     return shared_path("data", "trec-covid-round1")
 
 
+@pytest.fixture(scope="module")
+def table_tool():
+    """tools/reproduction_table.py (README's reproduction table), imported as a module."""
+    import importlib
+
+    tools = REPO / "tools"
+    sys.path.insert(0, str(tools))
+    try:
+        return importlib.import_module("reproduction_table")
+    finally:
+        sys.path.remove(str(tools))
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20071)

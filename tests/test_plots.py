@@ -315,6 +315,23 @@ def test_depth_curves_plot_draws_means_with_intervals_and_cases():
     assert plots.depth_curves_plot(curves).get_title() == "cases by paired t-test (no correction), α = 0.01"
 
 
+def test_depth_curves_plot_case_labels_and_title_do_not_overlap_at_the_papers_depths():
+    depths = (10, 30, 100, 500, 1000)
+    rows = [{"depth": d, "kind": kind, "measure": f"{family}@{d}", "run": run, "mean": 0.3, "lower": 0.2,
+             "upper": 0.4, "case": 2}
+            for d in depths for kind, family in (("measure", "P"), ("assessment", "Judged")) for run in ("s1", "s2")]
+    ax = plots.depth_curves_plot(pd.DataFrame(rows), title="a pair: P@d")
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in ax.texts] + [ax.title.get_window_extent(renderer)]
+    assert len(boxes) == len(depths) + 1
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), (a, b)
+    assert ax.get_title() == "a pair: P@d"
+
+
 def test_ranked_runs_plot_ranks_by_the_measure_and_keeps_each_runs_assessment():
     means = pd.DataFrame({"AP": [0.2, 0.4, 0.1], "Judged@100": [0.9, 0.5, 0.7]},
                          index=pd.Index(["a", "b", "c"], name="run"))

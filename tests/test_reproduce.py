@@ -218,6 +218,16 @@ def test_fig2_pairs_and_their_numbers(results, exp):
     assert (curves["lower"] <= curves["mean"]).all() and (curves["mean"] <= curves["upper"]).all()
     axes = rep.figure()
     assert axes.shape == (2, 2) and axes[0, 1].get_title() == "top (even judging): A_p@d"
+    # the figure says which test and α decided the cases (issue 13): above the panels, or
+    # in each row's left panel when the caller gives the Axes
+    procedure = "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05"
+    assert axes[0, 0].figure.get_suptitle() == f"baillie2007-fig2 (embedded default (seed 0)): cases by {procedure}"
+    import matplotlib.pyplot as plt
+
+    _, given = plt.subplots(2, 2)
+    rep.figure(ax=given)
+    assert given[1, 0].get_title().replace("\n", " ") == f"bottom (judging diverges): P@d cases by {procedure}"
+    assert given[1, 1].get_title() == "bottom (judging diverges): A_p@d"
 
 
 def test_fig4_has_a_pair_for_each_case(results):
@@ -316,21 +326,15 @@ def covid(covid_dir):
 
 @pytest.fixture(scope="module")
 def covid_results(covid):
-    """Every id on TREC-COVID with its default options (as README's table), timed."""
-    import time
-
-    out = {}
-    for id in MINE:
-        start = time.perf_counter()
-        out[id] = irnb.reproduce(id, covid, label="TREC-COVID round 1"), time.perf_counter() - start
-    return out
+    """Every id on TREC-COVID with its default options (as README's table); their run
+    times are measured by benchmarks/bench_reproduce.py, not asserted here."""
+    return {id: irnb.reproduce(id, covid, label="TREC-COVID round 1") for id in MINE}
 
 
 @pytest.mark.shared
 @pytest.mark.parametrize("id", MINE)
 def test_every_id_runs_on_trec_covid(covid_results, id):
-    rep, seconds = covid_results[id]
-    assert seconds < 60, f"{id} took {seconds:.1f} s on TREC-COVID (budget: a minute)"
+    rep = covid_results[id]
     assert rep.data == "TREC-COVID round 1" and isinstance(rep.headline, R.Headline)
     if "table" in id:
         assert rep.table["pairs"].iloc[0].item() == 143 * 142 // 2
@@ -448,19 +452,6 @@ def test_cli_saves_a_figure(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------------------- README
-@pytest.fixture(scope="module")
-def table_tool():
-    import sys
-    from pathlib import Path
-
-    tools = Path(__file__).resolve().parents[1] / "tools"
-    sys.path.insert(0, str(tools))
-    try:
-        return importlib.import_module("reproduction_table")
-    finally:
-        sys.path.remove(str(tools))
-
-
 def test_readme_table_default_column_is_what_the_code_computes(table_tool):
     written = table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
     computed = table_tool.rows(ids=MINE, covid=None).set_index("id")
@@ -474,7 +465,7 @@ def test_readme_table_default_column_is_what_the_code_computes(table_tool):
 @pytest.mark.shared
 def test_readme_table_covid_column_is_what_the_code_computes(table_tool, covid_results):
     written = table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
-    for id, (rep, _) in covid_results.items():
+    for id, rep in covid_results.items():
         assert written.loc[id, "irnb: TREC-COVID"] == rep.headline.irnb, id
         assert written.loc[id, "agrees (default / TREC-COVID)"].split(" / ")[1] == rep.headline.verdict, id
 

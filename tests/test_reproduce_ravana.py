@@ -119,6 +119,7 @@ def test_ids_and_figures(reps):
         assert f"pool depth d = {d}" in ax.get_title()
     axes = reps["ravana2010-fig2"].figure()
     assert len(axes) == 3 and all(len(a.get_lines()) == 5 for a in axes)
+    assert axes[0].get_ylabel() == "fraction of pairs, paired t-test p < 0.01"  # the test and α (Ravana & Moffat)
     with pytest.raises(ValueError, match="is a table"):
         reps["ravana2010-table2"].figure()
 

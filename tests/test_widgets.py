@@ -509,9 +509,9 @@ def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
 
 @pytest.mark.parametrize("family", ["sans-serif", "serif", "monospace"])
 def test_the_text_canvas_lays_text_out_where_matplotlib_does(family):
-    """The text canvas tells matplotlib each font's height metrics (read once per font and
-    size): every text's box — titles, tick labels, a two-line rotated label, sizes 7 to 14
-    pt — is where matplotlib's own Agg canvas, which reads them itself, puts it."""
+    """The text canvas leaves text layout to matplotlib: every text's box — titles, tick
+    labels, a two-line rotated label, sizes 7 to 14 pt — is where matplotlib's own Agg
+    canvas puts it."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.text import Text
@@ -532,6 +532,81 @@ def test_the_text_canvas_lays_text_out_where_matplotlib_does(family):
     plain, cached = boxes
     assert len(plain) >= 6 and cached == plain
 
+
+
+@pytest.mark.parametrize("case", ["offset text", "top ticks", "plain"])
+def test_a_frozen_frame_draws_the_same_pixels_without_measuring_tick_labels(case):
+    """While a frame's layout is frozen its canvas draws the tick labels without measuring
+    them first: the same pixels as a draw that measures them, also where the measurement
+    places something — an x axis's offset text (below the labels) and a title above
+    top-side ticks; afterwards every tick label counts in the layout again."""
+    frame = frames.Frame((4.0, 3.0), "png", (1, 2))
+    left, right = frame.figure.axes
+    left.plot([1e6 + 0.001, 1e6 + 0.004] if case == "offset text" else [1, 4], [0, 1])
+    right.plot([0, 1], [5, 7])
+    if case == "top ticks":
+        right.xaxis.set_ticks_position("top")
+    for ax in (left, right):
+        ax.set_title(f"{case}: where is the title")
+    frame.render([])
+    canvas = frame.figure.canvas
+    assert canvas.frozen_axes == (left, right)
+    assert bool(left.xaxis.offsetText.get_text()) == (case == "offset text")
+    pictures = []
+    for frozen in ((left, right), ()):
+        canvas.frozen_axes = frozen
+        canvas.draw()
+        pictures.append(np.asarray(canvas.buffer_rgba()).copy())
+    np.testing.assert_array_equal(pictures[0], pictures[1])
+    labels = [t for ax in (left, right) for t in ax.get_xticklabels() + ax.get_yticklabels()]
+    assert labels and all(t.get_in_layout() for t in labels)
+
+
+
+@pytest.mark.parametrize("base", ["agg", "ipympl"])
+def test_the_canvases_use_no_private_matplotlib_method(base, keep_backend):
+    """The frame canvas, the text canvas and their renderer change matplotlib's drawing only
+    through public methods: none of their own single-underscore methods bears a name that
+    matplotlib's or ipympl's source uses (the text canvas once answered matplotlib's private
+    ``_get_font_height_metrics``, which matplotlib asks a renderer for by name)."""
+    import inspect
+    from pathlib import Path
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    packages = [matplotlib]
+    if base == "ipympl":
+        ipympl = pytest.importorskip("ipympl.backend_nbagg")
+        packages.append(pytest.importorskip("ipympl"))
+        canvas_class = frames.frame_canvas(ipympl.Canvas)
+    else:
+        canvas_class = frames.frame_canvas(FigureCanvasAgg)
+    renderer_class = type(frames.frame_canvas(FigureCanvasAgg)(Figure()).get_renderer())
+    ours = [c for c in (*canvas_class.__mro__, *renderer_class.__mro__) if c.__module__.startswith("irnb.")]
+    assert len(ours) == 3  # frame canvas, text canvas, text renderer
+    names = {name for c in ours for name, value in vars(c).items()
+             if inspect.isfunction(value) and name.startswith("_") and not name.startswith("__")}
+    assert names  # the renderer's own helper at least: the check below reads something
+    source = "\n".join(path.read_text(encoding="utf-8", errors="replace") for package in packages
+                       for path in Path(package.__file__).parent.rglob("*.py"))
+    assert sorted(name for name in names if name in source) == []
+
+
+def test_png_keeps_transparency_and_writes_opaque_pictures_as_rgb():
+    from io import BytesIO
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    for alpha, mode in ((0.5, "RGBA"), (1.0, "RGB")):
+        figure = Figure(figsize=(0.5, 0.25), dpi=80, facecolor=(1.0, 0.5, 0.0, alpha))
+        FigureCanvasAgg(figure)
+        figure.canvas.draw()
+        image = Image.open(BytesIO(frames.png(figure)))
+        assert image.mode == mode
+        np.testing.assert_array_equal(np.asarray(image.convert("RGBA")), np.asarray(figure.canvas.buffer_rgba()))
 
 # =============================================================================== no dead controls
 def _other_value(experiment, control, name):

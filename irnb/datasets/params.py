@@ -1,9 +1,9 @@
 """Declared parameters of the simulator: type, bounds, default, meaning.
 
 The same declarations validate ``simulate(...)`` keywords, build the ``irnb simulate``
-options and can build widget sliders. Bounds that depend on another parameter (a pool
-cannot be deeper than the runs) are checked in :func:`validate_params` with an error that
-names both parameters.
+options and can build widget sliders. Bounds between parameters (a pool cannot be deeper
+than the runs) are declared too (:data:`RELATIONS`, each an :class:`irnb.params.Relation`)
+and checked by :func:`validate_params` with an error that names both parameters.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 from typing import Any, Mapping
 
-from ..params import Param
+from ..params import SEED, Param, Relation, add_option
 
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["SIMULATION_PARAMS", "validate_params", "defaults", "configure_simulate_parser"]
+__all__ = ["SIMULATION_PARAMS", "RELATIONS", "validate_params", "defaults", "configure_simulate_parser"]
 
 _P = [
     Param("num_topics", int, 50, low=1, high=500, doc="topics (queries)"),
@@ -55,9 +55,22 @@ def defaults() -> dict[str, Any]:
     return {name: p.default for name, p in SIMULATION_PARAMS.items()}
 
 
+#: The bounds between the simulator's parameters, checked in this order after each parameter's own.
+RELATIONS: tuple[Relation, ...] = (
+    Relation(("num_groups",), "num_runs", note="every group submits a run"),
+    Relation(("run_depth",), "docs_per_topic", note="a run cannot retrieve more documents than the topic has"),
+    Relation(("pool_depth",), "run_depth", note="a pool cannot be deeper than the runs"),
+    Relation(("novel_runs", "keyword_runs"), "num_runs", sign="<", note="at least one run must be 'popular'"),
+    Relation(("title_share", "novel_share"), 0.9,
+             note="the rest of the relevant documents form the mainstream family"),
+    Relation(("median_relevant",), "docs_per_topic", divisor=10,
+             note="relevant documents are a small part of a topic's documents"),
+)
+
+
 def validate_params(values: Mapping[str, Any], *, owner: str = "simulate") -> dict[str, Any]:
-    """Check every parameter against its declared bounds, then the bounds between them;
-    return the converted values.
+    """Check every parameter against its declared bounds, then the bounds between them
+    (:data:`RELATIONS`); return the converted values.
 
     >>> validate_params({**defaults(), "pool_depth": 2000})["pool_depth"]
     Traceback (most recent call last):
@@ -65,37 +78,16 @@ def validate_params(values: Mapping[str, Any], *, owner: str = "simulate") -> di
     ValueError: simulate: pool_depth (2000) must be ≤ run_depth (1000): a pool cannot be deeper than the runs
     """
     out = {name: SIMULATION_PARAMS[name].validate(values[name], owner) for name in SIMULATION_PARAMS}
-
-    def need(ok: bool, message: str) -> None:
-        if not ok:
-            raise ValueError(f"{owner}: {message}")
-
-    need(out["num_groups"] <= out["num_runs"],
-         f"num_groups ({out['num_groups']}) must be ≤ num_runs ({out['num_runs']}): every group submits a run")
-    need(out["run_depth"] <= out["docs_per_topic"],
-         f"run_depth ({out['run_depth']}) must be ≤ docs_per_topic ({out['docs_per_topic']}): "
-         "a run cannot retrieve more documents than the topic has")
-    need(out["pool_depth"] <= out["run_depth"],
-         f"pool_depth ({out['pool_depth']}) must be ≤ run_depth ({out['run_depth']}): "
-         "a pool cannot be deeper than the runs")
-    need(out["novel_runs"] + out["keyword_runs"] < out["num_runs"],
-         f"novel_runs + keyword_runs ({out['novel_runs']} + {out['keyword_runs']}) must be < num_runs "
-         f"({out['num_runs']}): at least one run must be 'popular'")
-    need(out["title_share"] + out["novel_share"] <= 0.9,
-         f"title_share + novel_share ({out['title_share']} + {out['novel_share']}) must be ≤ 0.9: "
-         "the rest of the relevant documents form the mainstream family")
-    need(out["median_relevant"] <= out["docs_per_topic"] / 10,
-         f"median_relevant ({out['median_relevant']}) must be ≤ docs_per_topic / 10 "
-         f"({out['docs_per_topic'] / 10:g}): relevant documents are a small part of a topic's documents")
+    for relation in RELATIONS:
+        relation.check(out, owner)
     return out
 
 
 def configure_simulate_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add ``irnb simulate``'s options to ``parser`` (one option per declared parameter)."""
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0: the embedded default)")
+    add_option(parser, "--seed", param=SEED, help="random seed (default 0: the embedded default)")
     parser.add_argument("--out", required=True, help="directory to write the collection to")
     parser.add_argument("--force", action="store_true", help="replace files that already exist")
     for name, param in SIMULATION_PARAMS.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, type=param.type, default=param.default,
-                            help=f"{param.doc} (default {param.default})")
+        add_option(parser, f"--{name.replace('_', '-')}", param=param)
     return parser

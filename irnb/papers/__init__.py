@@ -111,8 +111,7 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
         raise TypeError(f"{id}: unknown option {unknown[0]!r}{hint} (its options: "
                         f"{', '.join(allowed) or 'none'})")
     source = _source(experiment, manual=manual, label=label)
-    for need in spec.needs:
-        source.require(need, id)
+    source.require_all(spec.needs, id)  # names everything the data lacks, not only the first
     result = spec.run(source, **options)
     if not isinstance(result, Reproduction) or result.id != id:
         raise TypeError(f"reproduction {id!r} returned {type(result).__name__} "

@@ -363,24 +363,36 @@ def _weak_beyond(grid: _Grid, a: str, b: str, pool_depth: int | None) -> list[in
 
 
 def _draw_pairs(rep: Reproduction, ax=None):
-    """One row of panels per pair: the measure (left) and A_p (right) across depths."""
+    """One row of panels per pair: the measure (left) and A_p (right) across depths. The
+    test and α that decided the cases (``curves.attrs``) head the figure, or each row's
+    left panel when ``ax`` is given."""
+    import textwrap
+
     from .. import plots
 
     curves = rep.details["curves"]
+    caption = plots.procedure_caption(curves)
     labels = list(dict.fromkeys(curves["pair"]))
+    cases_by = "" if caption is None else textwrap.fill(f"cases by {caption}", 50)
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(len(labels), 2, figsize=(10, 3.6 * len(labels)), layout="constrained", squeeze=False)
+        figure, ax = plt.subplots(len(labels), 2, figsize=(10, 3.6 * len(labels)), layout="constrained",
+                                  squeeze=False)
+        if cases_by:
+            figure.suptitle(f"{rep.id} ({rep.data}): cases by {caption}", fontsize="medium")
+            cases_by = ""  # said once, above every panel
     axes = np.asarray(ax, dtype=object).reshape(-1)
     if axes.size != 2 * len(labels):
         raise ValueError(f"{rep.id}: ax must hold {2 * len(labels)} Axes (one row of two per pair), got {axes.size}")
     for i, label in enumerate(labels):
         for j, kind in enumerate(("measure", "assessment")):
             part = curves[(curves["pair"] == label) & (curves["kind"] == kind)]
-            panel = plots.depth_curves_plot(part, ax=axes[2 * i + j])
-            panel.set_title(f"{label}: {part['measure'].iloc[0].split('@')[0]}@d" if kind == "measure"
-                            else f"{label}: A_p@d", fontsize="medium", pad=14)
+            if kind == "measure":
+                title = f"{label}: {part['measure'].iloc[0].split('@')[0]}@d" + (f"\n{cases_by}" if cases_by else "")
+            else:
+                title = f"{label}: A_p@d"
+            plots.depth_curves_plot(part, title=title, ax=axes[2 * i + j])
     return axes.reshape(len(labels), 2)
 
 
@@ -619,6 +631,7 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
 # =============================================================================== 2008 Fig. 12
 def _draw_fig12(rep: Reproduction, ax=None):
     from .. import plots
+    from ..plots.legends import outside_legend
 
     runs = rep.details["runs"]
     judged = next(c for c in runs.columns if c.startswith("Judged@"))
@@ -627,7 +640,7 @@ def _draw_fig12(rep: Reproduction, ax=None):
     x = np.arange(1, len(runs) + 1)
     ax.plot(x, runs["RecallAssessment"].to_numpy()[order], marker="^", markersize=3, linestyle="none",
             color="0.4", label="Recall of Assessment")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)  # off the data
+    outside_legend(ax, *ax.get_legend_handles_labels())  # off the data
     ax.set_title(f"{rep.data}: runs ranked by MAP (τ with {plots.measure_label(judged)} = {rep.table.iloc[0, 0]:.3f})",
                  fontsize="medium")
     return ax

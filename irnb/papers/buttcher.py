@@ -359,6 +359,7 @@ def fig1(source: Source, *, seed: int = 0, repeats: int = 1,
 
 def _draw_fig1(rep, ax=None):
     from .. import plots
+    from ..plots.legends import outside_legend
 
     panels = list(dict.fromkeys(rep.table.columns.get_level_values("panel")))
     axes = panel_axes(ax, len(panels), width=5.0, height=3.8)
@@ -370,7 +371,7 @@ def _draw_fig1(rep, ax=None):
         a.set_title(panel, fontsize=9)
     axes[0].set_ylabel("mean score of all runs")
     axes[-1].set_ylabel("Kendall's τ against the full qrels")
-    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)
+    outside_legend(axes[-1], *axes[-1].get_legend_handles_labels())
     return axes
 
 

@@ -353,6 +353,7 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
 
 def _draw_fig2(rep, ax=None):
     from .. import plots
+    from ..plots.legends import outside_legend
 
     measures = list(dict.fromkeys(rep.table.columns.get_level_values("measure")))
     axes = panel_axes(ax, len(measures), sharey=True)
@@ -371,8 +372,8 @@ def _draw_fig2(rep, ax=None):
         plots.plain_log_axis(a.xaxis, subs=(1.0,))
         a.set_xlabel("number of judgments")
         a.set_title(m, fontsize=9)
-    axes[0].set_ylabel(f"fraction of pairs with p < {ALPHA}")
-    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=plots.MIN_FONT)
+    axes[0].set_ylabel(f"fraction of pairs, paired t-test p < {ALPHA}")
+    outside_legend(axes[-1], *axes[-1].get_legend_handles_labels())
     return axes if not shared else axes[0]
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..experiment import Experiment
+from ..params import AGREES
 from ..pooling import judged_depth
 
 FLOAT_FORMAT = "{:.4g}".format  # how tables print: four significant digits
@@ -39,9 +40,7 @@ class Headline:
     agrees: bool | None
 
     def __post_init__(self):
-        if self.agrees is not None and not isinstance(self.agrees, (bool, np.bool_)):
-            raise TypeError(f"Headline.agrees must be True, False or None, got {self.agrees!r}")
-        object.__setattr__(self, "agrees", None if self.agrees is None else bool(self.agrees))
+        object.__setattr__(self, "agrees", AGREES.validate(self.agrees, None))
 
     @property
     def verdict(self) -> str:
@@ -158,6 +157,11 @@ class Source:
         ``texts`` (document texts), ``contributors`` (some run did not contribute),
         ``pairs`` (at least two runs).
         """
+        self.require_all((what,), id)
+
+    def require_all(self, needs: Sequence[str], id: str) -> None:
+        """:meth:`require` for several needs at once: one :class:`ReproductionNeeds` naming
+        every one the data lacks (e.g. manual runs *and* document texts), not only the first."""
         exp = self.experiment
         lacking = {
             "groups": lambda: len(set(exp.groups)) in (1, len(exp.groups)),
@@ -167,19 +171,25 @@ class Source:
             "contributors": lambda: bool(exp.contributors.all()),
             "pairs": lambda: len(exp.run_names) < 2,
         }
-        if what not in lacking:
-            raise ValueError(f"unknown requirement {what!r}; one of {sorted(lacking)}")
-        if lacking[what]():
-            hint = {
-                "groups": "run groups (several runs per group; --groups TSV on the command line)",
-                "manual": "which runs are manual (manual=[...]; --manual RUN... on the command line)",
-                "truth": "complete judgments to compare with (truth qrels; --truth FILE on the command line)",
-                "texts": "document texts (only the embedded default carries them)",
-                "contributors": "runs that did not contribute to the pool (contributors=...; --contributors)",
-                "pairs": "at least two runs (it compares pairs of runs)",
-            }[what]
-            has = f"{len(exp.run_names)} run" if what == "pairs" else "none"
-            raise ReproductionNeeds(f"{id} needs {hint}; {self.label} has {has}")
+        unknown = [what for what in needs if what not in lacking]
+        if unknown:
+            raise ValueError(f"unknown requirement {unknown[0]!r}; one of {sorted(lacking)}")
+        missing = [what for what in needs if lacking[what]()]
+        if not missing:
+            return
+        hints = {
+            "groups": "run groups (several runs per group; --groups TSV on the command line)",
+            "manual": "which runs are manual (manual=[...]; --manual RUN... on the command line)",
+            "truth": "complete judgments to compare with (truth qrels; --truth FILE on the command line)",
+            "texts": "document texts (only the embedded default carries them)",
+            "contributors": "runs that did not contribute to the pool (contributors=...; --contributors)",
+            "pairs": "at least two runs (it compares pairs of runs)",
+        }
+        if missing == ["pairs"]:
+            has = f"{len(exp.run_names)} run"
+        else:
+            has = "none" if len(missing) == 1 else "none of these"
+        raise ReproductionNeeds(f"{id} needs {' and '.join(hints[m] for m in missing)}; {self.label} has {has}")
 
 
 def _inferred_pool_depth(experiment: Experiment) -> int | None:

@@ -90,12 +90,12 @@ def _truly_relevant(source: Source, run: str, k: int, judged) -> tuple[int, int]
     exp = source.experiment
     if exp.truth is None:
         return None
-    from ..experiment import NO_DOC, UNJUDGED
+    from .._grades import unjudged
 
     s = int(exp.run_index(run)[0])
     pooled = exp.judgments.grade_array(judged)[s, :, :k]
     true = exp.truth.grade_array()[s, :, :k]
-    hole = (pooled == UNJUDGED) | ((pooled < 0) & (pooled != NO_DOC))
+    hole = unjudged(pooled)
     return int((hole & (true >= 1)).sum()), int(hole.sum())
 
 

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .legends import refresh_legend
+from .legends import outside_legend, refresh_legend
 from .roles import artists, axes_or_new, require_artist, tag, twin_axes
 from .style import (CASE_COLOURS, MARKERS, MIN_FONT, PALETTE, TOPIC_LABELS, estimate_label, measure_label,
                     plain_log_axis, plot_estimator_key, procedure_caption, thin_ticks)
@@ -183,7 +183,7 @@ def _case_legend(ax) -> None:
             patch = (patch, Line2D([], [], linestyle="none", marker="x", color="black", markersize=5))
         handles.append(patch)
         labels.append(f"{case} {STRENGTH[case]}: {text}")
-    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=MIN_FONT, frameon=False)
+    outside_legend(ax, handles, labels)
 
 
 def case_matrix_plot(matrix: pd.DataFrame, *, order: Sequence[str] | None = None, title: str | None = None, ax=None):

@@ -17,11 +17,15 @@ from .style import (MARKERS, MIN_FONT, PALETTE, TOPIC_LABELS, measure_label, pla
                     thin_ticks)
 
 
-def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
+CROWDED = 0.45  # decades between two depths below which their case labels would overlap (500 and 1000)
+
+
+def depth_curves_plot(curves: pd.DataFrame, *, title: str | None = None, ax=None):
     """Baillie et al.'s Fig. 2 / IP&M Fig. 11: a pair's measure (solid) and assessment
     (dashed) means across measurement depths with their confidence intervals (shaded),
-    the pair's decision-matrix case written above each depth. ``curves`` is
-    :func:`irnb.decision.depth_curves`; its test and α (``.attrs``) go in the title."""
+    the pair's decision-matrix case written above each depth (a label that would touch the
+    one before it goes a line higher). ``curves`` is :func:`irnb.decision.depth_curves`; the
+    title, placed above the case labels, is ``title`` or else the test and α (``.attrs``)."""
     need = {"depth", "kind", "measure", "run", "mean", "lower", "upper", "case"}
     if not need <= set(curves.columns):
         raise ValueError(f"depth_curves_plot: expected the table of irnb.decision.depth_curves with columns "
@@ -44,8 +48,15 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
 
     cases = curves.drop_duplicates("depth").sort_values("depth")
     transform = blended_transform_factory(ax.transData, ax.transAxes)
+    line_height = MIN_FONT + 2  # points
+    lines = 1
+    previous = None  # (depth, line) of the label before
     for depth, case in zip(cases["depth"], cases["case"], strict=True):
-        ax.text(depth, 1.01, f"case {int(case)}", transform=transform, ha="center", va="bottom", fontsize=MIN_FONT)
+        line = int(previous is not None and previous[1] == 0 and np.log10(depth / previous[0]) < CROWDED)
+        lines = max(lines, line + 1)
+        ax.annotate(f"case {int(case)}", (depth, 1.0), xycoords=transform, xytext=(0, 2 + line * line_height),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=MIN_FONT)
+        previous = (depth, line)
     ax.set_xscale("log")
     depths = cases["depth"].to_numpy()
     plain_log_axis(ax.xaxis)
@@ -53,8 +64,11 @@ def depth_curves_plot(curves: pd.DataFrame, *, ax=None):
     ax.set_xlabel("measurement depth k")
     ax.set_ylabel("mean over topics")
     caption = procedure_caption(curves)
-    if caption is not None:  # above the case labels
-        ax.set_title(f"cases by {caption}", fontsize=MIN_FONT, y=1.06)
+    pad = 4 + lines * line_height  # above the case labels
+    if title is not None:
+        ax.set_title(title, fontsize="medium", pad=pad)
+    elif caption is not None:
+        ax.set_title(f"cases by {caption}", fontsize=MIN_FONT, pad=pad)
     ax.grid(alpha=0.3)
     outside_legend(ax, *ax.get_legend_handles_labels())
     return ax

@@ -103,8 +103,7 @@ class ClassifierOptions:
             relevant_grade = RELEVANT_GRADE.validate(relevant_grade, owner, given={"relevance_level": relevance_level})
         if C is not None:
             C = COST.validate(C, owner)
-        if not isinstance(probabilities, bool):
-            raise TypeError(f"{owner}: probabilities must be True or False, got {probabilities!r}")
+        probabilities = params.PROBABILITIES.validate(probabilities, owner)
         seed = SEED.validate(seed, owner)
         if method == "svm":
             sklearn_svc()

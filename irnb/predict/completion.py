@@ -19,7 +19,8 @@ from ..experiment import NOT_IN_QRELS, Experiment, qrels_row_of
 from ..io import read_qrels
 from ..kernels import Judged
 from ..measures import Measure, parse_measures
-from ..metrics import Evaluation, check_complete, evaluate_view, level_counts_of
+from ..metrics import Evaluation, evaluate_view, level_counts_of
+from ..params import COMPLETE, WITHIN_QRELS
 from ..pooling import DEPTH, judged_mask_of, pool_label
 from ..trecdata import Qrels
 from .classifiers import EXPECTED_BACKGROUND, ClassifierOptions, classify_topic
@@ -170,7 +171,7 @@ class CompletedQrels:
         :func:`irnb.evaluate` on an Experiment built from :attr:`qrels`, without the rebuild;
         a measure left at rel 1 is evaluated at :attr:`relevance_level`)."""
         parsed = parse_measures(measures)
-        check_complete(complete)  # before the view is built
+        complete = COMPLETE.validate(complete, None)  # before the view is built
         exp = self.experiment
         return evaluate_view(self.view(), parsed, run_names=exp.run_names, topics=exp.topics,
                              length=exp.length, relevance_level=self.relevance_level, complete=complete)
@@ -374,8 +375,7 @@ class PredictionTargets:
                owner: str) -> "PredictionTargets":
         """The targets of :func:`complete_qrels` (its written policy): ``targets`` (qrels
         entries), or the unjudged documents in the top ``depth`` of ``runs``."""
-        if not isinstance(within_qrels, bool):
-            raise TypeError(f"{owner}: within_qrels must be True or False, got {within_qrels!r}")
+        within_qrels = WITHIN_QRELS.validate(within_qrels, owner)
         j = experiment.judgments
         mask = training_mask(experiment, pool)
         judged_q = j.judged_entries(mask)

@@ -67,11 +67,12 @@ def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, An
     others = [n for n in (non_contributing or experiment.run_names) if n != run_a]
     run_b = others[0] if others else run_a
     make = {
-        "depth": lambda: w.IntSlider(value=min(d_param.default, depth), min=int(d_param.low), max=depth,
+        "depth": lambda: w.IntSlider(value=min(d_param.default, depth), **slider_range(_to_depth(d_param, depth)),
                                      description=SLIDER_LABELS["depth"], tooltip=d_param.doc, style=style,
                                      continuous_update=False),
-        "measurement_depth": lambda: w.IntSlider(value=min(k_param.default, depth), min=int(k_param.low),
-                                                 max=depth, description=SLIDER_LABELS["measurement_depth"],
+        "measurement_depth": lambda: w.IntSlider(value=min(k_param.default, depth),
+                                                 **slider_range(_to_depth(k_param, depth)),
+                                                 description=SLIDER_LABELS["measurement_depth"],
                                                  tooltip=k_param.doc, style=style, continuous_update=False),
         "background_rate": lambda: w.SelectionSlider(options=background_rates(e_param), value=e_param.default,
                                                      tooltip=e_param.doc, style=style, continuous_update=False,
@@ -101,6 +102,13 @@ def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, An
     for control in controls.values():
         control._irnb_tooltip = control.tooltip  # what the control does (a locked one says why instead)
     return controls
+
+
+def _to_depth(param, depth: int):
+    """``param`` (a depth: d or k) bounded above by the Experiment's depth (its longest
+    ranking), or by its own declared bound when that is lower."""
+    high = depth if not isinstance(param.high, (int, float)) else min(param.high, depth)
+    return param.within(high=high, note="the depth of the Experiment's runs")
 
 
 #: E on a 1-2-5 scale from 0.01: one step changes X_B = B + ΔE and X_M by at least a third (from 0: to 0.01),

@@ -8,21 +8,23 @@ same artists, only the picture re-rendered.
 
 Speed: the layout (constrained) is computed on the first draw and then frozen — axes
 positions, titles and axis labels stay put — and redone only when a tick label grows
-longer than any seen at the last layout; frames are drawn with unhinted glyphs, and both
-canvases draw text from a cache of bitmaps (:mod:`irnb.views.text_cache`).
-matplotlib and ipywidgets are imported when a frame is made, never at import.
+longer than any seen at the last layout. While it is frozen, the tick labels of the axes
+it pinned are drawn without being measured first (:func:`frame_canvas`); frames are drawn
+with unhinted glyphs, and both canvases draw text from a cache of bitmaps
+(:mod:`irnb.views.text_cache`). matplotlib and ipywidgets are imported when a frame is
+made, never at import.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
-import numpy as np
+import functools
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 from .layout import PNG_DPI
 from .text_cache import text_cache_canvas
 
-__all__ = ["CANVASES", "DRAW_RC", "Frame", "png"]
+__all__ = ["CANVASES", "DRAW_RC", "Frame", "frame_canvas", "png"]
 
 #: The canvases a view can draw on ("auto": ipympl when it is matplotlib's backend, else PNG).
 CANVASES = ("auto", "ipympl", "png")
@@ -61,11 +63,12 @@ class Frame:
                 # so the picture depends on the controls only (back to a setting, same picture)
                 restore = _reserve_labels(figure, label_pools)
                 self._layout = _label_widths(figure)
+                figure.canvas.frozen_axes = ()
                 figure.set_layout_engine("constrained")
                 figure.canvas.draw()
                 for formatter, labels in restore:
                     formatter.seq = labels
-                _freeze_layout(figure)
+                figure.canvas.frozen_axes = _freeze_layout(figure)
                 self.layouts += 1
             if self.mode == "ipympl":
                 figure.canvas.draw_idle()
@@ -76,8 +79,7 @@ class Frame:
 
 def _figure(figsize: tuple[float, float], canvas: str, grid: tuple[int, int], width_ratios=None,
             height_ratios=None):
-    """(figure, the widget that shows it, "ipympl" | "png"). Either canvas draws text from
-    a bitmap cache (:mod:`irnb.views.text_cache`)."""
+    """(figure, the widget that shows it, "ipympl" | "png"), on a :func:`frame_canvas`."""
     import ipywidgets
     import matplotlib
 
@@ -91,14 +93,14 @@ def _figure(figsize: tuple[float, float], canvas: str, grid: tuple[int, int], wi
         from ipympl.backend_nbagg import Canvas, FigureManager
 
         figure = Figure(figsize=figsize, layout="constrained")
-        FigureManager(text_cache_canvas(Canvas)(figure), 0)
+        FigureManager(frame_canvas(Canvas)(figure), 0)
         figure.subplots(*grid, width_ratios=width_ratios, height_ratios=height_ratios)
         figure.canvas.header_visible = False
         return figure, figure.canvas, mode
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     figure = Figure(figsize=figsize, dpi=PNG_DPI, layout="constrained")
-    text_cache_canvas(FigureCanvasAgg)(figure)
+    frame_canvas(FigureCanvasAgg)(figure)
     figure.subplots(*grid, width_ratios=width_ratios, height_ratios=height_ratios)
     image = ipywidgets.Image(format="png", layout={"width": f"{int(figsize[0] * PNG_DPI)}px",
                                                    "max_width": "100%", "height": "auto"})
@@ -137,25 +139,91 @@ def _reserve_labels(figure, pools: Sequence[Sequence[str]]) -> list[tuple[Any, l
     return restore
 
 
-def _freeze_layout(figure) -> None:
+def _freeze_layout(figure) -> tuple:
     """Keep the positions the last layout pass found: no layout engine, axis labels pinned
-    where they are (matplotlib otherwise re-measures every tick label on each draw)."""
+    where they are (matplotlib otherwise re-measures every tick label on each draw).
+    Returns the axes whose labels it pinned."""
     figure.set_layout_engine("none")
     for ax in figure.axes:
         for axis in (ax.xaxis, ax.yaxis):
             label = axis.label  # pinned even when empty: else each draw measures the tick labels for it
             where = label.get_transform().transform(label.get_position())
             axis.set_label_coords(*ax.transAxes.inverted().transform(where))
+    return tuple(figure.axes)
+
+
+@functools.cache
+def frame_canvas(base: type) -> type:
+    """``base`` (matplotlib's FigureCanvasAgg or ipympl's Canvas) drawing text from bitmaps
+    (:func:`irnb.views.text_cache.text_cache_canvas`) and, while a frame's layout is frozen,
+    its pinned axes' tick labels without measuring them first.
+
+    Why: matplotlib measures every tick label (lays it out: its font's height metrics,
+    its size) before drawing it, only to place what sits beside the tick labels — the axis
+    label (pinned here by the frozen layout), the x axis's offset text ("1e6"; placed
+    below the measured labels) and a title above top-side ticks — and then lays it out
+    again to draw it. A tick label marked out of the layout (the public
+    ``Artist.set_in_layout``) is not measured; the canvas marks them so for the draw only,
+    so that ``get_tightbbox`` and ``savefig(bbox_inches="tight")`` still count them. Left
+    measured: x axes with ticks or label on top (a title sits above them); when a skipped
+    x axis turns out to show an offset text, the draw is redone with everything measured.
+    The pixels are the same either way. ``frozen_axes`` (set by :class:`Frame`) are the
+    axes whose layout is frozen; empty, the canvas draws as usual."""
+
+    class FrameCanvas(text_cache_canvas(base)):
+        frozen_axes: tuple = ()
+
+        def draw(self, *args, **kwargs):
+            if not self.frozen_axes:
+                return super().draw(*args, **kwargs)
+            with _tick_labels_unmeasured(self.frozen_axes) as skipped_x_axes:
+                result = super().draw(*args, **kwargs)
+            if any(axis.offsetText.get_visible() and axis.offsetText.get_text() for axis in skipped_x_axes):
+                result = super().draw(*args, **kwargs)  # the offset text goes below the measured labels
+            return result
+
+    FrameCanvas.__name__ = FrameCanvas.__qualname__ = f"Frame{base.__name__}"
+    return FrameCanvas
+
+
+@contextmanager
+def _tick_labels_unmeasured(axes: Sequence[Any]) -> Iterator[list]:
+    """Mark the tick labels of ``axes`` out of the layout (see :func:`frame_canvas`), all
+    but those of x axes with ticks or label on top; yields the x axes so marked, and puts
+    every mark back afterwards."""
+    marked, x_axes = [], []
+    for ax in axes:
+        axes_of = [ax.yaxis]
+        if ax.xaxis.get_ticks_position() not in ("top", "unknown") and ax.xaxis.get_label_position() != "top":
+            axes_of.append(ax.xaxis)
+            x_axes.append(ax.xaxis)
+        for axis in axes_of:
+            for tick in (*axis.majorTicks, *axis.minorTicks):
+                for label in (tick.label1, tick.label2):
+                    if label.get_in_layout():
+                        label.set_in_layout(False)
+                        marked.append(label)
+    try:
+        yield x_axes
+    finally:
+        for label in marked:
+            label.set_in_layout(True)
 
 
 def png(figure) -> bytes:
-    """The figure's rendered buffer (already drawn) as PNG bytes, written by matplotlib
-    (``matplotlib.image.imsave``, zlib level 1: fast, and plots are mostly runs of one
-    colour). ``savefig`` would draw the figure a second time."""
+    """The figure's rendered buffer (already drawn) as PNG bytes, written by Pillow (the
+    image library matplotlib writes its own PNGs with; zlib level 1: fast, and plots are
+    mostly runs of one colour). An opaque picture (every pixel's alpha 255, as a figure
+    on its white face) is written as RGB: the same pixels, a sixth less to compress.
+    ``savefig`` would draw the figure a second time."""
     from io import BytesIO
 
-    from matplotlib.image import imsave
+    from PIL import Image
 
+    width, height = figure.canvas.get_width_height(physical=True)
+    image = Image.frombuffer("RGBA", (width, height), figure.canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    if image.getchannel("A").getextrema()[0] == 255:
+        image = image.convert("RGB")
     buffer = BytesIO()
-    imsave(buffer, np.asarray(figure.canvas.buffer_rgba()), format="png", pil_kwargs={"compress_level": 1})
+    image.save(buffer, format="png", compress_level=1)
     return buffer.getvalue()

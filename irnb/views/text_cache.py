@@ -17,11 +17,7 @@ properties, size, angle, dpi, hinting, antialiasing, font features and language.
 it is one ``draw_image`` of that coverage in the text's own colour and alpha, clipped as
 matplotlib clips text. The one difference from matplotlib's own drawing: the text's origin
 snaps to the nearest whole pixel (matplotlib ≤ 3.10 did so too), which makes every later
-drawing of the same text the same pixels. Mathtext and TeX are drawn as usual. The
-renderer also answers the one question matplotlib ≥ 3.11 asks a renderer before laying
-out a text (its font's height metrics, otherwise read from the font file's tables for
-every text on every draw); that method's name is matplotlib's own, not public API, and
-without it matplotlib measures as before, about 6 ms slower per redraw.
+drawing of the same text the same pixels. Mathtext and TeX are drawn as usual.
 
 matplotlib is imported when a class is first asked for, never at import.
 
@@ -82,24 +78,6 @@ def _font_key(prop) -> tuple:
             prop.get_size_in_points(), prop.get_file(), prop.get_math_fontfamily())
 
 
-def _font_height_metrics(prop, dpi: float) -> tuple:
-    """(ascent, descent, line gap) in pixels of the first font of ``prop``'s families, from
-    its OS/2 table (else hhea), as matplotlib's text layout reads them; (None, None, None)
-    when the font has neither table."""
-    from matplotlib.font_manager import findfont, get_font
-
-    first = prop.copy()
-    first.set_family(prop.get_family()[0])
-    font = get_font(findfont(first))
-    for table_name, gap, ascent, descent in (("OS/2", "sTypoLineGap", "sTypoAscender", "sTypoDescender"),
-                                              ("hhea", "lineGap", "ascent", "descent")):
-        table = font.get_sfnt_table(table_name)
-        if table is not None:
-            scale = 1 / font.get_sfnt_table("head")["unitsPerEm"] * prop.get_size_in_points() * dpi / 72
-            return table[ascent] * scale, -table[descent] * scale, table[gap] * scale
-    return None, None, None
-
-
 @functools.cache
 def _text_cache_renderer() -> type:
     """RendererAgg drawing plain text from a bitmap cache (see :func:`text_cache_canvas`)."""
@@ -110,7 +88,6 @@ def _text_cache_renderer() -> type:
         def __init__(self, width, height, dpi, cache: dict):
             super().__init__(width, height, dpi)
             self.text_bitmaps = cache
-            self.font_heights: dict[tuple, tuple] = {}  # (font, dpi) → (ascent, descent, line gap)
 
         def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
             if ismath:
@@ -137,22 +114,6 @@ def _text_cache_renderer() -> type:
             left = math.floor(x + 0.5) + entry.left
             bottom = self.height - (math.floor(y + 0.5) + entry.bottom)  # from the canvas's bottom edge
             self.draw_image(gc, left, bottom, image)
-
-        def _get_font_height_metrics(self, prop, *args, **kwargs):
-            """(ascent, descent, line gap) in pixels of the font of ``prop``, as matplotlib's
-            ``Text._get_layout`` reads them from the font's OS/2 or hhea table on every layout
-            of every text — twice per tick label and draw, a fifth of a redraw. matplotlib
-            (≥ 3.11) asks the renderer first through this method (the one name here that is
-            matplotlib's own, not its public API: when a matplotlib stops asking, it measures
-            as before and only the time is lost); the answer is the same tables' numbers,
-            read once per font and size with the public ``findfont`` / ``get_font``.
-            (None, None, None) makes matplotlib measure as usual."""
-            if args or kwargs:  # a signature this code does not know
-                return None, None, None
-            key = _font_key(prop), self.dpi
-            if key not in self.font_heights:
-                self.font_heights[key] = _font_height_metrics(prop, self.dpi)
-            return self.font_heights[key]
 
         def _rasterise(self, s, prop, angle, antialiased, mtext):
             """(coverage bitmap, left, bottom): the text drawn at a whole-pixel origin; the
