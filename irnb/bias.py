@@ -83,7 +83,7 @@ import pandas as pd
 from .experiment import Experiment
 from .kernels import Judged, compute
 from .measures import Measure, parse_measures
-from .params import ALPHA, REPEATS
+from .params import ALPHA, BIAS_REFERENCE, REPEATS
 from .metrics import aggregate_over_topics, evaluate, judged_level_counts, level_counts_beside
 from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
@@ -109,7 +109,7 @@ __all__ = [
 #: The measures of Büttcher et al.'s tables (MRR = mean RR), plus infAP.
 BIAS_MEASURES = ("RR", "P@10", "P@20", "nDCG@20", "AP", "Bpref", "P@20(j)", "RankEff", "infAP")
 #: What the reduced judgments are compared with (see the module docstring).
-REFERENCES = ("qrels", "pool")
+REFERENCES = BIAS_REFERENCE.choices
 #: Büttcher et al.'s subsampling levels (share of the qrels kept).
 SUBSAMPLING_FRACTIONS = (0.05, 0.1, 0.2, 0.4, 0.6, 0.8)
 
@@ -336,10 +336,7 @@ class BiasResult(Result):
 
 # =============================================================================== kernels
 def _check_reference(reference: str, owner: str) -> str:
-    if reference not in REFERENCES:
-        raise ValueError(f"{owner}: reference must be one of {REFERENCES} ('qrels': the official qrels minus "
-                         f"the left-out runs' unique pool entries; 'pool': depth-d pools), got {reference!r}")
-    return reference
+    return BIAS_REFERENCE.validate(reference, owner)
 
 
 def ranked_index(experiment: Experiment, ranked, owner: str) -> np.ndarray:

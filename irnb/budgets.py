@@ -48,7 +48,7 @@ from .experiment import Experiment
 from .intervals import (ESTIMATORS, check_background_rate, check_smoothing, estimator_key, interval_measure,
                         pessimistic_p_values, point_estimates, score_intervals)
 from .measures import Measure, parse_measure
-from .params import ALPHA, JUDGMENTS
+from .params import ALPHA, JUDGMENTS, RUN_SET
 from .pooling import contributor_mask, judgment_order
 from .stats import t_test
 from .sweep import sweep
@@ -166,8 +166,7 @@ class BudgetTests:
     def recanting_table(self, run_set: str = "non-contributing", *, alpha: float = 0.01) -> pd.DataFrame:
         """The paper's Table 3 layout for one run set: rows (measure, estimator,
         budget_from), columns budget_to, cells the recanting share (a > b cells empty)."""
-        if run_set not in self.run_sets:
-            raise ValueError(f"run_set must be one of {self.run_sets}, got {run_set!r}")
+        run_set = RUN_SET.among(self.run_sets).validate(run_set, None)
         frame = self.recanting(alpha=alpha)
         frame = frame[frame["run_set"] == run_set]
         return frame.pivot_table(index=["measure", "estimator", "budget_from"], columns="budget_to",

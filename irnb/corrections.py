@@ -82,8 +82,7 @@ def adjust_p_values(p_values, method: str) -> np.ndarray:
     """
     if method == "none":
         return p_value_array(p_values)
-    if method not in ADJUSTMENTS:
-        raise ValueError(f"correction must be one of {ADJUSTMENTS + ('none',)}, got {method!r}")
+    CORRECTION.validate(method, None)
     return {"bonferroni": bonferroni, "holm": holm, "bh": benjamini_hochberg}[method](p_values)
 
 

@@ -55,7 +55,8 @@ import pandas as pd
 from scipy import special
 
 from .measures import FAMILIES, Measure, parse_measure
-from .params import ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CONFIDENCE, HIGHER_IS_BETTER, MEASUREMENT_DEPTH, TEST
+from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER, MEASUREMENT_DEPTH,
+                     TEST, TOPIC_RULE)
 from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
 
 __all__ = [
@@ -90,7 +91,7 @@ TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie 
 DEPTHS = (10, 30, 100, 500, 1000)  # the papers' measurement depths d (2007 Table 1; 2008 §4.2, Tables 3-4)
 DEFAULT_TEST = "anova"  # the papers' procedure: one-way ANOVA over all runs, then Bonferroni comparisons
 DEFAULT_ALPHA = 0.05
-FORMS = ("2007", "2008")  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
+FORMS = CASE_FORM.choices  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
 _AVERAGE_FAMILIES = ("AP", "GMAP", "APj", "infAP")
 # families that measure how much of a ranking is judged (never a performance measure P)
@@ -125,9 +126,7 @@ def _attrs(test: str, alpha: float, assessment: str, **more) -> dict:
 
 
 def _check_form(form) -> str:
-    if form not in FORMS:
-        raise ValueError(f"form must be one of {FORMS} (Baillie et al. 2007 Table 1, 2008 Tables 3-4), got {form!r}")
-    return form
+    return CASE_FORM.validate(form, None)
 
 
 def _check_depths(depths) -> list[int]:
@@ -356,8 +355,7 @@ def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, t
 
 def _check_test(test, topics):
     TEST.validate(test, None)
-    if topics not in TOPIC_RULES:
-        raise ValueError(f"topics must be one of {TOPIC_RULES}, got {topics!r}")
+    TOPIC_RULE.validate(topics, None)
 
 
 def compare_table(experiment, measure: "str | Measure", *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,

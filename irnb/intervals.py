@@ -28,10 +28,8 @@ B = 0.3, T = 0.8, Δ = 0.5; X_B = 0.3 + 0.01·0.5 = 0.305; X_I = 0.3/0.5 = 0.6 (
 X_M(auto) = 0.5·0.6 + 0.5·0.305 = 0.4525 (= 0.3·1.5 + 0.25·0.01).
 
 AP, nDCG and bpref have no monotone bounds (a newly found relevant document can lower
-them), so :func:`scenarios` gives two named *scenarios*, not an interval: ``optimistic``
-(every unjudged retrieved document relevant, R grows by their number) and ``pessimistic``
-(every unjudged retrieved document non-relevant; for bpref they count as judged
-non-relevant, N grows).
+them): :mod:`irnb.measure_scenarios` gives them two named scenarios instead. The background rate E
+is estimated from data by :mod:`irnb.background_rate`. Both are re-exported here.
 
 Speed: the kernels look only at the ranks whose document is in the qrels (built once per
 Experiment and cached weakly), sorted by rank, so a measurement depth k reads a prefix and
@@ -50,14 +48,15 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from ._grades import unjudged as unjudged_grades
+from .background_rate import BackgroundRateFit, estimate_background_rate, true_background_rate
 from .experiment import Experiment, Judgments
-from .kernels import compute, dcg_discount, not_judged, rbp_weights, safe_divide, sdcg_normaliser
-from .measures import Measure, Param, parse_measure, parse_measures
-from .params import BACKGROUND_RATE, COMPLETE, DEGREE, MEASUREMENT_DEPTH, SMOOTHING
-from .metrics import aggregate_over_topics, evaluate, judged_view
-from .pooling import DEPTH, contributor_index, judged_mask_of, pool_label, reachable_depth
+from .kernels import dcg_discount, rbp_weights, sdcg_normaliser
+from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, Param, parse_measure, parse_measures
+from .params import BACKGROUND_RATE, COMPLETE, MEASUREMENT_DEPTH, SMOOTHING
+from .metrics import aggregate_over_topics, evaluate
+from .pooling import judged_mask_of, pool_label
 from .results import Result
+from .measure_scenarios import Scenarios, scenarios
 
 __all__ = [
     "INTERVAL_FAMILIES",
@@ -80,10 +79,6 @@ __all__ = [
     "interval_table",
 ]
 
-#: Measure families with [B, T] intervals (weighted precision).
-INTERVAL_FAMILIES = ("P", "RBP", "SDCG")
-#: Measure families with optimistic / pessimistic scenarios instead.
-SCENARIO_FAMILIES = ("AP", "nDCG", "Bpref")
 #: Estimator letters (the paper's subscripts) and their names.
 ESTIMATORS = {"S": "simplistic", "B": "background", "I": "interpolated", "M": "smoothed"}
 
@@ -519,245 +514,6 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
     runs = np.asarray(intervals.run_names, dtype=object)
     return pd.DataFrame({"measure": intervals.measure.name, "run_a": runs[i], "run_b": runs[j],
                          "margin": np.maximum(margin_i, margin_j), "direction": direction, "p_value": p})
-
-
-# =============================================================================== scenarios
-@dataclass(frozen=True, eq=False)
-class Scenarios(Result):
-    """Optimistic and pessimistic *scenario* values of AP, nDCG or bpref (not bounds: the
-    true value may lie outside them), with the official value (trec_eval's rules)."""
-
-    measure: Measure
-    run_names: tuple[str, ...]
-    topics: tuple[str, ...]
-    pessimistic: np.ndarray = field(repr=False)
-    official: np.ndarray = field(repr=False)
-    optimistic: np.ndarray = field(repr=False)
-    evaluated: np.ndarray = field(repr=False)
-
-    def means(self) -> pd.DataFrame:
-        return pd.DataFrame({name: aggregate_over_topics(getattr(self, name), self.evaluated, "mean")
-                             for name in ("pessimistic", "official", "optimistic")},
-                            index=pd.Index(self.run_names, name="run"))
-
-    def frame_columns(self, *, include_all: bool = True) -> list[dict]:
-        """Tidy rows ``run, topic, measure, scenario, value``."""
-        return [part for name in ("pessimistic", "official", "optimistic")
-                for part in self.topic_rows(self.measure.name, include_all=include_all, scenario=name,
-                                            value=_with_means(getattr(self, name), self.evaluated))]
-
-
-def _ap_kernel(rel: np.ndarray, num_rel: np.ndarray, k: int | None) -> np.ndarray:
-    d = rel.shape[2] if k is None else min(k, rel.shape[2])
-    rel = rel[:, :, :d]
-    ranks = np.arange(1, d + 1, dtype=np.float64)
-    prec = np.where(rel, np.cumsum(rel, axis=2) / ranks, 0.0).sum(axis=2)
-    return safe_divide(prec, num_rel)
-
-
-def _ndcg_kernel(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.ndarray:
-    """gains (S, T, D); counts (S, T, G + 1) judged documents per grade (the ideal list)."""
-    D = gains.shape[2]
-    d = D if k is None else min(k, D)
-    discount = 1.0 / np.log2(np.arange(2, d + 2, dtype=np.float64))
-    dcg = np.tensordot(gains[:, :, :d], discount, axes=([2], [0]))
-    per_level = counts[:, :, :0:-1]  # grades G..1, best first
-    levels = np.arange(counts.shape[2] - 1, 0, -1, dtype=np.float64)
-    ends = np.cumsum(per_level, axis=2)
-    starts = ends - per_level
-    if k is not None:
-        ends, starts = np.minimum(ends, k), np.minimum(starts, k)
-    size = int(ends.max(initial=0))
-    cum = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(2, size + 2, dtype=np.float64)))])
-    ideal = ((cum[ends] - cum[starts]) * levels).sum(axis=2)
-    return safe_divide(dcg, ideal)
-
-
-def _bpref_kernel(rel: np.ndarray, nonrel: np.ndarray, num_rel: np.ndarray, num_nonrel: np.ndarray) -> np.ndarray:
-    R = num_rel[:, :, None].astype(np.float64)
-    denom = np.minimum(num_nonrel, num_rel)[:, :, None].astype(np.float64)
-    above = (np.cumsum(nonrel, axis=2) - nonrel).astype(np.float64)
-    frac = np.zeros(above.shape)
-    np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
-    return safe_divide(np.where(rel, 1.0 - frac, 0.0).sum(axis=2), num_rel)
-
-
-def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, complete: bool = False) -> Scenarios:
-    """Optimistic / pessimistic scenario values of AP (@k), nDCG (@k) or bpref.
-
-    * optimistic: every unjudged document the run retrieved (anywhere in its ranking) is
-      relevant with the top grade of the official qrels; R (and nDCG's ideal list) grows by
-      their number;
-    * pessimistic: they are non-relevant; R is unchanged; for bpref they also count as
-      judged non-relevant (n_r and N grow). Pessimistic bpref can still exceed the
-      official value, because a larger N raises min(N, R) in bpref's denominator.
-
-    For AP and nDCG the pessimistic scenario equals the official (trec_eval) value. Neither
-    scenario bounds the truth: finding a relevant document can lower AP, nDCG or bpref.
-
-    Example: ranking a (relevant), b (unjudged), R = 1. AP: official = 1/1 = 1;
-    optimistic R = 2, AP = (1/1 + 2/2)/2 = 1; pessimistic = 1.
-    Ranking b (unjudged), a (relevant): optimistic AP = (1 + 1)/2 = 1, official = 1/2.
-
-    >>> import pandas as pd
-    >>> from irnb import Experiment
-    >>> run = pd.DataFrame({"qid": "1", "docno": ["b", "a"], "score": [2.0, 1.0]})
-    >>> qrels = pd.DataFrame({"qid": "1", "docno": ["a", "z"], "grade": [1, 0]})
-    >>> sc = scenarios(Experiment(run, qrels), "AP")
-    >>> float(sc.pessimistic[0, 0]), float(sc.official[0, 0]), float(sc.optimistic[0, 0])
-    (0.5, 0.5, 1.0)
-    """
-    m = parse_measure(measure)
-    if m.family not in SCENARIO_FAMILIES:
-        hint = "; P@k, RBP and SDCG@k have intervals: use score_intervals()" if m.family in INTERVAL_FAMILIES else ""
-        raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
-    mask = judged_mask_of(experiment, pool)
-    view = judged_view(experiment, judged=mask, relevance_level=m.rel)
-    unjudged = not_judged(view)
-    u = unjudged.sum(axis=2)
-    rel = view.rel
-    S, T = u.shape
-    R = np.broadcast_to(view.num_rel[None, :], (S, T))
-    N = np.broadcast_to(view.num_nonrel[None, :], (S, T))
-    official = compute(view, m)
-    if m.family == "AP":
-        pess = official  # unjudged → non-relevant, R unchanged: trec_eval's AP
-        opt = _ap_kernel(rel | unjudged, R + u, m.cutoff)
-    elif m.family == "Bpref":
-        pess = _bpref_kernel(rel, view.nonrel | unjudged, R, N + u)
-        opt = _bpref_kernel(rel | unjudged, view.nonrel, R + u, N)
-    else:  # nDCG
-        pess = official  # unjudged → gain 0, ideal list unchanged: trec_eval's nDCG
-        top = max(int(experiment.judgments.qrel_grade.max(initial=0)), m.rel, 1)
-        G = max(view.level_counts.shape[1] - 1, top)
-        counts = np.zeros((S, T, G + 1), dtype=np.int64)
-        counts[:, :, : view.level_counts.shape[1]] = view.level_counts[None, :, :]
-        counts[:, :, top] += u
-        opt = _ndcg_kernel(np.where(unjudged, float(top), view.gain), counts, m.cutoff)
-    evaluated = np.ones((S, T), dtype=bool) if complete else experiment.length > 0
-    for arr in (pess, official, opt, evaluated):
-        arr.flags.writeable = False
-    return Scenarios(measure=m, run_names=experiment.run_names, topics=experiment.topics, pessimistic=pess,
-                     official=official, optimistic=opt, evaluated=evaluated.copy())
-
-
-# =============================================================================== estimating E
-@dataclass(frozen=True, eq=False)
-class BackgroundRateFit(Result):
-    """E estimated as in Ravana & Moffat: the fraction of judged documents that are
-    relevant, grouped by how many contributing runs have them in their top d, fitted by a
-    polynomial (cubic by default) and read at zero runs.
-
-    ``num_runs[i]``, ``judged[i]``, ``relevant[i]``, ``fraction[i]``: the groups (including
-    a group at 0 runs when judged documents exist that no contributor ranked in its top d;
-    ``in_fit`` says which groups the fit used — those at ≥ 1 run). ``rate`` is the fit at
-    zero clipped to [0, 1], ``intercept`` the unclipped value, ``overall`` the fraction
-    relevant over all judged documents.
-    """
-
-    num_runs: np.ndarray = field(repr=False)
-    judged: np.ndarray = field(repr=False)
-    relevant: np.ndarray = field(repr=False)
-    fraction: np.ndarray = field(repr=False)
-    in_fit: np.ndarray = field(repr=False)
-    coefficients: np.ndarray = field(repr=False)  # numpy.polyfit order (highest power first)
-    rate: float
-    intercept: float
-    overall: float
-    depth: int
-    degree: int
-
-    def fitted(self, num_runs) -> np.ndarray:
-        """The fitted curve at ``num_runs`` (for plotting the trend line)."""
-        return np.polyval(self.coefficients, np.asarray(num_runs, dtype=np.float64))
-
-    def frame_columns(self) -> dict:
-        """Rows ``num_runs, judged, relevant, fraction, fitted, in_fit``."""
-        return {"num_runs": self.num_runs, "judged": self.judged, "relevant": self.relevant,
-                "fraction": self.fraction, "fitted": self.fitted(self.num_runs), "in_fit": self.in_fit}
-
-
-def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=None, pool=None,
-                             degree: int = 3, relevance_level: int = 1) -> BackgroundRateFit:
-    """Estimate E from the data (Ravana & Moffat 2010, their Figure 1).
-
-    For every judged document (grade ≥ 0, in ``pool`` if given), count the contributing runs
-    (``runs``, default the Experiment's contributors) that rank it at depth ≤ ``depth``;
-    group documents by that count; fit ``numpy.polyfit(count, fraction relevant, degree)``
-    over the groups with count ≥ 1 (unweighted, one point per group, as the paper's trend
-    line); E = the fit at 0 runs, clipped to [0, 1]. The paper reports 0.043 on TREC-9
-    (d = 100, 59 runs) and uses E = 0.01.
-
-    Example: fractions 0.1, 0.2, 0.3, 0.4, 0.5 at 1..5 runs lie on the line 0.1·x, so a
-    cubic fit reads 0 at zero runs.
-    """
-    d = DEPTH.validate(depth, "estimate_background_rate")
-    deg = DEGREE.validate(degree, "estimate_background_rate")
-    idx = contributor_index(experiment, runs, "estimate_background_rate")
-    mask = judged_mask_of(experiment, pool)
-    grades = experiment.judgments.qrel_grade
-    judged = grades >= 0
-    if mask is not None:
-        judged &= mask
-    if not judged.any():
-        raise ValueError("estimate_background_rate: no judged document (grade ≥ 0) in the qrels or pool")
-    count = (experiment.judgments.retrieved_rank[idx] <= reachable_depth(experiment, d)).sum(axis=0)
-    relevant = judged & (grades >= relevance_level)
-    n_judged = np.bincount(count[judged], minlength=idx.size + 1)
-    n_rel = np.bincount(count[relevant], minlength=idx.size + 1)
-    groups = np.flatnonzero(n_judged)
-    fraction = n_rel[groups] / n_judged[groups]
-    in_fit = groups >= 1
-    if in_fit.sum() < deg + 1:
-        raise ValueError(f"estimate_background_rate: a degree-{deg} fit needs at least {deg + 1} distinct numbers "
-                         f"of contributing runs, got {int(in_fit.sum())}; lower degree= or deepen depth=")
-    coefficients = np.polyfit(groups[in_fit].astype(np.float64), fraction[in_fit], deg)
-    intercept = float(np.polyval(coefficients, 0.0))
-    return BackgroundRateFit(num_runs=groups, judged=n_judged[groups], relevant=n_rel[groups], fraction=fraction,
-                             in_fit=in_fit, coefficients=coefficients, rate=float(np.clip(intercept, 0.0, 1.0)),
-                             intercept=intercept, overall=float(relevant.sum() / judged.sum()), depth=d, degree=deg)
-
-
-def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool=None, runs=None,
-                         relevance_level: int = 1) -> float:
-    """The true background rate E that :func:`estimate_background_rate` estimates, for an
-    Experiment with truth (e.g. the simulator's complete qrels).
-
-    Definition: take every position (run s, topic t, rank r ≤ ``measurement_depth`` = k)
-    of ``runs`` (default: every run) that holds a document the qrels or ``pool`` leave
-    unjudged (not in them, or a negative grade) and that the truth judges (grade ≥ 0 in
-    ``experiment.truth``); the true E is the fraction of those positions whose document is
-    relevant in the truth (grade ≥ ``relevance_level``). Positions, not distinct documents:
-    a document unjudged in the top k of three runs counts three times, as it does in those
-    runs' residuals Δ, so X_B = B + E·Δ with this E is each run's expected P@k over the
-    positions' truth on average. Rank positions past a run's end hold no document and do
-    not count.
-
-    Example: two runs' top 2 hold, unjudged, a relevant x and a non-relevant y (run a) and
-    x again with a judged z (run b): positions a@1 (x), a@2 (y), b@1 (x) are unjudged, two
-    of them relevant, E = 2/3.
-
-    >>> runs = pd.DataFrame({"run": ["a", "a", "b", "b"], "qid": "1", "docno": ["x", "y", "x", "z"],
-    ...                      "score": [2.0, 1.0, 2.0, 1.0]})
-    >>> qrels = pd.DataFrame({"qid": ["1"], "docno": ["z"], "grade": [0]})
-    >>> truth = pd.DataFrame({"qid": "1", "docno": ["x", "y", "z"], "grade": [1, 0, 0]})
-    >>> round(true_background_rate(Experiment(runs, qrels, truth=truth), measurement_depth=2), 4)
-    0.6667
-    """
-    owner = "true_background_rate"
-    k = DEPTH.validate(measurement_depth, owner)
-    if experiment.truth is None:
-        raise ValueError(f"{owner}: the Experiment has no truth (complete qrels); pass truth= to Experiment, "
-                         "or use a simulated collection")
-    idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs, owner)
-    mask = judged_mask_of(experiment, pool)
-    grades = experiment.judgments.grade_array(mask)[idx, :, :k]
-    truth = experiment.truth.grade_array()[idx, :, :k]
-    unjudged = unjudged_grades(grades) & (truth >= 0)
-    n = int(unjudged.sum())
-    if n == 0:
-        raise ValueError(f"{owner}: no unjudged document that the truth judges in the top {k} of the runs")
-    return float((truth[unjudged] >= relevance_level).sum() / n)
 
 
 # =============================================================================== CLI table

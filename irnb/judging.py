@@ -271,8 +271,7 @@ def _probabilities(cands: Candidates, experiment: Experiment, probabilities, rat
 
 def _suggest(experiment: Experiment, *, judged, n, measure, runs, strategy, background_rate, probabilities,
              only_qrels) -> tuple[Candidates, np.ndarray, np.ndarray, list[str]]:
-    if strategy not in STRATEGIES:
-        raise ValueError(f"judge_next: strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    STRATEGY.validate(strategy, "judge_next")
     if background_rate is not None and probabilities is not None:
         raise ValueError("judge_next: give background_rate (one E for every document) or probabilities "
                          "(one per document), not both")

@@ -6,7 +6,9 @@ float64 array (:func:`compute`). No I/O, no pandas, no Python loop over runs or 
 a kernel. The weighted-precision rules — P@k, RBP(p), SDCG@k, as weights per rank
 (:func:`rbp_weights`, :func:`dcg_discount`) applied to any gains (:func:`weighted_precision`)
 — are written here once; :mod:`irnb.metrics` (``evaluate``), :mod:`irnb.intervals` (the
-bounds B and T) and :mod:`irnb.predict` (expected gains) all use them.
+bounds B and T) and :mod:`irnb.predict` (expected gains) all use them. AP, nDCG and bpref
+with R, N and the ideal list per run (:func:`average_precision_dense`, :func:`ndcg_dense`,
+:func:`bpref_dense`) serve the scenarios of :mod:`irnb.measure_scenarios`.
 
 Rules (trec_eval's unless stated; each has a test in ``tests/test_metrics.py``, and every
 number trec_eval 10 prints in its own test suite is reproduced in
@@ -55,7 +57,8 @@ from ._grades import NO_DOC, unjudged
 from .measures import CONDENSED_FAMILIES, Measure
 
 __all__ = ["Judged", "condense", "compute", "weighted_precision", "rbp_weights", "dcg_discount",
-           "sdcg_normaliser", "safe_divide", "not_judged", "interpolated_precision", "ELEVEN_POINTS"]
+           "sdcg_normaliser", "safe_divide", "not_judged", "interpolated_precision", "ELEVEN_POINTS",
+           "average_precision_dense", "ndcg_dense", "bpref_dense"]
 
 # cached arrays of a view that do not depend on its relevance level (shared by at_level)
 _LEVEL_FREE = ("judged", "cum_judged", "num_judged", "num_positive", "top_grade", "gain")
@@ -282,6 +285,64 @@ def weighted_precision(gains: np.ndarray, family: str, *, k: int | None = None, 
             raise ValueError("weighted_precision: SDCG needs a cutoff k")
         return gains[..., :d] @ dcg_discount(d) / sdcg_normaliser(k)
     raise ValueError(f"weighted_precision: family must be 'P', 'RBP' or 'SDCG', got {family!r}")
+
+
+# =================================================================== dense kernels with counts per run
+# The scenarios of AP, nDCG and bpref (:mod:`irnb.measure_scenarios`) change R, N and the ideal list
+# per run (each run's own unjudged documents become relevant or non-relevant), which the
+# view's per-topic counts cannot say: these kernels take (S, T, D) arrays and (S, T) counts.
+def average_precision_dense(rel: np.ndarray, num_rel: np.ndarray, k: int | None) -> np.ndarray:
+    """AP@k of (S, T, D) relevance with R per run and topic (S, T): (1/R) Σ over relevant
+    ranks r ≤ k of P@r; R = 0 → 0.
+
+    >>> rel = np.array([[[False, True, True]]])
+    >>> round(float(average_precision_dense(rel, np.array([[3]]), None)[0, 0]), 4)   # (1/2 + 2/3) / 3
+    0.3889
+    """
+    d = rel.shape[2] if k is None else min(k, rel.shape[2])
+    rel = rel[:, :, :d]
+    ranks = np.arange(1, d + 1, dtype=np.float64)
+    prec = np.where(rel, np.cumsum(rel, axis=2) / ranks, 0.0).sum(axis=2)
+    return safe_divide(prec, num_rel)
+
+
+def ndcg_dense(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.ndarray:
+    """nDCG@k of (S, T, D) gains, the ideal list given per run and topic by ``counts``
+    (S, T, G + 1): the judged documents of each grade 0..G.
+
+    >>> gains = np.array([[[0.0, 1.0, 2.0]]]); counts = np.array([[[0, 1, 1]]])
+    >>> round(float(ndcg_dense(gains, counts, None)[0, 0]), 4)   # (1/log2(3) + 2/2) / (2 + 1/log2(3))
+    0.6199
+    """
+    D = gains.shape[2]
+    d = D if k is None else min(k, D)
+    dcg = np.tensordot(gains[:, :, :d], dcg_discount(d), axes=([2], [0]))
+    per_level = counts[:, :, :0:-1]  # grades G..1, best first
+    levels = np.arange(counts.shape[2] - 1, 0, -1, dtype=np.float64)
+    ends = np.cumsum(per_level, axis=2)
+    starts = ends - per_level
+    if k is not None:
+        ends, starts = np.minimum(ends, k), np.minimum(starts, k)
+    size = int(ends.max(initial=0))
+    cum = np.concatenate([[0.0], np.cumsum(dcg_discount(size))])
+    ideal = ((cum[ends] - cum[starts]) * levels).sum(axis=2)
+    return safe_divide(dcg, ideal)
+
+
+def bpref_dense(rel: np.ndarray, nonrel: np.ndarray, num_rel: np.ndarray, num_nonrel: np.ndarray) -> np.ndarray:
+    """bpref of (S, T, D) relevant and judged non-relevant masks with R and N per run and
+    topic (S, T): (1/R) Σ over retrieved relevant r of (1 − min(n_r, R) / min(N, R)).
+
+    >>> rel = np.array([[[True, False, True]]]); nonrel = np.array([[[False, True, False]]])
+    >>> float(bpref_dense(rel, nonrel, np.array([[2]]), np.array([[2]]))[0, 0])   # (1 + (1 − 1/2)) / 2
+    0.75
+    """
+    R = num_rel[:, :, None].astype(np.float64)
+    denom = np.minimum(num_nonrel, num_rel)[:, :, None].astype(np.float64)
+    above = (np.cumsum(nonrel, axis=2) - nonrel).astype(np.float64)
+    frac = np.zeros(above.shape)
+    np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
+    return safe_divide(np.where(rel, 1.0 - frac, 0.0).sum(axis=2), num_rel)
 
 
 def _precision(view: Judged, k: int) -> np.ndarray:

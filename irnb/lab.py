@@ -52,9 +52,10 @@ def binder_url(kind: str = "lab", *, repository: str = REPOSITORY, ref: str = "H
     >>> binder_url("voila", repository="me/irnb")
     'https://mybinder.org/v2/gh/me/irnb/HEAD?urlpath=voila/render/notebooks/dashboard.ipynb'
     """
+    from .params import BINDER_KIND  # here: this module alone imports only the standard library
+
     paths = {"lab": f"lab/tree/notebooks/{FIRST_NOTEBOOK}", "voila": f"voila/render/notebooks/{DASHBOARD}"}
-    if kind not in paths:
-        raise ValueError(f"kind must be one of {tuple(paths)}, got {kind!r}")
+    BINDER_KIND.validate(kind, None)
     if repository.count("/") != 1 or any(not part for part in repository.split("/")):
         raise ValueError(f"repository must be 'owner/name', got {repository!r}")
     return f"https://mybinder.org/v2/gh/{repository}/{ref}?urlpath={paths[kind]}"

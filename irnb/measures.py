@@ -40,7 +40,7 @@ from typing import Any, Iterable
 from .params import MEASUREMENT_DEPTH, PERSISTENCE, RELEVANCE_LEVEL, Param
 
 __all__ = ["Param", "Family", "Measure", "FAMILIES", "TREC_DEFAULT_CUTOFFS", "parse_measure", "parse_measures",
-           "family_names"]
+           "family_names", "INTERVAL_FAMILIES", "SCENARIO_FAMILIES"]
 
 
 CUTOFF = MEASUREMENT_DEPTH.renamed("cutoff", default=None, label="measurement depth k",
@@ -213,6 +213,10 @@ _FAMILIES: tuple[Family, ...] = (
 
 FAMILIES: dict[str, Family] = {f.name: f for f in _FAMILIES}
 CONDENSED_FAMILIES = {"Pj": "P", "APj": "AP", "nDCGj": "nDCG"}  # family → the measure on the condensed list
+#: Measure families with [B, T] score intervals (weighted precision: :mod:`irnb.intervals`).
+INTERVAL_FAMILIES = ("P", "RBP", "SDCG")
+#: Measure families with optimistic / pessimistic scenarios instead (:mod:`irnb.measure_scenarios`).
+SCENARIO_FAMILIES = ("AP", "nDCG", "Bpref")
 
 
 def family_names() -> list[str]:

@@ -18,6 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .params import TREC_VERSION
+
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics", "repeated_rows",
            "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "topic_blocks",
            "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
@@ -203,15 +205,15 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes |
     return np.asarray(rows, dtype=np.int64), np.asarray(firsts, dtype=np.int64)
 
 
-COMPAT_VERSIONS = ("9", "10")  # trec_eval major versions whose score comparison irnb reproduces
+COMPAT_VERSIONS = TREC_VERSION.choices  # trec_eval major versions whose score comparison irnb reproduces
 
 
 def check_compat(compat, owner: str = "compat") -> str:
     """The trec_eval version rule as a string ``"9"`` or ``"10"`` (integers 9 and 10 count):
     9.x compares scores as 32-bit floats, 10.0 as doubles."""
     text = str(compat) if isinstance(compat, (str, int)) and not isinstance(compat, bool) else None
-    if text not in COMPAT_VERSIONS:
-        raise ValueError(f"{owner} (trec_eval version) must be one of '9', '10', got {compat!r}")
+    if text is None or text not in COMPAT_VERSIONS:  # the error shows what was given (11, not '11')
+        raise TREC_VERSION.error(compat, None, label=f"{owner} (trec_eval version)")
     return text
 
 

@@ -62,15 +62,21 @@ from typing import Any
 import numpy as np
 
 __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_option", "slider_range",
-           "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "RELEVANCE_LEVEL",
+           "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "NUM_DOCS",
+           "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
            "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "TOP_RUNS",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
-           "PROGRESS", "AGREES"]
+           "PROGRESS", "AGREES", "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
+           "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
+           "RANKED_RUNS", "RUN_SET", "CANVAS"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
+# how an error lists a parameter's choices (Param.listed)
+_LISTINGS = {"quoted": lambda c: ", ".join(map(repr, c)), "tuple": repr, "list": lambda c: repr(list(c)),
+             "plain": ", ".join}
 
 
 class ParameterError(ValueError, TypeError):
@@ -110,7 +116,9 @@ class Param:
     """A declared parameter: type, bounds (inclusive unless ``*_open``), default, description.
 
     ``type`` is ``int``, ``float``, ``str`` or ``bool`` (a flag: True or False, or one of
-    its ``sentinels``); a ``str`` parameter lists its ``choices``.
+    its ``sentinels``); a ``str`` parameter lists its ``choices`` (``listed``: how its error
+    lists them; ``suggest``: whether a near miss is told "did you mean"; :meth:`among` sets
+    them from the data at hand).
     ``default=None`` makes the parameter required. ``symbol`` is the paper's letter (E, λ,
     k, d) for inequalities and sliders; ``step`` is a slider's step. Widgets and the command
     line build their controls from the same declaration.
@@ -146,6 +154,8 @@ class Param:
     also_doc: str = ""  # how errors name them ("a numpy Generator")
     meanings: tuple[tuple[Any, str], ...] = ()  # (special value, what it means): ("auto", "λ = 1 − Δ")
     note: str | None = None  # why the bounds are what they are, said in errors
+    listed: str = "quoted"  # how errors list the choices: 'a', 'b' | tuple ('a', 'b') | list ['a', 'b'] | plain a, b
+    suggest: bool = True  # a near miss among the choices is told "did you mean ...?"
 
     def renamed(self, name: str, **changes: Any) -> Param:
         """The same declaration under another spelling (``rel`` for the relevance level)."""
@@ -166,6 +176,23 @@ class Param:
         """
         return replace(self, low=self.low if low is None else low, high=self.high if high is None else high,
                        note=self.note if note is None else note)
+
+    def among(self, choices, *, listed: str | None = None) -> Param:
+        """The same choice parameter with its choices set by the data at hand (the run sets a
+        study has); ``listed`` changes how an error lists them.
+
+        >>> RUN_SET.among(("contributing", "non-contributing")).validate("all", None)
+        Traceback (most recent call last):
+        ...
+        ValueError: run_set must be one of ('contributing', 'non-contributing'), got 'all'
+        """
+        return replace(self, choices=tuple(choices), listed=self.listed if listed is None else listed)
+
+    def _choices_text(self) -> str:
+        choices = tuple(self.choices or ())
+        if self.listed not in _LISTINGS:
+            raise ValueError(f"{self.name}: listed must be one of {', '.join(_LISTINGS)}, got {self.listed!r}")
+        return _LISTINGS[self.listed](choices)
 
     # ----------------------------------------------------------------------------- words
     def _bound(self, bound: float | str | None, given: Mapping[str, Any] | None) -> tuple[Any, str | None]:
@@ -209,7 +236,7 @@ class Param:
         ('None, -1 (every core) or an integer ≥ 1', 'None, -1 or an integer')
         """
         if self.type is str:
-            return "one of " + ", ".join(map(repr, self.choices or ()))
+            return "one of " + self._choices_text()
         if self.type is bool:  # a flag: True, False and its sentinels (None)
             return _either(["True", "False"] + [self._special(s, part != "kinds") for s in self.sentinels])
         if wording == "satisfy" and self.low is not None and self.high is not None:
@@ -231,7 +258,7 @@ class Param:
         verb = "" if wording == "satisfy" and self.type is not str and self.low is not None \
             and self.high is not None and not self.keywords else "be "
         hint = ""
-        if self.type is str and isinstance(value, str):
+        if self.type is str and isinstance(value, str) and self.suggest:
             close = difflib.get_close_matches(value, self.choices or (), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
         prefix = f"{owner}: " if owner else ""
@@ -451,6 +478,9 @@ POOL_DEPTH = Param("depth", int, 100, low=1, symbol="d",
 #: Run depth (trec_eval -M): only the top documents of each run are read.
 RUN_DEPTH = Param("max_depth", int, None, low=1, label="max_depth (run cutoff, trec_eval -M)",
                   doc="run depth: use only the top max_depth documents of each run (trec_eval -M)")
+#: Documents in the collection (trec_eval -N): utility counts the non-relevant ones not retrieved.
+NUM_DOCS = Param("num_docs", int, 0, low=0,
+                 doc="documents in the collection (trec_eval -N; 0: unknown), for utility's fourth coefficient")
 #: Relevance level: a grade ≥ the level is relevant (trec_eval -l).
 RELEVANCE_LEVEL = Param("relevance_level", int, 1, low=1,
                         doc="relevance level: a grade ≥ relevance_level is relevant (trec_eval -l)")
@@ -503,15 +533,19 @@ TEST = Param("test", str, "anova", choices=("t", "wilcoxon", "sign", "randomizat
                  "procedure; t, wilcoxon, sign, randomization: paired tests per pair, uncorrected; "
                  "tukey: Tukey HSD")
 #: The paired tests (one p-value per pair, from that pair's scores alone): a comparison table's tests.
-PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], doc="paired test over topics")
+PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], listed="tuple", suggest=False,
+                      doc="paired test over topics")
 #: Multiple-comparison corrections of p-values (``"none"`` keeps them).
-CORRECTION = Param("correction", str, "holm", choices=("bonferroni", "holm", "bh", "none"),
+CORRECTION = Param("correction", str, "holm", choices=("bonferroni", "holm", "bh", "none"), listed="tuple",
+                   suggest=False,
                    doc="multiple-comparison correction (bh = Benjamini-Hochberg)")
 #: Output formats of a comparison table.
-REPORT_FORMAT = Param("format", str, "markdown", choices=("markdown", "latex", "html", "csv"),
+REPORT_FORMAT = Param("format", str, "markdown", choices=("markdown", "latex", "html", "csv"), listed="tuple",
+                      suggest=False,
                       doc="output format (csv: the tidy table at full precision)")
 #: How documents to judge next are chosen: the default aims to decide pairs; the other two are baselines.
-STRATEGY = Param("strategy", str, "decide-pairs", choices=("decide-pairs", "depth", "rbp"),
+STRATEGY = Param("strategy", str, "decide-pairs", choices=("decide-pairs", "depth", "rbp"), listed="plain",
+                 suggest=False,
                  doc="decide-pairs (default), or the baselines depth / rbp")
 #: Documents to suggest for judging.
 SUGGESTIONS = Param("n", int, 10, low=1, doc="n: how many documents to suggest")
@@ -524,6 +558,54 @@ DEGREE = Param("degree", int, 3, low=0, doc="degree of the polynomial fitted to 
 #: Point estimators inside [B, T] (Ravana & Moffat 2010 §4).
 ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
                   doc="point estimate: S simplistic, B background, I interpolated, M smoothed")
+
+# ------------------------------------------------------------------------------- choices
+# Words from a fixed list; ``listed`` keeps how each error has always listed them.
+#: A multiple-comparison correction of p-values that corrects (``correction`` without ``"none"``).
+ADJUSTMENT = CORRECTION.renamed("method", label="adjustment method", choices=CORRECTION.choices[:3],
+                                doc="multiple-comparison correction of the p-values (bh = Benjamini-Hochberg)")
+#: A column of a pairwise-test result shown as a run × run matrix.
+MATRIX_VALUE = Param("value", str, "p_value", label="matrix value", listed="tuple", suggest=False,
+                     choices=("mean_diff", "d_z", "statistic", "direction", "p_value", "n_topics"),
+                     doc="the pairwise tests' column shown as a run × run matrix")
+#: Which topics a pair of runs is compared on: those both answer, or those every run answers.
+TOPIC_RULE = Param("topics", str, "pairwise", choices=("pairwise", "common"), listed="tuple", suggest=False,
+                   doc="pairwise: the topics both runs answer; common: the topics every run answers")
+#: scipy's Wilcoxon treatment of zero differences.
+WILCOXON_ZERO_METHOD = Param("zero_method", str, "wilcox", choices=("wilcox", "pratt", "zsplit"), listed="tuple",
+                             suggest=False, doc="zero differences: dropped (wilcox), ranked then dropped (pratt) "
+                                                "or split between the signs (zsplit), as scipy")
+#: scipy's Wilcoxon null distribution: exact, the normal approximation, or chosen by the number of topics.
+WILCOXON_METHOD = Param("method", str, "auto", choices=("auto", "exact", "asymptotic"), listed="tuple",
+                        suggest=False, doc="Wilcoxon p-value: exact, asymptotic (normal) or auto, as scipy")
+#: The reference judgments of a leave-one-group-out experiment (Büttcher et al.).
+BIAS_REFERENCE = Param("reference", str, "qrels", choices=("qrels", "pool"), listed="tuple", suggest=False,
+                       note="'qrels': the official qrels minus the left-out runs' unique pool entries; "
+                            "'pool': depth-d pools",
+                       doc="reference judgments: the official qrels, or the depth-d pools")
+#: The layout of Baillie et al.'s case tables.
+CASE_FORM = Param("form", str, "2007", choices=("2007", "2008"), listed="tuple", suggest=False,
+                  note="Baillie et al. 2007 Table 1, 2008 Tables 3-4",
+                  doc="case table layout: 2007 (Table 1) or 2008 (Tables 3-4)")
+#: What a repeated docno in a run or qrels file does.
+ON_DUPLICATE = Param("on_duplicate", str, "error", choices=("error", "keep_first"), listed="tuple", suggest=False,
+                     doc="a repeated docno in a topic: an error, or keep its first line")
+#: trec_eval's major version whose rules irnb follows (9.x: scores compared as 32-bit floats).
+TREC_VERSION = Param("compat", str, "9", choices=("9", "10"), suggest=False,
+                     doc="trec_eval major version: 9 compares scores as 32-bit floats, 10 as doubles")
+#: Where a Binder link opens: JupyterLab, or the dashboard in Voila.
+BINDER_KIND = Param("kind", str, "lab", choices=("lab", "voila"), listed="tuple", suggest=False,
+                    doc="lab: JupyterLab on the first notebook; voila: the dashboard")
+#: The runs a reproduction ranks: every run, or the contributing runs (Büttcher et al.'s 42).
+RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"), listed="tuple", suggest=False,
+               note="'all': every run; 'pool': the contributing runs, as the paper",
+               doc="runs ranked: all (every run) or pool (the contributing runs)")
+#: Where a live view draws ("auto": ipympl when it is matplotlib's backend, else PNG).
+CANVAS = Param("canvas", str, "auto", choices=("auto", "ipympl", "png"), listed="tuple", suggest=False,
+               doc="a live view's canvas: ipympl, PNG images, or auto (ipympl when it is the backend)")
+#: A budget study's run set; its choices are the study's (:meth:`Param.among`).
+RUN_SET = Param("run_set", str, "non-contributing", choices=("contributing", "non-contributing"), listed="tuple",
+                suggest=False, doc="the runs compared: the contributing or the non-contributing runs")
 
 # ------------------------------------------------------------------------------- flags
 #: Every qrels topic counts, an unanswered one as 0 (trec_eval -c).
@@ -562,7 +644,7 @@ BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "dee
 
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
-    MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
+    MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, NUM_DOCS, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
     PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, TOP_RUNS, TEST, CORRECTION, ESTIMATOR,
     STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
 #: Every declared flag by name (True or False, or a sentinel where declared).
@@ -572,6 +654,12 @@ FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
                                                  "random_state": RANDOM_STATE})
+#: Every declared choice beyond the registry's own (words from a fixed list), by what it chooses.
+CHOICES: Mapping[str, Param] = MappingProxyType({
+    "adjustment": ADJUSTMENT, "matrix_value": MATRIX_VALUE, "topic_rule": TOPIC_RULE,
+    "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
+    "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
+    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS})
 
 
 # =============================================================================== builders

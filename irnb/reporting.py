@@ -48,7 +48,8 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from .params import ALPHA, CONFIDENCE, MEASUREMENT_DEPTH, N_RESAMPLES, PAIRED_TEST, REPORT_FORMAT, SEED
+from .params import (ALPHA, CONFIDENCE, CORRECTION, MEASUREMENT_DEPTH, N_RESAMPLES, PAIRED_TEST, REPORT_FORMAT,
+                     SEED)
 
 __all__ = ["Report", "report", "bootstrap_ci", "compact_letters", "topic_differences", "FORMATS", "REPORT_TESTS"]
 
@@ -316,8 +317,7 @@ class Report:
         return out.getvalue()
 
     def render(self, format: str = "markdown") -> str:
-        if format not in FORMATS:
-            raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
+        REPORT_FORMAT.validate(format, None)
         return {"markdown": self.to_markdown, "latex": self.to_latex, "html": self.to_html,
                 "csv": self.to_csv}[format]()
 
@@ -329,11 +329,6 @@ class Report:
 
 
 # =================================================================== building it
-def _check(name: str, value, ok: bool, allowed: str) -> None:
-    if not ok:
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-
-
 def report(experiment, measures, *, baseline: str | None = None, test: str = "t", correction: str = "holm",
            alpha: float = 0.05, confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0,
            complete: bool = False, measurement_depth: int = 10, digits: int = 4,
@@ -353,14 +348,14 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
     from .experiment import Experiment
     from .measures import parse_measures
     from .metrics import evaluate
-    from .corrections import ADJUSTMENTS, adjust_p_values
+    from .corrections import adjust_p_values
     from .stats import pairwise_test
 
     if not isinstance(experiment, Experiment):
         raise TypeError(f"experiment must be an irnb.Experiment (build one with irnb.Experiment(runs, qrels)), "
                         f"got {type(experiment).__name__}")
-    _check("test", test, test in REPORT_TESTS, f"one of {REPORT_TESTS}")
-    _check("correction", correction, correction in ADJUSTMENTS + ("none",), f"one of {ADJUSTMENTS + ('none',)}")
+    PAIRED_TEST.validate(test, None)
+    CORRECTION.validate(correction, None)
     alpha, confidence = ALPHA.validate(alpha, None), CONFIDENCE.validate(confidence, None)
     n_resamples, seed = N_RESAMPLES.validate(n_resamples, None), SEED.validate(seed, None)
     if judged_depth is not None:  # the old name (before the glossary's words)

@@ -77,7 +77,8 @@ from .pair_kernels import (EXACT_MAX_TOPICS, PERMUTATION_MAX_TOPICS, Pairs, Scor
                            paired_summaries, paired_t_kernel, pairs, studentized_range_sf, wilcoxon_kernel)
 from .pair_kernels import studentized_range_sf as _studentized_range_sf  # noqa: F401 (the spelling tests read)
 from .pair_kernels import t_two_sided_p as _t_two_sided_p  # noqa: F401 (the spelling tests read)
-from .params import CONTINUITY_CORRECTION, N_RESAMPLES, TEST, random_generator
+from .params import (ADJUSTMENT, CONTINUITY_CORRECTION, MATRIX_VALUE, N_RESAMPLES, TEST, TOPIC_RULE, WILCOXON_METHOD,
+                     WILCOXON_ZERO_METHOD, random_generator)
 from .results import Result
 
 __all__ = [
@@ -106,9 +107,9 @@ TESTS = TEST.choices
 #: its pairs the p-values they get among all runs (ANOVA and Tukey HSD take all runs as
 #: their family).
 PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
-TOPIC_RULES = ("pairwise", "common")
-WILCOXON_ZERO_METHODS = ("wilcox", "pratt", "zsplit")
-WILCOXON_METHODS = ("auto", "exact", "asymptotic")
+TOPIC_RULES = TOPIC_RULE.choices
+WILCOXON_ZERO_METHODS = WILCOXON_ZERO_METHOD.choices
+WILCOXON_METHODS = WILCOXON_METHOD.choices
 
 
 # =================================================================== results
@@ -179,10 +180,8 @@ class PairwiseTests(Result):
         differences: Wilcoxon's min(R+, R−) is mirrored, the sign test's share k/n of topics
         the row run wins becomes 1 − k/n.
         """
-        signed = ("mean_diff", "d_z", "statistic", "direction")
-        symmetric = ("p_value", "n_topics")
-        if value not in signed + symmetric:
-            raise ValueError(f"matrix value must be one of {signed + symmetric}, got {value!r}")
+        signed = ("mean_diff", "d_z", "statistic", "direction")  # the others (p_value, n_topics) are symmetric
+        MATRIX_VALUE.validate(value, None)
         vals = np.asarray(getattr(self, value), dtype=np.float64)
         S = len(self.run_names)
         out = np.full((S, S), np.nan)
@@ -200,8 +199,7 @@ class PairwiseTests(Result):
         """The same tests with p-values corrected over all pairs: ``"bonferroni"``,
         ``"holm"`` (both control the family-wise error rate) or ``"bh"`` (Benjamini–Hochberg,
         the false discovery rate). Correcting an already corrected result is refused."""
-        if method not in ADJUSTMENTS:
-            raise ValueError(f"adjustment method must be one of {ADJUSTMENTS}, got {method!r}")
+        ADJUSTMENT.validate(method, None)
         if self.adjustment != "none":
             raise ValueError(f"these p-values are already corrected ({self.adjustment}); adjust the raw result")
         p = adjust_p_values(self.p_value, method)
@@ -224,8 +222,7 @@ def score_matrix(scores, measure=None, *, run_names: Sequence[str] | None = None
 def _scores(scores, measure, run_names, topics) -> Scores:
     from .metrics import Evaluation  # local: metrics imports nothing from here
 
-    if topics not in TOPIC_RULES:
-        raise ValueError(f"topics must be one of {TOPIC_RULES}, got {topics!r}")
+    TOPIC_RULE.validate(topics, None)
     if isinstance(scores, Evaluation):
         if run_names is not None:
             raise TypeError("run_names: an Evaluation names its runs; pass run_names only with an array")
@@ -341,10 +338,8 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
     >>> float(r.statistic[0]), float(r.p_value[0]), r.method[0]
     (0.0, 0.25, 'exact')
     """
-    if zero_method not in WILCOXON_ZERO_METHODS:
-        raise ValueError(f"zero_method must be one of {WILCOXON_ZERO_METHODS}, got {zero_method!r}")
-    if method not in WILCOXON_METHODS:
-        raise ValueError(f"method must be one of {WILCOXON_METHODS}, got {method!r}")
+    WILCOXON_ZERO_METHOD.validate(zero_method, None)
+    WILCOXON_METHOD.validate(method, None)
     correction = CONTINUITY_CORRECTION.validate(correction, None)
     sc = _scores(scores, measure, run_names, topics)
     pr = pairs(sc)

@@ -46,6 +46,7 @@ from ._text import clean_text, show_token
 from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure
 from .kernels import Judged, compute, interpolated_precision
 from .metrics import level_counts_of
+from .params import NUM_DOCS, RELEVANCE_LEVEL, RUN_DEPTH, TREC_VERSION, Param
 
 __all__ = ["TREC_MEASURES", "NICKNAMES", "main", "VERSIONS"]
 
@@ -172,10 +173,23 @@ class UsageError(ValueError):
     """A command-line error: trec_eval's exit status 1."""
 
 
-def _integer(text: str, option: str, low: int) -> int:
-    if not re.fullmatch(r"\s*[+-]?\d+\s*", text) or int(text) < low:
-        raise UsageError(f"{option} must be an integer ≥ {low}, got {text!r}")
-    return int(text)
+def _declared(param: Param, value, option: str, **how) -> object:
+    """``value`` through ``param``'s declaration, its error as a usage error (exit status 1)."""
+    try:
+        return param.validate(value, None, label=option, **how)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _integer(text: str, option: str, param: Param) -> int:
+    """An integer option (-l, -N, -M) as trec_eval reads it: digits only (``1.0`` is no
+    integer here), then ``param``'s declared bounds; the error shows the text given."""
+    if re.fullmatch(r"\s*[+-]?\d+\s*", text):
+        try:
+            return param.validate(int(text), None, label=option)
+        except ValueError:
+            pass
+    raise UsageError(str(param.error(text, None, label=option, part="bounds")))
 
 
 def parse_args(argv: Sequence[str]) -> tuple[Options, list[str], str | None]:
@@ -199,15 +213,15 @@ def parse_args(argv: Sequence[str]) -> tuple[Options, list[str], str | None]:
         elif flag in ("-c", "--complete_rel_info_wanted"):
             options.complete = True
         elif flag in ("-l", "--level_for_rel"):
-            options.relevance_level = _integer(value, "-l (relevance level)", 1)
+            options.relevance_level = _integer(value, "-l (relevance level)", RELEVANCE_LEVEL)
         elif flag in ("-n", "--nosummary"):
             options.summary = False
         elif flag in ("-J", "--Judged_docs_only"):
             options.judged_only = True
         elif flag in ("-N", "--Number_docs_in_coll"):
-            options.num_docs = _integer(value, "-N (documents in the collection)", 0)
+            options.num_docs = _integer(value, "-N (documents in the collection)", NUM_DOCS)
         elif flag in ("-M", "--Max_retrieved_per_topic"):
-            options.max_depth = _integer(value, "-M (documents per topic)", 1)
+            options.max_depth = _integer(value, "-M (documents per topic)", RUN_DEPTH)
         elif flag in ("-R", "--Rel_info_format"):
             if value != "qrels":
                 raise UsageError(f"-R: irnb trec_eval reads rel_info format 'qrels' only, got {value!r}")
@@ -215,10 +229,8 @@ def parse_args(argv: Sequence[str]) -> tuple[Options, list[str], str | None]:
             if value != "trec_results":
                 raise UsageError(f"-T: irnb trec_eval reads results format 'trec_results' only, got {value!r}")
         elif flag == "--compat":
-            if value not in VERSIONS:
-                raise UsageError(f"--compat must be one of {', '.join(VERSIONS)} (trec_eval major version), "
-                                 f"got {value!r}")
-            options.compat = value
+            options.compat = _declared(TREC_VERSION.among(VERSIONS, listed="plain"), value, "--compat",
+                                       note="trec_eval major version")
         else:  # -D, -o, -Z
             raise UsageError(f"{flag}: not supported by irnb trec_eval (debug output, old output format and "
                              "Z scores are trec_eval's own)")

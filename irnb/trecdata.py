@@ -25,12 +25,13 @@ from .memory import small_pages
 from .nested import looks_nested, nested_frame
 from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
+from .params import ON_DUPLICATE
 from .parsing import QRELS_COLUMNS, check_grades, position, qrels_frame_table, run_frame_table, where
 
 __all__ = ["Run", "Qrels", "DUPLICATE_POLICIES", "check_duplicate_policy", "run_from_table", "run_from_frame",
            "qrels_from_table", "qrels_from_frame"]
 
-DUPLICATE_POLICIES = ("error", "keep_first")
+DUPLICATE_POLICIES = ON_DUPLICATE.choices
 
 
 class _TopicTable:
@@ -115,8 +116,7 @@ class Qrels(_TopicTable):
 
 
 def check_duplicate_policy(on_duplicate: str) -> None:
-    if on_duplicate not in DUPLICATE_POLICIES:
-        raise ValueError(f"on_duplicate must be one of {DUPLICATE_POLICIES}, got {on_duplicate!r}")
+    ON_DUPLICATE.validate(on_duplicate, None)
 
 
 def _drop_duplicates(

@@ -393,25 +393,46 @@ def test_the_scanner_finds_a_relation_written_by_hand():
 
 # Relations that the scanner finds and that are not declared yet, each with why (the test fails
 # when one is added, or when a listed one has gone).
-NOT_YET_DECLARED = {
-    "irnb/trec_eval.py:_integer": "trec_eval's own option parser (-l, -M, -N), in trec_eval's words and exit status",
-}
+NOT_YET_DECLARED: dict[str, str] = {}
 
 
-def _relations_by_function(source: str, where: str) -> list[str]:
-    """``where:function`` of each relation written by hand (lines move; functions stay)."""
-    functions = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    found = []
-    for hit in hand_written_relations(source, where):
-        line = int(hit.rsplit(":", 1)[1])
-        inside = [f.name for f in functions if f.lineno <= line <= f.end_lineno]
-        found.append(f"{where}:{inside[-1] if inside else '<module>'}")
-    return found
+def _by_function(scanner):
+    """``scanner`` reporting ``where:function`` instead of ``where:line`` (lines move; functions stay)."""
+    def scan(source: str, where: str) -> list[str]:
+        functions = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        found = []
+        for hit in scanner(source, where):
+            line = int(hit.rsplit(":", 1)[1])
+            inside = [f.name for f in functions if f.lineno <= line <= f.end_lineno]
+            found.append(f"{where}:{inside[-1] if inside else '<module>'}")
+        return found
+    return scan
+
+
+_relations_by_function = _by_function(hand_written_relations)
 
 
 def test_no_relation_between_parameters_is_written_by_hand():
     found = set(_scan_package(_relations_by_function))
     assert found == set(NOT_YET_DECLARED), "declare these (irnb.params.Relation, Param.within) and check through them"
+
+
+def test_trec_eval_integer_options_go_through_the_declarations():
+    """-l, -M and -N are checked by RELEVANCE_LEVEL, RUN_DEPTH and NUM_DOCS; the error shows
+    the text given (trec_eval's exit status 1), and text that is no integer (1.0) is refused."""
+    from irnb.trec_eval import UsageError, parse_args
+
+    assert parse_args(["-l", " 2 ", "-M", "+5", "-N", "0", "q", "r"])[0].relevance_level == 2
+    cases = [(["-l", "0"], "-l (relevance level) must be an integer ≥ 1, got '0'"),
+             (["-l", "1.0"], "-l (relevance level) must be an integer ≥ 1, got '1.0'"),
+             (["-M", "x"], "-M (documents per topic) must be an integer ≥ 1, got 'x'"),
+             (["-N", "-1"], "-N (documents in the collection) must be a non-negative integer, got '-1'")]
+    for argv, message in cases:
+        with pytest.raises(UsageError) as caught:
+            parse_args([*argv, "q", "r"])
+        assert str(caught.value) == message
+    options = parse_args(["-M", "7", "-N", "12", "q", "r"])[0]
+    assert (options.max_depth, options.num_docs) == (7, 12)
 
 
 def test_a_relation_between_parameters():
@@ -445,6 +466,104 @@ def test_the_simulator_declares_its_relations():
     with pytest.raises(ValueError) as caught:                                         # the first one broken is told
         validate_params({**defaults(), "num_groups": 50, "pool_depth": 2000}, owner="g")
     assert str(caught.value) == "g: num_groups (50) must be ≤ num_runs (40): every group submits a run"
+
+
+# ------------------------------------------------------------------ choices, declared
+def _says(node: ast.AST, words: str) -> bool:
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and words in n.value for n in ast.walk(node))
+
+
+def _tests_membership(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops)
+               for n in ast.walk(node))
+
+
+def hand_written_choices(source: str, where: str) -> list[str]:
+    """``where:line`` of every choice checked by hand: an ``if`` that tests membership
+    (``x not in CHOICES``) and raises an error saying "must be one of", or a helper given a
+    membership test with a message saying "one of" (``check("test", t, t in TESTS, f"one of
+    {TESTS}")``): a choice that belongs in a declaration (``Param(name, str, ...,
+    choices=...)``, :meth:`irnb.params.Param.among` for choices set by the data)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.If):
+            elif_chain = len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)  # its own if, seen apart
+            branches = node.body + ([] if elif_chain else node.orelse)
+            raises = [n for b in branches for n in ast.walk(b) if isinstance(n, ast.Raise)]
+            if any(_says(r, "must be one of") for r in raises) and _tests_membership(node.test):
+                found.append(node.lineno)
+        elif isinstance(node, ast.Call) and node.args and any(_says(a, "one of") for a in node.args[1:]):
+            if any(_tests_membership(a) for a in node.args if not _says(a, "one of")):
+                found.append(node.lineno)
+    return [f"{where}:{line}" for line in sorted(found)]
+
+
+def test_the_scanner_finds_a_choice_checked_by_hand():
+    source = ("TESTS = ('t', 'sign')\n"
+              "def f(test, kind, name, runs, cache, a, b):\n"
+              "    if test not in TESTS:\n"                                                  # 3
+              "        raise ValueError(f'test must be one of {TESTS}, got {test!r}')\n"
+              "    paths = {'lab': 1, 'voila': 2}\n"
+              "    if kind not in paths:\n"                                                  # 6: choices of a dict
+              "        raise ValueError(f'f: kind must be one of {tuple(paths)}, got {kind!r}')\n"
+              "    check('test', test, test in TESTS, f'one of {TESTS}')\n"                  # 8: a helper
+              "    if name not in runs:\n"                                                   # a look-up in the data
+              "        raise ValueError(f'unknown run {name!r}')\n"
+              "    if name in cache:\n"                                                      # no error
+              "        return cache[name]\n"
+              "    if a < b:\n"                                                              # a relation, not a choice
+              "        raise ValueError('a must be ≥ b')\n"
+              "    if kind in ('-h', '--help'):\n"                                           # an elif chain: the
+              "        pass\n"                                                                # check is the inner if
+              "    elif kind == '--compat':\n"
+              "        if name not in ('9', '10'):\n"                                        # 18
+              "            raise ValueError(f'--compat must be one of 9, 10, got {name!r}')\n"
+              "    TEST.validate(test, None)\n")                                             # declared
+    assert hand_written_choices(source, "made_up.py") == ["made_up.py:3", "made_up.py:6", "made_up.py:8",
+                                                          "made_up.py:18"]
+
+
+# Choices that the scanner finds and that are not declared yet, each with why (the test fails
+# when one is added, or when a listed one has gone).
+CHOICES_NOT_YET_DECLARED: dict[str, str] = {}
+
+
+def test_no_choice_is_checked_by_hand_outside_the_declarations():
+    found = set(_scan_package(_by_function(hand_written_choices)))
+    assert found == set(CHOICES_NOT_YET_DECLARED), "declare these (Param(name, str, ..., choices=...), Param.among)"
+
+
+def test_the_former_hand_written_choices_keep_their_words():
+    """Each declared choice says what the hand-written check said (how it lists the choices,
+    its note, no did-you-mean), so that the callers' errors are unchanged."""
+    from irnb import corrections, ordering, stats as stats_module
+
+    cases = [
+        (lambda: params.TOPIC_RULE.validate("all", None), "topics must be one of ('pairwise', 'common'), got 'all'"),
+        (lambda: corrections.adjust_p_values([0.1], "fdr"),
+         "correction must be one of ('bonferroni', 'holm', 'bh', 'none'), got 'fdr'"),
+        (lambda: stats_module.wilcoxon_test([[0.1, 0.2, 0.3], [0.2, 0.3, 0.5]], method="exakt"),
+         "method must be one of ('auto', 'exact', 'asymptotic'), got 'exakt'"),
+        (lambda: ordering.check_compat(11), "compat (trec_eval version) must be one of '9', '10', got 11"),
+        (lambda: params.STRATEGY.validate("deep", "judge_next"),
+         "judge_next: strategy must be one of decide-pairs, depth, rbp, got 'deep'"),
+        (lambda: params.RUN_SET.among({"contributing": 1, "non-contributing": 2}, listed="list").validate("x", "r"),
+         "r: run_set must be one of ['contributing', 'non-contributing'], got 'x'"),
+        (lambda: params.CASE_FORM.validate("2009", None),
+         "form must be one of ('2007', '2008') (Baillie et al. 2007 Table 1, 2008 Tables 3-4), got '2009'"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as caught:
+            call()
+        assert str(caught.value) == message
+    assert _message(params.TEST, "tukye")[1].endswith("; did you mean 'tukey'?")   # the registry's still suggest
+
+
+@pytest.mark.parametrize("name", sorted(params.CHOICES))
+def test_every_choice_is_declared_with_its_default(name):
+    choice = params.CHOICES[name]
+    assert choice.type is str and choice.doc and choice.default in choice.choices
+    assert choice.validate(choice.default, "f") == choice.default
 
 
 # ------------------------------------------------------------------ flags, declared

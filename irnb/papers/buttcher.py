@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..bias import contributor_subset_bias, leave_one_group_out_bias
-from ..params import MAX_GROUPS
+from ..params import MAX_GROUPS, RANKED_RUNS
 from ..pooling import depth_pool, random_subsample
 from .registry import Source, register
 from ._common import make, manual_split, panel_axes, setting
@@ -190,15 +190,13 @@ def _ap_bpref_agree(result) -> bool:
                 and s.loc["Bpref", "moved_up"] >= s.loc["Bpref", "moved_down"])
 
 
-RANKED = ("all", "pool")
+RANKED = RANKED_RUNS.choices
 
 
 def _ranked(source: Source, st, ranked: str, id: str):
     """The runs ranked: every run ("all", irnb's default) or the pool's ("pool", the paper's
     42); None means every run to the core."""
-    if ranked not in RANKED:
-        raise ValueError(f"{id}: ranked must be one of {RANKED} ('all': every run; 'pool': the contributing runs, "
-                         f"as the paper), got {ranked!r}")
+    RANKED_RUNS.validate(ranked, id)
     return None if ranked == "all" else list(st.contributors)
 
 

@@ -32,7 +32,7 @@ import pandas as pd
 
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..intervals import estimate_background_rate, point_estimates, score_intervals, true_background_rate
-from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH
+from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH, RUN_SET
 from ..pooling import budget_pool, depth_pool
 from .registry import ReproductionNeeds, Source, register
 from ._common import make, panel_axes, setting
@@ -321,9 +321,7 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
         values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)  # -o budgets=500
         budgets = tuple(sorted({int(b) for b in values}))
     st, sets, tests, frame = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
-    run_set = run_set or _main_set(sets)
-    if run_set not in sets:
-        raise ValueError(f"{id}: run_set must be one of {list(sets)}, got {run_set!r}")
+    run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
     sub = frame[frame["run_set"] == run_set]
     table = sub.pivot_table(index="budget", columns=["measure", "estimator"], values="fraction", sort=False)
     table = table.reindex(columns=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]))
@@ -419,9 +417,7 @@ def table3(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
     sets = _run_sets(source, st)
     if not sets:
         raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
-    run_set = run_set or _main_set(sets)
-    if run_set not in sets:
-        raise ValueError(f"{id}: run_set must be one of {list(sets)}, got {run_set!r}")
+    run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
     rec = tests.recanting(alpha=ALPHA)
     rec = rec[rec["run_set"] == run_set]

@@ -21,13 +21,14 @@ import functools
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
+from ..params import CANVAS
 from .layout import PNG_DPI
 from .text_cache import text_cache_canvas
 
 __all__ = ["CANVASES", "DRAW_RC", "Frame", "frame_canvas", "png"]
 
 #: The canvases a view can draw on ("auto": ipympl when it is matplotlib's backend, else PNG).
-CANVASES = ("auto", "ipympl", "png")
+CANVASES = CANVAS.choices
 #: rcParams of every frame's draw: unhinted glyphs (a quarter less text-drawing time).
 DRAW_RC = {"text.hinting": "no_hinting"}
 
@@ -40,8 +41,7 @@ class Frame:
 
     def __init__(self, figsize: tuple[float, float], canvas: str, grid: tuple[int, int], width_ratios=None,
                  height_ratios=None):
-        if canvas not in CANVASES:
-            raise ValueError(f"canvas must be one of {CANVASES}, got {canvas!r}")
+        CANVAS.validate(canvas, None)
         self.figure, self.widget, self.mode = _figure(figsize, canvas, grid, width_ratios, height_ratios)
         self.layouts = 0
         self._layout: tuple[int, ...] | None = None
