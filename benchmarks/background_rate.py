@@ -5,6 +5,8 @@ and on TREC-COVID round 1; the relevance-by-pooling-runs curves of the three col
     python benchmarks/background_rate.py --pooled-runs-per-group 3 --seeds 0 10 11
     python benchmarks/background_rate.py --trec-covid-design   # 56 contributing runs, as TREC-COVID
     python benchmarks/background_rate.py --no-real --knobs '{"decoy_share": 0.15, ...}'   # a tuner candidate
+    python benchmarks/background_rate.py --no-real --knobs E_CANDIDATE   # session 6's best (not the default)
+    python benchmarks/background_rate.py --judged-matched --seeds 0 1   # judged@10 of non-contributors, like for like
 
 For each collection and pool depth d: the depth-d pool of the contributing runs,
 ``estimate_background_rate(exp, depth=d, pool=pool)`` (``fit`` = the cubic's unclipped
@@ -21,6 +23,14 @@ of the contributing runs (0-10 %, 10-20 %, … of them), and how fast relevant a
 non-relevant documents thin out from 1 to 2 pooling runs (judged documents at 2 runs / at
 1 run, per topic). Counts and shares disagree when the numbers of contributing runs differ
 (12 in the default, 56 in TREC-COVID, 16 in CLEF): the cubic reads the count curve.
+
+``--judged-matched`` instead compares the calibration statistic "judged@10 of non-contributing
+runs" like for like (it depends on the pool's design): for each simulated seed, its value (the
+share of a non-contributing run's top 10 inside the depth-100 pool of one run from each of the
+K groups); for the real collections the same statistic under the same design, replayed on their
+runs (:func:`irnb.datasets.calibration.matched_design_share`: K groups drawn at random, their
+contributing run pooled to depth 100, their other runs the non-contributors; mean and 10th-90th
+percentiles over 200 draws). CLEF 2016 has 6 groups, so it is replayed with all 6.
 """
 
 from __future__ import annotations
@@ -93,8 +103,11 @@ def main(argv=None) -> int:
                              "but with the official qrels pooled as deep as the deepest --depths (a depth-d pool "
                              "judges only entries of the official qrels)")
     parser.add_argument("--no-real", action="store_true", help="skip TREC-COVID and CLEF 2016")
+    parser.add_argument("--judged-matched", action="store_true",
+                        help="compare judged@10 of non-contributing runs under a matched pool design (see above)")
     parser.add_argument("--knobs", help="JSON object of benchmarks/tune_simulator.py knobs (a line of its --log "
-                                        "has one under \"knobs\"); the others keep the library's values")
+                                        "has one under \"knobs\"), or E_CANDIDATE (session 6's best for issue 13); "
+                                        "the others keep the library's values")
     args = parser.parse_args(argv)
     if args.knobs:
         import json
@@ -103,7 +116,8 @@ def main(argv=None) -> int:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import tune_simulator
 
-        knobs = {**tune_simulator.current_knobs(), **json.loads(args.knobs)}
+        given = tune_simulator.E_CANDIDATE if args.knobs == "E_CANDIDATE" else json.loads(args.knobs)
+        knobs = {**tune_simulator.current_knobs(), **given}
         with tune_simulator.knobs_applied(knobs):
             return _main(args, {k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
     return _main(args, {})
@@ -115,6 +129,8 @@ def _main(args, simulate_keywords: dict) -> int:
         design.update(TREC_COVID_DESIGN, pool_depth=max(args.depths))
     if args.pooled_runs_per_group is not None:
         design["pooled_runs_per_group"] = args.pooled_runs_per_group
+    if args.judged_matched:
+        return _judged_matched(args, design)
     curves = []
     for seed in args.seeds:
         exp = simulate(seed, **design).experiment
@@ -136,6 +152,31 @@ def _main(args, simulate_keywords: dict) -> int:
     curves += [("TREC-COVID (deep qrels)", covid, d, None) for d in (10, 100)]
     curves += [("CLEF 2016 (all runs)", clef, d, list(clef.run_names)) for d in (10, 100)]
     _curve_table(curves)
+    return 0
+
+
+def _judged_matched(args, design: dict) -> int:
+    from irnb.datasets.calibration import collection_statistics, matched_design_share
+
+    sizes = set()
+    for seed in args.seeds:
+        exp = simulate(seed, **design).experiment
+        K = len({g for g, c in zip(exp.groups, exp.contributors, strict=True) if c})
+        sizes.add(K)
+        value = collection_statistics(exp)["judged@10 non-contributing"]
+        print(f"simulated seed {seed:<3}  {K} contributing groups, depth 100: judged@10 non-contributing {value:.3f}",
+              flush=True)
+    if args.no_real:
+        return 0
+    covid = trec_covid_round1(DATA / "trec-covid-round1")
+    clef = clef_ehealth_2016_task2(DATA / "clef-ehealth-2016-irtask2")
+    for K in sorted(sizes | {12, 28, 56}):
+        mean, low, high = matched_design_share(covid, contributing_groups=K, draws=200 if K < 56 else 1)
+        print(f"TREC-COVID, {K:2d} of its 56 groups pooled to depth 100: {mean:.3f} (10th-90th percentile over draws "
+              f"{low:.3f}-{high:.3f})", flush=True)
+    mean, low, high = matched_design_share(clef, contributing_groups=len(set(clef.groups)), draws=200)
+    print(f"CLEF 2016, all {len(set(clef.groups))} groups pooled to depth 100 (one run each, drawn at random): "
+          f"{mean:.3f} ({low:.3f}-{high:.3f})", flush=True)
     return 0
 
 

@@ -83,7 +83,7 @@ import pandas as pd
 from .experiment import Experiment
 from .kernels import Judged, compute
 from .measures import Measure, parse_measures
-from .params import ALPHA, BIAS_REFERENCE, REPEATS
+from .params import ALPHA, BIAS_REFERENCE, HIGHER_IS_BETTER, PROGRESS, REPEATS
 from .metrics import aggregate_over_topics, evaluate, judged_level_counts, level_counts_beside
 from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
@@ -231,6 +231,7 @@ def ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     >>> ranks([0.2, 0.5, 0.2, 0.1]).tolist()
     [2, 1, 3, 4]
     """
+    higher_is_better = HIGHER_IS_BETTER.validate(higher_is_better, "ranks")
     s = _as_scores(scores, "scores")
     s = s if higher_is_better else -s
     return _positions(s, np.arange(s.size)).astype(np.int64)
@@ -498,6 +499,7 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     >>> res.reference_rank.tolist(), res.reduced_rank.tolist()    # each alone with the other at full score
     ([[1, 2]], [[2, 2]])
     """
+    progress = PROGRESS.validate(progress, "leave_one_group_out_bias")
     return _leave_one_group_out(experiment, depth=depth, measures=measures, contributors=contributors,
                                 ranked=ranked, reference=reference, n_jobs=n_jobs, progress=progress)
 
@@ -659,6 +661,7 @@ def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[floa
     >>> subsampling_curves(exp, seed=1, fractions=[1.0], measures=["RR"])[["kendall_tau", "tau_ap"]].values.tolist()
     [[1.0, 1.0]]
     """
+    progress = PROGRESS.validate(progress, "subsampling_curves")
     owner = "subsampling_curves"
     parsed = tuple(parse_measures(measures))
     idx = ranked_index(experiment, ranked, owner)

@@ -48,7 +48,7 @@ from .experiment import Experiment
 from .intervals import (ESTIMATORS, check_background_rate, check_smoothing, estimator_key, interval_measure,
                         pessimistic_p_values, point_estimates, score_intervals)
 from .measures import Measure, parse_measure
-from .params import ALPHA, JUDGMENTS, RUN_SET
+from .params import ALPHA, JUDGMENTS, PROGRESS, RUN_SET
 from .pooling import contributor_mask, judgment_order
 from .stats import t_test
 from .sweep import sweep
@@ -272,6 +272,7 @@ def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str
     >>> tests.separability()[["run_set", "budget", "pairs", "significant", "fraction"]].values.tolist()
     [['contributing', 4, 1, 1, 1.0]]
     """
+    progress = PROGRESS.validate(progress, "budget_tests")
     owner = "budget_tests"
     names = [measures] if isinstance(measures, (str, Measure)) else list(measures)
     parsed = tuple(dict.fromkeys(interval_measure(m, None, owner) for m in names))

@@ -59,7 +59,7 @@ import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
-from .params import RUN_DEPTH
+from .params import COMPLETE, RUN_DEPTH
 from .trecdata import Qrels, Run, check_duplicate_policy
 from .ordering import (StringBytes, check_compat, encode_topics, remember_blocks, sorted_blocks, string_bytes,
                        string_hash, strings_equal, topic_blocks)
@@ -87,6 +87,7 @@ def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, co
     "run 'bm25' answers 1 of the 3 qrels topics; the 2 others ('3', '4') are left out of its mean
     (trec_eval 9.x; trec_eval 10.0 refuses such a run); use complete=True (trec_eval -c) to score them 0"
     """
+    complete = COMPLETE.validate(complete, "missing_topics_note")
     names = ", ".join(repr(t if len(t) <= 40 else t[:40] + "…") for t in missing[:shown])
     more = f", … {len(missing) - shown} more" if len(missing) > shown else ""
     head = (f"run {run!r} answers {num_topics - len(missing)} of the {num_topics} qrels topics; "

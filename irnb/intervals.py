@@ -52,7 +52,7 @@ from .background_rate import BackgroundRateFit, estimate_background_rate, true_b
 from .experiment import Experiment, Judgments
 from .kernels import dcg_discount, rbp_weights, sdcg_normaliser
 from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, Param, parse_measure, parse_measures
-from .params import BACKGROUND_RATE, COMPLETE, MEASUREMENT_DEPTH, SMOOTHING
+from .params import BACKGROUND_RATE, COMPLETE, ESTIMATOR_NAME, INCLUDE_ALL, MEASUREMENT_DEPTH, SMOOTHING
 from .metrics import aggregate_over_topics, evaluate
 from .pooling import judged_mask_of, pool_label
 from .results import Result
@@ -80,7 +80,7 @@ __all__ = [
 ]
 
 #: Estimator letters (the paper's subscripts) and their names.
-ESTIMATORS = {"S": "simplistic", "B": "background", "I": "interpolated", "M": "smoothed"}
+ESTIMATORS = dict(ESTIMATOR_NAME.meanings)  # {"S": "simplistic", ...}: the letters and names, declared once
 
 #: Declared bounds of the interval parameters (validation and the widgets' sliders).
 INTERVAL_PARAMS: dict[str, Param] = {p.name: p for p in (BACKGROUND_RATE, SMOOTHING, MEASUREMENT_DEPTH)}
@@ -196,12 +196,12 @@ def check_smoothing(value, owner: str):
 
 
 def estimator_key(estimator) -> str:
-    text = str(estimator)
-    for key, name in ESTIMATORS.items():
-        if text in (key, name, f"X_{key}"):
-            return key
-    allowed = ", ".join(f"{k} ({v})" for k, v in ESTIMATORS.items())
-    raise ValueError(f"estimator must be one of {allowed}, got {estimator!r}")
+    """The letter of a point estimator given by its letter, name or symbol (:data:`irnb.params.ESTIMATOR_NAME`).
+
+    >>> estimator_key("smoothed"), estimator_key("X_S"), estimator_key("B")
+    ('M', 'S', 'B')
+    """
+    return ESTIMATOR_NAME.validate(estimator, None)
 
 
 def has_interval(measure: "str | Measure") -> bool:
@@ -286,6 +286,7 @@ class ScoreIntervals(Result):
     def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, lower, upper, residual`` (:meth:`to_frame`);
         topic ``"all"`` holds the means over the evaluated topics."""
+        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         return self.topic_rows(self.measure.name, include_all=include_all, lower=(self.lower, self.mean_lower),
                                upper=(self.upper, self.mean_upper), residual=(self.residual, self.mean_residual))
 
@@ -320,6 +321,7 @@ class PointEstimates(Result):
 
     def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, estimator, value`` (estimator letters S/B/I/M)."""
+        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         return [part for key, name in ESTIMATORS.items()
                 for part in self.topic_rows(self.measure.name, include_all=include_all, estimator=key,
                                             value=_with_means(getattr(self, name), self.evaluated))]
@@ -537,6 +539,7 @@ def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[s
     >>> table[["value", "lower", "upper", "residual", "estimate"]].values.tolist()
     [[0.5, 0.5, 1.0, 0.5, 1.0]]
     """
+    include_all = INCLUDE_ALL.validate(include_all, "interval_table")
     parsed = parse_measures(measures)
     key = None if estimator is None else estimator_key(estimator)
     E = check_background_rate(background_rate, "interval_table")

@@ -323,6 +323,7 @@ def judge_next(experiment: Experiment, *, judged=None, n: int = 10, measure: "st
       topic docno  gain
     0     1     v   1.0
     """
+    only_qrels = ONLY_QRELS.validate(only_qrels, "judge_next")
     cands, rows, gain, why = _suggest(experiment, judged=judged, n=n, measure=measure, runs=runs, strategy=strategy,
                                       background_rate=background_rate, probabilities=probabilities,
                                       only_qrels=only_qrels)
@@ -433,6 +434,7 @@ class AssessmentSession:
 
     def __init__(self, experiment: Experiment, *, judged=None, measure: "str | Measure" = "P@10", runs=None,
                  background_rate: float | None = None, only_qrels: bool = False):
+        only_qrels = ONLY_QRELS.validate(only_qrels, "AssessmentSession")
         self.experiment = experiment
         self.measure = parse_measure(measure)
         self._cands = candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)

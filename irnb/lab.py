@@ -98,6 +98,8 @@ def open_lab(*, target: str | Path | None = None, open_browser: bool = True,
     """Copy the notebooks to ``target`` (default ``./irnb-notebooks``) and run JupyterLab on
     the first one until it exits or is stopped (:func:`serve`); ``jupyter_args`` are passed
     to JupyterLab. Returns JupyterLab's exit status (128 + signal number when stopped)."""
+    from .params import OPEN_BROWSER  # here: this module alone imports only the standard library
+    open_browser = OPEN_BROWSER.validate(open_browser, "open_lab")
     folder = Path(target) if target is not None else Path.cwd() / "irnb-notebooks"
     try:
         import jupyterlab  # noqa: F401
@@ -112,6 +114,8 @@ def lab_command(folder: Path, *, open_browser: bool = True, extra: Sequence[str]
     """The JupyterLab command line: the working folder, the first notebook; ``--allow-root``
     when running as root (containers, CI machines), where JupyterLab refuses to start without
     it; ``extra`` options (from ``irnb lab -- ...``) before the notebook."""
+    from .params import OPEN_BROWSER  # here: this module alone imports only the standard library
+    open_browser = OPEN_BROWSER.validate(open_browser, "lab_command")
     command = [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={folder}"]
     if not open_browser:
         command.append("--no-browser")

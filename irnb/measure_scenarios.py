@@ -22,6 +22,7 @@ from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, parse_measu
 from .metrics import aggregate_over_topics, judged_view
 from .pooling import judged_mask_of
 from .results import Result
+from .params import COMPLETE, INCLUDE_ALL
 
 __all__ = ["SCENARIO_FAMILIES", "Scenarios", "scenarios"]
 
@@ -46,6 +47,7 @@ class Scenarios(Result):
 
     def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, scenario, value``."""
+        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         means = self.means()
         return [part for name in ("pessimistic", "official", "optimistic")
                 for part in self.topic_rows(self.measure.name, include_all=include_all, scenario=name,
@@ -77,6 +79,7 @@ def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, co
     >>> float(sc.pessimistic[0, 0]), float(sc.official[0, 0]), float(sc.optimistic[0, 0])
     (0.5, 0.5, 1.0)
     """
+    complete = COMPLETE.validate(complete, "scenarios")
     m = parse_measure(measure)
     if m.family not in SCENARIO_FAMILIES:
         hint = "; P@k, RBP and SDCG@k have intervals: use score_intervals()" if m.family in INTERVAL_FAMILIES else ""

@@ -16,7 +16,7 @@ import numpy as np
 
 from .kernels import Judged, compute, condense, safe_divide
 from .measures import Measure, parse_measures
-from .params import COMPLETE
+from .params import COMPLETE, INCLUDE_ALL, JUDGED_ONLY, PER_TOPIC, TRUTH
 from .params import RELEVANCE_LEVEL as _RELEVANCE_LEVEL
 from .results import Result
 
@@ -88,6 +88,7 @@ def judged_view(
     qrels), optionally restricted to a pool (``judged``: bool mask over qrels entries) and
     cut at the run depth ``max_depth`` (trec_eval -M). ``depth=`` is the old name of
     ``max_depth`` (deprecated: in the glossary's words a depth alone is a pool depth)."""
+    truth = TRUTH.validate(truth, "judged_view")
     if depth is not None:
         warnings.warn("judged_view(depth=) is now judged_view(max_depth=): the run depth (trec_eval -M)",
                       DeprecationWarning, stacklevel=2)
@@ -157,6 +158,8 @@ class Evaluation(Result):
     def frame_columns(self, *, per_topic: bool = True, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, value`` (:meth:`to_frame`); ``topic == "all"``
         holds the aggregate."""
+        per_topic = PER_TOPIC.validate(per_topic, "frame_columns")
+        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         return [part for m in self.measures
                 for part in self.topic_rows(m.name, per_topic=per_topic, include_all=include_all,
                                             value=(self.values[m], self.aggregate(m) if include_all else None))]
@@ -206,6 +209,8 @@ def evaluate(
     >>> [round(float(x), 4) for x in ev.means().iloc[0]]
     [0.8333, 0.5]
     """
+    judged_only = JUDGED_ONLY.validate(judged_only, None)
+    truth = TRUTH.validate(truth, None)
     from .experiment import check_max_depth
 
     parsed = parse_measures(measures)

@@ -18,6 +18,8 @@ from functools import cache
 import numpy as np
 from scipy import special
 
+from .params import CONTINUITY_CORRECTION, KEEP_DIFF
+
 __all__ = ["Scores", "Pairs", "pairs", "paired_summaries", "pair_moments", "paired_t_kernel", "t_two_sided_p",
            "wilcoxon_kernel", "studentized_range_sf", "PERMUTATION_MAX_TOPICS", "EXACT_MAX_TOPICS"]
 
@@ -59,6 +61,7 @@ def pairs(sc: Scores, *, keep_diff: bool = True) -> Pairs:
     """Every pair of runs a < b of the scores, paired by :func:`paired_summaries` in cache-sized
     blocks of pairs (the same arithmetic, row by row, as one call over all pairs);
     ``keep_diff=False`` drops the (P, T) differences (``diff`` is None)."""
+    keep_diff = KEEP_DIFF.validate(keep_diff, "pairs")
     V = sc.values
     a, b = np.triu_indices(V.shape[0], 1)
     P, T = a.size, V.shape[1]
@@ -309,6 +312,7 @@ def _signed_ranks(D: np.ndarray, dropped: np.ndarray, zero_method: str, want_ran
 
 
 def wilcoxon_kernel(pr: Pairs, zero_method: str, correction: bool, method: str):
+    correction = CONTINUITY_CORRECTION.validate(correction, "wilcoxon_kernel")
     D = pr.diff
     P, T = D.shape
     n_total = pr.n

@@ -69,9 +69,11 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
-           "PROGRESS", "AGREES", "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
+           "PROGRESS", "AGREES", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
+           "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
+           "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "RUN_SET", "CANVAS"]
+           "RANKED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # how an error lists a parameter's choices (Param.listed)
@@ -118,7 +120,8 @@ class Param:
     ``type`` is ``int``, ``float``, ``str`` or ``bool`` (a flag: True or False, or one of
     its ``sentinels``); a ``str`` parameter lists its ``choices`` (``listed``: how its error
     lists them; ``suggest``: whether a near miss is told "did you mean"; :meth:`among` sets
-    them from the data at hand).
+    them from the data at hand; ``synonyms``: other words for a choice, given back as the
+    choice; ``listed="named"`` lists each choice with its meaning).
     ``default=None`` makes the parameter required. ``symbol`` is the paper's letter (E, λ,
     k, d) for inequalities and sliders; ``step`` is a slider's step. Widgets and the command
     line build their controls from the same declaration.
@@ -156,6 +159,7 @@ class Param:
     note: str | None = None  # why the bounds are what they are, said in errors
     listed: str = "quoted"  # how errors list the choices: 'a', 'b' | tuple ('a', 'b') | list ['a', 'b'] | plain a, b
     suggest: bool = True  # a near miss among the choices is told "did you mean ...?"
+    synonyms: tuple[tuple[str, str], ...] = ()  # (other word, the choice it names): ("smoothed", "M")
 
     def renamed(self, name: str, **changes: Any) -> Param:
         """The same declaration under another spelling (``rel`` for the relevance level)."""
@@ -190,6 +194,9 @@ class Param:
 
     def _choices_text(self) -> str:
         choices = tuple(self.choices or ())
+        if self.listed == "named":  # each choice with its meaning: S (simplistic), B (background)
+            said = dict(self.meanings)
+            return ", ".join(f"{c} ({said[c]})" if c in said else c for c in choices)
         if self.listed not in _LISTINGS:
             raise ValueError(f"{self.name}: listed must be one of {', '.join(_LISTINGS)}, got {self.listed!r}")
         return _LISTINGS[self.listed](choices)
@@ -291,6 +298,8 @@ class Param:
             return self.error(given_value, owner, label=label, wording=wording, note=note, part=part, given=given)
 
         if self.type is str:
+            if isinstance(value, str) and value in dict(self.synonyms):
+                return dict(self.synonyms)[value]
             if not isinstance(value, str) or value not in (self.choices or ()):
                 raise bad()
             return value
@@ -558,6 +567,11 @@ DEGREE = Param("degree", int, 3, low=0, doc="degree of the polynomial fitted to 
 #: Point estimators inside [B, T] (Ravana & Moffat 2010 §4).
 ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
                   doc="point estimate: S simplistic, B background, I interpolated, M smoothed")
+_ESTIMATOR_NAMES = (("S", "simplistic"), ("B", "background"), ("I", "interpolated"), ("M", "smoothed"))
+#: A point estimator by its letter, its name or its symbol (``"M"``, ``"smoothed"``, ``"X_M"``: all ``"M"``).
+ESTIMATOR_NAME = replace(ESTIMATOR, listed="named", suggest=False, meanings=_ESTIMATOR_NAMES,
+                         synonyms=tuple((word, key) for key, name in _ESTIMATOR_NAMES for word in (name, f"X_{key}")),
+                         doc="point estimator: a letter (S, B, I, M), its name (smoothed) or its symbol (X_M)")
 
 # ------------------------------------------------------------------------------- choices
 # Words from a fixed list; ``listed`` keeps how each error has always listed them.
@@ -638,6 +652,33 @@ PROGRESS = Param("progress", bool, None, sentinels=(None,), meanings=((None, "au
 AGREES = Param("agrees", bool, None, sentinels=(None,), label="Headline.agrees",
                doc="the data shows the paper's finding (None: the data cannot say)")
 
+#: Score against the Experiment's complete judgments (its truth), not the official qrels.
+TRUTH = Param("truth", bool, False, doc="score against the Experiment's complete judgments (truth=), not the qrels")
+#: trec_eval -J: each ranking condensed to its judged documents.
+JUDGED_ONLY = Param("judged_only", bool, False, doc="condense each ranking to its judged documents (trec_eval -J)")
+#: A tidy table's per-topic rows (False: the means alone).
+PER_TOPIC = Param("per_topic", bool, True, doc="one row per run and topic, besides the means")
+#: A tidy table's topic "all" rows: each run's mean over the evaluated topics.
+INCLUDE_ALL = Param("include_all", bool, True, doc="add the topic 'all' rows: each run's mean over its topics")
+#: Keep each pair's per-topic differences (a Wilcoxon or sign test needs them).
+KEEP_DIFF = Param("keep_diff", bool, True, doc="keep each pair of runs' per-topic differences")
+#: A bootstrap interval of the geometric mean (values floored at 1e-5, as trec_eval's GMAP).
+LOG_SCALE = Param("log_scale", bool, False, doc="the interval of the geometric mean (values floored at 1e-5)")
+#: Count only pairs of runs from different groups.
+ACROSS_GROUPS = Param("across_groups", bool, False, doc="count only pairs of runs from different groups")
+#: Replace a collection's existing files instead of refusing to.
+OVERWRITE = Param("overwrite", bool, False, doc="replace existing files instead of refusing to")
+#: Attach TREC-COVID's deep judgments to round 1 as its truth.
+WITH_TRUTH = Param("with_truth", bool, False, doc="attach the deep judgments as the Experiment's truth")
+#: Open JupyterLab in a web browser.
+OPEN_BROWSER = Param("open_browser", bool, True, doc="open JupyterLab in a web browser")
+#: Show a reproduction's figure beside its numbers.
+FIGURE = Param("figure", bool, True, doc="show the reproduction's figure, where it has one")
+#: A view with its own control panel (False: its plot alone, the controls shown elsewhere).
+STANDALONE = Param("standalone", bool, True, doc="show the view's own control panel beside its plot")
+#: A view that draws now (False: when first shown, a hidden tab).
+ACTIVE = Param("active", bool, True, doc="draw now (False: when the view is first shown)")
+
 #: Ravana & Moffat's three judgment budgets (shallow ≤ medium ≤ deep), each a judgment budget N.
 BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "deep"), noun="numbers of judgments",
                           doc="shallow, medium and deep judgment budgets (Ravana & Moffat 2010 Tables 1-3)")
@@ -650,7 +691,8 @@ PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
 #: Every declared flag by name (True or False, or a sentinel where declared).
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
-    RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, AGREES)})
+    RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, AGREES, TRUTH, JUDGED_ONLY, PER_TOPIC, INCLUDE_ALL, KEEP_DIFF,
+    LOG_SCALE, ACROSS_GROUPS, OVERWRITE, WITH_TRUTH, OPEN_BROWSER, FIGURE, STANDALONE, ACTIVE)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
                                                  "random_state": RANDOM_STATE})
@@ -659,7 +701,7 @@ CHOICES: Mapping[str, Param] = MappingProxyType({
     "adjustment": ADJUSTMENT, "matrix_value": MATRIX_VALUE, "topic_rule": TOPIC_RULE,
     "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
     "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
-    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS})
+    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS, "estimator_name": ESTIMATOR_NAME})
 
 
 # =============================================================================== builders

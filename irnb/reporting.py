@@ -50,6 +50,7 @@ import pandas as pd
 
 from .params import (ALPHA, CONFIDENCE, CORRECTION, MEASUREMENT_DEPTH, N_RESAMPLES, PAIRED_TEST, REPORT_FORMAT,
                      SEED)
+from .params import COMPLETE, HIGHER_IS_BETTER, LOG_SCALE
 
 __all__ = ["Report", "report", "bootstrap_ci", "compact_letters", "topic_differences", "FORMATS", "REPORT_TESTS"]
 
@@ -89,6 +90,7 @@ def bootstrap_ci(values, *, confidence: float = 0.95, n_resamples: int = 10_000,
     >>> bootstrap_ci([0.0, 1.0], n_resamples=1000)
     (0.0, 1.0)
     """
+    log_scale = LOG_SCALE.validate(log_scale, "bootstrap_ci")
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1 or v.size == 0:
         raise ValueError(f"values must be a non-empty 1-D array of per-topic scores, got shape {v.shape}")
@@ -122,6 +124,7 @@ def compact_letters(names: Iterable[str], means: Iterable[float], differ: Mappin
     >>> compact_letters("abc", [3, 2, 1], {("a", "c"): True})
     {'a': 'a', 'b': 'ab', 'c': 'b'}
     """
+    higher_is_better = HIGHER_IS_BETTER.validate(higher_is_better, "compact_letters")
     names = list(names)
     means = np.asarray(list(means), dtype=np.float64)
     order = np.argsort(-means if higher_is_better else means, kind="stable")
@@ -345,6 +348,7 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
     >>> rep.table[["run", "mean", "p_value"]].round(4).values.tolist()   # a: 2 of 3 topics, b: 1 of 3
     [['a', 0.6667, 0.6667], ['b', 0.3333, nan]]
     """
+    complete = COMPLETE.validate(complete, "report")
     from .experiment import Experiment
     from .measures import parse_measures
     from .metrics import evaluate

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .params import INCLUDE_ALL, PER_TOPIC
+
 if TYPE_CHECKING:  # pandas is imported where a frame is built
     import pandas as pd
 
@@ -60,6 +62,8 @@ class Result:
         ``values`` maps a column to ``(per_topic, mean)`` — an (S, T) array read at the
         evaluated cells and an (S,) array for the ``"all"`` rows — or to a plain label
         (the same in every row, such as an estimator's letter)."""
+        include_all = INCLUDE_ALL.validate(include_all, "topic_rows")
+        per_topic = PER_TOPIC.validate(per_topic, "topic_rows")
         runs = np.asarray(self.run_names, dtype=object)
         topics = np.asarray(self.topics, dtype=object)
         s, t = np.nonzero(self.evaluated)

@@ -25,6 +25,8 @@ import textwrap
 from collections import Counter
 from typing import Any, Callable, Iterable, Sequence
 
+from .params import FIGURE
+
 __all__ = ["StaleClaim", "claim", "search", "listing", "percent", "say", "answer", "show_reproduction",
            "summarize_reproductions"]
 
@@ -134,6 +136,7 @@ def show_reproduction(reproduction_id: str, *, figure: bool = True, **options):
     for figures, the figure. ``options`` go to :func:`irnb.reproduce`. Returns the
     :class:`~irnb.papers.Reproduction`, or None (with a note) where this version of irnb
     has no reproduction of that id."""
+    figure = FIGURE.validate(figure, "show_reproduction")
     from IPython.display import HTML, display
 
     from . import reproduce, reproduction_ids

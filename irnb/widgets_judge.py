@@ -24,6 +24,7 @@ import html
 from typing import Mapping
 
 from .judging import AssessmentSession
+from .params import ONLY_QRELS
 
 __all__ = ["AssessorWidget", "assessor"]
 
@@ -136,6 +137,7 @@ def assessor(experiment, *, judged=None, measure: str = "P@10", runs=None, backg
              documents: Mapping[str, str] | None = None, only_qrels: bool = False) -> AssessorWidget:
     """A "be the assessor" widget over ``experiment`` starting from ``judged`` (see
     :class:`~irnb.judging.AssessmentSession` for the options)."""
+    only_qrels = ONLY_QRELS.validate(only_qrels, "assessor")
     session = AssessmentSession(experiment, judged=judged, measure=measure, runs=runs,
                                 background_rate=background_rate, only_qrels=only_qrels)
     return AssessorWidget(session, documents=documents)

@@ -10,6 +10,8 @@ seeds 10-14 were never used by the search that chose the simulator's constants
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from irnb.datasets import simulate
@@ -30,17 +32,26 @@ def within_factor_2(estimate: float, truth: float) -> bool:
     return estimate > 0 and 0.5 * truth <= estimate <= 2.0 * truth
 
 
-@pytest.fixture(scope="module")
-def readings() -> dict[tuple[int, int], tuple[float, float]]:
-    """(seed, depth) → (E, true rate)."""
+def _readings(**simulate_keywords) -> dict[tuple[int, int], tuple[float, float]]:
+    """(seed, depth) → (E, true rate) of ``simulate(seed, **simulate_keywords)``."""
     out = {}
     for seed in SEEDS:
-        exp = simulate(seed).experiment
+        exp = simulate(seed, **simulate_keywords).experiment
         for depth in DEPTHS:
             pool = depth_pool(exp, depth=depth)
             out[seed, depth] = (estimate_background_rate(exp, depth=depth, pool=pool).rate,
                                 true_background_rate(exp, measurement_depth=2 * depth, pool=pool))
     return out
+
+
+def _met(readings) -> dict[int, bool]:
+    """seed → E within a factor of 2 of the truth at both depths."""
+    return {seed: all(within_factor_2(*readings[seed, d]) for d in DEPTHS) for seed in SEEDS}
+
+
+@pytest.fixture(scope="module")
+def readings() -> dict[tuple[int, int], tuple[float, float]]:
+    return _readings()
 
 
 def test_within_factor_2_by_hand():
@@ -61,12 +72,30 @@ def test_a_deeper_pool_leaves_a_lower_true_rate(readings):
 @pytest.mark.xfail(strict=True, reason=(
     "issue 13, open: with the default's 12 contributing runs the cubic clips to E = 0 at depth 10 on seeds 0 "
     "and 10-14 (true rate 0.22-0.30) and at depth 100 on seeds 10-14 (true rate 0.06-0.09); the model's "
-    "switches for it (TOPICALITY, NEAR_ASPECT_BOOST, DECOY_SHARE; off in the default) meet it on tuning seeds "
-    "but not with the 13 calibration statistics in range; benchmarks/RESULTS_background_rate.md has the numbers "
-    "and what was tried"))
+    "switches for it (TOPICALITY, NEAR_ASPECT_BOOST; off in the default) with ~40 contributing runs meet it "
+    "(the next test) but leave only 6 of the 13 calibration statistics in range, so the default keeps its "
+    "calibration; benchmarks/RESULTS_background_rate.md has the numbers and what was tried"))
 def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
     """The issue's done-criterion: on seed 0 and on at least two held-out seeds, E lies within
     a factor of 2 of the true rate at pool depths 10 and 100 alike."""
-    good = {seed: all(within_factor_2(*readings[seed, d]) for d in DEPTHS) for seed in SEEDS}
+    good = _met(readings)
     assert good[0], {d: readings[0, d] for d in DEPTHS}
     assert sum(good[seed] for seed in HELD_OUT) >= 2, readings
+
+
+@pytest.mark.slow
+def test_the_switched_on_model_meets_it_outside_the_default(monkeypatch):
+    """Not the default: session 6's ``E_CANDIDATE`` (benchmarks/tune_simulator.py: TOPICALITY and
+    NEAR_ASPECT_BOOST on, 50 runs from 39 groups, so 39 contributing runs) meets the criterion on
+    seed 0 and on 4 of the 5 held-out seeds (the searches that chose it scored seeds 0-1 and 20-43).
+    It is not the default because only 6 of the 13 calibration statistics stay inside the real
+    range (benchmarks/RESULTS_background_rate.md, session 6); this keeps the switches working."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import tune_simulator
+
+    knobs = {**tune_simulator.current_knobs(), **tune_simulator.E_CANDIDATE}
+    with tune_simulator.knobs_applied(knobs):
+        readings = _readings(**{k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
+    good = _met(readings)
+    assert good[0], {d: readings[0, d] for d in DEPTHS}
+    assert sum(good[seed] for seed in HELD_OUT) >= 4, readings

@@ -30,7 +30,10 @@ from irnb.datasets.calibration import (
     TREC_COVID_DESIGN,
     allowed_range,
     calibration_table,
+    collection_statistics,
+    matched_design_share,
     pairwise_overlap,
+    pooled_share_of_others,
     real_statistics,
     seed_table,
     significant_pair_share,
@@ -685,6 +688,24 @@ def test_topics_differ_in_difficulty_for_every_run(coll):
     r = np.corrcoef(ap[:half].mean(axis=0), ap[half:].mean(axis=0))[0, 1]
     assert r > 0.5
     assert simulate(0, difficulty_spread=0.0, **{k: v for k, v in SMALL.items()}).params["difficulty_spread"] == 0.0
+
+
+def test_pooled_share_of_others_replays_a_pool_design(small):
+    """On a simulated collection the replayed pool of its own contributors is its official pool,
+    so the statistic equals the calibration's JudgedRet@10 of the non-contributing runs; a design
+    that pools every group's contributing run is what matched_design_share draws with all groups."""
+    exp = small.experiment
+    contributing = np.asarray(exp.contributors, dtype=bool)
+    direct = pooled_share_of_others(exp, contributing, pool_depth=small.params["pool_depth"], k=10)
+    stats = collection_statistics(exp, pool_share_depth=10)
+    assert direct == pytest.approx(stats["judged@10 non-contributing"], abs=1e-12)
+    G = len(set(exp.groups))
+    mean, low, high = matched_design_share(exp, contributing_groups=G, pool_depth=small.params["pool_depth"], draws=3)
+    assert mean == low == high == pytest.approx(direct, abs=1e-12)
+    with pytest.raises(ValueError, match="one flag per run"):
+        pooled_share_of_others(exp, contributing[:-1])
+    with pytest.raises(ValueError, match=r"contributing_groups must lie in \[1, 3\]"):
+        matched_design_share(exp, contributing_groups=4)
 
 
 def test_pairwise_overlap_by_hand():

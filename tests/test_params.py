@@ -674,3 +674,83 @@ def test_a_flag_option_is_given_or_not():
     for command in ("evaluate", "report"):
         action = _option(cli.build_parser(), command, "-c")
         assert (action.dest, action.default, action.nargs, action.const) == ("complete", False, 0, True)
+
+
+def _public_functions(tree: ast.Module):
+    """(name, node) of the module's public functions and its public classes' public methods
+    (``__init__`` included: a constructor's options are the class's parameters)."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
+            yield node.name, node
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            for method in node.body:
+                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                        method.name == "__init__" or not method.name.startswith("_")):
+                    yield f"{node.name}.{method.name}", method
+
+
+def _flag_parameters(function: ast.FunctionDef) -> list[str]:
+    """The parameters with a True/False default or a ``bool`` annotation (``bool | None`` too)."""
+    args = function.args
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    flags = []
+    for arg, default in [*zip(positional, defaults, strict=True), *zip(args.kwonlyargs, args.kw_defaults, strict=True)]:
+        annotation = ast.unparse(arg.annotation).strip("'\"") if arg.annotation else ""
+        if (isinstance(default, ast.Constant) and isinstance(default.value, bool)) or \
+                "bool" in (part.strip() for part in annotation.split("|")):
+            flags.append(arg.arg)
+    return flags
+
+
+def unvalidated_flags(source: str, where: str) -> list[str]:
+    """``where:function:parameter`` of every True/False parameter of a public function that
+    the function never validates through a declaration (``FLAG.validate(parameter, ...)``):
+    a flag left unchecked, where ``1`` or ``"no"`` would pass as true."""
+    found = []
+    for name, function in _public_functions(ast.parse(source)):
+        validated = {call.args[0].id for call in ast.walk(function)
+                     if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                     and call.func.attr == "validate" and call.args and isinstance(call.args[0], ast.Name)}
+        found += [f"{where}:{name}:{flag}" for flag in _flag_parameters(function) if flag not in validated]
+    return found
+
+
+def test_the_scanner_finds_a_flag_left_unchecked():
+    source = ("def f(x, *, include_all=True, complete: bool = False, progress: 'bool | None' = None, n=1):\n"
+              "    complete = COMPLETE.validate(complete, 'f')\n"                    # validated
+              "    return x if include_all else None\n"                              # include_all, progress: not
+              "def _helper(flag=False):\n"                                           # private: not counted
+              "    return flag\n"
+              "class View:\n"
+              "    def __init__(self, *, active: bool = True, top: int = 20):\n"     # a constructor's flag
+              "        self.active = bool(active)\n"
+              "    def rows(self, per_topic=True):\n"
+              "        per_topic = PER_TOPIC.validate(per_topic, None)\n"
+              "    def _draw(self, now=False):\n"
+              "        pass\n")
+    assert unvalidated_flags(source, "made_up.py") == ["made_up.py:f:include_all", "made_up.py:f:progress",
+                                                       "made_up.py:View.__init__:active"]
+
+
+def test_every_public_flag_is_validated_through_its_declaration():
+    found = []
+    for path in sorted((REPO / "irnb").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if not path.name.startswith("_") or path.name == "__init__.py":  # a private module's helpers are not the API
+            found += unvalidated_flags(path.read_text(encoding="utf-8"), relative)
+    assert found == [], "declare these flags in irnb.params (Param(name, bool, ...)) and validate them first thing"
+
+
+def test_a_choice_with_synonyms_gives_back_the_choice():
+    """An estimator by letter, name or symbol (``estimator_key``, formerly checked by hand)."""
+    from irnb.intervals import ESTIMATORS, estimator_key
+
+    assert [params.ESTIMATOR_NAME.validate(w, "f") for w in ("M", "smoothed", "X_M", np.str_("X_S"))] == \
+        ["M", "M", "M", "S"]
+    assert ESTIMATORS == dict(params.ESTIMATOR_NAME.meanings) and tuple(ESTIMATORS) == params.ESTIMATOR.choices
+    for bad in ("Q", "smooth", "x_m", 1, None):
+        with pytest.raises(ValueError) as caught:
+            estimator_key(bad)
+        assert str(caught.value) == ("estimator must be one of S (simplistic), B (background), I (interpolated), "
+                                     f"M (smoothed), got {bad!r}")

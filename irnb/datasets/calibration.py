@@ -36,10 +36,11 @@ import pyarrow.compute as pc
 
 from ..experiment import Experiment
 from ..metrics import evaluate
-from ..params import MEASUREMENT_DEPTH
+from ..params import ACROSS_GROUPS, MEASUREMENT_DEPTH
 from .real import clef_ehealth_2016_task2, trec_covid_round1
 
-__all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "POOL_SHARE_BINS",
+__all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "pooled_share_of_others",
+           "matched_design_share", "POOL_SHARE_BINS",
            "calibration_table", "allowed_range", "TOLERANCE",
            "TREC_COVID_DESIGN", "POOL_DEPENDENT", "DESIGN_ROWS", "WIDE_TOLERANCE", "real_statistics", "seed_table"]
 
@@ -75,6 +76,7 @@ def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups:
 
     ``across_groups=True`` counts only pairs of runs from different groups.
     """
+    across_groups = ACROSS_GROUPS.validate(across_groups, "pairwise_overlap")
     depth = MEASUREMENT_DEPTH.validate(depth, None, label="depth")
     S, T = len(experiment.run_names), len(experiment.topics)
     run, topic, code = _top_k_codes(experiment, depth)
@@ -95,6 +97,82 @@ def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups:
     if pairs <= 0:
         return float("nan")
     return float(np.mean(shared / pairs / depth))
+
+
+def pooled_share_of_others(experiment: Experiment, contributing, *, pool_depth: int = 100, k: int = 10,
+                           groups=None) -> float:
+    """Mean over the runs of ``groups`` (default: every group) that are not ``contributing``
+    (boolean per run) of the share of their top ``k`` per topic that lies in the depth
+    ``pool_depth`` pool of the ``contributing`` runs (judged / min(k, retrieved), as JudgedRet@k),
+    averaged over topics then runs; NaN when no such run. Pool membership only: no judgment is
+    read, so a design can be replayed on a collection whose qrels came from another design.
+
+    Run a contributes (pool depth 2: x, y), b and c do not, one topic: none of b's top 2 (w, v)
+    is pooled, one of c's (x, z): (0 + 0.5) / 2 = 0.25.
+
+    >>> runs = pd.DataFrame({"run": list("aabbcc"), "qid": "1", "docno": list("xywvxz"),
+    ...                      "score": [2.0, 1.0] * 3})
+    >>> from ..io import read_qrels, read_runs
+    >>> exp = Experiment(read_runs(runs), read_qrels(pd.DataFrame({"qid": ["1"], "docno": ["x"], "rel": [1]})))
+    >>> pooled_share_of_others(exp, [True, False, False], pool_depth=2, k=2)
+    0.25
+    """
+    contributing = np.asarray(contributing, dtype=bool)
+    if contributing.shape != (len(experiment.run_names),):
+        raise ValueError(f"pooled_share_of_others: contributing must hold one flag per run "
+                         f"({len(experiment.run_names)}), got shape {contributing.shape}")
+    depth = max(pool_depth, k)
+    run, topic, code = _top_k_codes(experiment, depth)
+    rank = np.zeros(run.size, dtype=np.int64)  # rank within (run, topic), rows come in run then rank order
+    start = np.flatnonzero(np.r_[True, (run[1:] != run[:-1]) | (topic[1:] != topic[:-1])])
+    rank = np.arange(run.size) - np.repeat(start, np.diff(np.r_[start, run.size]))
+    pooled = np.unique(code[contributing[run] & (rank < pool_depth)])
+    member = np.isin(code, pooled)
+    names = np.asarray(experiment.groups)
+    chosen = np.ones(len(names), dtype=bool) if groups is None else np.isin(names, list(groups))
+    others = np.flatnonzero(~contributing & chosen)
+    if others.size == 0:
+        return float("nan")
+    top = rank < k
+    T = len(experiment.topics)
+    shares = []
+    for s in others:
+        rows = (run == s) & top
+        hits = np.bincount(topic[rows], weights=member[rows], minlength=T)
+        n = np.bincount(topic[rows], minlength=T)
+        shares.append(float(np.mean(hits[n > 0] / n[n > 0])) if (n > 0).any() else np.nan)
+    return float(np.nanmean(shares))
+
+
+def matched_design_share(experiment: Experiment, *, contributing_groups: int, pool_depth: int = 100, k: int = 10,
+                         draws: int = 200, seed: int = 0) -> tuple[float, float, float]:
+    """The statistic ``judged@k non-contributing`` of a pool designed as the simulator's:
+    ``contributing_groups`` groups drawn at random (``draws`` times) from those of ``experiment``,
+    one run per drawn group pooled to ``pool_depth`` (the group's contributing run where the
+    experiment names one, else one of its runs at random), the drawn groups' other runs the
+    non-contributors: :func:`pooled_share_of_others`. Returns (mean, 10th, 90th percentile) over
+    the draws. Reads the runs only."""
+    rng = np.random.default_rng(seed)
+    names = np.asarray(experiment.groups)
+    marked = np.asarray(experiment.contributors, dtype=bool)
+    if marked.all():
+        marked = np.zeros_like(marked)  # no contributor list (every run counts): choose at random
+    group_ids = np.unique(names)
+    if not 1 <= contributing_groups <= group_ids.size:
+        raise ValueError(f"matched_design_share: contributing_groups must lie in [1, {group_ids.size}], "
+                         f"got {contributing_groups}")
+    values = []
+    for _ in range(draws):
+        drawn = rng.choice(group_ids, size=contributing_groups, replace=False)
+        contributing = np.zeros(names.size, dtype=bool)
+        for g in drawn:
+            members = np.flatnonzero(names == g)
+            own = members[marked[members]]
+            contributing[own[0] if own.size else rng.choice(members)] = True
+        values.append(pooled_share_of_others(experiment, contributing, pool_depth=pool_depth, k=k, groups=drawn))
+    values = np.asarray(values)
+    values = values[np.isfinite(values)]
+    return float(values.mean()), float(np.quantile(values, 0.1)), float(np.quantile(values, 0.9))
 
 
 def significant_pair_share(values: np.ndarray, evaluated: np.ndarray | None = None, *,

@@ -31,6 +31,7 @@ import pyarrow.csv as pacsv
 from ..io import write_qrels
 from .collection import Collection, simulate
 from .params import SIMULATION_PARAMS, configure_simulate_parser
+from ..params import OVERWRITE
 
 __all__ = ["write_collection", "main_simulate", "configure_simulate_parser", "run_simulate", "format_micro"]
 
@@ -60,6 +61,7 @@ def write_collection(collection: Collection, out_dir, *, overwrite: bool = False
 
     Existing files are an error unless ``overwrite=True``.
     """
+    overwrite = OVERWRITE.validate(overwrite, "write_collection")
     if not isinstance(collection, Collection):
         raise TypeError(f"write_collection: expected a Collection from irnb.datasets.simulate(), "
                         f"got {type(collection).__name__}")

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..experiment import Experiment
 from ..io import Qrels, read_qrels, read_runs
+from ..params import WITH_TRUTH
 
 __all__ = ["shared_data", "shared_data_missing", "SHARED_DATA_VARIABLE", "trec_covid_leaderboard",
            "trec_covid_deep_truth", "trec_covid_round1", "clef_ehealth_2016_task2"]
@@ -112,6 +113,7 @@ def trec_covid_round1(folder, *, qrels: str = "round1", with_truth: bool = False
     deep truth as ``experiment.truth``); ``qrels="deep"`` uses the deep truth itself as the
     qrels, so that shallow pools can be simulated over it.
     """
+    with_truth = WITH_TRUTH.validate(with_truth, "trec_covid_round1")
     if qrels not in ("round1", "deep"):
         raise ValueError(f"qrels must be 'round1' or 'deep', got {qrels!r}")
     if with_truth and qrels == "deep":

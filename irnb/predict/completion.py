@@ -20,7 +20,7 @@ from ..io import read_qrels
 from ..kernels import Judged
 from ..measures import Measure, parse_measures
 from ..metrics import Evaluation, evaluate_view, level_counts_of
-from ..params import COMPLETE, WITHIN_QRELS
+from ..params import COMPLETE, PROBABILITIES, TRUTH, WITHIN_QRELS
 from ..pooling import DEPTH, judged_mask_of, pool_label
 from ..trecdata import Qrels
 from .classifiers import EXPECTED_BACKGROUND, ClassifierOptions, classify_topic
@@ -210,6 +210,7 @@ class CompletedQrels:
         Example: 3 assessed, predictions (1, 1, 0), true (1, 0, 1): TP = 1, precision 1/2,
         recall 1/2, F1 = 0.5.
         """
+        truth = TRUTH.validate(truth, "accuracy")
         exp = self.experiment
         p = self.predicted
         T = len(exp.topics)
@@ -347,6 +348,8 @@ def complete_qrels(
     >>> done.evaluate(["P@3"]).means()["P@3"].round(4).tolist()    # (2/3 + 1/3) / 2
     [0.5]
     """
+    within_qrels = WITHIN_QRELS.validate(within_qrels, "complete_qrels")
+    probabilities = PROBABILITIES.validate(probabilities, "complete_qrels")
     owner = "complete_qrels"
     settings = ClassifierOptions.validated(owner, method=method, relevance_level=relevance_level,
                                            relevant_grade=relevant_grade, background_weight=background_weight, C=C,

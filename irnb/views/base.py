@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 from .. import plots
 from ..experiment import Experiment
 from ..measures import parse_measure
-from ..params import TOP_RUNS
+from ..params import ACTIVE, STANDALONE, TOP_RUNS
 from ..pooling import depth_pool
 from .controls import build_controls, locked_controls, sync_controls
 from .frames import Frame
@@ -74,6 +74,8 @@ class View:
 
     def __init__(self, experiment: Experiment, *, controls: Mapping[str, Any] | None = None, top: int = DEFAULT_TOP,
                  canvas: str = "auto", standalone: bool = True, active: bool = True):
+        standalone = STANDALONE.validate(standalone, type(self).__name__)
+        active = ACTIVE.validate(active, type(self).__name__)
         import ipywidgets as w
 
         check_experiment(experiment, type(self).__name__)
