@@ -50,7 +50,8 @@ import dataclasses
 import difflib
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd

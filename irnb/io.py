@@ -77,7 +77,7 @@ import dataclasses
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -188,7 +188,7 @@ class _InOrder:
         while self._window:
             self._window.popleft().result()
 
-    def __enter__(self) -> "_InOrder":
+    def __enter__(self) -> _InOrder:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -13,7 +13,7 @@ are ordered by topic then docno.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -71,7 +71,7 @@ class Run(_TopicTable):
     num_lines = _TopicTable._rows
 
     @classmethod
-    def from_dict(cls, scores: Mapping, *, name: str = "run") -> "Run":
+    def from_dict(cls, scores: Mapping, *, name: str = "run") -> Run:
         """A run from the pytrec_eval/ranx shape ``{qid: {docno: score}}`` (see
         :mod:`irnb.adapters`, which also reads ranx and ir_datasets objects)."""
         if not isinstance(scores, Mapping) or (scores and not looks_nested(scores, 1)):
@@ -99,7 +99,7 @@ class Qrels(_TopicTable):
     num_judgments = _TopicTable._rows
 
     @classmethod
-    def from_dict(cls, grades: Mapping) -> "Qrels":
+    def from_dict(cls, grades: Mapping) -> Qrels:
         """Qrels from the pytrec_eval/ranx shape ``{qid: {docno: grade}}`` (see :mod:`irnb.adapters`)."""
         if not isinstance(grades, Mapping) or (grades and not looks_nested(grades, 1)):
             raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}"
