@@ -51,7 +51,7 @@ import tracemalloc
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

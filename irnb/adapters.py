@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import pandas as pd
 

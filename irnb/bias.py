@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -464,7 +464,7 @@ def reference_values(experiment: Experiment, measures: tuple[Measure, ...], judg
 
 # =============================================================================== public API
 def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
-                             measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
+                             measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                              contributors: Iterable[str] | None = None, ranked: Iterable[str] | None = None,
                              reference: str = "qrels", n_jobs: int | None = None,
                              progress: bool | None = None) -> BiasResult:
@@ -554,7 +554,7 @@ def _leave_one_group_out(experiment: Experiment, *, depth: int, measures, contri
 
 
 def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None = None, reference_pool=None,
-              measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
+              measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
               ranked: Iterable[str] | None = None, description: str | None = None) -> BiasResult:
     """Every ranked run evaluated with the ``reduced`` judgments (a :class:`~irnb.pooling.Pool`
     or a boolean mask over the qrels entries) against ``reference_pool`` (default: the
@@ -594,7 +594,7 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
 
 
 def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *, depth: int,
-                            measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
+                            measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                             contributors: Iterable[str] | None = None, left_out: Iterable[str] | None = None,
                             ranked: Iterable[str] | None = None, reference: str = "qrels") -> BiasResult:
     """Büttcher et al.'s automatic-only experiment (their Table 3) for any subset of the
@@ -636,7 +636,7 @@ def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *,
 
 
 def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[float] = SUBSAMPLING_FRACTIONS,
-                       repeats: int = 1, measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
+                       repeats: int = 1, measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                        ranked: Iterable[str] | None = None, n_jobs: int | None = None,
                        progress: bool | None = None) -> pd.DataFrame:
     """Büttcher et al.'s Figure 1: unbiased, incomplete judgments. For every fraction f and

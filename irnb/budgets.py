@@ -39,7 +39,7 @@ two bincounts) and one vectorised all-pairs t-test per estimator and run set.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -242,8 +242,8 @@ def _budget_task(experiment: Experiment, judged: np.ndarray, measures, keys, bac
     return out
 
 
-def budget_tests(experiment: Experiment, measures: "str | Measure | Iterable[str | Measure]" = BUDGET_MEASURES, *,
-                 seed, budgets: Sequence[int] | None = None, estimators: "str | Sequence[str]" = "SBIM",
+def budget_tests(experiment: Experiment, measures: str | Measure | Iterable[str | Measure] = BUDGET_MEASURES, *,
+                 seed, budgets: Sequence[int] | None = None, estimators: str | Sequence[str] = "SBIM",
                  background_rate: float = 0.01, smoothing="auto",
                  contributors: Iterable[str] | None = None, n_jobs: int | None = None,
                  progress: bool | None = None) -> BudgetTests:

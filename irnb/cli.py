@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .params import (ALPHA, BACKGROUND_RATE, COMPLETE, CONFIDENCE, CORRECTION, ESTIMATOR, N_RESAMPLES, PAIRED_TEST,
                      POOL_DEPTH, RELEVANCE_LEVEL, REPORT_FORMAT, RUN_DEPTH, SEED, SMOOTHING, STRATEGY, SUGGESTIONS,

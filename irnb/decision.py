@@ -48,7 +48,7 @@ s₁ more judged → case 4; with s₂ more judged → case 3; P p = 0.30, A p =
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -168,7 +168,7 @@ def _assessment_family(name: str, owner: str) -> str:
     return name
 
 
-def assessment_measure(measure: "str | Measure", *, assessment: "str | Measure | None" = None,
+def assessment_measure(measure: str | Measure, *, assessment: str | Measure | None = None,
                        form: str = "2007", depth: int | None = None) -> Measure:
     """The assessment measure A paired with a performance measure P (written rule).
 
@@ -358,8 +358,8 @@ def _check_test(test, topics):
     TOPIC_RULE.validate(topics, None)
 
 
-def compare_table(experiment, measure: "str | Measure", *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
-                  judged: np.ndarray | None = None, assessment: "str | Measure | None" = None,
+def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
+                  judged: np.ndarray | None = None, assessment: str | Measure | None = None,
                   topics: str = "pairwise", **options) -> pd.DataFrame:
     """Every pair of runs of ``experiment`` (an Experiment, or an Evaluation holding both
     measures) classified by the decision matrix: see :func:`decide` for the columns.
@@ -432,8 +432,8 @@ def _default_pairing(form: str) -> str:
     return "A_p@k = Judged@k; MAA for AP" if form == "2007" else "A_p@d = Judged@d (also for MAP@d = AP@d)"
 
 
-def case_counts(settings, *, form: str = "2007", measures: "Iterable[str | Measure] | None" = None,
-                assessment: "str | Measure | None" = None, depths: Sequence[int] = DEPTHS,
+def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measure] | None = None,
+                assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
                 test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
                 **options) -> pd.DataFrame:
     """How many pairs fall in each case, per setting and measure (tidy).
@@ -472,8 +472,8 @@ def case_counts(settings, *, form: str = "2007", measures: "Iterable[str | Measu
     return out
 
 
-def case_proportions(settings, *, form: str = "2007", measures: "Iterable[str | Measure] | None" = None,
-                     assessment: "str | Measure | None" = None, depths: Sequence[int] = DEPTHS,
+def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | Measure] | None = None,
+                     assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
                      test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
                      **options) -> pd.DataFrame:
     """Baillie et al.'s case-proportion tables: rows are settings (pool settings or
@@ -506,7 +506,7 @@ def case_proportions(settings, *, form: str = "2007", measures: "Iterable[str | 
 
 # =================================================================== Fig. 2 / Fig. 11
 def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depths: Sequence[int] = DEPTHS,
-                 judged: np.ndarray | None = None, assessment: "str | Measure | None" = None,
+                 judged: np.ndarray | None = None, assessment: str | Measure | None = None,
                  test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
                  confidence: float = 0.95, topics: str = "pairwise", **options) -> pd.DataFrame:
     """Two runs' measure and assessment curves across measurement depths (the data behind

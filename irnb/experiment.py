@@ -50,7 +50,8 @@ import dataclasses
 import difflib
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -398,8 +399,14 @@ def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.nd
     del found
     step = 0
     while pending.size:  # round k tries the k-th entry sharing the line's key; usually one round
-        rows = (line_key[pending] & low).view(np.int64)
-        entries = (sorted_key[start[pending] + step] & low).view(np.int64)
+        rows = line_key[pending]  # gathered arrays masked in place: no second temporary each
+        rows &= low
+        rows = rows.view(np.int64)
+        entries = start[pending]
+        entries += step
+        entries = sorted_key[entries]
+        entries &= low
+        entries = entries.view(np.int64)
         equal = strings_equal(line_docno, rows, keys.qrel_docno, entries)
         out[rows[equal]] = entries[equal]
         pending = pending[~equal]
@@ -441,6 +448,9 @@ def _first_at_least(sorted_key: np.ndarray, high: np.ndarray, low: np.uint64) ->
         landed = np.flatnonzero(merged == low)  # where the values went, in value order (h = 0 last)
         del merged
         zeros = int(np.searchsorted(high, np.uint64(1)))
+        if zeros == 0:  # the usual case: the positions are counted in place
+            landed -= np.arange(n)
+            return landed
         out = np.zeros(n, dtype=np.int64)
         out[zeros:] = landed[:n - zeros]
         out[zeros:] -= np.arange(n - zeros)

@@ -43,7 +43,7 @@ from __future__ import annotations
 import dataclasses
 import weakref
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -110,7 +110,7 @@ class _Positions:
     shape: tuple[int, int, int]
 
 
-_POSITIONS: "weakref.WeakKeyDictionary[Judgments, _Positions]" = weakref.WeakKeyDictionary()
+_POSITIONS: weakref.WeakKeyDictionary[Judgments, _Positions] = weakref.WeakKeyDictionary()
 
 
 def _positions(judgments: Judgments) -> _Positions:
@@ -204,7 +204,7 @@ def estimator_key(estimator) -> str:
     return ESTIMATOR_NAME.validate(estimator, None)
 
 
-def has_interval(measure: "str | Measure") -> bool:
+def has_interval(measure: str | Measure) -> bool:
     """True for the measures with [B, T] intervals: P@k, binary-gain RBP(p) and SDCG@k.
 
     >>> [has_interval(m) for m in ("P@10", "RBP(p=0.8)", "SDCG@20", "AP", "RBP(p=0.9,gain=graded)")]
@@ -270,7 +270,7 @@ class ScoreIntervals(Result):
     def mean_residual(self) -> np.ndarray:
         return aggregate_over_topics(self.residual, self.evaluated, "mean")
 
-    def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> "PointEstimates":
+    def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
         """All four point estimators (see :func:`point_estimates`)."""
         return point_estimates(self, background_rate=background_rate, smoothing=smoothing)
 
@@ -328,7 +328,7 @@ class PointEstimates(Result):
 
 
 # =============================================================================== public API
-def score_intervals(experiment: Experiment, measure: "str | Measure", *, pool=None,
+def score_intervals(experiment: Experiment, measure: str | Measure, *, pool=None,
                     measurement_depth: int | None = None, complete: bool = False) -> ScoreIntervals:
     """[B, T] and Δ of a weighted-precision measure (P@k, RBP(p), SDCG@k) for every run and
     topic, against the official qrels or a ``pool`` (:class:`irnb.pooling.Pool` or a boolean
@@ -519,7 +519,7 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
 
 
 # =============================================================================== CLI table
-def interval_table(experiment: Experiment, measures: "str | Measure | Iterable[str | Measure]", *, pool=None,
+def interval_table(experiment: Experiment, measures: str | Measure | Iterable[str | Measure], *, pool=None,
                    estimator: str | None = None, background_rate: float = 0.01, smoothing="auto",
                    include_all: bool = True) -> pd.DataFrame:
     """One tidy table for ``irnb evaluate --intervals``: columns ``run, topic, measure,

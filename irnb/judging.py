@@ -51,7 +51,7 @@ the pair is undecided with gap 0. Judging v non-relevant makes T̄_b = 0 < 0.5: 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -126,7 +126,7 @@ def _judged_mask(experiment: Experiment, judged) -> np.ndarray:
     return experiment.judgments.judged_entries(judged_mask_of(experiment, judged, name="judged"))
 
 
-def candidates(experiment: Experiment, measure: "str | Measure" = "P@10", *, judged=None, runs=None,
+def candidates(experiment: Experiment, measure: str | Measure = "P@10", *, judged=None, runs=None,
                only_qrels: bool = False) -> Candidates:
     """The unjudged candidates (see the module docstring) of ``measure`` in ``runs``.
 
@@ -296,7 +296,7 @@ def _suggest(experiment: Experiment, *, judged, n, measure, runs, strategy, back
     return cands, order, width[order], why
 
 
-def judge_next(experiment: Experiment, *, judged=None, n: int = 10, measure: "str | Measure" = "P@10", runs=None,
+def judge_next(experiment: Experiment, *, judged=None, n: int = 10, measure: str | Measure = "P@10", runs=None,
                strategy: str = "decide-pairs", background_rate: float | None = None, probabilities=None,
                only_qrels: bool = False) -> pd.DataFrame:
     """The ``n`` most useful unjudged documents to judge next, most useful first: a
@@ -334,7 +334,7 @@ def judge_next(experiment: Experiment, *, judged=None, n: int = 10, measure: "st
 
 
 # =============================================================================== decided pairs, simulation
-def decided_pairs(experiment: Experiment, measure: "str | Measure" = "P@10", *, judged=None, runs=None) -> np.ndarray:
+def decided_pairs(experiment: Experiment, measure: str | Measure = "P@10", *, judged=None, runs=None) -> np.ndarray:
     """(S', S') int8 matrix over the compared runs: +1 where run i's mean interval lies
     above run j's (B̄_i > T̄_j), −1 below, 0 undecided. ``(m > 0).sum()`` counts decided pairs.
 
@@ -365,7 +365,7 @@ def complete_experiment(collection) -> Experiment:
 
 
 def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str] = STRATEGIES, budget: int = 1000,
-                     round_size: int = 200, measure: "str | Measure" = "P@10", runs=None,
+                     round_size: int = 200, measure: str | Measure = "P@10", runs=None,
                      background_rate: float | None = None) -> pd.DataFrame:
     """Spend ``budget`` judgments in rounds of ``round_size`` with each strategy, starting
     from the pool ``start``; the Experiment's qrels are the truth (an assessor's answers),
@@ -432,7 +432,7 @@ class AssessmentSession:
     (1, 1, True)
     """
 
-    def __init__(self, experiment: Experiment, *, judged=None, measure: "str | Measure" = "P@10", runs=None,
+    def __init__(self, experiment: Experiment, *, judged=None, measure: str | Measure = "P@10", runs=None,
                  background_rate: float | None = None, only_qrels: bool = False):
         only_qrels = ONLY_QRELS.validate(only_qrels, "AssessmentSession")
         self.experiment = experiment

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -175,7 +175,7 @@ class Judged:
 
     # ----------------------------------------------------------- derived views (cached)
     @cached_property
-    def condensed(self) -> "Judged":
+    def condensed(self) -> Judged:
         """:func:`condense` of this view, built once."""
         return condense(self)
 
@@ -183,7 +183,7 @@ class Judged:
     def _levels(self) -> dict:
         return {}
 
-    def at_level(self, relevance_level: int) -> "Judged":
+    def at_level(self, relevance_level: int) -> Judged:
         """This view with another relevance level (itself when unchanged), built once per
         level; the arrays that do not depend on the level are shared, not recomputed."""
         if relevance_level == self.relevance_level:

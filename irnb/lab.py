@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["notebook_source", "copy_notebooks", "open_lab", "lab_command", "serve", "binder_url", "install_hint",
            "FIRST_NOTEBOOK", "DASHBOARD", "REPOSITORY"]

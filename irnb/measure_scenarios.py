@@ -54,7 +54,7 @@ class Scenarios(Result):
                                             value=(getattr(self, name), means[name].to_numpy()))]
 
 
-def scenarios(experiment: Experiment, measure: "str | Measure", *, pool=None, complete: bool = False) -> Scenarios:
+def scenarios(experiment: Experiment, measure: str | Measure, *, pool=None, complete: bool = False) -> Scenarios:
     """Optimistic / pessimistic scenario values of AP (@k), nDCG (@k) or bpref.
 
     * optimistic: every unjudged document the run retrieved (anywhere in its ranking) is

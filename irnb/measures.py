@@ -35,7 +35,8 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from .params import MEASUREMENT_DEPTH, PERSISTENCE, RELEVANCE_LEVEL, Param
 
@@ -459,7 +460,7 @@ def _no_trec_cutoff(raw: str, base: str, family: Family, tail: str) -> str:
     return text + f"; {family.name} at cutoff {tail} is " + " or ".join(map(repr, right + [f"{family.name}@{tail}"]))
 
 
-def parse_measure(text: "str | Measure") -> Measure:
+def parse_measure(text: str | Measure) -> Measure:
     """Parse a measure name in the ir_measures or the trec_eval spelling.
 
     >>> [str(parse_measure(t)) for t in ["P_10", "map", "map_cut_100", "recip_rank", "Judged@10"]]
@@ -491,7 +492,7 @@ def parse_measure(text: "str | Measure") -> Measure:
     raise ValueError(f"unknown measure {raw!r}{_did_you_mean(guess)}")
 
 
-def parse_measures(texts: "str | Measure | Iterable[str | Measure]") -> list[Measure]:
+def parse_measures(texts: str | Measure | Iterable[str | Measure]) -> list[Measure]:
     """Parse one or several names; duplicates (same canonical measure) are kept once. A
     trec_eval list name means its list, as in trec_eval: ``ndcg_cut`` is nDCG at 5, 10, 15,
     20, 30, 100, 200, 500 and 1000; ``P.5,10`` is P@5 and P@10.

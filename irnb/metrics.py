@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -177,7 +178,7 @@ def aggregate_over_topics(values: np.ndarray, evaluated: np.ndarray, how: str) -
 
 def evaluate(
     experiment: Experiment,
-    measures: "str | Measure | Iterable[str | Measure]",
+    measures: str | Measure | Iterable[str | Measure],
     *,
     judged: np.ndarray | None = None,
     relevance_level: int = 1,
@@ -271,7 +272,7 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
 
 def evaluate_view(
     view: Judged,
-    measures: "str | Measure | Iterable[str | Measure]",
+    measures: str | Measure | Iterable[str | Measure],
     *,
     run_names: tuple[str, ...],
     topics: tuple[str, ...],

@@ -21,8 +21,8 @@ import pyarrow.compute as pc
 from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics", "repeated_rows",
-           "topic_docno_order", "break_ties", "sorted_blocks", "topic_blocks", "remember_blocks",
-           "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
+           "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "topic_blocks",
+           "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -353,9 +353,21 @@ def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of
 def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
                        docno_bytes: StringBytes | None = None) -> np.ndarray | None:
     """The rows in (topic, docno) order, both ascending as strings (as
-    ``pc.sort_indices`` sorts them), or None when they already are. One integer key per row
-    — the topic's rank, then the docno's first bytes — sorted by numpy; only rows whose
-    keys tie compare their docnos as strings.
+    ``pc.sort_indices`` sorts them), or None when they already are (see
+    :func:`topic_docno_order_and_repeats`, which also finds the repeated rows)."""
+    return topic_docno_order_and_repeats(docno, codes, dictionary, docno_bytes)[0]
+
+
+def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
+                                  docno_bytes: StringBytes | None = None
+                                  ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The rows in (topic, docno) order, both ascending as strings (as
+    ``pc.sort_indices`` sorts them; None when they already are), and what
+    :func:`repeated_rows` gives: the rows whose (topic, docno) occurred on an earlier row,
+    and that earlier row. One integer key per row — the topic's rank, then the docno's
+    first bytes — sorted by numpy; only rows whose keys tie compare their docnos as
+    strings, and a (topic, docno) listed twice ties, so the repeats are found among those
+    few rows, next to each other once ordered (no hash of every docno).
 
     When the topic and row bits leave room, the row number replaces the key's lowest bits
     and the keys are sorted as values (numpy's SIMD sort, several times faster than an
@@ -366,18 +378,19 @@ def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.
     rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
     rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
     topic_bits = max(1, len(dictionary).bit_length())
+    docno_bytes = string_bytes(docno) if docno_bytes is None else docno_bytes
 
     def full_keys() -> np.ndarray:
         key = rank_of_code[codes]
         key <<= np.uint64(64 - topic_bits)
-        prefix = _prefix_key(docno if docno_bytes is None else docno_bytes)
+        prefix = _prefix_key(docno_bytes)
         prefix >>= np.uint64(topic_bits)
         key |= prefix
         return key
 
     key = full_keys()
     if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
-        return None
+        return None, *_NO_REPEATS
     n = key.size
     row_bits = max(1, (n - 1).bit_length())
     if topic_bits + row_bits <= 64 - _MIN_PREFIX_BITS:
@@ -388,12 +401,37 @@ def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.
         order = (key & np.uint64((1 << row_bits) - 1)).view(np.int64)
         key >>= np.uint64(row_bits)
         if int(np.count_nonzero(key[1:] == key[:-1])) * _MOST_TIED <= n:
-            break_ties(order, key, docno, "ascending")
-            return None if _identity(order) else order
+            return _ordered_with_repeats(order, key, docno, docno_bytes)
         key = full_keys()
     order = np.argsort(key)  # keys are in order except where they tie, which is settled next
-    break_ties(order, key[order], docno, "ascending")
-    return None if _identity(order) else order
+    return _ordered_with_repeats(order, key[order], docno, docno_bytes)
+
+
+_NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+
+def _ordered_with_repeats(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray,
+                          docno_bytes: StringBytes) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """:func:`topic_docno_order_and_repeats` once the keys are sorted: the ties settled by
+    docno, then, among neighbours whose keys tie, the equal docnos: each run of equal
+    (topic, docno) rows gives its later rows as repeats of its earliest."""
+    break_ties(order, ordered_key, docno, "ascending")
+    at = np.flatnonzero(ordered_key[1:] == ordered_key[:-1])  # neighbours of one topic that may share a docno
+    at = at[strings_equal(docno_bytes, order[at], docno_bytes, order[at + 1])]
+    if at.size == 0:
+        repeats = _NO_REPEATS
+    else:  # a chain of equal neighbours at[i], at[i] + 1 = at[i + 1], ... is one (topic, docno)
+        chain = np.r_[True, at[1:] != at[:-1] + 1]  # where a chain starts
+        heads = np.flatnonzero(chain)
+        head_rows, later_rows = order[at[chain]], order[at + 1]
+        first = np.minimum(head_rows, np.minimum.reduceat(later_rows, heads))  # the earliest row of each chain
+        rows = np.concatenate([head_rows, later_rows])
+        firsts = np.concatenate([first, first[np.cumsum(chain) - 1]])
+        keep = np.argsort(rows)  # row order, as repeated_rows gives them
+        rows, firsts = rows[keep], firsts[keep]
+        later = rows != firsts
+        repeats = (rows[later].astype(np.int64), firsts[later].astype(np.int64))
+    return (None if _identity(order) else order), *repeats
 
 
 # The row-number sort of topic_docno_order keeps at least this many bits of the docno's

@@ -43,7 +43,7 @@ from __future__ import annotations
 import html as _html
 import io as _io
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd

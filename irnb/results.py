@@ -41,11 +41,11 @@ __all__ = ["Result"]
 class Result:
     """A result that can be laid out as a tidy DataFrame (see the module docstring)."""
 
-    def frame_columns(self, **options) -> "dict | list[dict]":
+    def frame_columns(self, **options) -> dict | list[dict]:
         """The frame's columns: a dict, or a list of dicts stacked in order."""
         raise NotImplementedError(f"{type(self).__name__} declares no frame columns")
 
-    def to_frame(self, **options) -> "pd.DataFrame":
+    def to_frame(self, **options) -> pd.DataFrame:
         """A new tidy DataFrame of this result: the columns its class declares in
         :meth:`frame_columns`, which takes the same keyword options (for per-topic results
         ``include_all=False`` leaves out the ``"all"`` rows)."""
@@ -57,7 +57,7 @@ class Result:
         return pd.concat([pd.DataFrame(part) for part in columns], ignore_index=True)
 
     def topic_rows(self, measure: str, *, include_all: bool = True, per_topic: bool = True,
-                   **values: "tuple[np.ndarray, np.ndarray]") -> list[dict]:
+                   **values: tuple[np.ndarray, np.ndarray]) -> list[dict]:
         """Rows ``run, topic, measure, <labels and values>`` of a per-topic result:
         ``values`` maps a column to ``(per_topic, mean)`` — an (S, T) array read at the
         evaluated cells and an (S,) array for the ``"all"`` rows — or to a plain label

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 __all__ = ["read_comments", "describe_metadata", "START", "END"]
 

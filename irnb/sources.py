@@ -26,7 +26,7 @@ import stat
 import tarfile
 import zlib
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 __all__ = ["FileReadError", "os_reason", "file_kind", "read_bytes", "decompress", "is_archive", "run_files",
            "open_for_writing", "ARCHIVE_SUFFIXES"]

@@ -65,7 +65,8 @@ t = 0.2 / (0.1/√3) = 3.4641 with 2 degrees of freedom, p = 0.0742; d_z = 0.2/0
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -195,7 +196,7 @@ class PairwiseTests(Result):
         index = pd.Index(self.run_names, name="run")
         return pd.DataFrame(out, index=index, columns=pd.Index(self.run_names, name="versus"))
 
-    def adjust(self, method: str) -> "PairwiseTests":
+    def adjust(self, method: str) -> PairwiseTests:
         """The same tests with p-values corrected over all pairs: ``"bonferroni"``,
         ``"holm"`` (both control the family-wise error rate) or ``"bh"`` (Benjamini–Hochberg,
         the false discovery rate). Correcting an already corrected result is refused."""
@@ -379,7 +380,7 @@ def sign_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
 
 # =================================================================== randomization
 def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = "pairwise",
-                       n_resamples: int = 9999, seed: "int | np.random.Generator" = 0) -> PairwiseTests:
+                       n_resamples: int = 9999, seed: int | np.random.Generator = 0) -> PairwiseTests:
     """Paired randomization (sign-flip) test on the mean difference, two-sided.
 
     Under H0 each topic's difference is as likely to be + as −. B = ``n_resamples`` random

@@ -33,7 +33,8 @@ from __future__ import annotations
 import itertools
 import sys
 import time
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from .params import N_JOBS, PROGRESS
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from .params import FIGURE
 

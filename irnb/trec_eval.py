@@ -37,7 +37,7 @@ import math
 import re
 import sys
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 

@@ -13,7 +13,7 @@ are ordered by topic then docno.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -23,8 +23,8 @@ import pyarrow.compute as pc
 from ._text import shorten
 from .memory import small_pages
 from .nested import looks_nested, nested_frame
-from .ordering import StringBytes, encode_topics, remember_blocks, repeated_rows, sorted_blocks, string_bytes
-from .ordering import topic_docno_order
+from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
+from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 from .parsing import QRELS_COLUMNS, check_grades, position, qrels_frame_table, run_frame_table, where
 
@@ -71,7 +71,7 @@ class Run(_TopicTable):
     num_lines = _TopicTable._rows
 
     @classmethod
-    def from_dict(cls, scores: Mapping, *, name: str = "run") -> "Run":
+    def from_dict(cls, scores: Mapping, *, name: str = "run") -> Run:
         """A run from the pytrec_eval/ranx shape ``{qid: {docno: score}}`` (see
         :mod:`irnb.adapters`, which also reads ranx and ir_datasets objects)."""
         if not isinstance(scores, Mapping) or (scores and not looks_nested(scores, 1)):
@@ -99,7 +99,7 @@ class Qrels(_TopicTable):
     num_judgments = _TopicTable._rows
 
     @classmethod
-    def from_dict(cls, grades: Mapping) -> "Qrels":
+    def from_dict(cls, grades: Mapping) -> Qrels:
         """Qrels from the pytrec_eval/ranx shape ``{qid: {docno: grade}}`` (see :mod:`irnb.adapters`)."""
         if not isinstance(grades, Mapping) or (grades and not looks_nested(grades, 1)):
             raise TypeError(f"Qrels.from_dict: expected a dict {{qid: {{docno: grade}}}}, got {type(grades).__name__}"
@@ -121,10 +121,11 @@ def check_duplicate_policy(on_duplicate: str) -> None:
 
 def _drop_duplicates(
     table: pa.Table, topic_codes: np.ndarray, numbers: np.ndarray | None, label: str,
-    on_duplicate: str, what: str, unit: str, docno: StringBytes | None = None,
+    on_duplicate: str, what: str, unit: str, repeats: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[pa.Table, np.ndarray]:
-    """Detect a docno repeated within a topic; error, or keep the first in file order."""
-    rows, firsts = repeated_rows(table, topic_codes, docno)
+    """Detect a docno repeated within a topic; error, or keep the first in file order
+    (``repeats``: :func:`repeated_rows`' answer, when the caller has it)."""
+    rows, firsts = repeated_rows(table, topic_codes) if repeats is None else repeats
     if rows.size == 0:
         return table, topic_codes
     if on_duplicate == "error":
@@ -172,13 +173,13 @@ def qrels_from_table(
         raise ValueError(f"{label}: empty qrels: expected lines of '{QRELS_COLUMNS}', found none")
     check_grades(table["grade"].to_numpy(), numbers, label, unit)
     codes, dictionary = encode_topics(table["topic"])
-    docno = string_bytes(table["docno"])  # for the duplicate check and the order
-    rows = table.num_rows
-    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit, docno)
     table = table.select(["topic", "docno", "grade"])
-    if table.num_rows < rows:  # duplicates dropped: other rows
-        docno = string_bytes(table["docno"])
-    order = topic_docno_order(table["docno"], codes, dictionary, docno)
+    # the (topic, docno) order finds the repeated docnos too: they tie, next to each other
+    order, *repeats = topic_docno_order_and_repeats(table["docno"], codes, dictionary)
+    rows = table.num_rows
+    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit, repeats=repeats)
+    if table.num_rows < rows:  # duplicates dropped (keep_first): the order of the rows kept
+        order = topic_docno_order(table["docno"], codes, dictionary)
     return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
 
 

@@ -42,7 +42,8 @@ the core, the artist update and the draw by the last refresh).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from .decision import DEFAULT_ALPHA, DEFAULT_TEST
 from .experiment import Experiment

@@ -21,7 +21,7 @@ answers that agree with the qrels.
 from __future__ import annotations
 
 import html
-from typing import Mapping
+from collections.abc import Mapping
 
 from .judging import AssessmentSession
 from .params import ONLY_QRELS

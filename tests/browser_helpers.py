@@ -39,7 +39,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
@@ -201,7 +201,7 @@ class Server:
         env["JUPYTER_PATH"] = os.pathsep.join([str(VOILA_DATA), *filter(None, [env.get("JUPYTER_PATH")])])
         return env
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         home = Path(tempfile.mkdtemp(prefix=f"irnb-{self.kind}-home-"))
         self._home = home
         for relative, content in _LAB_SETTINGS.items():

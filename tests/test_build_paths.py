@@ -140,6 +140,29 @@ def test_qrels_are_in_topic_then_docno_string_order(rows):
     assert (np.arange(len(rows)) if order is None else order).tolist() == expected.tolist()
 
 
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.tuples(st.sampled_from(["1", "2", "10", "é"]),
+                               st.sampled_from(["a", "ab", "abcdefgh", "abcdefgh1", "abcdefgh0", "abcdefgi",
+                                                "clueweb12-0001", "clueweb12-0000", "é", "Z"])),
+                     min_size=1, max_size=40))
+def test_repeats_found_by_the_qrels_order_are_the_hashed_ones(rows):
+    """The repeated (topic, docno) rows that the (topic, docno) order finds among its ties,
+    and the earliest row each repeats, are the ones the hash of every row finds; the order
+    puts every row where pyarrow's sort does."""
+    from irnb.ordering import repeated_rows, topic_docno_order_and_repeats
+
+    table = pa.table({"topic": [t for t, _ in rows], "docno": [d for _, d in rows]})
+    codes, dictionary = irnb_io._topic_codes(table["topic"])
+    order, repeated, firsts = topic_docno_order_and_repeats(table["docno"], codes, dictionary)
+    want_rows, want_firsts = repeated_rows(table, codes)
+    assert repeated.tolist() == want_rows.tolist() and firsts.tolist() == want_firsts.tolist()
+    expected = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")]).to_numpy()
+    got = np.arange(len(rows)) if order is None else order
+    assert [rows[i] for i in got] == [rows[i] for i in expected]
+    for row, first in zip(repeated.tolist(), firsts.tolist(), strict=True):
+        assert rows[row] == rows[first] and first < row and rows[first] not in rows[:first]
+
+
 @settings(max_examples=60, deadline=None)
 @given(a=st.lists(st.sampled_from(["", "a", "ab", "ab\x00", "abcdefgh", "abcdefgi", "abcdefgh1", "abcdefgh2",
                                    "é" * 5, "é" * 9, "clueweb12-0000tw-08-16795", "clueweb12-0000tw-08-16796"]),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 from typing import TYPE_CHECKING
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..params import SEED, Param, Relation, add_option
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import difflib
 import inspect
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import pandas as pd
 

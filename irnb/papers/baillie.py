@@ -21,7 +21,7 @@ runs); the notes give the rule and the chosen runs, and ``pairs=`` picks others.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

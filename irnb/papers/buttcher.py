@@ -205,7 +205,7 @@ def _ranked_text(result, exp) -> str:
     return f"all {n} runs" if n == len(exp.run_names) else f"the {n} pool runs"
 
 
-_CORPORA: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_CORPORA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _corpus(source: Source, id: str):

@@ -5,7 +5,7 @@ re-laid out in as many columns as a narrow panel has room for (:func:`~irnb.plot
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .style import MIN_FONT
 

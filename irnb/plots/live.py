@@ -13,7 +13,8 @@ colour: weak cases (2 and 4) carry an ``×``.
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd

@@ -13,7 +13,7 @@ topics (:func:`thin_ticks`).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

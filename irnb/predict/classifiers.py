@@ -8,7 +8,7 @@ import math
 import warnings
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 from scipy import sparse, special
@@ -93,7 +93,7 @@ class ClassifierOptions:
     @classmethod
     def validated(cls, owner: str, *, method="svm", relevance_level=1, relevant_grade=None, background_weight=0.2,
                   C=None, max_features=1_000_000, calibration_folds=3, probabilities=True,
-                  seed=0) -> "ClassifierOptions":
+                  seed=0) -> ClassifierOptions:
         """The options checked against their declared bounds (errors name ``owner``)."""
         method = METHOD.validate(method, owner)
         relevance_level = RELEVANCE_LEVEL.validate(relevance_level, owner)

@@ -6,7 +6,7 @@ exactly the removed documents (:func:`leave_one_group_out_completions`,
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -69,7 +69,7 @@ def contributor_subset_completion(experiment: Experiment, documents, pool_runs: 
 
 
 def completed_leave_one_group_out_bias(experiment: Experiment, completions: Mapping[str, CompletedQrels], *,
-                                       measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
+                                       measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                                        ranked: Iterable[str] | None = None) -> BiasResult:
     """The leave-one-group-out table with completed qrels (Büttcher et al.'s Table 7): the
     runs of every group G in ``completions`` are evaluated on ``completions[G]`` and
@@ -101,7 +101,7 @@ def completed_leave_one_group_out_bias(experiment: Experiment, completions: Mapp
 
 
 def completed_pool_bias(experiment: Experiment, completed: CompletedQrels, *, left_out: Iterable[str] | None = None,
-                        measures: "str | Measure | Iterable[str | Measure]" = BIAS_MEASURES,
+                        measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                         ranked: Iterable[str] | None = None) -> BiasResult:
     """Every ranked run evaluated on the ``completed`` qrels against the official qrels
     (Büttcher et al.'s Table 8 with :func:`contributor_subset_completion`); statistics over

@@ -8,7 +8,8 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -166,7 +167,7 @@ class CompletedQrels:
         return Judged(grade=self.grade_array(runs), level_counts=self.level_counts(), length=length,
                       relevance_level=self.relevance_level)
 
-    def evaluate(self, measures: "str | Measure | Iterable[str | Measure]", *, complete: bool = False) -> Evaluation:
+    def evaluate(self, measures: str | Measure | Iterable[str | Measure], *, complete: bool = False) -> Evaluation:
         """Every run of the Experiment evaluated on the completed qrels (as
         :func:`irnb.evaluate` on an Experiment built from :attr:`qrels`, without the rebuild;
         a measure left at rel 1 is evaluated at :attr:`relevance_level`)."""
@@ -375,7 +376,7 @@ class PredictionTargets:
 
     @classmethod
     def select(cls, experiment: Experiment, *, pool, targets, depth, runs, within_qrels: bool,
-               owner: str) -> "PredictionTargets":
+               owner: str) -> PredictionTargets:
         """The targets of :func:`complete_qrels` (its written policy): ``targets`` (qrels
         entries), or the unjudged documents in the top ``depth`` of ``runs``."""
         within_qrels = WITHIN_QRELS.validate(within_qrels, owner)
