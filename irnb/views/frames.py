@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence
 
 from ..params import CANVAS
 from .layout import PNG_DPI
-from .still_legends import aside, put_back, still_legends
+from .still_legends import aside, later_axes, put_back, still_legends, take
 from .text_cache import text_cache_canvas
 
 __all__ = ["CANVASES", "DRAW_RC", "Frame", "frame_canvas", "png"]
@@ -180,11 +180,15 @@ def frame_canvas(base: type) -> type:
         def draw(self, *args, **kwargs):
             if not self.frozen_axes:
                 return super().draw(*args, **kwargs)
-            still = still_legends(self, self.frozen_axes) if self.legend_pictures is not None else []
-            with _tick_labels_unmeasured(self.frozen_axes) as skipped_x_axes, aside(still):
-                result = super().draw(*args, **kwargs)
+            hits, fresh = still_legends(self, self.frozen_axes) if self.legend_pictures is not None else ([], [])
+            later = later_axes(fresh[0]) if fresh else []
+            with _tick_labels_unmeasured(self.frozen_axes) as skipped_x_axes, aside(hits):
+                with aside([*fresh, *later]):
+                    result = super().draw(*args, **kwargs)
+                for legend in fresh:  # drawn after its axes, then the axes after them: matplotlib's order
+                    take(self, legend, later)
             if (any(axis.offsetText.get_visible() and axis.offsetText.get_text() for axis in skipped_x_axes)
-                    or still and not put_back(self, still)):
+                    or hits and not put_back(self, hits)):
                 # the offset text goes below the measured labels; a legend's picture did not fit
                 result = super().draw(*args, **kwargs)
             return result
