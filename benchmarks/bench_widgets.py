@@ -11,8 +11,10 @@ default simulated collection (40 runs × 50 topics × 1000), ≤ 500 ms on TREC-
 The text table compares, per view, the redraw (Agg draw + PNG, CPU ms, median of
 ``--repeat`` × 8 redraws in turn) on the views' canvas (:func:`irnb.views.frames.frame_canvas`:
 text from the bitmaps of :mod:`irnb.views.text_cache`, tick labels of the frozen layout not
-measured before they are drawn), on the text-bitmap canvas alone (every tick label
-measured, as matplotlib does), and on matplotlib's plain Agg canvas; ``--before FILE`` adds
+measured before they are drawn, legends that did not change put back as pixels by
+:mod:`irnb.views.still_legends`), on the same canvas with every legend drawn, on the
+text-bitmap canvas alone (every tick label measured, as matplotlib does), and on
+matplotlib's plain Agg canvas; ``--before FILE`` adds
 the canvas of an older ``irnb/views/text_cache.py`` (with the PNG written as then: RGBA),
 e.g. the one that still answered matplotlib's private font-height question:
 
@@ -123,7 +125,9 @@ def per_control(rows: list[dict]) -> pd.DataFrame:
             .round(1).reset_index())
 
 
-TEXT_CANVASES = {"the views' (text bitmaps, tick labels unmeasured)": frames.frame_canvas,
+VIEWS_CANVAS = "the views' (text bitmaps, tick labels unmeasured, still legends put back)"
+TEXT_CANVASES = {VIEWS_CANVAS: frames.frame_canvas,
+                 "the views', every legend drawn": frames.frame_canvas,
                  "text bitmaps, every tick label measured": text_cache.text_cache_canvas,
                  "matplotlib's Agg": lambda base: base}
 
@@ -165,8 +169,10 @@ def text_canvases(experiment: Experiment, repeat: int, before: Path | None = Non
         try:
             views[label] = {name: builder(experiment, canvas="png") for name, builder in BUILDERS.items()}
         finally:
-            frames.frame_canvas = TEXT_CANVASES["the views' (text bitmaps, tick labels unmeasured)"]
+            frames.frame_canvas = TEXT_CANVASES[VIEWS_CANVAS]
         for view in views[label].values():
+            if label == "the views', every legend drawn":
+                view.figure.canvas.legend_pictures = None  # legends drawn by matplotlib each time
             view.controls["depth"].value = CHANGES["depth"][0]
     times = {(label, name): [] for label in views for name in BUILDERS}
     for _ in range(8 * repeat):
@@ -189,7 +195,7 @@ def changes_before_after(experiment: Experiment, before: Path, repeat: int) -> p
     """CPU ms (median) per slider change of every view, on the views' canvas and on the
     canvas of ``before`` (an older text_cache.py, PNG written as then), the two taking turns
     on the same slider values in one process (so both see the same load)."""
-    canvases = {"now": (TEXT_CANVASES["the views' (text bitmaps, tick labels unmeasured)"], frames.png),
+    canvases = {"now": (TEXT_CANVASES[VIEWS_CANVAS], frames.png),
                 f"before: {before.name}": (_older_canvas(before), _rgba_png)}
     current = frames.frame_canvas, frames.png
     views = {}
@@ -222,6 +228,35 @@ def changes_before_after(experiment: Experiment, before: Path, repeat: int) -> p
     return frame
 
 
+def legends_still_or_drawn(experiment: Experiment, repeat: int) -> pd.DataFrame:
+    """CPU ms (median) per slider change of every view, its still legends put back or every
+    legend drawn by matplotlib, the two views taking turns on the same slider values."""
+    times = {(label, name): [] for label in ("still legends put back", "every legend drawn") for name in BUILDERS}
+    for name, builder in BUILDERS.items():
+        views = {"still legends put back": builder(experiment, canvas="png"),
+                 "every legend drawn": builder(experiment, canvas="png")}
+        views["every legend drawn"].figure.canvas.legend_pictures = None
+        for view in views.values():
+            if "auto_smoothing" in view.controls:
+                view.controls["auto_smoothing"].value = False
+        for turn in range(repeat):
+            for control in SLIDERS:
+                for value in CHANGES[control]:
+                    value = min(value, experiment.shape[2]) if isinstance(value, int) else value
+                    for label in (list(views) if turn % 2 == 0 else list(views)[::-1]):
+                        view = views[label]
+                        if control not in view.controls or view.controls[control].value == value:
+                            continue
+                        view.controls[control].value = value
+                        times[label, name].append(view.timings["total_cpu"] * 1000)
+    labels = ("still legends put back", "every legend drawn")
+    frame = pd.DataFrame([{"legends": label, **{name: statistics.median(times[label, name]) for name in BUILDERS}}
+                          for label in labels])
+    still, drawn = frame.iloc[0, 1:].astype(float), frame.iloc[1, 1:].astype(float)
+    frame.loc[len(frame)] = ["ratio still / drawn", *(still / drawn)]
+    return frame
+
+
 def report(title: str, experiment: Experiment, target_ms: float, repeat: int, before: Path | None = None) -> None:
     rows = []
     for name in BUILDERS:
@@ -235,6 +270,9 @@ def report(title: str, experiment: Experiment, target_ms: float, repeat: int, be
           + ", ".join(f"{k} {v:.0f}" for k, v in builds.items()))
     print("\nRedraw (Agg draw + PNG) by text canvas, CPU ms (median):\n")
     print(text_canvases(experiment, repeat, before).round(2).to_markdown(index=False))
+    print("\nA slider change (core + artists + draw + PNG), CPU ms (median), still legends put back or every legend "
+          "drawn, taking turns:\n")
+    print(legends_still_or_drawn(experiment, repeat).round(2).to_markdown(index=False))
     if before is not None:
         print(f"\nA slider change (core + artists + draw + PNG), CPU ms (median), now and with {before.name}'s canvas, "
               "taking turns:\n")
