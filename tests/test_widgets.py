@@ -669,6 +669,35 @@ def test_a_legend_with_something_drawn_over_it_is_left_to_matplotlib():
     assert frame.figure.canvas.legend_pictures[legend].refused
 
 
+def test_a_legend_whose_ground_changed_is_drawn_again():
+    """Under a still legend's box something drawn before it changed (a longer axis label):
+    its picture is not put back, the frame is drawn as usual."""
+    frame, ax = _legend_frame()
+    legend = ax.get_legend()
+    assert frame.figure.canvas.legend_pictures[legend].over is not None
+    ax.set_xlabel("x\nwith a second line\nand a third reaching the legend")
+    frame.render([])
+    np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), _usual_pixels(frame.figure))
+    assert frame.figure.canvas.legend_pictures[legend].refused
+
+
+def test_a_legend_under_a_later_axes_keeps_no_picture():
+    """A legend over the axes drawn after its own: its picture would hide what they draw
+    over it, so none is kept; the frames are matplotlib's."""
+    frame = frames.Frame((4.0, 3.0), "png", (1, 2))
+    left, right = frame.figure.axes
+    left.plot([0, 1], [0, 1], label="rising")
+    right.plot([0, 1], [1, 0], color="black")
+    legend = left.legend(loc="center", bbox_to_anchor=(1.6, 0.5), frameon=False)  # inside the right axes
+    legend.set_in_layout(False)  # the layout leaves it there
+    for _ in range(4):
+        frame.render([])
+        np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), _usual_pixels(frame.figure))
+    assert right.get_window_extent().overlaps(legend.get_window_extent(frame.figure.canvas.get_renderer()))
+    picture = frame.figure.canvas.legend_pictures[legend]
+    assert picture.refused and picture.over is None
+
+
 def test_png_keeps_transparency_and_writes_opaque_pictures_as_rgb():
     from io import BytesIO
 
