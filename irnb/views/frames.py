@@ -9,10 +9,11 @@ same artists, only the picture re-rendered.
 Speed: the layout (constrained) is computed on the first draw and then frozen — axes
 positions, titles and axis labels stay put — and redone only when a tick label grows
 longer than any seen at the last layout. While it is frozen, the tick labels of the axes
-it pinned are drawn without being measured first (:func:`frame_canvas`); frames are drawn
-with unhinted glyphs, and both canvases draw text from a cache of bitmaps
-(:mod:`irnb.views.text_cache`). matplotlib and ipywidgets are imported when a frame is
-made, never at import.
+it pinned are drawn without being measured first (:func:`frame_canvas`), and on the PNG
+canvas a legend that did not change is put back as the pixels it drew
+(:mod:`irnb.views.still_legends`); frames are drawn with unhinted glyphs, and both
+canvases draw text from a cache of bitmaps (:mod:`irnb.views.text_cache`). matplotlib
+and ipywidgets are imported when a frame is made, never at import.
 """
 
 from __future__ import annotations
@@ -171,7 +172,9 @@ def frame_canvas(base: type) -> type:
     measured: x axes with ticks or label on top (a title sits above them); when a skipped
     x axis turns out to show an offset text, the draw is redone with everything measured.
     The pixels are the same either way. ``frozen_axes`` (set by :class:`Frame`) are the
-    axes whose layout is frozen; empty, the canvas draws as usual."""
+    axes whose layout is frozen; empty, the canvas draws as usual. ``legend_pictures`` (a
+    dict, set by a PNG :class:`Frame`; None: legends drawn as usual) holds the pictures of
+    the still legends of those axes (:mod:`irnb.views.still_legends`)."""
 
     class FrameCanvas(text_cache_canvas(base)):
         frozen_axes: tuple = ()

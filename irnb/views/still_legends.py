@@ -37,8 +37,8 @@ PAD = 3
 
 @dataclass
 class LegendPicture:
-    """A legend's picture: the ``signature`` it was drawn under (canvas size, dpi, its
-    axes' position, rcParams); ``box`` (display-space Bbox, padded), the pixels ``under``
+    """A legend's picture: the ``signature`` it was drawn under (canvas size, dpi, the
+    axes' positions, rcParams); ``box`` (display-space Bbox, padded), the pixels ``under``
     it (RGBA, rows top first) and ``over`` it (a ``canvas.copy_from_bbox`` region) once
     taken; ``refused``: a check failed, the legend is left to matplotlib while the
     signature holds and it does not change."""
