@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import html
 import time
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from .. import plots
 from ..experiment import Experiment

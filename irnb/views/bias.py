@@ -13,7 +13,7 @@ the full versus the reduced ranking against pool depth; the core computes
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from .. import plots
 from ..bias import leave_one_group_out_bias

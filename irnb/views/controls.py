@@ -21,7 +21,8 @@ ipywidgets is imported when a control is built, never at import.
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from ..experiment import Experiment
 from ..intervals import ESTIMATORS, INTERVAL_PARAMS

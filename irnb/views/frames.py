@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any
+from collections.abc import Iterator, Sequence
 
 from ..params import CANVAS
 from .layout import PNG_DPI

@@ -16,7 +16,8 @@ rank change
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from .controls import control_help
 
