@@ -286,7 +286,6 @@ class ScoreIntervals(Result):
     def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, lower, upper, residual`` (:meth:`to_frame`);
         topic ``"all"`` holds the means over the evaluated topics."""
-        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         return self.topic_rows(self.measure.name, include_all=include_all, lower=(self.lower, self.mean_lower),
                                upper=(self.upper, self.mean_upper), residual=(self.residual, self.mean_residual))
 
@@ -321,7 +320,6 @@ class PointEstimates(Result):
 
     def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, estimator, value`` (estimator letters S/B/I/M)."""
-        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         return [part for key, name in ESTIMATORS.items()
                 for part in self.topic_rows(self.measure.name, include_all=include_all, estimator=key,
                                             value=_with_means(getattr(self, name), self.evaluated))]

@@ -22,7 +22,7 @@ from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, parse_measu
 from .metrics import aggregate_over_topics, judged_view
 from .pooling import judged_mask_of
 from .results import Result
-from .params import COMPLETE, INCLUDE_ALL
+from .params import COMPLETE
 
 __all__ = ["SCENARIO_FAMILIES", "Scenarios", "scenarios"]
 
@@ -47,7 +47,6 @@ class Scenarios(Result):
 
     def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, scenario, value``."""
-        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         means = self.means()
         return [part for name in ("pessimistic", "official", "optimistic")
                 for part in self.topic_rows(self.measure.name, include_all=include_all, scenario=name,

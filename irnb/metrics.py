@@ -17,7 +17,7 @@ import numpy as np
 
 from .kernels import Judged, compute, condense, safe_divide
 from .measures import Measure, parse_measures
-from .params import COMPLETE, INCLUDE_ALL, JUDGED_ONLY, PER_TOPIC, TRUTH
+from .params import COMPLETE, JUDGED_ONLY, TRUTH
 from .params import RELEVANCE_LEVEL as _RELEVANCE_LEVEL
 from .results import Result
 
@@ -159,8 +159,6 @@ class Evaluation(Result):
     def frame_columns(self, *, per_topic: bool = True, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, value`` (:meth:`to_frame`); ``topic == "all"``
         holds the aggregate."""
-        per_topic = PER_TOPIC.validate(per_topic, "frame_columns")
-        include_all = INCLUDE_ALL.validate(include_all, "frame_columns")
         return [part for m in self.measures
                 for part in self.topic_rows(m.name, per_topic=per_topic, include_all=include_all,
                                             value=(self.values[m], self.aggregate(m) if include_all else None))]

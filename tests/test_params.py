@@ -705,13 +705,21 @@ def _flag_parameters(function: ast.FunctionDef) -> list[str]:
 
 def unvalidated_flags(source: str, where: str) -> list[str]:
     """``where:function:parameter`` of every True/False parameter of a public function that
-    the function never validates through a declaration (``FLAG.validate(parameter, ...)``):
-    a flag left unchecked, where ``1`` or ``"no"`` would pass as true."""
+    the function neither validates through a declaration (``FLAG.validate(parameter, ...)``)
+    nor hands on unchanged to a method of its own (``self.topic_rows(..., parameter=parameter)``,
+    whose own check then answers): a flag left unchecked, where ``1`` or ``"no"`` would pass as true."""
     found = []
     for name, function in _public_functions(ast.parse(source)):
-        validated = {call.args[0].id for call in ast.walk(function)
-                     if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                     and call.func.attr == "validate" and call.args and isinstance(call.args[0], ast.Name)}
+        calls = [call for call in ast.walk(function) if isinstance(call, ast.Call)]
+        validated = {call.args[0].id for call in calls
+                     if isinstance(call.func, ast.Attribute) and call.func.attr == "validate"
+                     and call.args and isinstance(call.args[0], ast.Name)}
+        handed_on = {keyword.arg for call in calls
+                     if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                     and call.func.value.id == "self" and not call.func.attr.startswith("_")
+                     for keyword in call.keywords
+                     if isinstance(keyword.value, ast.Name) and keyword.value.id == keyword.arg}
+        validated |= handed_on
         found += [f"{where}:{name}:{flag}" for flag in _flag_parameters(function) if flag not in validated]
     return found
 
@@ -727,10 +735,13 @@ def test_the_scanner_finds_a_flag_left_unchecked():
               "        self.active = bool(active)\n"
               "    def rows(self, per_topic=True):\n"
               "        per_topic = PER_TOPIC.validate(per_topic, None)\n"
+              "    def table(self, *, per_topic=True, include_all=True):\n"       # handed on to rows: checked
+              "        return self.rows(per_topic=per_topic), _helper(flag=include_all)\n"  # a helper: not
               "    def _draw(self, now=False):\n"
               "        pass\n")
     assert unvalidated_flags(source, "made_up.py") == ["made_up.py:f:include_all", "made_up.py:f:progress",
-                                                       "made_up.py:View.__init__:active"]
+                                                       "made_up.py:View.__init__:active",
+                                                       "made_up.py:View.table:include_all"]
 
 
 def test_every_public_flag_is_validated_through_its_declaration():
