@@ -316,7 +316,7 @@ def ndcg_dense(gains: np.ndarray, counts: np.ndarray, k: int | None) -> np.ndarr
     """
     D = gains.shape[2]
     d = D if k is None else min(k, D)
-    dcg = np.tensordot(gains[:, :, :d], dcg_discount(d), axes=([2], [0]))
+    dcg = _dcg(gains[:, :, :d], d)
     per_level = counts[:, :, :0:-1]  # grades G..1, best first
     levels = np.arange(counts.shape[2] - 1, 0, -1, dtype=np.float64)
     ends = np.cumsum(per_level, axis=2)

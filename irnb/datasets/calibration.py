@@ -48,11 +48,11 @@ __all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share"
 POOL_SHARE_BINS = ((0.0, 0.10), (0.10, 0.25), (0.25, 0.50), (0.50, 1.0))
 
 
-def _top_k_codes(experiment: Experiment, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every run's top k per topic: (run index, topic index, document code), one row
-    per retrieved document; codes are unique per (topic, docno)."""
+def _top_k_codes(experiment: Experiment, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For every run's top k per topic: (run index, topic index, document code, rank from 0),
+    one row per retrieved document; codes are unique per (topic, docno)."""
     topics = pa.array(list(experiment.topics), pa.string())
-    run_idx, topic_idx, docnos = [], [], []
+    run_idx, topic_idx, docnos, ranks = [], [], [], []
     for s, run in enumerate(experiment.runs.values()):
         table = run.table
         enc = pc.dictionary_encode(table["topic"]).combine_chunks()
@@ -63,12 +63,13 @@ def _top_k_codes(experiment: Experiment, k: int) -> tuple[np.ndarray, np.ndarray
         keep = (rank < k) & (mapped >= 0)
         run_idx.append(np.full(int(keep.sum()), s, dtype=np.int64))
         topic_idx.append(mapped[keep])
+        ranks.append(rank[keep])
         docnos.append(table["docno"].combine_chunks().filter(pa.array(keep)))
     all_docnos = pa.concat_arrays(docnos) if docnos else pa.array([], pa.string())
     doc_code = pc.dictionary_encode(all_docnos).indices.to_numpy().astype(np.int64)
     t = np.concatenate(topic_idx)
     width = int(doc_code.max(initial=0)) + 1
-    return np.concatenate(run_idx), t, t * width + doc_code
+    return np.concatenate(run_idx), t, t * width + doc_code, np.concatenate(ranks)
 
 
 def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups: bool = False) -> float:
@@ -79,7 +80,7 @@ def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups:
     across_groups = ACROSS_GROUPS.validate(across_groups, "pairwise_overlap")
     depth = MEASUREMENT_DEPTH.validate(depth, None, label="depth")
     S, T = len(experiment.run_names), len(experiment.topics)
-    run, topic, code = _top_k_codes(experiment, depth)
+    run, topic, code, _ = _top_k_codes(experiment, depth)
     _, doc = np.unique(code, return_inverse=True)
     doc_topic = np.zeros(int(doc.max(initial=-1)) + 1, dtype=np.int64)
     doc_topic[doc] = topic
@@ -121,26 +122,28 @@ def pooled_share_of_others(experiment: Experiment, contributing, *, pool_depth: 
     if contributing.shape != (len(experiment.run_names),):
         raise ValueError(f"pooled_share_of_others: contributing must hold one flag per run "
                          f"({len(experiment.run_names)}), got shape {contributing.shape}")
-    depth = max(pool_depth, k)
-    run, topic, code = _top_k_codes(experiment, depth)
-    rank = np.zeros(run.size, dtype=np.int64)  # rank within (run, topic), rows come in run then rank order
-    start = np.flatnonzero(np.r_[True, (run[1:] != run[:-1]) | (topic[1:] != topic[:-1])])
-    rank = np.arange(run.size) - np.repeat(start, np.diff(np.r_[start, run.size]))
-    pooled = np.unique(code[contributing[run] & (rank < pool_depth)])
-    member = np.isin(code, pooled)
     names = np.asarray(experiment.groups)
     chosen = np.ones(len(names), dtype=bool) if groups is None else np.isin(names, list(groups))
+    top = _top_k_codes(experiment, max(pool_depth, k))
+    return _pooled_share(top, contributing, chosen, pool_depth=pool_depth, k=k, num_topics=len(experiment.topics))
+
+
+def _pooled_share(top, contributing: np.ndarray, chosen: np.ndarray, *, pool_depth: int, k: int,
+                  num_topics: int) -> float:
+    """:func:`pooled_share_of_others` over the runs' top documents ``top`` (:func:`_top_k_codes`
+    to depth ≥ max(pool_depth, k)), read once for every pool design replayed on them."""
+    run, topic, code, rank = top
     others = np.flatnonzero(~contributing & chosen)
     if others.size == 0:
         return float("nan")
-    top = rank < k
-    T = len(experiment.topics)
-    shares = []
-    for s in others:
-        rows = (run == s) & top
-        hits = np.bincount(topic[rows], weights=member[rows], minlength=T)
-        n = np.bincount(topic[rows], minlength=T)
-        shares.append(float(np.mean(hits[n > 0] / n[n > 0])) if (n > 0).any() else np.nan)
+    member = np.isin(code, np.unique(code[contributing[run] & (rank < pool_depth)]))
+    top_k = rank < k
+    cells = run[top_k] * num_topics + topic[top_k]
+    size = contributing.size * num_topics
+    hits = np.bincount(cells, weights=member[top_k], minlength=size).reshape(-1, num_topics)
+    counts = np.bincount(cells, minlength=size).reshape(-1, num_topics)
+    shares = [float(np.mean(hits[s][counts[s] > 0] / counts[s][counts[s] > 0])) if (counts[s] > 0).any() else np.nan
+              for s in others]
     return float(np.nanmean(shares))
 
 
@@ -161,6 +164,7 @@ def matched_design_share(experiment: Experiment, *, contributing_groups: int, po
     if not 1 <= contributing_groups <= group_ids.size:
         raise ValueError(f"matched_design_share: contributing_groups must lie in [1, {group_ids.size}], "
                          f"got {contributing_groups}")
+    top = _top_k_codes(experiment, max(pool_depth, k))  # the runs' top documents: the same for every draw
     values = []
     for _ in range(draws):
         drawn = rng.choice(group_ids, size=contributing_groups, replace=False)
@@ -169,7 +173,8 @@ def matched_design_share(experiment: Experiment, *, contributing_groups: int, po
             members = np.flatnonzero(names == g)
             own = members[marked[members]]
             contributing[own[0] if own.size else rng.choice(members)] = True
-        values.append(pooled_share_of_others(experiment, contributing, pool_depth=pool_depth, k=k, groups=drawn))
+        values.append(_pooled_share(top, contributing, np.isin(names, drawn), pool_depth=pool_depth, k=k,
+                                    num_topics=len(experiment.topics)))
     values = np.asarray(values)
     values = values[np.isfinite(values)]
     return float(values.mean()), float(np.quantile(values, 0.1)), float(np.quantile(values, 0.9))
