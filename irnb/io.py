@@ -147,8 +147,7 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
     path = Path(source)
     if file_kind(path, "run file") == "dir" or is_archive(path):
         raise ValueError(f"{path}: holds several runs; use read_runs() for directories and archives")
-    ((file_name, label, data),) = list(run_files(path))
-    run = _run_from_bytes(data, name or file_name, label, on_duplicate)
+    run = _run_from_bytes(read_bytes(path, "run file"), name or path.name, str(path), on_duplicate)
     return_freed_memory()  # as read_runs and read_qrels do
     return run
 

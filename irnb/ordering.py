@@ -174,11 +174,9 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), encoded.dictionary
 
 
-def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row
-    (``docno``: the docno column's bytes, when the caller has them)."""
-    key = string_hash(table["docno"] if docno is None else docno)
+def repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row."""
+    key = string_hash(table["docno"])
     mixed = topic_codes.astype(np.uint64)
     mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
     key ^= mixed
@@ -189,7 +187,7 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray, docno: StringBytes |
     repeated = key[1:][key[1:] == key[:-1]]
     if repeated.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    key = string_hash(table["docno"] if docno is None else docno)
+    key = string_hash(table["docno"])
     key ^= mixed
     candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
     topics = table["topic"].take(pa.array(candidates)).to_pylist()
@@ -350,16 +348,14 @@ def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of
     return np.repeat(moved, stretch[by]) + np.arange(n)
 
 
-def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
-                       docno_bytes: StringBytes | None = None) -> np.ndarray | None:
+def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array) -> np.ndarray | None:
     """The rows in (topic, docno) order, both ascending as strings (as
     ``pc.sort_indices`` sorts them), or None when they already are (see
     :func:`topic_docno_order_and_repeats`, which also finds the repeated rows)."""
-    return topic_docno_order_and_repeats(docno, codes, dictionary, docno_bytes)[0]
+    return topic_docno_order_and_repeats(docno, codes, dictionary)[0]
 
 
-def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array,
-                                  docno_bytes: StringBytes | None = None
+def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array
                                   ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """The rows in (topic, docno) order, both ascending as strings (as
     ``pc.sort_indices`` sorts them; None when they already are), and what
@@ -378,7 +374,7 @@ def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dic
     rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
     rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
     topic_bits = max(1, len(dictionary).bit_length())
-    docno_bytes = string_bytes(docno) if docno_bytes is None else docno_bytes
+    docno_bytes = string_bytes(docno)
 
     def full_keys() -> np.ndarray:
         key = rank_of_code[codes]

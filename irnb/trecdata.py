@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._text import shorten
-from .memory import small_pages
+from .memory import with_small_pages
 from .nested import looks_nested, nested_frame
 from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
@@ -78,8 +78,7 @@ class Run(_TopicTable):
             raise TypeError(f"Run.from_dict: expected a dict {{qid: {{docno: score}}}}, got {type(scores).__name__}"
                             + (" whose values are not {docno: score} dicts" if isinstance(scores, Mapping) else ""))
         frame = nested_frame(scores, f"run {name!r}", "score")
-        with small_pages():
-            return run_from_frame(frame, name or "run", "error")
+        return run_from_frame(frame, name or "run", "error")
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, rank, score`` (rank 1-based, trec_eval order)."""
@@ -107,8 +106,7 @@ class Qrels(_TopicTable):
         if not grades:
             raise ValueError("qrels dict: expected at least one judgment, got an empty dict")
         frame = nested_frame(grades, "qrels dict", "grade")
-        with small_pages():
-            return qrels_from_frame(frame, "error")
+        return qrels_from_frame(frame, "error")
 
     def to_frame(self) -> pd.DataFrame:
         """A new DataFrame ``topic, docno, grade``."""
@@ -156,6 +154,7 @@ def run_from_table(
     return Run(name=name, table=ordered, tag=tag, source=label)
 
 
+@with_small_pages
 def run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
     """A :class:`Run` from a DataFrame (copied, never modified; errors name the row)."""
     label = f"DataFrame {name!r}"
@@ -183,6 +182,7 @@ def qrels_from_table(
     return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
 
 
+@with_small_pages
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:
     """:class:`Qrels` from a DataFrame (copied, never modified; errors name the row)."""
     label = "qrels DataFrame"

@@ -17,7 +17,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .memory import small_pages
 from .ordering import raw_offsets, sorted_blocks, topic_blocks
 from .sources import open_for_writing
 from .trecdata import Qrels, Run, qrels_from_frame
@@ -73,8 +72,7 @@ def write_qrels(qrels: Qrels | pd.DataFrame, path: str | os.PathLike) -> None:
     if isinstance(qrels, Qrels):
         table = qrels.table
     elif isinstance(qrels, pd.DataFrame):
-        with small_pages():
-            table = qrels_from_frame(qrels, "error").table
+        table = qrels_from_frame(qrels, "error").table
     else:
         raise TypeError(f"write_qrels: expected Qrels or a pandas DataFrame, got {type(qrels).__name__} "
                         "(read a qrels file with irnb.read_qrels first)")
