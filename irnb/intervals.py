@@ -313,10 +313,14 @@ class PointEstimates(Result):
         """(S, T) values of ``"S"``, ``"B"``, ``"I"`` or ``"M"`` (or the estimator's name)."""
         return getattr(self, ESTIMATORS[estimator_key(estimator)])
 
+    def mean(self, estimator: str) -> np.ndarray:
+        """(S,) means of one estimator (``"S"``, ``"B"``, ``"I"``, ``"M"`` or its name) over the
+        evaluated topics."""
+        return aggregate_over_topics(self.get(estimator), self.evaluated, "mean")
+
     def means(self) -> pd.DataFrame:
         """Run × estimator means (columns ``X_S, X_B, X_I, X_M``) over the evaluated topics."""
-        return pd.DataFrame({f"X_{k}": aggregate_over_topics(getattr(self, v), self.evaluated, "mean")
-                             for k, v in ESTIMATORS.items()}, index=pd.Index(self.run_names, name="run"))
+        return pd.DataFrame({f"X_{k}": self.mean(k) for k in ESTIMATORS}, index=pd.Index(self.run_names, name="run"))
 
     def frame_columns(self, *, include_all: bool = True) -> list[dict]:
         """Tidy rows ``run, topic, measure, estimator, value`` (estimator letters S/B/I/M)."""

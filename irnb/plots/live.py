@@ -39,14 +39,20 @@ def _array(values, name: str, plot: str, length: int | None = None) -> np.ndarra
 
 
 def _run_position(names: Sequence[str], run: str, plot: str) -> int:
-    names = list(names)
-    if run not in names:
+    return int(_run_positions(names, [run], plot)[0])
+
+
+def _run_positions(names: Sequence[str], runs: Sequence[str], plot: str) -> np.ndarray:
+    """The positions of ``runs`` in ``names`` (one look-up table for all of them)."""
+    position = {name: i for i, name in enumerate(names)}
+    unknown = next((run for run in runs if run not in position), None)
+    if unknown is not None:
         import difflib
 
-        close = difflib.get_close_matches(str(run), names, n=3)
+        close = difflib.get_close_matches(str(unknown), list(names), n=3)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise ValueError(f"{plot}: unknown run {run!r}{hint}")
-    return names.index(run)
+        raise ValueError(f"{plot}: unknown run {unknown!r}{hint}")
+    return np.asarray([position[run] for run in runs], dtype=np.int64)
 
 
 # =============================================================================== intervals
@@ -118,11 +124,10 @@ def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = "M"
     point, label = None, "estimate"
     if estimates is not None:
         key = plot_estimator_key(estimator, plot)
-        point = estimates.means()[f"X_{key}"].to_numpy()
+        point = estimates.mean(key)
         label = estimate_label(estimates, key)
     true = None if truth is None else _array(truth, "truth", plot, len(names))
-    keep = np.arange(len(names)) if runs is None else np.asarray(
-        [_run_position(names, r, plot) for r in runs], dtype=np.int64)
+    keep = np.arange(len(names)) if runs is None else _run_positions(names, runs, plot)
     _set_rows(ax, [names[i] for i in keep], lower[keep], upper[keep],
                       None if point is None else point[keep], None if true is None else true[keep],
                       point_label=label, plot=plot, top=top)
@@ -445,24 +450,29 @@ def update_unjudged_plot(ax, table: pd.DataFrame, *, run_a: str = "run a", run_b
     for role in ("unjudged_a", "unjudged_b", "overlap", "difference"):
         if role not in found:
             require_artist(ax, role, plot)
-    rows = table[table["evaluated"].to_numpy(bool)]
-    rows = rows.iloc[np.argsort(rows["unjudged_b"].to_numpy(), kind="stable")]
-    x = np.arange(len(rows), dtype=np.float64)
-    found["unjudged_a"].set_data(x, rows["unjudged_a"].to_numpy(np.float64))
+    # numpy over the table's columns (a slider change): the evaluated topics by run b's unjudged documents
+    evaluated = np.flatnonzero(table["evaluated"].to_numpy(bool))
+    column = {name: table[name].to_numpy(np.float64)[evaluated]
+              for name in ("unjudged_a", "unjudged_b", "overlap", "score_difference")}
+    order = np.argsort(column["unjudged_b"], kind="stable")
+    column = {name: values[order] for name, values in column.items()}
+    x = np.arange(order.size, dtype=np.float64)
+    found["unjudged_a"].set_data(x, column["unjudged_a"])
     found["unjudged_a"].set_label(f"unjudged — {run_a}")
-    found["unjudged_b"].set_data(x, rows["unjudged_b"].to_numpy(np.float64))
+    found["unjudged_b"].set_data(x, column["unjudged_b"])
     found["unjudged_b"].set_label(f"unjudged — {run_b}")
-    found["overlap"].set_data(x, rows["overlap"].to_numpy(np.float64))
+    found["overlap"].set_data(x, column["overlap"])
     found["overlap"].set_label("unjudged in both")
-    found["difference"].set_data(x, rows["score_difference"].to_numpy(np.float64))
+    found["difference"].set_data(x, column["score_difference"])
     found["difference"].set_label(f"Δ {measure} ({run_b} − {run_a})")
     twin = found["difference"].axes
-    top = max(1.0, float(rows[["unjudged_a", "unjudged_b"]].to_numpy().max(initial=0)))
+    top = max(1.0, float(max(column["unjudged_a"].max(initial=0), column["unjudged_b"].max(initial=0))))
     ax.set_ylim(-0.02 * top, top * 1.08)
-    spread = max(0.05, float(np.abs(rows["score_difference"].to_numpy()).max(initial=0)))
+    spread = max(0.05, float(np.abs(column["score_difference"]).max(initial=0)))
     twin.set_ylim(-spread * 1.1, spread * 1.1)
-    ax.set_xlim(-0.5, max(len(rows), 1) - 0.5)
-    ax.set_xticks(*thin_ticks(x, rows["topic"].tolist(), TOPIC_LABELS), rotation=90, fontsize=MIN_FONT)
+    ax.set_xlim(-0.5, max(order.size, 1) - 0.5)
+    topics = table["topic"].to_numpy(object)[evaluated][order]
+    ax.set_xticks(*thin_ticks(x, topics.tolist(), TOPIC_LABELS), rotation=90, fontsize=MIN_FONT)
     ax.set_xlabel(f"topic (ordered by unjudged documents of {run_b})")
     ax.set_ylabel("unjudged documents in the top k")
     twin.set_ylabel(f"Δ {measure}", color=PALETTE[3])

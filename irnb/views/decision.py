@@ -98,7 +98,8 @@ class DecisionView(View):
         now = self._mark("core", start)
         title = f"{measure.name} with {plots.measure_label(assessment.name)}\n{self.procedure}"
         self._draw("matrix", plots.case_matrix_plot, plots.update_case_matrix_plot, matrix, order=order, title=title)
-        self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
+        if fresh or "proportions" not in self._drawn:  # Table 1 changes with the pool only
+            self._draw("proportions", plots.case_proportions_plot, plots.update_case_proportions_plot, proportions)
         self._mark("artists", now)
         runs = len(self.experiment.run_names)
         return (f"{pool.description}: {pool.num_judged:,} judgments · case proportions over all "
