@@ -262,6 +262,31 @@ def test_bias_view_redraws_a_recent_contributor_set_from_its_results(experiment,
     assert len(calls) == 3
 
 
+def test_bias_view_keeps_the_last_depths_off_its_curve(experiment, monkeypatch):
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["depth"])
+        return leave_one_group_out_bias(*args, **kwargs)
+
+    monkeypatch.setattr(bias_module, "leave_one_group_out_bias", counted)
+    view = widgets.bias_view(experiment, depths=(5, 20))
+    depth = view.controls["depth"]
+    depth.value = 8
+    depth.value = 12
+    first = view.artists["rank"]["bias:AP"].get_ydata().copy()
+    calls.clear()
+    depth.value = 8  # back and forth: both kept
+    depth.value = 12
+    assert calls == []
+    np.testing.assert_array_equal(view.artists["rank"]["bias:AP"].get_ydata(), first)
+    for d in range(21, 21 + view.kept_depths):  # newer depths push 8 and 12 out: computed again
+        depth.value = d
+    calls.clear()
+    depth.value = 8
+    assert calls == [8]
+
+
 def test_unjudged_view_shows_the_cores_counts_and_simulated_precision(experiment):
     view = widgets.unjudged_view(experiment)
     a, b = experiment.run_names[0], experiment.run_names[7]

@@ -44,6 +44,8 @@ class BiasView(View):
     two_line_ylabels = ("rank", "score")
     #: contributor sets whose results (every depth of the τ curve) are kept
     kept_sets = 3
+    #: depths off the τ curve whose results are kept (the slider moved back and forth)
+    kept_depths = 4
 
     def __init__(self, experiment: Experiment, *, measures: Sequence[str] = ("AP", "Bpref"),
                  depths: Sequence[int] = BIAS_DEPTHS, **kwargs):
@@ -52,6 +54,7 @@ class BiasView(View):
             raise ValueError("measures: expected at least one measure, e.g. ('AP', 'Bpref')")
         self.depths = tuple(int(d) for d in depths if d <= experiment.shape[2])
         self._recent: list[tuple[str, ...]] = []  # contributor sets shown, latest first
+        self._recent_depths: list[int] = []  # depths off the τ curve shown, latest first
         super().__init__(experiment, **kwargs)
 
     def _result(self, depth: int, contributors: tuple[str, ...]):
@@ -67,7 +70,10 @@ class BiasView(View):
         depth = self._value("depth")
         # results of the last few contributor sets stay: a run toggled off and on again redraws from them
         self._recent = [contributors] + [c for c in self._recent if c != contributors][: self.kept_sets - 1]
-        stale = [k for k in self._cache if k[2] not in self._recent or (k[1] not in self.depths and k[1] != depth)]
+        if depth not in self.depths:
+            self._recent_depths = [depth] + [d for d in self._recent_depths if d != depth][: self.kept_depths - 1]
+        stale = [k for k in self._cache
+                 if k[2] not in self._recent or (k[1] not in self.depths and k[1] not in self._recent_depths)]
         for k in stale:
             del self._cache[k]
         result = self._result(depth, contributors)
