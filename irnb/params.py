@@ -74,7 +74,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
            "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
+           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # how an error lists a parameter's choices (Param.listed)
@@ -620,6 +620,10 @@ BINDER_KIND = Param("kind", str, "lab", choices=("lab", "voila"), listed="tuple"
 RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"), listed="tuple", suggest=False,
                note="'all': every run; 'pool': the contributing runs, as the paper",
                doc="runs ranked: all (every run) or pool (the contributing runs)")
+#: The runs whose depth-d pools Ravana & Moffat's Figure 1 reads E from.
+POOLED_RUNS = Param("pooled", str, "all", choices=("all", "contributors"), listed="tuple", suggest=False,
+                    note="'all': every run, as the paper's 59 TREC-9 systems; 'contributors': the collection's own",
+                    doc="runs pooled to depth d for E: all (every run, as the paper) or contributors")
 #: Where a live view draws ("auto": ipympl when it is matplotlib's backend, else PNG).
 CANVAS = Param("canvas", str, "auto", choices=("auto", "ipympl", "png"), listed="tuple", suggest=False,
                doc="a live view's canvas: ipympl, PNG images, or auto (ipympl when it is the backend)")
@@ -707,7 +711,8 @@ CHOICES: Mapping[str, Param] = MappingProxyType({
     "adjustment": ADJUSTMENT, "matrix_value": MATRIX_VALUE, "topic_rule": TOPIC_RULE,
     "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
     "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
-    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS, "estimator_name": ESTIMATOR_NAME})
+    "ranked": RANKED_RUNS, "pooled": POOLED_RUNS, "run_set": RUN_SET, "canvas": CANVAS,
+    "estimator_name": ESTIMATOR_NAME})
 
 
 # =============================================================================== builders
