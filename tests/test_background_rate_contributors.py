@@ -112,3 +112,26 @@ def test_the_simulated_default_behaves_as_trec_covid_at_depth_10(sim):
     every = background_rate_by_contributors(sim, 40, depth=10, runs=list(sim.run_names)).summary()
     assert own.loc[12, "below_zero"] == 1.0
     assert every.loc[40, "within_factor_2"] == 1.0
+
+
+def test_readme_quotes_what_the_code_computes(covid, sim):
+    """README's paragraph on how many pooling runs the estimate needs: every number in it."""
+    from pathlib import Path
+
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    s = background_rate_by_contributors(covid, (12, 39, 56), depth=10, draws=12, seed=0).summary()
+    below, within12 = round(s.loc[12, "below_zero"] * 12), round(s.loc[12, "within_factor_2"] * 12)
+    within39 = round(s.loc[39, "within_factor_2"] * 12)
+    assert (f"with K = 12 the cubic reads below zero in {below} of 12 draws and lands within a factor of 2 of the "
+            f"truth in {within12}; with K = 39 in {within39} of 12 (median E / truth {s.loc[39, 'ratio']:.2f}); "
+            f"with all 56 it reads {s.loc[56, 'E']:.3f} against {s.loc[56, 'true_rate']:.3f}") in readme
+    own = background_rate_by_contributors(sim, 12, depth=10).to_frame().iloc[0]
+    assert f"its 12 contributing runs read {own['intercept']:.3f} at d = 10 (true {own['true_rate']:.3f})".replace(
+        "-", "−") in readme
+    from irnb.datasets import default
+    from irnb.judging import complete_experiment
+
+    complete = complete_experiment(default())
+    all_runs = background_rate_by_contributors(complete, 40, depth=10, runs=list(complete.run_names)).to_frame()
+    assert (f"a depth-10 pool of all 40 runs judged from the truth reads {all_runs['intercept'].iloc[0]:.3f} "
+            f"(true {all_runs['true_rate'].iloc[0]:.3f})") in readme
