@@ -182,6 +182,31 @@ class Param:
         return replace(self, low=self.low if low is None else low, high=self.high if high is None else high,
                        note=self.note if note is None else note)
 
+    def increasing(self, values: Any, owner: str | None, *, name: str, noun: str) -> tuple:
+        """One value or several, each checked by this declaration, as a tuple that increases
+        without repeats (a single number is a tuple of one); else a ValueError naming the
+        list ``name``, what it must be (increasing ``noun``) and what was given. An item is
+        named ``name (noun symbol)`` in the item's own error.
+
+        >>> MEASUREMENT_DEPTH.increasing(20, "f", name="depths", noun="measurement depths")
+        (20,)
+        >>> MEASUREMENT_DEPTH.increasing((100, 10), "f", name="depths", noun="measurement depths")
+        Traceback (most recent call last):
+        ...
+        ValueError: f: depths must be increasing measurement depths without repeats, got (100, 10)
+        >>> MEASUREMENT_DEPTH.increasing((10, 0), "f", name="depths", noun="measurement depths")
+        Traceback (most recent call last):
+        ...
+        ValueError: f: depths (measurement depths k) must be an integer ≥ 1, got 0
+        """
+        one = isinstance(values, (numbers.Number, str, bytes)) and not isinstance(values, bool)
+        label = f"{name} ({noun} {self.symbol})" if self.symbol else f"{name} ({noun})"
+        checked = tuple(self.validate(v, owner, label=label) for v in ([values] if one else list(values)))
+        if not checked or any(a >= b for a, b in zip(checked[:-1], checked[1:], strict=True)):
+            prefix = f"{owner}: " if owner else ""
+            raise ValueError(f"{prefix}{name} must be increasing {noun} without repeats, got {values!r}")
+        return checked
+
     def among(self, choices, *, listed: str | None = None) -> Param:
         """The same choice parameter with its choices set by the data at hand (the run sets a
         study has); ``listed`` changes how an error lists them.

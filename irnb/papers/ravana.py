@@ -96,14 +96,6 @@ FIG1_DEPTHS = (10, 100)
 _FIG1_COLUMNS = ["judged", "relevant", "fraction", "fitted", "in_fit", "E", "true_rate"]
 
 
-def _fig1_depths(depths, id: str) -> tuple[int, ...]:
-    values = [depths] if isinstance(depths, (int, np.integer)) else list(depths)  # -o depths=20
-    checked = [POOL_DEPTH.validate(d, id, label="depths (pool depths d)") for d in values]
-    if not checked or checked != sorted(set(checked)):
-        raise ValueError(f"{id}: depths must be increasing pool depths without repeats, got {depths!r}")
-    return tuple(checked)
-
-
 def _fit_at(exp, pooled: list, depth: int, degree: int):
     """(fit, degree used, true rate or None) for the depth-``depth`` pool of the runs ``pooled``."""
     pool = depth_pool(exp, depth=depth, runs=pooled)
@@ -141,7 +133,7 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
     id = "ravana2010-fig1"
     exp = source.experiment
     st = setting(source, None, id)
-    wanted = _fig1_depths(depths, id)
+    wanted = POOL_DEPTH.increasing(depths, id, name="depths", noun="pool depths")
     deg = DEGREE.validate(degree, id)
     which = POOLED_RUNS.validate(pooled, id)
     runs = list(exp.run_names) if which == "all" else list(st.contributors)
