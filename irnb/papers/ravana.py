@@ -180,7 +180,7 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
         several = len(deeper) > 1
         notes.append(f"The qrels come from a pool of depth {st.depth}: the {pools} pool{'s' if several else ''} "
                      f"here judge{'' if several else 's'} only what the qrels judge (the documents of the "
-                     "contributors' top d that the qrels hold).")
+                     "pooled runs' top d that the qrels hold).")
     for d in wanted:
         f, true = fits[d], truths[d]
         if used[d] != deg:
