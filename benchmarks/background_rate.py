@@ -7,7 +7,7 @@ and on TREC-COVID round 1; the relevance-by-pooling-runs curves of the three col
     python benchmarks/background_rate.py --no-real --knobs '{"decoy_share": 0.15, ...}'   # a tuner candidate
     python benchmarks/background_rate.py --no-real --knobs E_CANDIDATE   # session 6's best (not the default)
     python benchmarks/background_rate.py --judged-matched --seeds 0 1   # judged@10 of non-contributors, like for like
-    python benchmarks/background_rate.py --every-run           # the paper's design: every run pooled (the test's)
+    python benchmarks/background_rate.py --every-run           # every run pooled (the test's design)
 
 For each collection and pool depth d: the depth-d pool of the contributing runs,
 ``estimate_background_rate(exp, depth=d, pool=pool)`` (``fit`` = the cubic's unclipped
@@ -105,8 +105,9 @@ def main(argv=None) -> int:
                              "but with the official qrels pooled as deep as the deepest --depths (a depth-d pool "
                              "judges only entries of the official qrels)")
     parser.add_argument("--every-run", action="store_true",
-                        help="pool every run to depth d, as Ravana & Moffat's TREC-9 pool (the simulated ones judged "
-                             "from the complete truth: irnb.judging.complete_experiment), instead of the contributors")
+                        help="pool every run to depth d, a stand-in for Ravana & Moffat's 59 contributing TREC-9 "
+                             "systems (the simulated ones judged from the complete truth: "
+                             "irnb.judging.complete_experiment), instead of the contributors")
     parser.add_argument("--no-real", action="store_true", help="skip TREC-COVID and CLEF 2016")
     parser.add_argument("--judged-matched", action="store_true",
                         help="compare judged@10 of non-contributing runs under a matched pool design (see above)")

@@ -16,12 +16,36 @@ import numpy as np
 
 from ._grades import unjudged as unjudged_grades
 from .experiment import Experiment
-from .params import CONTRIBUTING_RUNS, DEGREE, DRAWS, random_generator
+from .params import CONTRIBUTING_RUNS, DEGREE, DRAWS, SEED
 from .pooling import DEPTH, contributor_index, depth_pool, judged_mask_of, reachable_depth
 from .results import Result
 
-__all__ = ["BackgroundRateFit", "BackgroundRateDraws", "estimate_background_rate", "true_background_rate",
-           "background_rate_by_contributors"]
+__all__ = ["BackgroundRateFit", "BackgroundRateDraws", "TooFewCounts", "NoUnjudgedPosition", "within_factor",
+           "estimate_background_rate", "true_background_rate", "background_rate_by_contributors"]
+
+
+class TooFewCounts(ValueError):
+    """The pool gives fewer distinct numbers of contributing runs than the fit's degree needs."""
+
+
+class NoUnjudgedPosition(ValueError):
+    """No position of the runs' top k holds a document the pool leaves unjudged and the truth judges."""
+
+
+def within_factor(estimate, truth, factor: float = 2.0):
+    """Whether an estimate lies within a factor of ``factor`` of the truth: truth / factor ≤
+    estimate ≤ factor · truth, and estimate > 0 (a clipped E = 0 never is). Works on numbers
+    and on arrays (elementwise; NaN is never within).
+
+    >>> within_factor(0.12, 0.07), within_factor(0.0, 0.25), within_factor(0.13, 0.26)
+    (True, False, True)
+    >>> within_factor(np.array([0.05, 0.049, 0.2, np.nan]), 0.1).tolist()
+    [True, False, True, False]
+    """
+    estimate, truth = np.asarray(estimate, dtype=np.float64), np.asarray(truth, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        inside = (estimate > 0) & (estimate >= truth / factor) & (estimate <= factor * truth)
+    return bool(inside) if inside.ndim == 0 else inside
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,7 +115,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     fraction = n_rel[groups] / n_judged[groups]
     in_fit = groups >= 1
     if in_fit.sum() < deg + 1:
-        raise ValueError(f"estimate_background_rate: a degree-{deg} fit needs at least {deg + 1} distinct numbers "
+        raise TooFewCounts(f"estimate_background_rate: a degree-{deg} fit needs at least {deg + 1} distinct numbers "
                          f"of contributing runs, got {int(in_fit.sum())}; lower degree= or deepen depth=")
     coefficients = np.polyfit(groups[in_fit].astype(np.float64), fraction[in_fit], deg)
     intercept = float(np.polyval(coefficients, 0.0))
@@ -139,9 +163,8 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
     unjudged = unjudged_grades(grades) & (truth >= 0)
     n = int(unjudged.sum())
     if n == 0:
-        raise ValueError(f"{owner}: no unjudged document that the truth judges in the top {k} of the runs")
+        raise NoUnjudgedPosition(f"{owner}: no unjudged document that the truth judges in the top {k} of the runs")
     return float((truth[unjudged] >= relevance_level).sum() / n)
-
 
 
 
@@ -163,41 +186,46 @@ class BackgroundRateDraws(Result):
     degree: int
 
     def frame_columns(self) -> dict:
-        """Rows ``contributing, draw, runs, intercept, E, true_rate, ratio`` (ratio = E / true rate)."""
+        """Rows ``contributing, draw, runs, intercept, E, true_rate, ratio`` (ratio = E / true
+        rate; NaN where the true rate is unknown or 0)."""
+        truth = np.where(self.true_rate > 0, self.true_rate, np.nan)
         return {"contributing": self.contributing, "draw": self.draw, "runs": self.runs,
-                "intercept": self.intercept, "E": self.rate,
-                "true_rate": self.true_rate, "ratio": self.rate / self.true_rate}
+                "intercept": self.intercept, "E": self.rate, "true_rate": self.true_rate, "ratio": self.rate / truth}
 
     def summary(self):
-        """One row per number of contributing runs: ``draws``, ``fitted`` (draws with a fit),
-        ``below_zero`` (share of fitted draws whose cubic reads below zero, so E is clipped
-        to 0), ``E`` and ``true_rate`` (medians), ``ratio`` (median of E / true rate) and
-        ``within_factor_2`` (share of draws with true/2 ≤ E ≤ 2·true and E > 0; NaN without truth)."""
+        """One row per number of contributing runs K, counts of draws: ``draws``, ``fitted``
+        (draws whose pool gave enough distinct counts for the fit), ``below_zero`` (fitted
+        draws whose cubic reads below zero, so E is clipped to 0), ``within_factor_2`` (draws
+        with E within a factor of 2 of the true rate, :func:`within_factor`; a draw without a
+        fit never is; NaN without truth); and medians over the fitted draws: ``E``,
+        ``true_rate``, ``ratio`` (E / true rate)."""
         import pandas as pd
 
         frame = self.to_frame()
-        fitted = frame["intercept"].notna()
-        within = (frame["E"] > 0) & (frame["E"] >= 0.5 * frame["true_rate"]) & (frame["E"] <= 2 * frame["true_rate"])
-        parts = frame.assign(fitted=fitted, below=(frame["intercept"] < 0).where(fitted),
-                             within=within.where(frame["true_rate"].notna()))
+        known = frame["true_rate"].notna()
+        parts = frame.assign(fitted=frame["intercept"].notna(), below=frame["intercept"] < 0,
+                             within=within_factor(frame["E"], frame["true_rate"]))
         by = parts.groupby("contributing", sort=True)
-        return pd.DataFrame({"draws": by.size(), "fitted": by["fitted"].sum(), "below_zero": by["below"].mean(),
-                             "E": by["E"].median(), "true_rate": by["true_rate"].median(),
-                             "ratio": by["ratio"].median(), "within_factor_2": by["within"].mean()})
+        within = by["within"].sum().astype(np.float64).where(known.groupby(frame["contributing"]).all())
+        return pd.DataFrame({"draws": by.size(), "fitted": by["fitted"].sum(), "below_zero": by["below"].sum(),
+                             "within_factor_2": within, "E": by["E"].median(), "true_rate": by["true_rate"].median(),
+                             "ratio": by["ratio"].median()})
 
 
 def background_rate_by_contributors(experiment: Experiment, contributing, *, depth: int = 100, runs=None,
-                                    draws: int = 12, seed=0, degree: int = 3,
+                                    draws: int = DRAWS.default, seed: int = 0, degree: int = 3,
                                     relevance_level: int = 1) -> BackgroundRateDraws:
     """How many pool-contributing runs Ravana & Moffat's estimate needs: for each number K in
-    ``contributing``, ``draws`` times, K runs drawn at random without replacement from ``runs``
-    (default: the Experiment's contributors) form a depth-``depth`` pool of the qrels
-    (:func:`irnb.pooling.depth_pool`), and :func:`estimate_background_rate` reads E from it,
-    counting those K runs; where the Experiment has truth, :func:`true_background_rate` (every
-    run's top 2·depth) is the rate it stands for. K equal to the number of candidates is one
-    draw (every draw would be the same). The paper read E from TREC-9's 59 contributing systems;
-    with a dozen the cubic often reads below zero (TREC-COVID round 1, d = 10: 12 of 12 draws
-    of 12 of its 56 contributors).
+    ``contributing`` (one or several, increasing), ``draws`` times, K runs drawn at random
+    without replacement from ``runs`` (default: the Experiment's contributors) form a
+    depth-``depth`` pool of the qrels (:func:`irnb.pooling.depth_pool`: it judges only what the
+    qrels hold), and :func:`estimate_background_rate` reads E from it, counting those K runs;
+    where the Experiment has truth, :func:`true_background_rate` (every run's top 2·depth) is
+    the rate it stands for (NaN when nothing there is unjudged). K equal to the number of
+    candidates is one draw (every draw would be the same). K's draws come from their own
+    generator, seeded by (``seed``, K), so they do not depend on the other K asked for. The
+    paper read E from TREC-9's 59 contributing systems; with a dozen the cubic often reads
+    below zero at a shallow depth (README: TREC-COVID round 1 at d = 10).
 
     Three runs, depth-2 pools of two of them. Runs a and b: x (relevant) in both tops, y
     (not) and z (relevant) in one each: 1/2 relevant at one run, 1 at two, the line reads
@@ -208,28 +236,26 @@ def background_rate_by_contributors(experiment: Experiment, contributing, *, dep
     >>> runs = pd.DataFrame({"run": list("aabbcc"), "qid": "1", "docno": list("xyxzwy"), "score": [2.0, 1.0] * 3})
     >>> qrels = pd.DataFrame({"qid": "1", "docno": list("xyzw"), "grade": [1, 0, 1, 0]})
     >>> exp = Experiment(runs, qrels, contributors=["a", "b", "c"])
-    >>> draws = background_rate_by_contributors(exp, 2, depth=2, draws=3, degree=1, seed=3)
+    >>> draws = background_rate_by_contributors(exp, 2, depth=2, draws=3, degree=1, seed=5)
     >>> draws.to_frame()[["runs", "intercept"]].round(6).values.tolist()
     [['a,b', 0.0], ['a,c', 1.0], ['b,c', nan]]
     >>> draws.summary()[["draws", "fitted", "below_zero"]].values.tolist()
-    [[3, 2, 0.0]]
+    [[3, 2, 0]]
     """
     owner = "background_rate_by_contributors"
     d = DEPTH.validate(depth, owner)
     deg = DEGREE.validate(degree, owner)
     n_draws = DRAWS.validate(draws, owner)
+    start = SEED.validate(seed, owner)
     candidates = contributor_index(experiment, runs, owner)
     size = CONTRIBUTING_RUNS.within(low=deg + 1, high=candidates.size,
                                     note=f"a degree-{deg} fit needs {deg + 1} runs; "
                                          f"{candidates.size} runs to draw from")
-    sizes = [contributing] if isinstance(contributing, (int, np.integer)) else list(contributing)
-    checked = [size.validate(k, owner) for k in sizes]
-    if not checked:
-        raise ValueError(f"{owner}: contributing must name at least one number of runs, got {contributing!r}")
-    rng = random_generator(seed, owner)
+    sizes = size.increasing(contributing, owner, name="contributing", noun="numbers of runs")
     names = np.asarray(experiment.run_names, dtype=object)
     rows = []
-    for k in checked:
+    for k in sizes:
+        rng = np.random.default_rng([start, k])
         for i in range(1 if k == candidates.size else n_draws):
             chosen = list(names[np.sort(rng.choice(candidates, size=k, replace=False))])
             pool = depth_pool(experiment, depth=d, runs=chosen)
@@ -237,14 +263,15 @@ def background_rate_by_contributors(experiment: Experiment, contributing, *, dep
                 fit = estimate_background_rate(experiment, depth=d, runs=chosen, pool=pool, degree=deg,
                                                relevance_level=relevance_level)
                 intercept, rate = fit.intercept, fit.rate
-            except ValueError as err:  # too few distinct counts in this draw: no fit, and the summary says so
-                if "distinct numbers" not in str(err):
-                    raise
+            except TooFewCounts:  # this draw's pool cannot carry the fit: no fit, and the summary counts it
                 intercept = rate = float("nan")
             true = float("nan")
             if experiment.truth is not None:
-                true = true_background_rate(experiment, measurement_depth=2 * d, pool=pool,
-                                            relevance_level=relevance_level)
+                try:
+                    true = true_background_rate(experiment, measurement_depth=2 * d, pool=pool,
+                                                relevance_level=relevance_level)
+                except NoUnjudgedPosition:  # nothing left unjudged in the top 2d: no rate to compare with
+                    pass
             rows.append((k, i, ",".join(chosen), intercept, rate, true))
     k, i, chosen, intercept, rate, true = (np.asarray(c) for c in zip(*rows, strict=True))
     return BackgroundRateDraws(contributing=k.astype(np.int64), draw=i.astype(np.int64), runs=chosen.astype(object),

@@ -198,12 +198,22 @@ class Param:
         Traceback (most recent call last):
         ...
         ValueError: f: depths (measurement depths k) must be an integer ≥ 1, got 0
+        >>> MEASUREMENT_DEPTH.increasing(None, "f", name="depths", noun="measurement depths")
+        Traceback (most recent call last):
+        ...
+        ValueError: f: depths must be one or several measurement depths, got None
         """
-        one = isinstance(values, (numbers.Number, str, bytes)) and not isinstance(values, bool)
+        prefix = f"{owner}: " if owner else ""
         label = f"{name} ({noun} {self.symbol})" if self.symbol else f"{name} ({noun})"
-        checked = tuple(self.validate(v, owner, label=label) for v in ([values] if one else list(values)))
+        if isinstance(values, (numbers.Number, str, bytes)):  # one value (True too: refused as a value)
+            given = [values]
+        else:
+            try:
+                given = list(values)
+            except TypeError:
+                raise ValueError(f"{prefix}{name} must be one or several {noun}, got {values!r}") from None
+        checked = tuple(self.validate(v, owner, label=label) for v in given)
         if not checked or any(a >= b for a, b in zip(checked[:-1], checked[1:], strict=True)):
-            prefix = f"{owner}: " if owner else ""
             raise ValueError(f"{prefix}{name} must be increasing {noun} without repeats, got {values!r}")
         return checked
 
@@ -646,9 +656,11 @@ RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"), listed="tuple
                note="'all': every run; 'pool': the contributing runs, as the paper",
                doc="runs ranked: all (every run) or pool (the contributing runs)")
 #: The runs whose depth-d pools Ravana & Moffat's Figure 1 reads E from.
-POOLED_RUNS = Param("pooled", str, "all", choices=("all", "contributors"), listed="tuple", suggest=False,
-                    note="'all': every run, as the paper's 59 TREC-9 systems; 'contributors': the collection's own",
-                    doc="runs pooled to depth d for E: all (every run, as the paper) or contributors")
+POOLED_RUNS = Param("pooled", str, "auto", choices=("auto", "all", "contributors"), listed="tuple", suggest=False,
+                    note="'contributors': the collection's own, as the paper; 'all': every run; "
+                         "'auto': all on the simulator, contributors elsewhere",
+                    doc="runs pooled to depth d for E: contributors (as the paper), all, or auto "
+                        "(all on the simulator, whose 12 contributors are too few; contributors elsewhere)")
 #: Where a live view draws ("auto": ipympl when it is matplotlib's backend, else PNG).
 CANVAS = Param("canvas", str, "auto", choices=("auto", "ipympl", "png"), listed="tuple", suggest=False,
                doc="a live view's canvas: ipympl, PNG images, or auto (ipympl when it is the backend)")

@@ -194,7 +194,7 @@ def test_fig1_estimates_are_the_cores_at_each_depth(reps, fig1_contributors, col
 
 
 def test_fig1_pooled_is_checked(collection):
-    message = r"pooled must be one of \('all', 'contributors'\) .*59 TREC-9 systems.*, got 'some'"
+    message = r"pooled must be one of \('auto', 'all', 'contributors'\) .*'auto': all on the simulator.*, got 'some'"
     with pytest.raises(ValueError, match=message):
         irnb.reproduce("ravana2010-fig1", collection, pooled="some")
 
@@ -328,6 +328,12 @@ def test_covid(covid_dir):
     assert "the depth-10 and depth-100 pools here judge only what the qrels judge" in fig1.notes
     assert (0 < estimates["E"]).all() and (estimates["E"] < estimates["average_fraction"]).all()
     assert len(fig1.figure()) == 2
+    # on real data "auto" pools the contributors, as the paper; "all" counts every run, and says the qrels
+    # judge only what the contributors pooled
+    assert "E is read from the depth-d pool of the 56 contributing runs, as the paper" in fig1.notes
+    every = irnb.reproduce("ravana2010-fig1", exp, label="TREC-COVID round 1", pooled="all")
+    assert "pool of all 143 runs" in every.notes and "Only the 56 contributing runs were judged" in every.notes
+    assert every.table.index.get_level_values("num_runs").max() > fig1.table.index.get_level_values("num_runs").max()
     t3 = irnb.reproduce("ravana2010-table3", exp).table
     assert t3["pairs"].max() == 87 * 86 // 2  # the 87 runs that did not contribute
 

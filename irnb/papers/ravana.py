@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
+from ..background_rate import NoUnjudgedPosition, TooFewCounts, within_factor
 from ..intervals import estimate_background_rate, point_estimates, score_intervals, true_background_rate
 from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH, POOLED_RUNS, RUN_SET
 from ..pooling import budget_pool, depth_pool
@@ -104,27 +105,30 @@ def _fit_at(exp, pooled: list, depth: int, degree: int):
         try:
             fit = estimate_background_rate(exp, depth=depth, runs=pooled, pool=pool, degree=used)
             break
-        except ValueError as err:
-            if "distinct numbers" not in str(err) or used <= 1:
+        except TooFewCounts:
+            if used <= 1:
                 raise
             used -= 1
     true = None
     if exp.truth is not None:
         try:
             true = true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
-        except ValueError:  # nothing unjudged in the runs' top 2d that the truth judges
+        except NoUnjudgedPosition:  # nothing unjudged in the runs' top 2d that the truth judges
             true = None
     return fit, used, true
 
 
 @register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
           f"{PAPER}, Figure 1")
-def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "all"):
+def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "auto"):
     """``depths``: the pool depths d (default 10 and the paper's 100); for each, the depth-d
-    pool of the runs ``pooled`` (``"all"``, the default: every run, as all 59 TREC-9 systems
-    contributed in the paper; ``"contributors"``: the collection's own contributing runs —
-    12 in the default, one per group, too few for the cubic at d = 10, see
-    :func:`irnb.background_rate_by_contributors`), the fraction of its judged documents that are
+    pool of the runs ``pooled``: ``"contributors"``, the collection's own contributing runs,
+    as the paper (59 of TREC-9's 105 runs); ``"all"``, every run — on the simulator, whose
+    12 contributing runs (one per group) are too few for the cubic at d = 10 (see
+    :func:`irnb.background_rate_by_contributors`), the stand-in for the paper's many
+    contributors, judged from the complete truth; on other data the pool still judges only
+    what the qrels hold; ``"auto"`` (the default): ``"all"`` on the simulator,
+    ``"contributors"`` elsewhere. Then the fraction of its judged documents that are
     relevant by the number of those runs with them in their top d, the fitted polynomial, E read
     at zero runs and, where the data has truth, the true rate E stands for
     (:func:`irnb.intervals.true_background_rate` over the runs' top 2d). ``.table``: one row
@@ -136,6 +140,8 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
     wanted = POOL_DEPTH.increasing(depths, id, name="depths", noun="pool depths")
     deg = DEGREE.validate(degree, id)
     which = POOLED_RUNS.validate(pooled, id)
+    if which == "auto":
+        which = "all" if source.collection is not None else "contributors"
     runs = list(exp.run_names) if which == "all" else list(st.contributors)
     judged_by = exp
     if which == "all" and source.collection is not None:  # the simulator knows every grade: a real pool of all runs
@@ -162,8 +168,9 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
                           "in_fit": [True], "E": [np.nan], "true_rate": [np.nan]},
                          index=pd.MultiIndex.from_tuples([(100, 55)], names=["pool_depth", "num_runs"]))
     main = 100 if 100 in wanted else wanted[-1]  # the paper's depth, or the deepest asked for
-    pooled_label = (f"all {len(runs)} runs (as the paper, where every system contributed)" if which == "all" else
-                    f"the {len(runs)} contributing runs")
+    pooled_label = (f"all {len(runs)} runs (a stand-in for the paper's 59 contributing systems: with this "
+                    f"collection's {len(st.contributors)} the cubic has few counts to read from)" if which == "all"
+                    else f"the {len(runs)} contributing runs, as the paper")
     notes = [f"Setting: {source.label}, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}; "
              f"E is read from the depth-d pool of {pooled_label}, counting those runs, at d = "
              f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, 59 contributing runs, d = 100. "
@@ -174,6 +181,14 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
         notes.append("The simulator knows every grade, so the depth-d pool of all runs is judged from its complete "
                      "truth, as a real pool of every run would be (its official qrels judge only the "
                      f"{len(st.contributors)} contributors' top {st.depth}).")
+        own = {d: _fit_at(exp, list(st.contributors), d, deg) for d in wanted}
+        readings = ", ".join(f"{own[d][0].intercept:.3f} at d = {d}"
+                             + (f" (true {own[d][2]:.3f})" if own[d][2] is not None else "") for d in wanted)
+        notes.append(f"With the collection's own {len(st.contributors)} contributing runs pooled instead "
+                     f"(pooled='contributors'), the cubic reads {readings}.")
+    elif which == "all" and len(runs) > len(st.contributors):
+        notes.append(f"Only the {len(st.contributors)} contributing runs were judged: a document only the other runs "
+                     "rank in their top d is unjudged here and left out of the counts.")
     deeper = [d for d in wanted if d > st.depth] if judged_by is exp else []
     if deeper:
         pools = " and ".join(f"depth-{d}" for d in deeper)
@@ -192,7 +207,7 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
                      f"(the paper, d = 100: 0.202); the degree-{used[d]} fit {read} (the paper: 0.043); over all "
                      f"judged documents the fraction relevant is {f.overall:.3f} (the paper 0.038).")
         if true is not None:
-            ratio = "within" if f.rate > 0 and 0.5 * true <= f.rate <= 2 * true else "not within"
+            ratio = "within" if within_factor(f.rate, true) else "not within"
             notes.append(f"The complete truth says {true:.3f} of the unjudged documents in the runs' top {2 * d} "
                          f"are relevant: the rate E stands for at d = {d} (E is {ratio} a factor of 2 of it).")
     if all(t is None for t in truths.values()):
