@@ -142,27 +142,37 @@ def knobs_applied(knobs: dict):
             setattr(model, n, v)
 
 
-def statistics_for(args: tuple[dict, int]) -> pd.Series:
-    """The comparable calibration statistics of ``simulate(seed)`` under ``knobs`` (a worker's job),
-    then ``E/true d=10`` and ``E/true d=100``: the background-rate estimate's unclipped reading
-    over the true rate (:func:`background_rate_ratio`)."""
-    knobs, seed = args
+def statistics_for(args: tuple) -> pd.Series:
+    """``args``: (knobs, seed) or (knobs, seed, e_pool). The comparable calibration statistics of
+    ``simulate(seed)`` under ``knobs`` (a worker's job), then ``E/true d=10`` and ``E/true d=100``:
+    the background-rate estimate's unclipped reading over the true rate
+    (:func:`background_rate_ratio` with ``e_pool``, default ``"contributors"``)."""
+    knobs, seed, *rest = args
+    e_pool = rest[0] if rest else "contributors"
     with knobs_applied(knobs):
         exp = simulate(seed, **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
     stats = collection_statistics(exp).drop(list(POOL_DEPENDENT))
     for depth in E_DEPTHS:
-        stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth)
+        stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth, e_pool)
     return stats
 
 
-def background_rate_ratio(exp, depth: int) -> float:
+E_POOLS = ("contributors", "all")  # --e-pool: which runs the background-rate pool and its counts use
+
+
+def background_rate_ratio(exp, depth: int, e_pool: str = "contributors") -> float:
     """Ravana & Moffat's cubic read at zero runs (unclipped) over the true background rate, for
-    the depth-``depth`` pool of the contributing runs (as tests/test_background_rate_simulated.py)."""
+    the depth-``depth`` pool of the contributing runs (``e_pool="contributors"``, as
+    tests/test_background_rate_simulated.py) or of all runs (``"all"``: every run pooled and
+    counted, as Ravana & Moffat's TREC-9, where all systems contributed)."""
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.pooling import depth_pool
 
-    pool = depth_pool(exp, depth=depth)
-    fit = estimate_background_rate(exp, depth=depth, pool=pool)
+    if e_pool not in E_POOLS:
+        raise ValueError(f"background_rate_ratio: e_pool must be one of {E_POOLS}, got {e_pool!r}")
+    runs = list(exp.run_names) if e_pool == "all" else None
+    pool = depth_pool(exp, depth=depth, runs=runs)
+    fit = estimate_background_rate(exp, depth=depth, pool=pool, runs=runs)
     return fit.intercept / true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
 
 
@@ -201,14 +211,18 @@ def penalty(values: pd.DataFrame, real: pd.DataFrame) -> float:
     return float((out ** 2).mean() + 0.5 * (out[:, 0] ** 2).mean())
 
 
-def _draw(rng: np.random.Generator, centre: dict | None, moved: int = 0) -> dict:
+def _draw(rng: np.random.Generator, centre: dict | None, moved: int = 0, held: dict | None = None) -> dict:
     """A uniform candidate (``centre`` None), or one around ``centre`` that moves every knob
-    (``moved`` 0) or ``moved`` knobs chosen at random, the others kept."""
-    out = {}
-    names = list(SPACE)
+    (``moved`` 0) or ``moved`` knobs chosen at random, the others kept; the knobs in ``held``
+    (knob → value) are never drawn and keep those values."""
+    held = held or {}
+    out = dict(held)
+    names = [n for n in SPACE if n not in held]
     chosen = set(names) if centre is None or moved <= 0 else set(rng.choice(names, size=min(moved, len(names)),
                                                                                replace=False))
     for name, (lo, hi, step, kind, _) in SPACE.items():
+        if name in held:
+            continue
         if centre is None:
             v = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) if kind == "log" else float(rng.uniform(lo, hi))
         elif name not in chosen:
@@ -242,7 +256,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and "
                                                           "clef-ehealth-2016-irtask2/")
-    parser.add_argument("--seeds", type=int, default=8, help="score each candidate on seeds 0 … N−1 (default 8)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[8], metavar="N or S1 S2 …",
+                        help="one number N: score each candidate on seeds 0 … N−1 (default 8); several: "
+                             "exactly those seeds (the first is the one weighted twice; never 10-14)")
     parser.add_argument("--random", type=int, default=0, help="uniform candidates (default 0)")
     parser.add_argument("--local", type=int, default=0, help="candidates around the best so far (default 0)")
     parser.add_argument("--rng", type=int, default=1, help="seed of the search's own draws")
@@ -255,15 +271,34 @@ def main(argv=None) -> int:
     parser.add_argument("--e-weight", type=float, default=1.0,
                         help="weight of the background-rate term (E within a factor of 2 of the truth at "
                              "pool depths 10 and 100; issue 13) in the penalty (default 1; 0 = calibration only)")
+    parser.add_argument("--e-pool", choices=E_POOLS, default="contributors",
+                        help="runs pooled and counted by the background-rate term: the contributing runs "
+                             "(default, as the test) or all runs (as Ravana & Moffat's TREC-9)")
+    parser.add_argument("--hold", nargs="+", default=[], metavar="KNOB",
+                        help="knobs --random and --local never move (kept at their current values), "
+                             "e.g. the design: num_groups num_runs num_topics")
+    parser.add_argument("--base", type=json.loads, default={}, metavar="JSON",
+                        help="knob values that replace the library's for the first candidate, the grid and "
+                             "the local search's start, e.g. '{\"near_aspect_boost\": 0.5}'")
     args = parser.parse_args(argv)
     if not Path(args.data).is_dir():
         print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
         return 2
     real = real_statistics(args.data)
     rng = np.random.default_rng(args.rng)
-    seeds = list(range(args.seeds))
+    seeds = list(range(args.seeds[0])) if len(args.seeds) == 1 else args.seeds
+    if set(seeds) & set(range(10, 15)):
+        parser.error(f"--seeds {seeds}: seeds 10-14 are held out for the background-rate test; do not score them")
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     best: tuple[float, dict] | None = None
+    unknown = sorted(set(args.hold) - set(SPACE))
+    if unknown:
+        parser.error(f"--hold {unknown}: not knobs; expected some of {sorted(SPACE)}")
+    unknown = sorted(set(args.base) - set(SPACE))
+    if unknown:
+        parser.error(f"--base {unknown}: not knobs; expected some of {sorted(SPACE)}")
+    base = {**current_knobs(), **args.base}
+    held = {name: base[name] for name in args.hold}
     try:
         grid = _grid(args.grid)
     except ValueError as error:
@@ -274,11 +309,11 @@ def main(argv=None) -> int:
         for i, (how, _) in enumerate(plan):  # _: a grid point
             start = time.perf_counter()
             if how == "grid":
-                knobs = {**current_knobs(), **_}
+                knobs = {**base, **_}
             else:
-                knobs = current_knobs() if how == "current" else _draw(
-                    rng, best[1] if how == "local" else None, args.local_knobs)
-            values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
+                knobs = dict(base) if how == "current" else _draw(
+                    rng, best[1] if how == "local" else None, args.local_knobs, held)
+            values = pd.concat(pool.map(statistics_for, [(knobs, s, args.e_pool) for s in seeds]), axis=1, keys=seeds)
             ratios = values.loc[[f"E/true d={d}" for d in E_DEPTHS]]
             values = values.drop(ratios.index)
             score = penalty(values, real) + args.e_weight * background_rate_penalty(ratios)
