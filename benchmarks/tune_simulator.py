@@ -4,6 +4,8 @@
     python benchmarks/tune_simulator.py --random 250 --local 120 --log /tmp/tune.jsonl
     python benchmarks/tune_simulator.py --seeds 1 --grid quality_high=2.1,2.15 median_relevant=185,190
     python benchmarks/tune_simulator.py --seeds 4 --grid topicality=2 num_groups=30 --local 300 --local-knobs 3
+    python benchmarks/tune_simulator.py --seeds 0 20 21 22 --e-pool all --hold num_groups num_runs num_topics \
+        --base '{"near_aspect_boost": 0.35}' --local 300 --local-knobs 2 --e-weight 3
 
 Twenty-four knobs (model constants in ``irnb.datasets.model`` and simulate() defaults in
 ``irnb.datasets.params``, listed in SPACE) are varied; every candidate simulates the default
@@ -14,13 +16,20 @@ the mean over statistics and seeds of the squared distance outside the real rang
 10% of its width on each side, divided by the width (at least 0.02), plus half that mean for
 seed 0 alone; plus ``--e-weight`` times :func:`background_rate_penalty` of the E ratios (0 inside
 a factor 1.5 of the truth). The real range is [min, max] of TREC-COVID round 1 and CLEF eHealth
-2016. Seeds 10-14 are held out for the background-rate test: never score them here.
+2016. Seeds 10-14 are held out for the background-rate test: never score them here (``--seeds``
+with several numbers scores exactly those, the first weighted twice, and refuses 10-14). With
+``--e-pool all`` the E term pools and counts all runs (``depth_pool(runs=…)`` and
+``estimate_background_rate(runs=…)``) of the same collection simulated with every run pooled
+(``pooled_runs_per_group`` = ``num_runs``: same rankings, official qrels = all runs' top 100), as
+Ravana & Moffat's TREC-9 where every system contributed; the default pools the contributing runs
+only, as the test does. The calibration statistics always come from the default design.
 
 The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and then
 ``--local`` candidates around the best so far (normal steps of 7.5% of each range, in every
 knob or, with ``--local-knobs K``, in K knobs chosen at random), both rounded to each knob's
 grid step; ``--grid`` instead scores every combination of the listed values, the other knobs
-at their current values. The current defaults came from ``--random 250 --seeds 4``, then
+at their current values (or at ``--base``'s, a JSON object of knob values that also starts the
+local search; ``--hold`` names knobs that random and local draws never move). The current defaults came from ``--random 250 --seeds 4``, then
 ``--local 200 --seeds 4`` and ``--local 120 --seeds 8`` around the best so far, then three
 ``--seeds 1`` grids on seed 0 (quality_high × median_relevant × novel_share, then ×
 difficulty_spread and run_topic_jitter, then quality_low × bend). Random draws depend on the
@@ -152,6 +161,10 @@ def statistics_for(args: tuple) -> pd.Series:
     with knobs_applied(knobs):
         exp = simulate(seed, **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
     stats = collection_statistics(exp).drop(list(POOL_DEPENDENT))
+    if e_pool == "all":  # the same rankings with every run pooled (the official qrels judge all runs' top 100)
+        with knobs_applied(knobs):
+            exp = simulate(seed, pooled_runs_per_group=knobs["num_runs"],
+                           **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
     for depth in E_DEPTHS:
         stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth, e_pool)
     return stats
@@ -164,7 +177,9 @@ def background_rate_ratio(exp, depth: int, e_pool: str = "contributors") -> floa
     """Ravana & Moffat's cubic read at zero runs (unclipped) over the true background rate, for
     the depth-``depth`` pool of the contributing runs (``e_pool="contributors"``, as
     tests/test_background_rate_simulated.py) or of all runs (``"all"``: every run pooled and
-    counted, as Ravana & Moffat's TREC-9, where all systems contributed)."""
+    counted, as Ravana & Moffat's TREC-9, where all systems contributed; the official qrels of
+    ``exp`` must judge those runs' top ``depth``, or the pool is cut down to them —
+    :func:`statistics_for` simulates the same rankings with every run pooled for it)."""
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.pooling import depth_pool
 

@@ -114,3 +114,14 @@ def test_background_rate_ratio_pools_all_runs_on_request(tune):
     assert contributors.num_judged < pool.num_judged  # 3 of 6 runs contribute: the two pools differ
     with pytest.raises(ValueError, match=r"e_pool must be one of \('contributors', 'all'\), got 'every'"):
         tune.background_rate_ratio(exp, 10, "every")
+
+
+@pytest.mark.slow
+def test_the_all_runs_term_reads_the_collection_with_every_run_pooled(tune):
+    values = tune.statistics_for((tune.current_knobs(), 0, "all"))
+    contributors = tune.statistics_for((tune.current_knobs(), 0))
+    e_rows = [f"E/true d={d}" for d in tune.E_DEPTHS]
+    pd.testing.assert_series_equal(values.drop(e_rows), contributors.drop(e_rows))  # calibration: default design
+    everyone = simulate(0, pooled_runs_per_group=40).experiment  # same rankings, all runs' top 100 judged
+    assert values["E/true d=100"] == pytest.approx(tune.background_rate_ratio(everyone, 100, "all"))
+    assert values["E/true d=100"] != pytest.approx(contributors["E/true d=100"])
