@@ -7,6 +7,7 @@ and on TREC-COVID round 1; the relevance-by-pooling-runs curves of the three col
     python benchmarks/background_rate.py --no-real --knobs '{"decoy_share": 0.15, ...}'   # a tuner candidate
     python benchmarks/background_rate.py --no-real --knobs E_CANDIDATE   # session 6's best (not the default)
     python benchmarks/background_rate.py --judged-matched --seeds 0 1   # judged@10 of non-contributors, like for like
+    python benchmarks/background_rate.py --every-run           # the paper's design: every run pooled (the test's)
 
 For each collection and pool depth d: the depth-d pool of the contributing runs,
 ``estimate_background_rate(exp, depth=d, pool=pool)`` (``fit`` = the cubic's unclipped
@@ -43,6 +44,7 @@ from irnb.datasets import simulate
 from irnb.datasets.calibration import TREC_COVID_DESIGN
 from irnb.datasets.real import clef_ehealth_2016_task2, trec_covid_round1
 from irnb.intervals import estimate_background_rate, true_background_rate
+from irnb.judging import complete_experiment
 from irnb.pooling import depth_pool
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -102,6 +104,9 @@ def main(argv=None) -> int:
                         help=f"simulate with TREC-COVID's design instead of the default ({TREC_COVID_DESIGN}), "
                              "but with the official qrels pooled as deep as the deepest --depths (a depth-d pool "
                              "judges only entries of the official qrels)")
+    parser.add_argument("--every-run", action="store_true",
+                        help="pool every run to depth d, as Ravana & Moffat's TREC-9 pool (the simulated ones judged "
+                             "from the complete truth: irnb.judging.complete_experiment), instead of the contributors")
     parser.add_argument("--no-real", action="store_true", help="skip TREC-COVID and CLEF 2016")
     parser.add_argument("--judged-matched", action="store_true",
                         help="compare judged@10 of non-contributing runs under a matched pool design (see above)")
@@ -133,23 +138,26 @@ def _main(args, simulate_keywords: dict) -> int:
         return _judged_matched(args, design)
     curves = []
     for seed in args.seeds:
-        exp = simulate(seed, **design).experiment
+        collection = simulate(seed, **design)
+        exp = complete_experiment(collection) if args.every_run else collection.experiment
+        runs = list(exp.run_names) if args.every_run else None
         for d in args.depths:
-            print(_row(f"simulated seed {seed}", exp, d), flush=True)
+            print(_row(f"simulated seed {seed}", exp, d, runs=runs), flush=True)
             if seed == args.seeds[0]:
-                curves.append((f"simulated seed {seed}", exp, d, None))
+                curves.append((f"simulated seed {seed}", exp, d, runs))
     if args.no_real:
         _curve_table(curves)
         return 0
     deep = trec_covid_round1(DATA / "trec-covid-round1", qrels="deep")
     covid = irnb.Experiment(dict(deep.runs), deep.qrels, truth=deep.qrels,
                             contributors=[n for n, c in zip(deep.run_names, deep.contributors, strict=True) if c])
+    every = list(covid.run_names) if args.every_run else None
     for d in (10, 20, 100):
-        print(_row("TREC-COVID (deep qrels)", covid, d), flush=True)
+        print(_row("TREC-COVID (deep qrels)", covid, d, runs=every), flush=True)
     clef = clef_ehealth_2016_task2(DATA / "clef-ehealth-2016-irtask2")
     for d in (10, 100):
         print(_row("CLEF 2016 (all runs)", clef, d, truth=False, runs=list(clef.run_names)), flush=True)
-    curves += [("TREC-COVID (deep qrels)", covid, d, None) for d in (10, 100)]
+    curves += [("TREC-COVID (deep qrels)", covid, d, every) for d in (10, 100)]
     curves += [("CLEF 2016 (all runs)", clef, d, list(clef.run_names)) for d in (10, 100)]
     _curve_table(curves)
     return 0

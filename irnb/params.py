@@ -65,7 +65,8 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "NUM_DOCS",
            "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
-           "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "TOP_RUNS",
+           "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "DRAWS",
+           "CONTRIBUTING_RUNS", "TOP_RUNS",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
@@ -73,7 +74,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
            "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
+           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # how an error lists a parameter's choices (Param.listed)
@@ -180,6 +181,31 @@ class Param:
         """
         return replace(self, low=self.low if low is None else low, high=self.high if high is None else high,
                        note=self.note if note is None else note)
+
+    def increasing(self, values: Any, owner: str | None, *, name: str, noun: str) -> tuple:
+        """One value or several, each checked by this declaration, as a tuple that increases
+        without repeats (a single number is a tuple of one); else a ValueError naming the
+        list ``name``, what it must be (increasing ``noun``) and what was given. An item is
+        named ``name (noun symbol)`` in the item's own error.
+
+        >>> MEASUREMENT_DEPTH.increasing(20, "f", name="depths", noun="measurement depths")
+        (20,)
+        >>> MEASUREMENT_DEPTH.increasing((100, 10), "f", name="depths", noun="measurement depths")
+        Traceback (most recent call last):
+        ...
+        ValueError: f: depths must be increasing measurement depths without repeats, got (100, 10)
+        >>> MEASUREMENT_DEPTH.increasing((10, 0), "f", name="depths", noun="measurement depths")
+        Traceback (most recent call last):
+        ...
+        ValueError: f: depths (measurement depths k) must be an integer ≥ 1, got 0
+        """
+        one = isinstance(values, (numbers.Number, str, bytes)) and not isinstance(values, bool)
+        label = f"{name} ({noun} {self.symbol})" if self.symbol else f"{name} ({noun})"
+        checked = tuple(self.validate(v, owner, label=label) for v in ([values] if one else list(values)))
+        if not checked or any(a >= b for a, b in zip(checked[:-1], checked[1:], strict=True)):
+            prefix = f"{owner}: " if owner else ""
+            raise ValueError(f"{prefix}{name} must be increasing {noun} without repeats, got {values!r}")
+        return checked
 
     def among(self, choices, *, listed: str | None = None) -> Param:
         """The same choice parameter with its choices set by the data at hand (the run sets a
@@ -534,6 +560,11 @@ MAX_GROUPS = Param("max_groups", int, 4, low=1, note="groups shown, two runs eac
                    doc="groups shown in buttcher2007-table5, two runs each")
 #: Repetitions of a randomized experiment.
 REPEATS = Param("repeats", int, 1, low=1, doc="repetitions of the randomized experiment")
+#: Random draws of a design replayed on a collection (e.g. which runs contribute to a pool).
+DRAWS = Param("draws", int, 12, low=1, doc="random draws of the replayed design")
+#: How many runs contribute to a pool.
+CONTRIBUTING_RUNS = Param("contributing", int, 12, low=1, label="contributing (number of pool-contributing runs)",
+                          doc="number of runs that contribute to the pool")
 #: Runs shown in a plot.
 TOP_RUNS = Param("top", int, 20, low=1, label="top (runs shown in a plot)", doc="runs shown in a plot")
 #: Significance tests (irnb.stats.pairwise_test): paired tests per pair, or ANOVA / Tukey over all runs.
@@ -614,6 +645,10 @@ BINDER_KIND = Param("kind", str, "lab", choices=("lab", "voila"), listed="tuple"
 RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"), listed="tuple", suggest=False,
                note="'all': every run; 'pool': the contributing runs, as the paper",
                doc="runs ranked: all (every run) or pool (the contributing runs)")
+#: The runs whose depth-d pools Ravana & Moffat's Figure 1 reads E from.
+POOLED_RUNS = Param("pooled", str, "all", choices=("all", "contributors"), listed="tuple", suggest=False,
+                    note="'all': every run, as the paper's 59 TREC-9 systems; 'contributors': the collection's own",
+                    doc="runs pooled to depth d for E: all (every run, as the paper) or contributors")
 #: Where a live view draws ("auto": ipympl when it is matplotlib's backend, else PNG).
 CANVAS = Param("canvas", str, "auto", choices=("auto", "ipympl", "png"), listed="tuple", suggest=False,
                doc="a live view's canvas: ipympl, PNG images, or auto (ipympl when it is the backend)")
@@ -686,8 +721,8 @@ BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "dee
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, NUM_DOCS, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
-    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, TOP_RUNS, TEST, CORRECTION, ESTIMATOR,
-    STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
+    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, DRAWS, CONTRIBUTING_RUNS, TOP_RUNS, TEST, CORRECTION,
+    ESTIMATOR, STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
 #: Every declared flag by name (True or False, or a sentinel where declared).
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
@@ -701,7 +736,8 @@ CHOICES: Mapping[str, Param] = MappingProxyType({
     "adjustment": ADJUSTMENT, "matrix_value": MATRIX_VALUE, "topic_rule": TOPIC_RULE,
     "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
     "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
-    "ranked": RANKED_RUNS, "run_set": RUN_SET, "canvas": CANVAS, "estimator_name": ESTIMATOR_NAME})
+    "ranked": RANKED_RUNS, "pooled": POOLED_RUNS, "run_set": RUN_SET, "canvas": CANVAS,
+    "estimator_name": ESTIMATOR_NAME})
 
 
 # =============================================================================== builders

@@ -1,11 +1,16 @@
 """E estimated on the simulated collection against the true rate (issue 13, its last open item).
 
-For seed s and pool depth d: the depth-d pool of the default's contributing runs,
-``estimate_background_rate(exp, depth=d, pool=pool)`` (Ravana & Moffat's cubic read at zero
-runs) and ``true_background_rate(exp, measurement_depth=2d, pool=pool)`` (the share relevant,
-in the complete truth, of the unjudged documents in the runs' top 2d). Seed 0 is the default;
-seeds 10-14 were never used by the search that chose the simulator's constants
-(benchmarks/tune_simulator.py scores seeds 0-7).
+For seed s and pool depth d, the paper's design: every run pooled to depth d (Ravana & Moffat's
+TREC-9 pool had all 59 systems contributing), judged from the complete truth
+(``irnb.judging.complete_experiment``), ``estimate_background_rate(exp, depth=d, pool=pool,
+runs=every run)`` (the cubic read at zero runs) against ``true_background_rate(exp,
+measurement_depth=2d, pool=pool)`` (the share relevant, in the truth, of the unjudged documents
+in the runs' top 2d). Seed 0 is the default; seeds 10-14 were never used by the searches that
+chose the simulator's constants (benchmarks/tune_simulator.py refuses them).
+
+The collection's own design (its 12 contributing runs, one per group) is checked too: there the
+cubic reads below zero at d = 10, as it does on TREC-COVID round 1 with 12 of its 56
+contributing runs (tests/test_background_rate_contributors.py).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import pytest
 
 from irnb.datasets import simulate
 from irnb.intervals import estimate_background_rate, true_background_rate
+from irnb.judging import complete_experiment
 from irnb.pooling import depth_pool
 
 SEEDS = (0, 10, 11, 12, 13, 14)
@@ -32,21 +38,24 @@ def within_factor_2(estimate: float, truth: float) -> bool:
     return estimate > 0 and 0.5 * truth <= estimate <= 2.0 * truth
 
 
-def _readings(**simulate_keywords) -> dict[tuple[int, int], tuple[float, float]]:
-    """(seed, depth) → (E, true rate) of ``simulate(seed, **simulate_keywords)``."""
+def _readings(every_run: bool = True, **simulate_keywords) -> dict[tuple[int, int], tuple[float, float]]:
+    """(seed, depth) → (unclipped fit at zero runs, true rate) of ``simulate(seed, **simulate_keywords)``:
+    every run pooled and judged from the truth (``every_run``), else the collection's contributors."""
     out = {}
     for seed in SEEDS:
-        exp = simulate(seed, **simulate_keywords).experiment
+        collection = simulate(seed, **simulate_keywords)
+        exp = complete_experiment(collection) if every_run else collection.experiment
+        runs = list(exp.run_names) if every_run else None
         for depth in DEPTHS:
-            pool = depth_pool(exp, depth=depth)
-            out[seed, depth] = (estimate_background_rate(exp, depth=depth, pool=pool).rate,
+            pool = depth_pool(exp, depth=depth, runs=runs)
+            out[seed, depth] = (estimate_background_rate(exp, depth=depth, pool=pool, runs=runs).intercept,
                                 true_background_rate(exp, measurement_depth=2 * depth, pool=pool))
     return out
 
 
-def _met(readings) -> dict[int, bool]:
-    """seed → E within a factor of 2 of the truth at both depths."""
-    return {seed: all(within_factor_2(*readings[seed, d]) for d in DEPTHS) for seed in SEEDS}
+def _met(readings, depths=DEPTHS) -> dict[int, bool]:
+    """seed → E within a factor of 2 of the truth at every depth of ``depths``."""
+    return {seed: all(within_factor_2(*readings[seed, d]) for d in depths) for seed in SEEDS}
 
 
 @pytest.fixture(scope="module")
@@ -69,12 +78,20 @@ def test_a_deeper_pool_leaves_a_lower_true_rate(readings):
 
 
 @pytest.mark.slow
+def test_every_run_pooled_to_depth_10_meets_it(readings):
+    """Depth 10, every run pooled: E within a factor of 2 of the truth on seed 0 and on at least
+    4 of the 5 held-out seeds."""
+    good = _met(readings, depths=(10,))
+    assert good[0], readings[0, 10]
+    assert sum(good[seed] for seed in HELD_OUT) >= 4, {s: readings[s, 10] for s in SEEDS}
+
+
+@pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason=(
-    "issue 13, open: with the default's 12 contributing runs the cubic clips to E = 0 at depth 10 on seeds 0 "
-    "and 10-14 (true rate 0.22-0.30) and at depth 100 on seeds 10-14 (true rate 0.06-0.09); the model's "
-    "switches for it (TOPICALITY, NEAR_ASPECT_BOOST; off in the default) with ~40 contributing runs meet it "
-    "(the next test) but leave only 6 of the 13 calibration statistics in range, so the default keeps its "
-    "calibration; benchmarks/RESULTS_background_rate.md has the numbers and what was tried"))
+    "issue 13, open: with every run pooled to depth 100 the cubic reads near or below zero on seed 0 and most "
+    "held-out seeds (true rate ~0.045): the simulator's relevance-by-pooling-runs curve at d = 100 rises "
+    "linearly from one run and flattens at ~0.6, and a cubic through that kink undershoots at zero runs; "
+    "benchmarks/RESULTS_background_rate.md has the numbers and what was tried"))
 def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
     """The issue's done-criterion: on seed 0 and on at least two held-out seeds, E lies within
     a factor of 2 of the true rate at pool depths 10 and 100 alike."""
@@ -84,18 +101,29 @@ def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
 
 
 @pytest.mark.slow
+def test_the_collections_own_contributors_read_below_zero_at_depth_10():
+    """The collection's own design, 12 contributing runs (one per group): at d = 10 the cubic
+    reads below zero on seed 0 and on at least 4 of the 5 held-out seeds, as on TREC-COVID
+    round 1 with 12 of its contributing runs — too few pooling runs for the estimate."""
+    own = _readings(every_run=False)
+    below = {seed: own[seed, 10][0] < 0 for seed in SEEDS}
+    assert below[0] and sum(below[s] for s in HELD_OUT) >= 4, {s: own[s, 10] for s in SEEDS}
+
+
+@pytest.mark.slow
 def test_the_switched_on_model_meets_it_outside_the_default(monkeypatch):
     """Not the default: session 6's ``E_CANDIDATE`` (benchmarks/tune_simulator.py: TOPICALITY and
-    NEAR_ASPECT_BOOST on, 50 runs from 39 groups, so 39 contributing runs) meets the criterion on
-    seed 0 and on 4 of the 5 held-out seeds (the searches that chose it scored seeds 0-1 and 20-43).
-    It is not the default because only 6 of the 13 calibration statistics stay inside the real
-    range (benchmarks/RESULTS_background_rate.md, session 6); this keeps the switches working."""
+    NEAR_ASPECT_BOOST on, 50 runs from 39 groups, so 39 contributing runs) meets the criterion with
+    its own contributing runs pooled, on seed 0 and on 4 of the 5 held-out seeds (the searches that
+    chose it scored seeds 0-1 and 20-43). It is not the default because only 6 of the 13
+    calibration statistics stay inside the real range (benchmarks/RESULTS_background_rate.md,
+    session 6); this keeps the switches working."""
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import tune_simulator
 
     knobs = {**tune_simulator.current_knobs(), **tune_simulator.E_CANDIDATE}
     with tune_simulator.knobs_applied(knobs):
-        readings = _readings(**{k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
+        readings = _readings(every_run=False, **{k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
     good = _met(readings)
     assert good[0], {d: readings[0, d] for d in DEPTHS}
     assert sum(good[seed] for seed in HELD_OUT) >= 4, readings

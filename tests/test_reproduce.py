@@ -74,7 +74,7 @@ def test_unknown_id_and_option_are_named_with_a_suggestion():
         irnb.reproduce("baillie2007-tabel1")
     with pytest.raises(TypeError, match="unknown option 'dephts'; did you mean 'depths'"):
         irnb.reproduce("baillie2008-table3", dephts=(10,))
-    with pytest.raises(ValueError, match="depths must be measurement depths"):
+    with pytest.raises(ValueError, match=r"depths \(measurement depths k\) must be an integer ≥ 1, got 0"):
         irnb.reproduce("baillie2008-table3", depths=(10, 0))
     with pytest.raises(ValueError, match="pairs: unknown run 'nope'"):
         irnb.reproduce("baillie2007-fig2", depths=(10,), pairs=[("nope", "acorn-a1"), ("acorn-a1", "birch-m1")])

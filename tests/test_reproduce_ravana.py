@@ -124,10 +124,15 @@ def test_ids_and_figures(reps):
         reps["ravana2010-table2"].figure()
 
 
+@pytest.fixture(scope="module")
+def fig1_contributors(collection):
+    return irnb.reproduce("ravana2010-fig1", collection, pooled="contributors")
+
+
 @pytest.mark.parametrize("depth", [10, 100])
-def test_fig1_counts_by_hand(reps, collection, depth):
-    # the depth-d pool judges the qrels entries some contributing run ranks in its top d; those
-    # pooled by exactly one contributing run, recounted with pandas
+def test_fig1_counts_by_hand(reps, fig1_contributors, collection, depth):
+    # pooled="contributors": the depth-d pool judges the qrels entries some contributing run ranks
+    # in its top d; those pooled by exactly one contributing run, recounted with pandas
     qrels = collection.qrels.table.to_pandas()
     contributors = collection.run_info.loc[collection.run_info["contributor"], "run"]
     top = pd.concat([collection.runs[r].to_frame().query(f"rank <= {depth}")[["topic", "docno"]].assign(run=r)
@@ -135,26 +140,46 @@ def test_fig1_counts_by_hand(reps, collection, depth):
     count = top.groupby(["topic", "docno"]).size().rename("n").reset_index()
     merged = qrels.merge(count, on=["topic", "docno"])
     one = merged[merged["n"] == 1]
-    t = reps["ravana2010-fig1"].table
+    t = fig1_contributors.table
     assert t.loc[(depth, 1), "judged"] == len(one)
     assert t.loc[(depth, 1), "relevant"] == (one["grade"] >= 1).sum()
     assert t.loc[depth, "judged"].sum() == len(merged)  # every judged document of the pool, in one group
+    # pooled="all" (the default): every run's top d, judged from the complete truth
+    truth = collection.truth.table.to_pandas()
+    top = pd.concat([collection.runs[r].to_frame().query(f"rank <= {depth}")[["topic", "docno"]].assign(run=r)
+                     for r in collection.runs])
+    count = top.groupby(["topic", "docno"]).size().rename("n").reset_index()
+    merged = truth.merge(count, on=["topic", "docno"])
+    t = reps["ravana2010-fig1"].table
+    for n in (1, 2, 5):
+        at = merged[merged["n"] == n]
+        assert (t.loc[(depth, n), "judged"], t.loc[(depth, n), "relevant"]) == (len(at), (at["grade"] >= 1).sum())
+    assert t.loc[depth, "judged"].sum() == len(merged) == len(count)
     paper = reps["ravana2010-fig1"].paper
     assert list(paper.columns) == list(t.columns) and paper.loc[(100, 55), "fraction"] == pytest.approx(5 / 7)
 
 
-def test_fig1_estimates_are_the_cores_at_each_depth(reps, collection):
+@pytest.mark.parametrize("pooled", ["all", "contributors"])
+def test_fig1_estimates_are_the_cores_at_each_depth(reps, fig1_contributors, collection, pooled):
     """E and the true rate at each pool depth are estimate_background_rate's and
-    true_background_rate's on the depth-d pool (truth over the runs' top 2d); the notes and
-    the headline quote them; a deeper pool leaves a lower true rate."""
+    true_background_rate's on the depth-d pool (truth over the runs' top 2d) — of every run,
+    judged from the truth (the default), or of the contributing runs; the notes and the
+    headline quote them; a deeper pool leaves a lower true rate."""
     from irnb.intervals import estimate_background_rate, true_background_rate
+    from irnb.judging import complete_experiment
     from irnb.pooling import depth_pool
 
-    rep, exp = reps["ravana2010-fig1"], collection.experiment
+    if pooled == "all":
+        rep, exp = reps["ravana2010-fig1"], complete_experiment(collection)
+        runs = list(exp.run_names)
+        assert "pool of all 40 runs" in rep.notes and "judged from its complete truth" in rep.notes
+    else:
+        rep, exp, runs = fig1_contributors, collection.experiment, None
+        assert "pool of the 12 contributing runs" in rep.notes
     estimates = rep.details["estimates"]
     for d in (10, 100):
-        pool = depth_pool(exp, depth=d)
-        fit = estimate_background_rate(exp, depth=d, pool=pool)
+        pool = depth_pool(exp, depth=d, runs=runs)
+        fit = estimate_background_rate(exp, depth=d, pool=pool, runs=runs)
         true = true_background_rate(exp, measurement_depth=2 * d, pool=pool)
         assert estimates.loc[d, "fit_at_zero"] == pytest.approx(fit.intercept)
         assert estimates.loc[d, "E"] == pytest.approx(min(max(fit.intercept, 0.0), 1.0))
@@ -166,6 +191,12 @@ def test_fig1_estimates_are_the_cores_at_each_depth(reps, collection):
     assert estimates.loc[100, "true_rate"] < estimates.loc[10, "true_rate"]
     deep, shallow = estimates.loc[100, "fit_at_zero"], estimates.loc[10, "fit_at_zero"]
     assert rep.headline.irnb == f"{deep:.3f} ({shallow:.3f} at d = 10)"
+
+
+def test_fig1_pooled_is_checked(collection):
+    message = r"pooled must be one of \('all', 'contributors'\) .*59 TREC-9 systems.*, got 'some'"
+    with pytest.raises(ValueError, match=message):
+        irnb.reproduce("ravana2010-fig1", collection, pooled="some")
 
 
 def test_fig1_depths_option(collection):
@@ -263,7 +294,7 @@ def test_small_collection_fallbacks():
     # fitted through 3 points; a quadratic through (1, 38/186), (2, 14/24), (3, 2/2) is exact
     small = simulate(seed=3, num_topics=6, num_runs=10, num_groups=4, docs_per_topic=600, run_depth=100,
                      pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1)
-    rep = irnb.reproduce("ravana2010-fig1", small)
+    rep = irnb.reproduce("ravana2010-fig1", small, pooled="contributors")
     assert "At d = 10, too few distinct numbers of contributing runs for a degree-3 fit: degree 2 is used" in rep.notes
     at10 = rep.table.loc[10]
     assert at10["fitted"].to_numpy() == pytest.approx(at10["fraction"].to_numpy())

@@ -101,16 +101,7 @@ def _a_name(assessment: str) -> str:
 
 
 def _check_depths(depths, owner: str) -> tuple[int, ...]:
-    given = tuple(depths)
-    try:
-        depths = tuple(MEASUREMENT_DEPTH.validate(d, None) for d in given)
-    except ValueError:
-        depths = ()
-    if not depths:
-        raise ValueError(f"{owner}: depths must be measurement depths (integers ≥ 1), got {given!r}")
-    if list(depths) != sorted(set(depths)):
-        raise ValueError(f"{owner}: depths must increase without repeats, got {depths!r}")
-    return tuple(int(d) for d in depths)
+    return MEASUREMENT_DEPTH.increasing(depths, owner, name="depths", noun="measurement depths")
 
 
 def _settings(source: Source, pool_depths: Sequence[int]):

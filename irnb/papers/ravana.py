@@ -32,7 +32,7 @@ import pandas as pd
 
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..intervals import estimate_background_rate, point_estimates, score_intervals, true_background_rate
-from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH, RUN_SET
+from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH, POOLED_RUNS, RUN_SET
 from ..pooling import budget_pool, depth_pool
 from .registry import ReproductionNeeds, Source, register
 from ._common import make, panel_axes, setting
@@ -96,21 +96,13 @@ FIG1_DEPTHS = (10, 100)
 _FIG1_COLUMNS = ["judged", "relevant", "fraction", "fitted", "in_fit", "E", "true_rate"]
 
 
-def _fig1_depths(depths, id: str) -> tuple[int, ...]:
-    values = [depths] if isinstance(depths, (int, np.integer)) else list(depths)  # -o depths=20
-    checked = [POOL_DEPTH.validate(d, id, label="depths (pool depths d)") for d in values]
-    if not checked or checked != sorted(set(checked)):
-        raise ValueError(f"{id}: depths must be increasing pool depths without repeats, got {depths!r}")
-    return tuple(checked)
-
-
-def _fit_at(exp, st, depth: int, degree: int):
-    """(fit, degree used, true rate or None) for the depth-``depth`` pool of the contributors."""
-    pool = depth_pool(exp, depth=depth, runs=list(st.contributors))
+def _fit_at(exp, pooled: list, depth: int, degree: int):
+    """(fit, degree used, true rate or None) for the depth-``depth`` pool of the runs ``pooled``."""
+    pool = depth_pool(exp, depth=depth, runs=pooled)
     used = degree
     while True:  # few contributing runs give few distinct counts: lower the degree, and say so
         try:
-            fit = estimate_background_rate(exp, depth=depth, runs=list(st.contributors), pool=pool, degree=used)
+            fit = estimate_background_rate(exp, depth=depth, runs=pooled, pool=pool, degree=used)
             break
         except ValueError as err:
             if "distinct numbers" not in str(err) or used <= 1:
@@ -127,10 +119,13 @@ def _fit_at(exp, st, depth: int, degree: int):
 
 @register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
           f"{PAPER}, Figure 1")
-def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3):
+def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "all"):
     """``depths``: the pool depths d (default 10 and the paper's 100); for each, the depth-d
-    pool of the contributing runs, the fraction of its judged documents that are relevant by
-    the number of contributing runs with them in their top d, the fitted polynomial, E read
+    pool of the runs ``pooled`` (``"all"``, the default: every run, as all 59 TREC-9 systems
+    contributed in the paper; ``"contributors"``: the collection's own contributing runs —
+    12 in the default, one per group, too few for the cubic at d = 10, see
+    :func:`irnb.background_rate_by_contributors`), the fraction of its judged documents that are
+    relevant by the number of those runs with them in their top d, the fitted polynomial, E read
     at zero runs and, where the data has truth, the true rate E stands for
     (:func:`irnb.intervals.true_background_rate` over the runs' top 2d). ``.table``: one row
     per (pool depth, number of runs); ``E`` and ``true_rate`` are the depth's own (the same
@@ -138,11 +133,18 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3):
     id = "ravana2010-fig1"
     exp = source.experiment
     st = setting(source, None, id)
-    wanted = _fig1_depths(depths, id)
+    wanted = POOL_DEPTH.increasing(depths, id, name="depths", noun="pool depths")
     deg = DEGREE.validate(degree, id)
+    which = POOLED_RUNS.validate(pooled, id)
+    runs = list(exp.run_names) if which == "all" else list(st.contributors)
+    judged_by = exp
+    if which == "all" and source.collection is not None:  # the simulator knows every grade: a real pool of all runs
+        from ..judging import complete_experiment
+
+        judged_by = complete_experiment(source.collection)
     fits, used, truths = {}, {}, {}
     for d in wanted:
-        fits[d], used[d], truths[d] = _fit_at(exp, st, d, deg)
+        fits[d], used[d], truths[d] = _fit_at(judged_by, runs, d, deg)
     parts = []
     for d in wanted:
         part = fits[d].to_frame().set_index("num_runs")
@@ -160,16 +162,25 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3):
                           "in_fit": [True], "E": [np.nan], "true_rate": [np.nan]},
                          index=pd.MultiIndex.from_tuples([(100, 55)], names=["pool_depth", "num_runs"]))
     main = 100 if 100 in wanted else wanted[-1]  # the paper's depth, or the deepest asked for
+    pooled_label = (f"all {len(runs)} runs (as the paper, where every system contributed)" if which == "all" else
+                    f"the {len(runs)} contributing runs")
     notes = [f"Setting: {source.label}, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}; "
-             f"E is read from the depth-d pool of the contributing runs at d = "
-             f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, 59 contributing runs, d = 100."]
-    deeper = [d for d in wanted if d > st.depth]
+             f"E is read from the depth-d pool of {pooled_label}, counting those runs, at d = "
+             f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, 59 contributing runs, d = 100. "
+             "With few pooled runs the cubic often reads below zero at small d: on TREC-COVID round 1, 12 of its "
+             "56 contributors pooled to depth 10 read below zero in most random draws "
+             "(irnb.background_rate_by_contributors)."]
+    if judged_by is not exp:
+        notes.append("The simulator knows every grade, so the depth-d pool of all runs is judged from its complete "
+                     "truth, as a real pool of every run would be (its official qrels judge only the "
+                     f"{len(st.contributors)} contributors' top {st.depth}).")
+    deeper = [d for d in wanted if d > st.depth] if judged_by is exp else []
     if deeper:
         pools = " and ".join(f"depth-{d}" for d in deeper)
         several = len(deeper) > 1
         notes.append(f"The qrels come from a pool of depth {st.depth}: the {pools} pool{'s' if several else ''} "
                      f"here judge{'' if several else 's'} only what the qrels judge (the documents of the "
-                     "contributors' top d that the qrels hold).")
+                     "pooled runs' top d that the qrels hold).")
     for d in wanted:
         f, true = fits[d], truths[d]
         if used[d] != deg:
