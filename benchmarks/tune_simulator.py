@@ -4,6 +4,8 @@
     python benchmarks/tune_simulator.py --random 250 --local 120 --log /tmp/tune.jsonl
     python benchmarks/tune_simulator.py --seeds 1 --grid quality_high=2.1,2.15 median_relevant=185,190
     python benchmarks/tune_simulator.py --seeds 4 --grid topicality=2 num_groups=30 --local 300 --local-knobs 3
+    python benchmarks/tune_simulator.py --seeds 0 20 21 22 --e-pool all --hold num_groups num_runs num_topics \
+        --base '{"near_aspect_boost": 0.35}' --local 300 --local-knobs 2 --e-weight 3
 
 Twenty-four knobs (model constants in ``irnb.datasets.model`` and simulate() defaults in
 ``irnb.datasets.params``, listed in SPACE) are varied; every candidate simulates the default
@@ -14,13 +16,20 @@ the mean over statistics and seeds of the squared distance outside the real rang
 10% of its width on each side, divided by the width (at least 0.02), plus half that mean for
 seed 0 alone; plus ``--e-weight`` times :func:`background_rate_penalty` of the E ratios (0 inside
 a factor 1.5 of the truth). The real range is [min, max] of TREC-COVID round 1 and CLEF eHealth
-2016. Seeds 10-14 are held out for the background-rate test: never score them here.
+2016. Seeds 10-14 are held out for the background-rate test: never score them here (``--seeds``
+with several numbers scores exactly those, the first weighted twice, and refuses 10-14). With
+``--e-pool all`` the E term pools and counts all runs (``depth_pool(runs=…)`` and
+``estimate_background_rate(runs=…)``) of the same collection simulated with every run pooled
+(``pooled_runs_per_group`` = ``num_runs``: same rankings, official qrels = all runs' top 100), as
+Ravana & Moffat's TREC-9 where every system contributed; the default pools the contributing runs
+only, as the test does. The calibration statistics always come from the default design.
 
 The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and then
 ``--local`` candidates around the best so far (normal steps of 7.5% of each range, in every
 knob or, with ``--local-knobs K``, in K knobs chosen at random), both rounded to each knob's
 grid step; ``--grid`` instead scores every combination of the listed values, the other knobs
-at their current values. The current defaults came from ``--random 250 --seeds 4``, then
+at their current values (or at ``--base``'s, a JSON object of knob values that also starts the
+local search; ``--hold`` names knobs that random and local draws never move). The current defaults came from ``--random 250 --seeds 4``, then
 ``--local 200 --seeds 4`` and ``--local 120 --seeds 8`` around the best so far, then three
 ``--seeds 1`` grids on seed 0 (quality_high × median_relevant × novel_share, then ×
 difficulty_spread and run_topic_jitter, then quality_low × bend). Random draws depend on the
@@ -142,27 +151,43 @@ def knobs_applied(knobs: dict):
             setattr(model, n, v)
 
 
-def statistics_for(args: tuple[dict, int]) -> pd.Series:
-    """The comparable calibration statistics of ``simulate(seed)`` under ``knobs`` (a worker's job),
-    then ``E/true d=10`` and ``E/true d=100``: the background-rate estimate's unclipped reading
-    over the true rate (:func:`background_rate_ratio`)."""
-    knobs, seed = args
+def statistics_for(args: tuple) -> pd.Series:
+    """``args``: (knobs, seed) or (knobs, seed, e_pool). The comparable calibration statistics of
+    ``simulate(seed)`` under ``knobs`` (a worker's job), then ``E/true d=10`` and ``E/true d=100``:
+    the background-rate estimate's unclipped reading over the true rate
+    (:func:`background_rate_ratio` with ``e_pool``, default ``"contributors"``)."""
+    knobs, seed, *rest = args
+    e_pool = rest[0] if rest else "contributors"
     with knobs_applied(knobs):
         exp = simulate(seed, **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
     stats = collection_statistics(exp).drop(list(POOL_DEPENDENT))
+    if e_pool == "all":  # the same rankings with every run pooled (the official qrels judge all runs' top 100)
+        with knobs_applied(knobs):
+            exp = simulate(seed, pooled_runs_per_group=knobs["num_runs"],
+                           **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
     for depth in E_DEPTHS:
-        stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth)
+        stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth, e_pool)
     return stats
 
 
-def background_rate_ratio(exp, depth: int) -> float:
+E_POOLS = ("contributors", "all")  # --e-pool: which runs the background-rate pool and its counts use
+
+
+def background_rate_ratio(exp, depth: int, e_pool: str = "contributors") -> float:
     """Ravana & Moffat's cubic read at zero runs (unclipped) over the true background rate, for
-    the depth-``depth`` pool of the contributing runs (as tests/test_background_rate_simulated.py)."""
+    the depth-``depth`` pool of the contributing runs (``e_pool="contributors"``, as
+    tests/test_background_rate_simulated.py) or of all runs (``"all"``: every run pooled and
+    counted, as Ravana & Moffat's TREC-9, where all systems contributed; the official qrels of
+    ``exp`` must judge those runs' top ``depth``, or the pool is cut down to them —
+    :func:`statistics_for` simulates the same rankings with every run pooled for it)."""
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.pooling import depth_pool
 
-    pool = depth_pool(exp, depth=depth)
-    fit = estimate_background_rate(exp, depth=depth, pool=pool)
+    if e_pool not in E_POOLS:
+        raise ValueError(f"background_rate_ratio: e_pool must be one of {E_POOLS}, got {e_pool!r}")
+    runs = list(exp.run_names) if e_pool == "all" else None
+    pool = depth_pool(exp, depth=depth, runs=runs)
+    fit = estimate_background_rate(exp, depth=depth, pool=pool, runs=runs)
     return fit.intercept / true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
 
 
@@ -201,14 +226,18 @@ def penalty(values: pd.DataFrame, real: pd.DataFrame) -> float:
     return float((out ** 2).mean() + 0.5 * (out[:, 0] ** 2).mean())
 
 
-def _draw(rng: np.random.Generator, centre: dict | None, moved: int = 0) -> dict:
+def _draw(rng: np.random.Generator, centre: dict | None, moved: int = 0, held: dict | None = None) -> dict:
     """A uniform candidate (``centre`` None), or one around ``centre`` that moves every knob
-    (``moved`` 0) or ``moved`` knobs chosen at random, the others kept."""
-    out = {}
-    names = list(SPACE)
+    (``moved`` 0) or ``moved`` knobs chosen at random, the others kept; the knobs in ``held``
+    (knob → value) are never drawn and keep those values."""
+    held = held or {}
+    out = dict(held)
+    names = [n for n in SPACE if n not in held]
     chosen = set(names) if centre is None or moved <= 0 else set(rng.choice(names, size=min(moved, len(names)),
                                                                                replace=False))
     for name, (lo, hi, step, kind, _) in SPACE.items():
+        if name in held:
+            continue
         if centre is None:
             v = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) if kind == "log" else float(rng.uniform(lo, hi))
         elif name not in chosen:
@@ -242,7 +271,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(DATA), help="folder with trec-covid-round1/ and "
                                                           "clef-ehealth-2016-irtask2/")
-    parser.add_argument("--seeds", type=int, default=8, help="score each candidate on seeds 0 … N−1 (default 8)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[8], metavar="N or S1 S2 …",
+                        help="one number N: score each candidate on seeds 0 … N−1 (default 8); several: "
+                             "exactly those seeds (the first is the one weighted twice; never 10-14)")
     parser.add_argument("--random", type=int, default=0, help="uniform candidates (default 0)")
     parser.add_argument("--local", type=int, default=0, help="candidates around the best so far (default 0)")
     parser.add_argument("--rng", type=int, default=1, help="seed of the search's own draws")
@@ -255,15 +286,34 @@ def main(argv=None) -> int:
     parser.add_argument("--e-weight", type=float, default=1.0,
                         help="weight of the background-rate term (E within a factor of 2 of the truth at "
                              "pool depths 10 and 100; issue 13) in the penalty (default 1; 0 = calibration only)")
+    parser.add_argument("--e-pool", choices=E_POOLS, default="contributors",
+                        help="runs pooled and counted by the background-rate term: the contributing runs "
+                             "(default, as the test) or all runs (as Ravana & Moffat's TREC-9)")
+    parser.add_argument("--hold", nargs="+", default=[], metavar="KNOB",
+                        help="knobs --random and --local never move (kept at their current values), "
+                             "e.g. the design: num_groups num_runs num_topics")
+    parser.add_argument("--base", type=json.loads, default={}, metavar="JSON",
+                        help="knob values that replace the library's for the first candidate, the grid and "
+                             "the local search's start, e.g. '{\"near_aspect_boost\": 0.5}'")
     args = parser.parse_args(argv)
     if not Path(args.data).is_dir():
         print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
         return 2
     real = real_statistics(args.data)
     rng = np.random.default_rng(args.rng)
-    seeds = list(range(args.seeds))
+    seeds = list(range(args.seeds[0])) if len(args.seeds) == 1 else args.seeds
+    if set(seeds) & set(range(10, 15)):
+        parser.error(f"--seeds {seeds}: seeds 10-14 are held out for the background-rate test; do not score them")
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     best: tuple[float, dict] | None = None
+    unknown = sorted(set(args.hold) - set(SPACE))
+    if unknown:
+        parser.error(f"--hold {unknown}: not knobs; expected some of {sorted(SPACE)}")
+    unknown = sorted(set(args.base) - set(SPACE))
+    if unknown:
+        parser.error(f"--base {unknown}: not knobs; expected some of {sorted(SPACE)}")
+    base = {**current_knobs(), **args.base}
+    held = {name: base[name] for name in args.hold}
     try:
         grid = _grid(args.grid)
     except ValueError as error:
@@ -274,11 +324,11 @@ def main(argv=None) -> int:
         for i, (how, _) in enumerate(plan):  # _: a grid point
             start = time.perf_counter()
             if how == "grid":
-                knobs = {**current_knobs(), **_}
+                knobs = {**base, **_}
             else:
-                knobs = current_knobs() if how == "current" else _draw(
-                    rng, best[1] if how == "local" else None, args.local_knobs)
-            values = pd.concat(pool.map(statistics_for, [(knobs, s) for s in seeds]), axis=1, keys=seeds)
+                knobs = dict(base) if how == "current" else _draw(
+                    rng, best[1] if how == "local" else None, args.local_knobs, held)
+            values = pd.concat(pool.map(statistics_for, [(knobs, s, args.e_pool) for s in seeds]), axis=1, keys=seeds)
             ratios = values.loc[[f"E/true d={d}" for d in E_DEPTHS]]
             values = values.drop(ratios.index)
             score = penalty(values, real) + args.e_weight * background_rate_penalty(ratios)

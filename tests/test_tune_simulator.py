@@ -90,3 +90,38 @@ def test_penalty_by_hand(tune):
     off = pd.DataFrame({0: [0.3, 0.51], 1: [0.18, 0.5]}, index=["x", "y"])
     assert tune.penalty(off, real) == pytest.approx((0.2 ** 2 + 0.5 ** 2) / 4 + 0.5 * (0.5 ** 2) / 2)
     assert doctest.testmod(tune).failed == 0
+
+
+def test_held_knobs_never_move(tune):
+    centre = dict(tune.current_knobs(), num_groups=30)
+    held = {"num_groups": 12, "num_runs": 40, "num_topics": 50}
+    rng = np.random.default_rng(5)
+    for candidate in [tune._draw(rng, centre, 3, held) for _ in range(20)] + [tune._draw(rng, None, 0, held)
+                                                                             for _ in range(5)]:
+        assert {k: candidate[k] for k in held} == held  # the held value wins over the centre's
+        assert set(candidate) == set(tune.SPACE)
+
+
+def test_background_rate_ratio_pools_all_runs_on_request(tune):
+    exp = simulate(3, num_topics=3, num_runs=6, num_groups=3, docs_per_topic=600, run_depth=120,
+                   median_relevant=20, novel_runs=1, keyword_runs=1).experiment
+    everyone = list(exp.run_names)
+    pool = depth_pool(exp, depth=10, runs=everyone)
+    expected = (estimate_background_rate(exp, depth=10, pool=pool, runs=everyone).intercept
+                / true_background_rate(exp, measurement_depth=20, pool=pool))
+    assert tune.background_rate_ratio(exp, 10, "all") == pytest.approx(expected)
+    contributors = depth_pool(exp, depth=10)
+    assert contributors.num_judged < pool.num_judged  # 3 of 6 runs contribute: the two pools differ
+    with pytest.raises(ValueError, match=r"e_pool must be one of \('contributors', 'all'\), got 'every'"):
+        tune.background_rate_ratio(exp, 10, "every")
+
+
+@pytest.mark.slow
+def test_the_all_runs_term_reads_the_collection_with_every_run_pooled(tune):
+    values = tune.statistics_for((tune.current_knobs(), 0, "all"))
+    contributors = tune.statistics_for((tune.current_knobs(), 0))
+    e_rows = [f"E/true d={d}" for d in tune.E_DEPTHS]
+    pd.testing.assert_series_equal(values.drop(e_rows), contributors.drop(e_rows))  # calibration: default design
+    everyone = simulate(0, pooled_runs_per_group=40).experiment  # same rankings, all runs' top 100 judged
+    assert values["E/true d=100"] == pytest.approx(tune.background_rate_ratio(everyone, 100, "all"))
+    assert values["E/true d=100"] != pytest.approx(contributors["E/true d=100"])
