@@ -83,6 +83,7 @@ def test_every_run_pooled_to_depth_10_meets_it(readings):
     "issue 13, open: with every run pooled to depth 100 the cubic reads near or below zero on seed 0 and most "
     "held-out seeds (true rate ~0.045): the simulator's relevance-by-pooling-runs curve at d = 100 rises "
     "linearly from one run and flattens at ~0.6, and a cubic through that kink undershoots at zero runs; "
+    "tune_simulator.EVERY_RUN_CANDIDATE meets it (a test below) but is not the default yet; "
     "benchmarks/RESULTS_background_rate.md has the numbers and what was tried"))
 def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
     """The issue's done-criterion: on seed 0 and on at least two held-out seeds, E lies within
@@ -116,6 +117,25 @@ def test_the_switched_on_model_meets_it_outside_the_default(monkeypatch):
     knobs = {**tune_simulator.current_knobs(), **tune_simulator.E_CANDIDATE}
     with tune_simulator.knobs_applied(knobs):
         readings = _readings(every_run=False, **{k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
+    good = _met(readings)
+    assert good[0], {d: readings[0, d] for d in DEPTHS}
+    assert sum(good[seed] for seed in HELD_OUT) >= 4, readings
+
+
+@pytest.mark.slow
+def test_session_7s_candidate_meets_it_with_every_run_pooled(monkeypatch):
+    """Not the default: ``EVERY_RUN_CANDIDATE`` (benchmarks/tune_simulator.py; NEAR_ASPECT_BOOST and
+    decoys on, better top runs, the default's design of 40 runs in 12 groups) meets the issue's
+    criterion at both depths with every run pooled, on seed 0 and on at least 4 of the 5 held-out
+    seeds (the searches that chose it scored seeds 0-7 and 0 + 20-43). It is not the default because
+    one held-out calibration pair and 22 tests that guard the default's realism and teaching fail
+    with it (benchmarks/RESULTS_background_rate.md, session 7)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import tune_simulator
+
+    knobs = {**tune_simulator.current_knobs(), **tune_simulator.EVERY_RUN_CANDIDATE}
+    with tune_simulator.knobs_applied(knobs):
+        readings = _readings(**{k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
     good = _met(readings)
     assert good[0], {d: readings[0, d] for d in DEPTHS}
     assert sum(good[seed] for seed in HELD_OUT) >= 4, readings
