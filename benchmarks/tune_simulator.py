@@ -20,8 +20,8 @@ a factor 1.5 of the truth). The real range is [min, max] of TREC-COVID round 1 a
 with several numbers scores exactly those, the first weighted twice, and refuses 10-14). With
 ``--e-pool all`` the E term pools and counts all runs (``depth_pool(runs=…)`` and
 ``estimate_background_rate(runs=…)``) of the same collection simulated with every run pooled
-(``pooled_runs_per_group`` = ``num_runs``: same rankings, official qrels = all runs' top 100), as
-Ravana & Moffat's TREC-9 where every system contributed; the default pools the contributing runs
+(``pooled_runs_per_group`` = ``num_runs``: same rankings, official qrels = all runs' top 100), a
+stand-in for Ravana & Moffat's 59 contributing TREC-9 systems; the default pools the contributing runs
 only, as the test does. The calibration statistics always come from the default design.
 
 The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and then
@@ -187,12 +187,12 @@ E_POOLS = ("contributors", "all")  # --e-pool: which runs the background-rate po
 
 
 def background_rate_ratio(exp, depth: int, e_pool: str = "contributors") -> float:
-    """Ravana & Moffat's cubic read at zero runs (unclipped) over the true background rate, for
-    the depth-``depth`` pool of the contributing runs (``e_pool="contributors"``, as
-    tests/test_background_rate_simulated.py) or of all runs (``"all"``: every run pooled and
-    counted, as Ravana & Moffat's TREC-9, where all systems contributed; the official qrels of
-    ``exp`` must judge those runs' top ``depth``, or the pool is cut down to them —
-    :func:`statistics_for` simulates the same rankings with every run pooled for it)."""
+    """Ravana & Moffat's cubic read at zero runs (unclipped) over the true background rate, for the
+    depth-``depth`` pool of the contributing runs (``e_pool="contributors"``, the collection's own
+    design) or of all runs (``"all"``, the design of tests/test_background_rate_simulated.py: every
+    run pooled and counted, a stand-in for Ravana & Moffat's 59 contributing TREC-9 systems; the
+    official qrels of ``exp`` must judge those runs' top ``depth``, or the pool is cut down to them
+    — :func:`statistics_for` simulates the same rankings with every run pooled for it)."""
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.pooling import depth_pool
 
@@ -301,7 +301,8 @@ def main(argv=None) -> int:
                              "pool depths 10 and 100; issue 13) in the penalty (default 1; 0 = calibration only)")
     parser.add_argument("--e-pool", choices=E_POOLS, default="contributors",
                         help="runs pooled and counted by the background-rate term: the contributing runs "
-                             "(default, as the test) or all runs (as Ravana & Moffat's TREC-9)")
+                             "(default) or all runs (the test's design, a stand-in for Ravana & Moffat's 59 "
+                             "contributing TREC-9 systems)")
     parser.add_argument("--hold", nargs="+", default=[], metavar="KNOB",
                         help="knobs --random and --local never move (kept at their current values), "
                              "e.g. the design: num_groups num_runs num_topics")
