@@ -573,7 +573,7 @@ REPEATS = Param("repeats", int, 1, low=1, doc="repetitions of the randomized exp
 #: Random draws of a design replayed on a collection (e.g. which runs contribute to a pool).
 DRAWS = Param("draws", int, 12, low=1, doc="random draws of the replayed design")
 #: How many runs contribute to a pool.
-CONTRIBUTING_RUNS = Param("contributing", int, 12, low=1, label="contributing (number of pool-contributing runs)",
+CONTRIBUTING_RUNS = Param("contributing", int, None, low=1, label="contributing (number of pool-contributing runs)",
                           doc="number of runs that contribute to the pool")
 #: Runs shown in a plot.
 TOP_RUNS = Param("top", int, 20, low=1, label="top (runs shown in a plot)", doc="runs shown in a plot")
