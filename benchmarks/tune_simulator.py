@@ -19,10 +19,10 @@ a factor 1.5 of the truth). The real range is [min, max] of TREC-COVID round 1 a
 2016. Seeds 10-14 are held out for the background-rate test: never score them here (``--seeds``
 with several numbers scores exactly those, the first weighted twice, and refuses 10-14). With
 ``--e-pool all`` the E term pools and counts all runs (``depth_pool(runs=…)`` and
-``estimate_background_rate(runs=…)``) of the same collection simulated with every run pooled
-(``pooled_runs_per_group`` = ``num_runs``: same rankings, official qrels = all runs' top 100), a
-stand-in for Ravana & Moffat's 59 contributing TREC-9 systems; the default pools the contributing runs
-only, as the test does. The calibration statistics always come from the default design.
+``estimate_background_rate(runs=…)``) of the same collection with every document judged by the
+truth (``irnb.judging.complete_experiment``, the design of tests/test_background_rate_simulated.py),
+a stand-in for Ravana & Moffat's 59 contributing TREC-9 systems; the default pools the contributing
+runs only. The calibration statistics always come from the default design.
 
 The search first draws ``--random`` candidates uniformly (log-uniform for ``bend``) and then
 ``--local`` candidates around the best so far (normal steps of 7.5% of each range, in every knob
@@ -171,13 +171,14 @@ def statistics_for(args: tuple) -> pd.Series:
     (:func:`background_rate_ratio` with ``e_pool``, default ``"contributors"``)."""
     knobs, seed, *rest = args
     e_pool = rest[0] if rest else "contributors"
+    from irnb.judging import complete_experiment
+
     with knobs_applied(knobs):
-        exp = simulate(seed, **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
+        collection = simulate(seed, **{k: knobs[k] for k in SIMULATE_KNOBS})
+    exp = collection.experiment
     stats = collection_statistics(exp).drop(list(POOL_DEPENDENT))
-    if e_pool == "all":  # the same rankings with every run pooled (the official qrels judge all runs' top 100)
-        with knobs_applied(knobs):
-            exp = simulate(seed, pooled_runs_per_group=knobs["num_runs"],
-                           **{k: knobs[k] for k in SIMULATE_KNOBS}).experiment
+    if e_pool == "all":  # the same rankings, every document judged by the truth (as the test)
+        exp = complete_experiment(collection)
     for depth in E_DEPTHS:
         stats[f"E/true d={depth}"] = background_rate_ratio(exp, depth, e_pool)
     return stats
@@ -192,7 +193,7 @@ def background_rate_ratio(exp, depth: int, e_pool: str = "contributors") -> floa
     design) or of all runs (``"all"``, the design of tests/test_background_rate_simulated.py: every
     run pooled and counted, a stand-in for Ravana & Moffat's 59 contributing TREC-9 systems; the
     official qrels of ``exp`` must judge those runs' top ``depth``, or the pool is cut down to them
-    — :func:`statistics_for` simulates the same rankings with every run pooled for it)."""
+    — :func:`statistics_for` passes the collection with every document judged by the truth)."""
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.pooling import depth_pool
 
@@ -310,28 +311,34 @@ def main(argv=None) -> int:
                         help="knob values that replace the library's for the first candidate, the grid and "
                              "the local search's start, e.g. '{\"near_aspect_boost\": 0.5}'")
     args = parser.parse_args(argv)
-    if not Path(args.data).is_dir():
-        print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
-        return 2
-    real = real_statistics(args.data)
-    rng = np.random.default_rng(args.rng)
     seeds = list(range(args.seeds[0])) if len(args.seeds) == 1 else args.seeds
+    if len(set(seeds)) != len(seeds):
+        parser.error(f"--seeds {seeds}: a seed given twice")
     if set(seeds) & set(range(10, 15)):
         parser.error(f"--seeds {seeds}: seeds 10-14 are held out for the background-rate test; do not score them")
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
-    best: tuple[float, dict] | None = None
     unknown = sorted(set(args.hold) - set(SPACE))
     if unknown:
         parser.error(f"--hold {unknown}: not knobs; expected some of {sorted(SPACE)}")
     unknown = sorted(set(args.base) - set(SPACE))
     if unknown:
         parser.error(f"--base {unknown}: not knobs; expected some of {sorted(SPACE)}")
-    base = {**current_knobs(), **args.base}
-    held = {name: base[name] for name in args.hold}
+    outside = {k: v for k, v in args.base.items() if not SPACE[k][0] <= v <= SPACE[k][1]}
+    if outside:
+        parser.error(f"--base {outside}: outside the knobs' ranges "
+                     f"{ {k: SPACE[k][:2] for k in outside} }")
     try:
         grid = _grid(args.grid)
     except ValueError as error:
         parser.error(str(error))
+    if not Path(args.data).is_dir():
+        print(f"needs {args.data} (the project's ../shared/data)", file=sys.stderr)
+        return 2
+    base = {**current_knobs(), **args.base}
+    held = {name: base[name] for name in args.hold}
+    real = real_statistics(args.data)
+    rng = np.random.default_rng(args.rng)
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    best: tuple[float, dict] | None = None
     plan = [("current", None)] + [("grid", g) for g in grid]
     plan += [("random", None)] * args.random + [("local", None)] * args.local
     with Pool(args.workers) as pool:

@@ -32,16 +32,18 @@ class NoUnjudgedPosition(ValueError):
     """No position of the runs' top k holds a document the pool leaves unjudged and the truth judges."""
 
 
-def within_factor(estimate, truth, factor: float = 2.0):
-    """Whether an estimate lies within a factor of ``factor`` of the truth: truth / factor ≤
-    estimate ≤ factor · truth, and estimate > 0 (a clipped E = 0 never is). Works on numbers
-    and on arrays (elementwise; NaN is never within).
+def within_factor(estimate, truth, *, factor: float = 2.0):
+    """Whether an estimate lies within a factor of ``factor`` (> 1) of the truth: truth / factor
+    ≤ estimate ≤ factor · truth, and estimate > 0 (a clipped E = 0 never is). A bool for
+    numbers, a boolean array for arrays (elementwise; NaN is never within).
 
     >>> within_factor(0.12, 0.07), within_factor(0.0, 0.25), within_factor(0.13, 0.26)
     (True, False, True)
     >>> within_factor(np.array([0.05, 0.049, 0.2, np.nan]), 0.1).tolist()
     [True, False, True, False]
     """
+    if not isinstance(factor, (int, float)) or isinstance(factor, bool) or not factor > 1:
+        raise ValueError(f"within_factor: factor must be a number > 1, got {factor!r}")
     estimate, truth = np.asarray(estimate, dtype=np.float64), np.asarray(truth, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         inside = (estimate > 0) & (estimate >= truth / factor) & (estimate <= factor * truth)
@@ -116,7 +118,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
     in_fit = groups >= 1
     if in_fit.sum() < deg + 1:
         raise TooFewCounts(f"estimate_background_rate: a degree-{deg} fit needs at least {deg + 1} distinct numbers "
-                         f"of contributing runs, got {int(in_fit.sum())}; lower degree= or deepen depth=")
+                           f"of contributing runs, got {int(in_fit.sum())}; lower degree= or deepen depth=")
     coefficients = np.polyfit(groups[in_fit].astype(np.float64), fraction[in_fit], deg)
     intercept = float(np.polyval(coefficients, 0.0))
     return BackgroundRateFit(num_runs=groups, judged=n_judged[groups], relevant=n_rel[groups], fraction=fraction,
@@ -167,7 +169,6 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
     return float((truth[unjudged] >= relevance_level).sum() / n)
 
 
-
 @dataclass(frozen=True, eq=False)
 class BackgroundRateDraws(Result):
     """E read from pools of K contributing runs drawn at random (:func:`background_rate_by_contributors`):
@@ -195,21 +196,23 @@ class BackgroundRateDraws(Result):
     def summary(self):
         """One row per number of contributing runs K, counts of draws: ``draws``, ``fitted``
         (draws whose pool gave enough distinct counts for the fit), ``below_zero`` (fitted
-        draws whose cubic reads below zero, so E is clipped to 0), ``within_factor_2`` (draws
-        with E within a factor of 2 of the true rate, :func:`within_factor`; a draw without a
-        fit never is; NaN without truth); and medians over the fitted draws: ``E``,
-        ``true_rate``, ``ratio`` (E / true rate)."""
+        draws whose cubic reads below zero, so E is clipped to 0), ``with_truth`` (draws with a
+        true rate), ``within_factor_2`` (of those, draws with E within a factor of 2 of it,
+        :func:`within_factor`; a draw without a fit never is; NaN when no draw has a true
+        rate); and medians over the fitted draws: ``E``, ``true_rate``, ``ratio`` (E / true
+        rate)."""
         import pandas as pd
 
         frame = self.to_frame()
-        known = frame["true_rate"].notna()
-        parts = frame.assign(fitted=frame["intercept"].notna(), below=frame["intercept"] < 0,
+        fitted = frame["intercept"].notna()
+        parts = frame.assign(fitted=fitted, below=frame["intercept"] < 0, known=frame["true_rate"].notna(),
                              within=within_factor(frame["E"], frame["true_rate"]))
         by = parts.groupby("contributing", sort=True)
-        within = by["within"].sum().astype(np.float64).where(known.groupby(frame["contributing"]).all())
+        medians = parts[fitted].groupby("contributing", sort=True)[["E", "true_rate", "ratio"]].median()
+        known = by["known"].sum()
         return pd.DataFrame({"draws": by.size(), "fitted": by["fitted"].sum(), "below_zero": by["below"].sum(),
-                             "within_factor_2": within, "E": by["E"].median(), "true_rate": by["true_rate"].median(),
-                             "ratio": by["ratio"].median()})
+                             "with_truth": known, "within_factor_2": by["within"].sum().astype(np.float64)
+                             .where(known > 0)}).join(medians)
 
 
 def background_rate_by_contributors(experiment: Experiment, contributing, *, depth: int = 100, runs=None,

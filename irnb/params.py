@@ -658,9 +658,9 @@ RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"), listed="tuple
 #: The runs whose depth-d pools Ravana & Moffat's Figure 1 reads E from.
 POOLED_RUNS = Param("pooled", str, "auto", choices=("auto", "all", "contributors"), listed="tuple", suggest=False,
                     note="'contributors': the collection's own, as the paper; 'all': every run; "
-                         "'auto': all on the simulator, contributors elsewhere",
-                    doc="runs pooled to depth d for E: contributors (as the paper), all, or auto "
-                        "(all on the simulator, whose 12 contributors are too few; contributors elsewhere)")
+                         "'auto': all on a simulated Collection, contributors elsewhere",
+                    doc="runs pooled to depth d for E: contributors (as the paper), all, or auto (all on a "
+                        "simulated Collection, whose 12 contributors are too few at d = 10; contributors elsewhere)")
 #: Where a live view draws ("auto": ipympl when it is matplotlib's backend, else PNG).
 CANVAS = Param("canvas", str, "auto", choices=("auto", "ipympl", "png"), listed="tuple", suggest=False,
                doc="a live view's canvas: ipympl, PNG images, or auto (ipympl when it is the backend)")

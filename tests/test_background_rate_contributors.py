@@ -60,14 +60,16 @@ def test_summary_by_hand():
         contributing=np.array([4, 4, 4, 4, 9, 12]), draw=np.array([0, 1, 2, 3, 0, 0]),
         runs=np.array(["a"] * 6, dtype=object),
         intercept=np.array([-0.2, 0.1, 0.3, np.nan, 0.05, 0.2]), rate=np.array([0.0, 0.1, 0.3, np.nan, 0.05, 0.2]),
-        true_rate=np.array([0.2, 0.2, 0.2, 0.2, 0.04, np.nan]), depth=10, degree=3)
+        true_rate=np.array([0.2, 0.2, 0.3, 0.9, 0.04, np.nan]), depth=10, degree=3)
     s = draws.summary()
     assert s.loc[4, "draws"] == 4 and s.loc[4, "fitted"] == 3
     assert s.loc[4, "below_zero"] == 1                  # of the three fitted draws, -0.2
-    assert s.loc[4, "within_factor_2"] == 2             # 0.1 and 0.3 ∈ [0.1, 0.4]; 0 and no fit are not
+    assert s.loc[4, "within_factor_2"] == 2             # 0.1 of 0.2 and 0.3 of 0.3; 0 and no fit are not
     assert s.loc[4, "E"] == pytest.approx(0.1)          # median of 0, 0.1, 0.3 (the draw without a fit left out)
+    assert s.loc[4, "true_rate"] == pytest.approx(0.2)   # over the fitted draws (0.2, 0.2, 0.3), not 0.25
     assert s.loc[9, "ratio"] == pytest.approx(1.25) and s.loc[9, "within_factor_2"] == 1
-    assert np.isnan(s.loc[12, "within_factor_2"])       # no truth: unknown, not "never"
+    assert np.isnan(s.loc[12, "within_factor_2"]) and s.loc[12, "with_truth"] == 0  # no truth: unknown, not "never"
+    assert s.loc[4, "with_truth"] == 4
     frame = draws.to_frame()
     assert np.isnan(frame["ratio"].iloc[5])
 
@@ -77,7 +79,8 @@ def test_a_zero_or_missing_true_rate_gives_no_ratio():
                                 runs=np.array(["a", "b"], dtype=object), intercept=np.array([0.1, 0.1]),
                                 rate=np.array([0.1, 0.1]), true_rate=np.array([0.0, np.nan]), depth=10, degree=3)
     assert np.isnan(draws.to_frame()["ratio"]).all()
-    assert np.isnan(draws.summary().loc[4, "within_factor_2"])  # one draw's truth unknown: the count is too
+    s = draws.summary()
+    assert s.loc[4, "with_truth"] == 1 and s.loc[4, "within_factor_2"] == 0  # 0.1 is not within a factor of 2 of 0
 
 
 def test_nothing_unjudged_leaves_the_true_rate_unknown():
@@ -173,3 +176,16 @@ def test_readme_quotes_what_the_code_computes(covid, sim):
     every = background_rate_by_contributors(complete, 40, depth=10, runs=list(complete.run_names)).to_frame()
     assert (f"a depth-10 pool of all 40 runs judged from the truth reads {every['intercept'].iloc[0]:.3f} "
             f"(true {every['true_rate'].iloc[0]:.3f})") in readme
+    own = background_rate_by_contributors(sim, 12, depth=100).to_frame().iloc[0]
+    every = background_rate_by_contributors(complete, 40, depth=100, runs=list(complete.run_names)).to_frame().iloc[0]
+    assert (f"on seed 0 the 12 contributors read {own['intercept']:.3f} (true {own['true_rate']:.3f}) and every run "
+            f"{every['intercept']:.3f} (true {every['true_rate']:.3f})").replace("-", "−") in readme
+
+
+def test_within_factor_takes_only_a_factor_above_one():
+    from irnb.background_rate import within_factor
+
+    assert within_factor(0.3, 0.1, factor=3) and not within_factor(0.3, 0.1)
+    for bad in (1, 0.5, -2, True, "2"):
+        with pytest.raises(ValueError, match="factor must be a number > 1"):
+            within_factor(0.1, 0.1, factor=bad)

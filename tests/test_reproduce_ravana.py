@@ -144,7 +144,7 @@ def test_fig1_counts_by_hand(reps, fig1_contributors, collection, depth):
     assert t.loc[(depth, 1), "judged"] == len(one)
     assert t.loc[(depth, 1), "relevant"] == (one["grade"] >= 1).sum()
     assert t.loc[depth, "judged"].sum() == len(merged)  # every judged document of the pool, in one group
-    # pooled="all" (the default): every run's top d, judged from the complete truth
+    # pooled="auto" (the default; "all" on the simulator): every run's top d, judged from the complete truth
     truth = collection.truth.table.to_pandas()
     top = pd.concat([collection.runs[r].to_frame().query(f"rank <= {depth}")[["topic", "docno"]].assign(run=r)
                      for r in collection.runs])
@@ -163,7 +163,7 @@ def test_fig1_counts_by_hand(reps, fig1_contributors, collection, depth):
 def test_fig1_estimates_are_the_cores_at_each_depth(reps, fig1_contributors, collection, pooled):
     """E and the true rate at each pool depth are estimate_background_rate's and
     true_background_rate's on the depth-d pool (truth over the runs' top 2d) — of every run,
-    judged from the truth (the default), or of the contributing runs; the notes and the
+    judged from the truth (pooled="auto" on the simulator, the default), or of the contributing runs; the notes and the
     headline quote them; a deeper pool leaves a lower true rate."""
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.judging import complete_experiment
@@ -194,7 +194,8 @@ def test_fig1_estimates_are_the_cores_at_each_depth(reps, fig1_contributors, col
 
 
 def test_fig1_pooled_is_checked(collection):
-    message = r"pooled must be one of \('auto', 'all', 'contributors'\) .*'auto': all on the simulator.*, got 'some'"
+    message = (r"pooled must be one of \('auto', 'all', 'contributors'\) .*'auto': all on a simulated Collection.*"
+               r", got 'some'")
     with pytest.raises(ValueError, match=message):
         irnb.reproduce("ravana2010-fig1", collection, pooled="some")
 
@@ -332,7 +333,7 @@ def test_covid(covid_dir):
     # judge only what the contributors pooled
     assert "E is read from the depth-d pool of the 56 contributing runs, as the paper" in fig1.notes
     every = irnb.reproduce("ravana2010-fig1", exp, label="TREC-COVID round 1", pooled="all")
-    assert "pool of all 143 runs" in every.notes and "Only the 56 contributing runs were judged" in every.notes
+    assert "pool of all 143 runs" in every.notes and "The pool judges only what the qrels hold" in every.notes
     assert every.table.index.get_level_values("num_runs").max() > fig1.table.index.get_level_values("num_runs").max()
     t3 = irnb.reproduce("ravana2010-table3", exp).table
     assert t3["pairs"].max() == 87 * 86 // 2  # the 87 runs that did not contribute

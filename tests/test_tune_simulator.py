@@ -122,6 +122,24 @@ def test_the_all_runs_term_reads_the_collection_with_every_run_pooled(tune):
     contributors = tune.statistics_for((tune.current_knobs(), 0))
     e_rows = [f"E/true d={d}" for d in tune.E_DEPTHS]
     pd.testing.assert_series_equal(values.drop(e_rows), contributors.drop(e_rows))  # calibration: default design
-    everyone = simulate(0, pooled_runs_per_group=40).experiment  # same rankings, all runs' top 100 judged
+    from irnb.judging import complete_experiment
+
+    everyone = complete_experiment(simulate(0))  # same rankings, every document judged by the truth
     assert values["E/true d=100"] == pytest.approx(tune.background_rate_ratio(everyone, 100, "all"))
+    # the same as the default's rankings with every run's top 100 pooled (depths ≤ 100 judge the same)
+    pooled = simulate(0, pooled_runs_per_group=40).experiment
+    assert values["E/true d=100"] == pytest.approx(tune.background_rate_ratio(pooled, 100, "all"))
     assert values["E/true d=100"] != pytest.approx(contributors["E/true d=100"])
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--seeds", "12"], "seeds 10-14 are held out"),
+    (["--seeds", "0", "11"], "seeds 10-14 are held out"),
+    (["--seeds", "0", "0"], "a seed given twice"),
+    (["--hold", "nope"], "--hold ['nope']: not knobs"),
+    (["--base", '{"bend": 99}'], "outside the knobs' ranges {'bend': (0.5, 10.0)}"),
+])
+def test_bad_options_are_refused_before_anything_runs(tune, argv, message, capsys):
+    with pytest.raises(SystemExit):
+        tune.main(["--data", "/nonexistent"] + argv)
+    assert message in capsys.readouterr().err
