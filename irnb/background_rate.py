@@ -16,7 +16,7 @@ import numpy as np
 
 from ._grades import unjudged as unjudged_grades
 from .experiment import Experiment
-from .params import CONTRIBUTING_RUNS, DEGREE, DRAWS, SEED
+from .params import CONTRIBUTING_RUNS, DEGREE, DRAWS, FACTOR, SEED
 from .pooling import DEPTH, contributor_index, depth_pool, judged_mask_of, reachable_depth
 from .results import Result
 
@@ -32,7 +32,7 @@ class NoUnjudgedPosition(ValueError):
     """No position of the runs' top k holds a document the pool leaves unjudged and the truth judges."""
 
 
-def within_factor(estimate, truth, *, factor: float = 2.0):
+def within_factor(estimate, truth, *, factor: float = FACTOR.default):
     """Whether an estimate lies within a factor of ``factor`` (> 1) of the truth: truth / factor
     ≤ estimate ≤ factor · truth, and estimate > 0 (a clipped E = 0 never is). A bool for
     numbers, a boolean array for arrays (elementwise; NaN is never within).
@@ -42,8 +42,7 @@ def within_factor(estimate, truth, *, factor: float = 2.0):
     >>> within_factor(np.array([0.05, 0.049, 0.2, np.nan]), 0.1).tolist()
     [True, False, True, False]
     """
-    if not isinstance(factor, (int, float)) or isinstance(factor, bool) or not factor > 1:
-        raise ValueError(f"within_factor: factor must be a number > 1, got {factor!r}")
+    factor = FACTOR.validate(factor, "within_factor")
     estimate, truth = np.asarray(estimate, dtype=np.float64), np.asarray(truth, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         inside = (estimate > 0) & (estimate >= truth / factor) & (estimate <= factor * truth)

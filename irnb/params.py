@@ -66,7 +66,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
            "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "DRAWS",
-           "CONTRIBUTING_RUNS", "TOP_RUNS",
+           "CONTRIBUTING_RUNS", "FACTOR", "TOP_RUNS",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
@@ -572,6 +572,9 @@ MAX_GROUPS = Param("max_groups", int, 4, low=1, note="groups shown, two runs eac
 REPEATS = Param("repeats", int, 1, low=1, doc="repetitions of the randomized experiment")
 #: Random draws of a design replayed on a collection (e.g. which runs contribute to a pool).
 DRAWS = Param("draws", int, 12, low=1, doc="random draws of the replayed design")
+#: How far an estimate may lie from the truth and count as close: within a factor of it.
+FACTOR = Param("factor", float, 2.0, low=1.0, low_open=True,
+               doc="an estimate within truth / factor … factor · truth counts as close")
 #: How many runs contribute to a pool.
 CONTRIBUTING_RUNS = Param("contributing", int, None, low=1, label="contributing (number of pool-contributing runs)",
                           doc="number of runs that contribute to the pool")
@@ -733,8 +736,8 @@ BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "dee
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, NUM_DOCS, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
-    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, DRAWS, CONTRIBUTING_RUNS, TOP_RUNS, TEST, CORRECTION,
-    ESTIMATOR, STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
+    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, DRAWS, CONTRIBUTING_RUNS, FACTOR, TOP_RUNS, TEST,
+    CORRECTION, ESTIMATOR, STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
 #: Every declared flag by name (True or False, or a sentinel where declared).
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
