@@ -171,10 +171,10 @@ def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool
 @dataclass(frozen=True, eq=False)
 class BackgroundRateDraws(Result):
     """E read from pools of K contributing runs drawn at random (:func:`background_rate_by_contributors`):
-    one row per (K, draw) — ``contributing[i]`` runs (``runs[i]``, their names joined by
-    commas), ``intercept[i]`` the cubic's unclipped
-    value at zero runs (NaN when the draw gave too few distinct counts for the fit),
-    ``rate[i]`` E clipped to [0, 1], ``true_rate[i]`` the true rate (NaN without truth)."""
+    one row per (K, draw) — ``contributing[i]`` runs (``runs[i]``, their names joined by commas),
+    ``intercept[i]`` the cubic's unclipped value at zero runs (NaN when the draw gave too few
+    distinct counts for the fit), ``rate[i]`` E clipped to [0, 1], ``true_rate[i]`` the true
+    rate (NaN without truth, or when nothing in the top 2d is unjudged)."""
 
     contributing: np.ndarray = field(repr=False)
     draw: np.ndarray = field(repr=False)
