@@ -354,14 +354,9 @@ def decided_pairs(experiment: Experiment, measure: str | Measure = "P@10", *, ju
 def complete_experiment(collection) -> Experiment:
     """The Experiment of a simulated :class:`~irnb.datasets.Collection` whose qrels are the
     complete truth (``truth`` too), so that pools over the truth are masks: the setting of
-    :func:`simulate_judging` on the embedded collection."""
-    from .datasets.fast_experiment import experiment_from_ranking
-
-    info = collection.run_info
-    return experiment_from_ranking(dict(collection.runs), collection.truth, collection.truth,
-                                   ranking=collection.ranking, pooled=np.ones_like(collection.pooled),
-                                   topics=collection.topics["topic"].tolist(), groups=info["group"].tolist(),
-                                   contributors=info["contributor"].to_numpy(dtype=bool))
+    :func:`simulate_judging` on the embedded collection (the collection's own
+    :attr:`~irnb.datasets.Collection.complete_experiment`, built once)."""
+    return collection.complete_experiment
 
 
 def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str] = STRATEGIES, budget: int = 1000,

@@ -86,6 +86,18 @@ class Collection:
             topics=self.topics["topic"].tolist(), groups=info["group"].tolist(),
             contributors=info["contributor"].to_numpy(dtype=bool))
 
+    @cached_property
+    def complete_experiment(self) -> Experiment:
+        """The same runs as :attr:`experiment` with the complete truth as their qrels (and
+        truth), so every document is judged and a pool over the truth is a mask: the setting
+        of :func:`irnb.judging.simulate_judging` and of a pool of every run (E, Ravana &
+        Moffat's Figure 1). Built once per collection."""
+        info = self.run_info
+        return experiment_from_ranking(
+            dict(self.runs), self.truth, self.truth, ranking=self.ranking, pooled=np.ones_like(self.pooled),
+            topics=self.topics["topic"].tolist(), groups=info["group"].tolist(),
+            contributors=info["contributor"].to_numpy(dtype=bool))
+
     @property
     def seed(self) -> int:
         return int(self.params["seed"])
