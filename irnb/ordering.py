@@ -210,7 +210,7 @@ def check_compat(compat, owner: str = "compat") -> str:
     """The trec_eval version rule as a string ``"9"`` or ``"10"`` (integers 9 and 10 count):
     9.x compares scores as 32-bit floats, 10.0 as doubles."""
     text = str(compat) if isinstance(compat, (str, int)) and not isinstance(compat, bool) else None
-    if text is None or text not in COMPAT_VERSIONS:  # the error shows what was given (11, not '11')
+    if text not in COMPAT_VERSIONS:  # the error shows what was given (11, not '11')
         raise TREC_VERSION.error(compat, None, label=f"{owner} (trec_eval version)")
     return text
 

@@ -142,9 +142,12 @@ def _pooled_share(top, contributing: np.ndarray, chosen: np.ndarray, *, pool_dep
     size = contributing.size * num_topics
     hits = np.bincount(cells, weights=member[top_k], minlength=size).reshape(-1, num_topics)
     counts = np.bincount(cells, minlength=size).reshape(-1, num_topics)
-    shares = [float(np.mean(hits[s][counts[s] > 0] / counts[s][counts[s] > 0])) if (counts[s] > 0).any() else np.nan
-              for s in others]
-    return float(np.nanmean(shares))
+    hits, counts = hits[others], counts[others]
+    answered = counts > 0
+    share = np.divide(hits, counts, out=np.zeros_like(hits), where=answered)  # per run and topic
+    n = answered.sum(axis=1)
+    per_run = share[n > 0].sum(axis=1) / n[n > 0]  # a run's mean over the topics it answered
+    return float(per_run.mean()) if per_run.size else float("nan")
 
 
 def matched_design_share(experiment: Experiment, *, contributing_groups: int, pool_depth: int = 100, k: int = 10,

@@ -80,11 +80,7 @@ class Collection:
 
     @cached_property
     def experiment(self) -> Experiment:
-        info = self.run_info
-        return experiment_from_ranking(
-            dict(self.runs), self.qrels, self.truth, ranking=self.ranking, pooled=self.pooled,
-            topics=self.topics["topic"].tolist(), groups=info["group"].tolist(),
-            contributors=info["contributor"].to_numpy(dtype=bool))
+        return self._experiment(self.qrels, self.pooled)
 
     @cached_property
     def complete_experiment(self) -> Experiment:
@@ -92,9 +88,13 @@ class Collection:
         truth), so every document is judged and a pool over the truth is a mask: the setting
         of :func:`irnb.judging.simulate_judging` and of a pool of every run (E, Ravana &
         Moffat's Figure 1). Built once per collection."""
+        return self._experiment(self.truth, np.ones_like(self.pooled))
+
+    def _experiment(self, qrels: Qrels, pooled: np.ndarray) -> Experiment:
+        """The collection's runs against ``qrels`` (``pooled[t, i]``: document i of topic t is in them)."""
         info = self.run_info
         return experiment_from_ranking(
-            dict(self.runs), self.truth, self.truth, ranking=self.ranking, pooled=np.ones_like(self.pooled),
+            dict(self.runs), qrels, self.truth, ranking=self.ranking, pooled=pooled,
             topics=self.topics["topic"].tolist(), groups=info["group"].tolist(),
             contributors=info["contributor"].to_numpy(dtype=bool))
 

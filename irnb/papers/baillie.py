@@ -100,10 +100,6 @@ def _a_name(assessment: str) -> str:
     return "A_p@d" if assessment == "Judged" else f"{assessment}@d"
 
 
-def _check_depths(depths, owner: str) -> tuple[int, ...]:
-    return MEASUREMENT_DEPTH.increasing(depths, owner, name="depths", noun="measurement depths")
-
-
 def _settings(source: Source, pool_depths: Sequence[int]):
     """(row name, judged mask or None) for the data's qrels and each requested pool depth."""
     from ..pooling import depth_pool
@@ -407,7 +403,7 @@ def _pair_notes(grid: _Grid, source: Source, pairs, labels) -> list[str]:
 def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
           assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
-    depths = _check_depths(depths, "baillie2007-fig2")
+    depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2007-fig2", name="depths", noun="measurement depths")
     grid = _Grid(source, "P", depths, test, alpha, _assessment(assessment, "baillie2007-fig2"))
     if pairs is None:
         even = _even_pair(grid)
@@ -460,7 +456,7 @@ def _paper_table3() -> pd.DataFrame:
 
 def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths, assessment):
     owner = f"baillie2008-table{3 if family == 'P' else 4}"
-    depths = _check_depths(depths, owner)
+    depths = MEASUREMENT_DEPTH.increasing(depths, owner, name="depths", noun="measurement depths")
     fam = _assessment(assessment, owner)
     columns = [(f"@{d}", f"{family}@{d}") for d in depths]
     return depths, _proportion_table(source, columns, form="2008", assessment=fam, depths=depths, test=test,
@@ -539,7 +535,7 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
 def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
           assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: four (run, run) pairs (for cases 1, 2, 3, 4) instead of the chosen ones."""
-    depths = _check_depths(depths, "baillie2008-fig4")
+    depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig4", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig4"))
     last = depths[-1]
     found = []
@@ -585,7 +581,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
 def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
            assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
-    depths = _check_depths(depths, "baillie2008-fig11")
+    depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig11", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig11"))
     if pairs is None:
         picked = _pick_swaps(grid, 2, swap=True)

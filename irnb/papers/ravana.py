@@ -148,9 +148,7 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
     runs = list(exp.run_names) if which == "all" else list(st.contributors)
     judged_by = exp
     if which == "all" and source.collection is not None:  # the simulator knows every grade: a real pool of all runs
-        from ..judging import complete_experiment
-
-        judged_by = complete_experiment(source.collection)
+        judged_by = source.collection.complete_experiment
     fits, used, truths = {}, {}, {}
     for d in wanted:
         fits[d], used[d], truths[d] = _fit_at(judged_by, runs, d, deg)

@@ -106,10 +106,9 @@ def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, An
 
 
 def _to_depth(param, depth: int):
-    """``param`` (a depth: d or k) bounded above by the Experiment's depth (its longest
-    ranking), or by its own declared bound when that is lower."""
-    high = depth if not isinstance(param.high, (int, float)) else min(param.high, depth)
-    return param.within(high=high, note="the depth of the Experiment's runs")
+    """``param`` (a depth: d or k, neither declares an upper bound) bounded above by the
+    Experiment's depth (its longest ranking)."""
+    return param.within(high=depth, note="the depth of the Experiment's runs")
 
 
 #: E on a 1-2-5 scale from 0.01: one step changes X_B = B + ΔE and X_M by at least a third (from 0: to 0.01),

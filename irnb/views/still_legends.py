@@ -50,7 +50,9 @@ class LegendPicture:
     refused: bool = False
 
 
-def _signature(canvas, legend, rc: dict) -> tuple:
+def _signature(canvas, rc: dict) -> tuple:
+    """What every legend's picture of this draw depends on: canvas size, dpi, the axes'
+    places, the rcParams."""
     width, height = canvas.get_width_height(physical=True)
     places = tuple(tuple(ax.get_position().bounds) + (ax.get_zorder(), ax.get_visible()) for ax in canvas.figure.axes)
     return width, height, canvas.figure.dpi, places, rc
@@ -67,13 +69,14 @@ def still_legends(canvas, axes: Sequence[Any]) -> tuple[list, list]:
     ``canvas.legend_pictures`` to the legends of ``axes``."""
     import matplotlib as mpl
 
-    rc = dict.copy(mpl.rcParams)
+    signature = None  # the same for every legend of this draw: taken once, when a legend needs it
     before, pictures, hits, fresh = canvas.legend_pictures, {}, [], []
     for ax in axes:
         legend = ax.get_legend()
         if legend is None or not legend.get_visible() or legend.get_animated() or not _unchanged(legend):
             continue  # drawn by matplotlib; its picture taken on a later draw
-        signature = _signature(canvas, legend, rc)
+        if signature is None:
+            signature = _signature(canvas, dict.copy(mpl.rcParams))
         picture = before.get(legend)
         if picture is None or picture.signature != signature:
             picture = LegendPicture(signature, refused=not _last(legend))
