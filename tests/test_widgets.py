@@ -852,3 +852,34 @@ def test_every_text_of_every_live_view_is_legible(experiment):
             box = ax.get_tightbbox(renderer)
             assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, \
                 (name, ax.get_title(), box.bounds, (width, height))
+
+
+def test_an_x_axis_showing_an_offset_text_is_measured_from_then_on():
+    """A skipped x axis that turns out to show an offset text makes the frame canvas draw twice
+    (the offset text goes below the measured labels); it then stays measured while it shows one,
+    so the next draws are one each, with the same pixels."""
+    frame = frames.Frame((4.0, 3.0), "png", (1, 1))
+    (ax,) = frame.figure.axes
+    ax.plot([1e6 + 0.001, 1e6 + 0.004], [0, 1])
+    frame.render([])
+    canvas = frame.figure.canvas
+    base = type(canvas).__mro__[1]
+    calls = []
+    original = base.draw
+
+    def counting(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    pictures = []
+    try:
+        base.draw = counting
+        for _ in range(2):
+            calls.clear()
+            canvas.draw()
+            pictures.append((len(calls), np.asarray(canvas.buffer_rgba()).copy()))
+    finally:
+        base.draw = original
+    assert ax.xaxis in canvas.measured_x_axes
+    assert pictures[1][0] == 1  # measured now: one draw
+    np.testing.assert_array_equal(pictures[0][1], pictures[1][1])

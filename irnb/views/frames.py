@@ -171,28 +171,32 @@ def frame_canvas(base: type) -> type:
     ``Artist.set_in_layout``) is not measured; the canvas marks them so for the draw only,
     so that ``get_tightbbox`` and ``savefig(bbox_inches="tight")`` still count them. Left
     measured: x axes with ticks or label on top (a title sits above them); when a skipped
-    x axis turns out to show an offset text, the draw is redone with everything measured.
-    The pixels are the same either way. ``frozen_axes`` (set by :class:`Frame`) are the
-    axes whose layout is frozen; empty, the canvas draws as usual. ``legend_pictures`` (a
+    x axis turns out to show an offset text, the draw is redone with everything measured,
+    and that axis stays measured (``measured_x_axes``) while it shows one, so a slider
+    moving over it pays one draw, not two. The pixels are the same either way.
+    ``frozen_axes`` (set by :class:`Frame`) are the axes whose layout is frozen; empty, the
+    canvas draws as usual. ``legend_pictures`` (a
     dict, set by a PNG :class:`Frame`; None: legends drawn as usual) holds the pictures of
     the still legends of those axes (:mod:`irnb.views.still_legends`)."""
 
     class FrameCanvas(text_cache_canvas(base)):
         frozen_axes: tuple = ()
         legend_pictures: dict | None = None
+        measured_x_axes: frozenset = frozenset()  # x axes showing an offset text on the last draw
 
         def draw(self, *args, **kwargs):
             if not self.frozen_axes:
                 return super().draw(*args, **kwargs)
             hits, fresh = still_legends(self, self.frozen_axes) if self.legend_pictures is not None else ([], [])
             later = later_axes(fresh[0]) if fresh else []
-            with _tick_labels_unmeasured(self.frozen_axes) as skipped_x_axes, aside(hits):
+            with _tick_labels_unmeasured(self.frozen_axes, self.measured_x_axes) as skipped_x_axes, aside(hits):
                 with aside([*fresh, *later]):
                     result = super().draw(*args, **kwargs)
                 for legend in fresh:  # drawn after its axes, then the axes after them: matplotlib's order
                     take(self, legend, later)
-            if (any(axis.offsetText.get_visible() and axis.offsetText.get_text() for axis in skipped_x_axes)
-                    or hits and not put_back(self, hits)):
+            offset = {axis for axis in (*skipped_x_axes, *self.measured_x_axes) if _shows_offset(axis)}
+            self.measured_x_axes = frozenset(offset)
+            if offset.intersection(skipped_x_axes) or hits and not put_back(self, hits):
                 # the offset text goes below the measured labels; a legend's picture did not fit
                 result = super().draw(*args, **kwargs)
             return result
@@ -201,15 +205,20 @@ def frame_canvas(base: type) -> type:
     return FrameCanvas
 
 
+def _shows_offset(axis) -> bool:
+    return bool(axis.offsetText.get_visible() and axis.offsetText.get_text())
+
+
 @contextmanager
-def _tick_labels_unmeasured(axes: Sequence[Any]) -> Iterator[list]:
+def _tick_labels_unmeasured(axes: Sequence[Any], measured: frozenset = frozenset()) -> Iterator[list]:
     """Mark the tick labels of ``axes`` out of the layout (see :func:`frame_canvas`), all
-    but those of x axes with ticks or label on top; yields the x axes so marked, and puts
-    every mark back afterwards."""
+    but those of x axes with ticks or label on top and of the x axes in ``measured``;
+    yields the x axes so marked, and puts every mark back afterwards."""
     marked, x_axes = [], []
     for ax in axes:
         axes_of = [ax.yaxis]
-        if ax.xaxis.get_ticks_position() not in ("top", "unknown") and ax.xaxis.get_label_position() != "top":
+        if (ax.xaxis.get_ticks_position() not in ("top", "unknown") and ax.xaxis.get_label_position() != "top"
+                and ax.xaxis not in measured):
             axes_of.append(ax.xaxis)
             x_axes.append(ax.xaxis)
         for axis in axes_of:
