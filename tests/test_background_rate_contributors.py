@@ -20,7 +20,9 @@ from irnb.pooling import depth_pool
 
 @pytest.fixture(scope="module")
 def sim():
-    return simulate(0).experiment
+    from irnb.datasets import default
+
+    return default().experiment  # seed 0, generated once per process
 
 
 def test_each_draw_is_the_estimate_of_its_own_runs(sim):
@@ -180,6 +182,17 @@ def test_readme_quotes_what_the_code_computes(covid, sim):
     every = background_rate_by_contributors(complete, 40, depth=100, runs=list(complete.run_names)).to_frame().iloc[0]
     assert (f"on seed 0 the 12 contributors read {own['intercept']:.3f} (true {own['true_rate']:.3f}) and every run "
             f"{every['intercept']:.3f} (true {every['true_rate']:.3f})").replace("-", "−") in readme
+    held_out = {"contributors": 0, "every run": 0}  # seeds 10-14 within a factor of 2 at d = 100
+    for seed in (10, 11, 12, 13, 14):
+        collection = simulate(seed)
+        own = background_rate_by_contributors(collection.experiment, 12, depth=100).summary()
+        whole = background_rate_by_contributors(collection.complete_experiment, 40, depth=100,
+                                                runs=list(collection.complete_experiment.run_names)).summary()
+        held_out["contributors"] += int(own["within_factor_2"].iloc[0])
+        held_out["every run"] += int(whole["within_factor_2"].iloc[0])
+    words = {0: "never", 1: "once", 2: "twice"}
+    assert (f"on the held-out seeds 10–14 the contributors {words.get(held_out['contributors'], '?')} and every run "
+            f"{words.get(held_out['every run'], '?')}") in readme, held_out
 
 
 def test_within_factor_takes_only_a_factor_above_one():

@@ -41,6 +41,7 @@ from ._common import make, panel_axes, setting
 PAPER = "Ravana & Moffat (AIRS 2010)"
 MEASURES = BUDGET_MEASURES  # P@10, SDCG@100, RBP(p=0.95)
 PAPER_JUDGMENTS = (1000, 10000, 69100)
+PAPER_RUNS = {"contributing": 59, "non-contributing": 46}  # TREC-9 Web Track: the runs that built the pool, the rest
 LEVELS = ("shallow", "medium", "deep")
 RUN_SETS = ("contributing", "non-contributing")
 METHODS = ("X_S", "X_B", "X_I", "X_M", "interval")
@@ -71,7 +72,8 @@ def _setting_text(source: Source, st, sets: dict, extra: str = "") -> str:
     return (f"Setting: {source.label}, {len(exp.topics)} topics, {len(exp.run_names)} runs ({counts}); "
             f"{'; '.join(n for n in st.notes if not n.startswith('pool depth'))}{'; ' if st.notes else ''}"
             f"judgments in pooling order of the contributing runs{extra}. The paper: TREC-9 Web Track, 50 "
-            f"topics, 59 contributing and 46 non-contributing runs, 69,100 judgments.").replace("; ;", ";")
+            f"topics, {PAPER_RUNS['contributing']} contributing and {PAPER_RUNS['non-contributing']} non-contributing "
+            "runs, 69,100 judgments.").replace("; ;", ";")
 
 
 def _run_sets(source: Source, st) -> dict[str, list[str]]:
@@ -169,12 +171,14 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
                           "in_fit": [True], "E": [np.nan], "true_rate": [np.nan]},
                          index=pd.MultiIndex.from_tuples([(100, 55)], names=["pool_depth", "num_runs"]))
     main = 100 if 100 in wanted else wanted[-1]  # the paper's depth, or the deepest asked for
-    pooled_label = (f"all {len(runs)} runs (a stand-in for the paper's 59 contributing systems: with this "
+    pooled_label = (f"all {len(runs)} runs (a stand-in for the paper's {PAPER_RUNS['contributing']} contributing "
+                    f"systems: with this "
                     f"collection's {len(st.contributors)} the cubic reads below zero at a shallow d, as on real data)"
                     if which == "all" else f"the {len(runs)} contributing runs, as the paper")
     notes = [f"Setting: {source.label}, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}; "
              f"E is read from the depth-d pool of {pooled_label}, counting those runs, at d = "
-             f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, 59 contributing runs, d = 100. "
+             f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, "
+             f"{PAPER_RUNS['contributing']} contributing runs, d = 100. "
              "With few pooled runs the cubic often reads below zero at small d: on TREC-COVID round 1, 12 of its "
              "56 contributors pooled to depth 10 read below zero in most random draws "
              "(irnb.background_rate_by_contributors)."]
