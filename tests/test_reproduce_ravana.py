@@ -241,11 +241,16 @@ def test_table1_recomputed(reps, collection):
     assert t.loc[("(a) B", "P@10"), ("contributing", "deep")] == pytest.approx(full[con].mean())
     assert t.loc[("(a) B", "P@10"), ("non-contributing", "deep")] == pytest.approx(full[non].mean())
     assert t.loc[("(b) Δ", "P@10"), ("contributing", "deep")] == 0.0
-    # shallow = round(38086 · 1000 / 69100) = 551 judgments: B of P@10 = P@10 with that pool
-    shallow = budget_pool(exp, judgments=551, runs=con, seed=0)
+    # shallow: the paper's 1,000 of 69,100 judgments, scaled to the default's qrels
+    shallow = budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0)
     part = irnb.evaluate(exp, ["P@10"], judged=shallow.judged).means()["P@10"]
     assert t.loc[("(a) B", "P@10"), ("non-contributing", "shallow")] == pytest.approx(part[non].mean())
     assert reps["ravana2010-table1"].paper is None
+
+
+def _shallow(exp) -> int:
+    """The paper's shallow budget (1,000 of TREC-9's 69,100 judgments) scaled to ``exp``'s qrels."""
+    return round(exp.judgments.num_judgments * 1000 / 69100)
 
 
 def _separable(values: np.ndarray) -> np.ndarray:
@@ -260,7 +265,7 @@ def test_table2_and_fig2_with_scipy(reps, collection):
     per_topic = irnb.evaluate(exp, ["P@10"]).values[parse_measure("P@10")][non]
     share = _separable(per_topic).mean()
     assert reps["ravana2010-table2"].table.loc[("P@10", "X_S"), ("non-contributing", "deep")] == pytest.approx(share)
-    assert reps["ravana2010-fig2"].table.loc[38086, ("P@10", "X_S")] == pytest.approx(share)
+    assert reps["ravana2010-fig2"].table.loc[exp.judgments.num_judgments, ("P@10", "X_S")] == pytest.approx(share)
     paper = reps["ravana2010-table2"].paper
     assert paper.index.equals(reps["ravana2010-table2"].table.index)
     assert paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] == pytest.approx(713 / 1035)
@@ -275,7 +280,7 @@ def test_table3_recanting_with_scipy(reps, collection):
     con = info.loc[info["contributor"], "run"].tolist()
     non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
     m = parse_measure("P@10")
-    shallow = irnb.evaluate(exp, [m], judged=budget_pool(exp, judgments=551, runs=con, seed=0).judged).values[m][non]
+    shallow = irnb.evaluate(exp, [m], judged=budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0).judged).values[m][non]
     deep = irnb.evaluate(exp, [m]).values[m][non]
     before, after = _separable(shallow), _separable(deep)
     i, j = np.triu_indices(len(non), 1)

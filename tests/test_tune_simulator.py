@@ -61,7 +61,9 @@ def test_the_current_knobs_score_the_default_collection(tune):
     exp = simulate(0).experiment
     expected = collection_statistics(exp).drop(list(POOL_DEPENDENT))
     e_rows = [f"E/true d={d}" for d in tune.E_DEPTHS]
-    pd.testing.assert_series_equal(values.drop(e_rows), expected)
+    pd.testing.assert_series_equal(values.drop(e_rows + list(tune.REALISM)), expected, check_names=False)
+    pd.testing.assert_series_equal(values[list(tune.REALISM)], tune.realism_statistics(simulate(0)),
+                                   check_names=False)
     # the background-rate rows: the cubic's reading over the truth, as test_background_rate_simulated computes them
     pool = depth_pool(exp, depth=10)
     ratio = (estimate_background_rate(exp, depth=10, pool=pool).intercept
@@ -90,6 +92,32 @@ def test_penalty_by_hand(tune):
     off = pd.DataFrame({0: [0.3, 0.51], 1: [0.18, 0.5]}, index=["x", "y"])
     assert tune.penalty(off, real) == pytest.approx((0.2 ** 2 + 0.5 ** 2) / 4 + 0.5 * (0.5 ** 2) / 2)
     assert doctest.testmod(tune).failed == 0
+
+
+def test_realism_statistics_by_hand(tune):
+    """Each REALISM row recomputed from its definition on a small collection; the penalty is zero
+    at the floors and grows as the square of the shortfall in scales."""
+    import irnb
+
+    collection = simulate(3, num_topics=4, num_runs=8, num_groups=3, docs_per_topic=600, run_depth=100,
+                          pool_depth=10, median_relevant=25, novel_runs=1, keyword_runs=2)
+    exp = collection.experiment
+    values = tune.realism_statistics(collection)
+    true_map = irnb.evaluate(exp, ["AP"], truth=True).means()["AP"].to_numpy()
+    ordered = np.sort(true_map)
+    q25, median, q75 = np.quantile(ordered, [0.25, 0.5, 0.75])
+    assert values["top run above the median (IQRs)"] == pytest.approx((ordered[-1] - median) / (q75 - q25))
+    assert values["bottom run below the median (IQRs)"] == pytest.approx((median - ordered[0]) / (q75 - q25))
+    official = irnb.evaluate(exp, ["AP"]).means()["AP"].to_numpy()
+    others = ~np.asarray(exp.contributors)
+    assert values["non-contributing runs the pool lowers"] == sum(official[others] < true_map[others])
+    judged = irnb.evaluate(exp, ["Judged@20"], judged=irnb.depth_pool(exp, depth=10).judged).means()["Judged@20"]
+    assert values["A_p@20 gap, contributing − others"] == pytest.approx(judged[~others].min() - judged[others].max())
+    floors = pd.DataFrame({0: [f for f, _ in tune.REALISM.values()]}, index=list(tune.REALISM))
+    assert tune.realism_penalty(floors) == 0.0
+    short = floors.copy()
+    short.iloc[3, 0] -= 2 * tune.REALISM["A_p@20 gap, contributing − others"][1]  # two scales short, one of 4 rows
+    assert tune.realism_penalty(short) == pytest.approx(4 / 4 + 4 / 4)  # mean over rows and seeds + seed 0's
 
 
 def test_held_knobs_never_move(tune):
@@ -121,7 +149,7 @@ def test_the_all_runs_term_reads_the_collection_with_every_run_pooled(tune):
     values = tune.statistics_for((tune.current_knobs(), 0, "all"))
     contributors = tune.statistics_for((tune.current_knobs(), 0))
     e_rows = [f"E/true d={d}" for d in tune.E_DEPTHS]
-    pd.testing.assert_series_equal(values.drop(e_rows), contributors.drop(e_rows))  # calibration: default design
+    pd.testing.assert_series_equal(values.drop(e_rows), contributors.drop(e_rows))  # calibration, realism: default design
     from irnb.judging import complete_experiment
 
     everyone = complete_experiment(simulate(0))  # same rankings, every document judged by the truth
