@@ -14,9 +14,10 @@ design for ``--seeds`` seeds and computes the 13 comparable calibration statisti
 over the true rate at pool depths 10 and 100 (:func:`background_rate_ratio`). Its penalty is
 the mean over statistics and seeds of the squared distance outside the real range shrunk by
 10% of its width on each side, divided by the width (at least 0.02), plus half that mean for
-seed 0 alone, times ``--calibration-weight`` (default 1); plus ``--e-weight`` times :func:`background_rate_penalty` of the E ratios (0 inside
-a factor 1.5 of the truth); plus ``--realism-weight`` times :func:`realism_penalty` of what the
-default's realism tests and notebooks need (REALISM). The real range is [min, max] of TREC-COVID round 1 and CLEF eHealth
+seed 0 alone, times ``--calibration-weight`` (default 1); plus ``--e-weight`` times
+:func:`background_rate_penalty` of the E ratios (0 inside a factor 1.5 of the truth); plus
+``--realism-weight`` times :func:`realism_penalty` of what the default's realism tests and
+notebooks need (REALISM). The real range is [min, max] of TREC-COVID round 1 and CLEF eHealth
 2016. Seeds 10-14 are held out for the background-rate test: never score them here (``--seeds``
 with several numbers scores exactly those, the first weighted twice, and refuses 10-14). With
 ``--e-pool all`` the E term pools and counts all runs (``depth_pool(runs=…)`` and
@@ -94,7 +95,8 @@ SPACE = {
     "near_base": (100, 2000, 50, "", "model.NEAR_BASE"),
     "aspect_topicality": (0.0, 1.0, 0.05, "", "model.ASPECT_TOPICALITY"),
 }
-SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "relevant_spread", "novel_share", "num_groups", "num_runs", "num_topics")
+SIMULATE_KNOBS = ("median_relevant", "difficulty_spread", "relevant_spread", "novel_share", "num_groups", "num_runs",
+                  "num_topics")
 # Session 6's best for issue 13 (benchmarks/RESULTS_background_rate.md): E within a factor of 2
 # of the truth at depths 10 and 100 on seed 0 and 4 of the 5 held-out seeds 10-14, but only 6 of
 # the 13 calibration statistics inside the real range, so not the default. 50 runs from 39 groups.

@@ -743,7 +743,8 @@ def test_the_real_rankings_have_the_ends_the_default_is_held_to(shared_dir):
     from irnb.datasets.real import clef_ehealth_2016_task2, trec_covid_round1
 
     ends = {}
-    for name, load in (("trec-covid-round1", trec_covid_round1), ("clef-ehealth-2016-irtask2", clef_ehealth_2016_task2)):
+    for name, load in (("trec-covid-round1", trec_covid_round1),
+                       ("clef-ehealth-2016-irtask2", clef_ehealth_2016_task2)):
         folder = shared_dir / "data" / name
         if not folder.exists():
             pytest.skip(f"needs {folder}")

@@ -280,7 +280,8 @@ def test_table3_recanting_with_scipy(reps, collection):
     con = info.loc[info["contributor"], "run"].tolist()
     non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
     m = parse_measure("P@10")
-    shallow = irnb.evaluate(exp, [m], judged=budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0).judged).values[m][non]
+    pool = budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0)
+    shallow = irnb.evaluate(exp, [m], judged=pool.judged).values[m][non]
     deep = irnb.evaluate(exp, [m]).values[m][non]
     before, after = _separable(shallow), _separable(deep)
     i, j = np.triu_indices(len(non), 1)

@@ -149,7 +149,7 @@ def test_the_all_runs_term_reads_the_collection_with_every_run_pooled(tune):
     values = tune.statistics_for((tune.current_knobs(), 0, "all"))
     contributors = tune.statistics_for((tune.current_knobs(), 0))
     e_rows = [f"E/true d={d}" for d in tune.E_DEPTHS]
-    pd.testing.assert_series_equal(values.drop(e_rows), contributors.drop(e_rows))  # calibration, realism: default design
+    pd.testing.assert_series_equal(values.drop(e_rows), contributors.drop(e_rows))  # default design
     from irnb.judging import complete_experiment
 
     everyone = complete_experiment(simulate(0))  # same rankings, every document judged by the truth
