@@ -31,11 +31,11 @@ _P = [
           doc="pool depth d: the top d documents of every contributing run are judged"),
     Param("pooled_runs_per_group", int, 1, low=1, high=400,
           doc="contributing runs per group (the group's manual runs first, then its first runs)"),
-    Param("median_relevant", float, 190.0, low=1.0, high=10_000.0,
+    Param("median_relevant", float, 220.0, low=1.0, high=10_000.0,
           doc="median over topics of the true number of relevant documents"),
     Param("relevant_spread", float, 0.8, low=0.0, high=3.0,
           doc="log-scale spread (σ of a log-normal) of relevant documents per topic"),
-    Param("difficulty_spread", float, 0.65, low=0.0, high=1.0,
+    Param("difficulty_spread", float, 1.0, low=0.0, high=1.0,
           doc="spread (σ) of the topics' ease: every run's signal on topic t is scaled by "
               "1 + σ·z_t (kept in [0.2, 2]), so some topics are hard for all runs"),
     Param("novel_runs", int, 4, low=0, high=400,
@@ -44,7 +44,7 @@ _P = [
           doc="keyword-like runs that favour documents matching the title words"),
     Param("title_share", float, 0.3, low=0.0, high=0.9,
           doc="share of relevant documents in the title-matching family"),
-    Param("novel_share", float, 0.17, low=0.0, high=0.9,
+    Param("novel_share", float, 0.18, low=0.0, high=0.9,
           doc="share of relevant documents in the family only novel runs see well"),
 ]
 
