@@ -9,8 +9,8 @@ in the runs' top 2d). Seed 0 is the default; seeds 10-14 were never used by the 
 chose the simulator's constants (benchmarks/tune_simulator.py refuses them).
 
 The collection's own design (its 12 contributing runs, one per group) is checked too: there the
-cubic reads below zero at d = 10, as it does on TREC-COVID round 1 with 12 of its 56
-contributing runs (tests/test_background_rate_contributors.py).
+cubic reads far below the truth at d = 10 (below zero on most seeds), as it does on TREC-COVID
+round 1 with 12 of its 56 contributing runs (tests/test_background_rate_contributors.py).
 """
 
 from __future__ import annotations
@@ -85,28 +85,25 @@ def test_every_run_pooled_to_depth_10_meets_it(readings):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 13, open: with every run pooled to depth 100 the cubic reads near or below zero on seed 0 and most "
-    "held-out seeds (true rate ~0.045): the simulator's relevance-by-pooling-runs curve at d = 100 rises "
-    "linearly from one run and flattens at ~0.6, and a cubic through that kink undershoots at zero runs; "
-    "tune_simulator.EVERY_RUN_CANDIDATE meets it (a test below) but is not the default yet; "
-    "benchmarks/RESULTS_background_rate.md has the numbers and what was tried"))
 def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
-    """The issue's done-criterion: on seed 0 and on at least two held-out seeds, E lies within
-    a factor of 2 of the true rate at pool depths 10 and 100 alike."""
+    """The issue's done-criterion: on seed 0 and on the held-out seeds, E lies within a factor of
+    2 of the true rate at pool depths 10 and 100 alike (all five held-out seeds do; the test asks
+    for four, and benchmarks/RESULTS_background_rate.md reports 26 more seeds no search scored)."""
     good = _met(readings)
     assert good[0], {d: readings[0, d] for d in DEPTHS}
-    assert sum(good[seed] for seed in HELD_OUT) >= 2, readings
+    assert sum(good[seed] for seed in HELD_OUT) >= 4, readings
 
 
 @pytest.mark.slow
-def test_the_collections_own_contributors_read_below_zero_at_depth_10(collections):
+def test_the_collections_own_contributors_read_far_too_low_at_depth_10(collections):
     """The collection's own design, 12 contributing runs (one per group): at d = 10 the cubic
-    reads below zero on seed 0 and on at least 4 of the 5 held-out seeds, as on TREC-COVID
-    round 1 with 12 of its contributing runs — too few pooling runs for the estimate."""
+    reads less than half the true rate on seed 0 and below zero on at least 4 of the 5 held-out
+    seeds, as on TREC-COVID round 1 with 12 of its contributing runs (below zero in 9 of 12 draws,
+    within a factor of 2 in none) — too few pooling runs for the estimate."""
     own = _readings(every_run=False, collections=collections)
-    below = {seed: own[seed, 10][0] < 0 for seed in SEEDS}
-    assert below[0] and sum(below[s] for s in HELD_OUT) >= 4, {s: own[s, 10] for s in SEEDS}
+    assert own[0, 10][0] < 0.5 * own[0, 10][1], own[0, 10]
+    below = {seed: own[seed, 10][0] < 0 for seed in HELD_OUT}
+    assert sum(below.values()) >= 4, {s: own[s, 10] for s in SEEDS}
 
 
 @pytest.mark.slow
@@ -123,25 +120,6 @@ def test_the_switched_on_model_meets_it_outside_the_default(monkeypatch):
     knobs = {**tune_simulator.current_knobs(), **tune_simulator.E_CANDIDATE}
     with tune_simulator.knobs_applied(knobs):
         readings = _readings(every_run=False, **{k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
-    good = _met(readings)
-    assert good[0], {d: readings[0, d] for d in DEPTHS}
-    assert sum(good[seed] for seed in HELD_OUT) >= 4, readings
-
-
-@pytest.mark.slow
-def test_session_7s_candidate_meets_it_with_every_run_pooled(monkeypatch):
-    """Not the default: ``EVERY_RUN_CANDIDATE`` (benchmarks/tune_simulator.py; NEAR_ASPECT_BOOST and
-    decoys on, better top runs, the default's design of 40 runs in 12 groups) meets the issue's
-    criterion at both depths with every run pooled, on seed 0 and on at least 4 of the 5 held-out
-    seeds (the searches that chose it scored seeds 0-7 and 0 + 20-43). It is not the default because
-    one held-out calibration pair and 22 tests that guard the default's realism and teaching fail
-    with it (benchmarks/RESULTS_background_rate.md, session 7)."""
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    import tune_simulator
-
-    knobs = {**tune_simulator.current_knobs(), **tune_simulator.EVERY_RUN_CANDIDATE}
-    with tune_simulator.knobs_applied(knobs):
-        readings = _readings(**{k: knobs[k] for k in tune_simulator.SIMULATE_KNOBS})
     good = _met(readings)
     assert good[0], {d: readings[0, d] for d in DEPTHS}
     assert sum(good[seed] for seed in HELD_OUT) >= 4, readings

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from irnb import Experiment, evaluate  # noqa: E402
 from irnb import plots  # noqa: E402
+from irnb.plots.static import DODGE  # noqa: E402
 from irnb.bias import BiasResult  # noqa: E402
 from irnb.intervals import BackgroundRateFit, ScoreIntervals, point_estimates  # noqa: E402
 from irnb.measures import parse_measure  # noqa: E402
@@ -304,7 +305,10 @@ def test_depth_curves_plot_draws_means_with_intervals_and_cases():
     found = plots.artists(ax)
     np.testing.assert_allclose(found["measure:s1"].get_ydata(), [0.5, 0.25])
     np.testing.assert_allclose(found["assessment:s2"].get_ydata(), [0.5, 0.35])
-    np.testing.assert_array_equal(found["measure:s1"].get_xdata(), [10, 100])
+    # the two runs dodged sideways by DODGE (log10) around each depth; ticks at the depths themselves
+    np.testing.assert_allclose(found["measure:s1"].get_xdata(), np.array([10, 100]) * 10 ** (-DODGE / 2))
+    np.testing.assert_allclose(found["measure:s2"].get_xdata(), np.array([10, 100]) * 10 ** (DODGE / 2))
+    np.testing.assert_array_equal(ax.get_xticks(), [10, 100])
     assert {t.get_text() for t in ax.texts} == {"case 3", "case 4"}
     # the papers' names, with k the measurement depth (d is the pool depth in every notebook)
     assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == [

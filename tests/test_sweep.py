@@ -60,8 +60,8 @@ def test_worker_processes_give_the_serial_results(small):
     parallel = leave_one_group_out_bias(small, depth=10, measures=["P@10", "AP"], n_jobs=2, progress=False)
     np.testing.assert_array_equal(serial.reduced_score, parallel.reduced_score)
     assert (serial.reduced_score != serial.reference_score).any()  # the sweep changed something
-    a = budget_tests(small, ["P@10"], seed=1, budgets=[50, 200], estimators="SB", progress=False)
-    b = budget_tests(small, ["P@10"], seed=1, budgets=[50, 200], estimators="SB", n_jobs=2, progress=False)
+    a = budget_tests(small, ["P@10"], seed=1, budgets=[50, 150], estimators="SB", progress=False)
+    b = budget_tests(small, ["P@10"], seed=1, budgets=[50, 150], estimators="SB", n_jobs=2, progress=False)
     pd.testing.assert_frame_equal(a.separability(), b.separability())
 
 
@@ -72,13 +72,13 @@ def test_dask_cluster_gives_the_serial_results(small):
 
     serial_curves = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP", "infAP"],
                                        progress=False)
-    serial_budget = budget_tests(small, ["P@10"], seed=1, budgets=[50, 200], estimators="SB", progress=False)
+    serial_budget = budget_tests(small, ["P@10"], seed=1, budgets=[50, 150], estimators="SB", progress=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         with joblib.parallel_config(backend="dask"):
             curves = subsampling_curves(small, seed=7, fractions=[0.2, 0.5], repeats=2, measures=["AP", "infAP"],
                                         progress=False)
-            budget = budget_tests(small, ["P@10"], seed=1, budgets=[50, 200], estimators="SB", progress=False)
+            budget = budget_tests(small, ["P@10"], seed=1, budgets=[50, 150], estimators="SB", progress=False)
         workers = client.scheduler_info()["workers"]
     assert len(workers) == 2
     pd.testing.assert_frame_equal(curves, serial_curves)

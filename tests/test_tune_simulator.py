@@ -68,7 +68,7 @@ def test_the_current_knobs_score_the_default_collection(tune):
     pool = depth_pool(exp, depth=10)
     ratio = (estimate_background_rate(exp, depth=10, pool=pool).intercept
              / true_background_rate(exp, measurement_depth=20, pool=pool))
-    assert values["E/true d=10"] == pytest.approx(ratio) and ratio < 0  # seed 0 at depth 10 clips to E = 0
+    assert values["E/true d=10"] == pytest.approx(ratio) and ratio < 0.5  # 12 pooling runs: far below the truth
 
 
 def test_a_local_candidate_moves_only_the_knobs_it_draws(tune):

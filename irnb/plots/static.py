@@ -20,12 +20,18 @@ from .style import (MARKERS, MIN_FONT, PALETTE, TOPIC_LABELS, measure_label, pla
 CROWDED = 0.45  # decades between two depths below which their case labels would overlap (500 and 1000)
 
 
+DODGE = 0.04  # log10 of the sideways step between the runs of depth_curves_plot
+
+
 def depth_curves_plot(curves: pd.DataFrame, *, title: str | None = None, ax=None):
     """Baillie et al.'s Fig. 2 / IP&M Fig. 11: a pair's measure (solid) and assessment
     (dashed) means across measurement depths with their confidence intervals (shaded),
     the pair's decision-matrix case written above each depth (a label that would touch the
     one before it goes a line higher). ``curves`` is :func:`irnb.decision.depth_curves`; the
-    title, placed above the case labels, is ``title`` or else the test and α (``.attrs``)."""
+    title, placed above the case labels, is ``title`` or else the test and α (``.attrs``).
+    The runs' points are dodged a little sideways (10^0.04 apart on the log depth axis,
+    ticks and case labels at the depths themselves), so two runs with the same means stay
+    visible side by side instead of one hiding the other."""
     need = {"depth", "kind", "measure", "run", "mean", "lower", "upper", "case"}
     if not need <= set(curves.columns):
         raise ValueError(f"depth_curves_plot: expected the table of irnb.decision.depth_curves with columns "
@@ -38,7 +44,7 @@ def depth_curves_plot(curves: pd.DataFrame, *, title: str | None = None, ax=None
             if rows.empty:
                 continue
             family = str(rows["measure"].iloc[0]).split("@")[0]
-            x = rows["depth"].to_numpy(np.float64)
+            x = rows["depth"].to_numpy(np.float64) * 10 ** (DODGE * (i - (len(runs) - 1) / 2))
             ax.fill_between(x, rows["lower"].to_numpy(np.float64), rows["upper"].to_numpy(np.float64),
                             color=PALETTE[i % len(PALETTE)], alpha=0.15, linewidth=0)
             tag(ax.plot(x, rows["mean"].to_numpy(np.float64), linestyle=style, marker=MARKERS[i],
