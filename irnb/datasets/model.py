@@ -45,8 +45,9 @@ Three switches were added for issue 13's background-rate estimate
 (``benchmarks/RESULTS_background_rate.md`` has what they do to it and to the calibration); the
 default turns the first two on and leaves ``TOPICALITY`` off: ``NEAR_ASPECT_BOOST`` > 0 makes
 runs that match an aspect also rank its non-relevant documents higher (mistakes several runs
-share); a share ``DECOY_SHARE`` of the near-topic documents gets ``DECOY_SPREAD`` times its family's content noise (the few
-non-relevant documents that look relevant to every run); ``TOPICALITY`` is added, outside
+share); a share ``DECOY_SHARE`` of the near-topic documents gets ``DECOY_SPREAD`` times its
+family's content noise (the few non-relevant documents that look relevant to every run);
+``TOPICALITY`` is added, outside
 the quality factor, to the score of every on-topic document (every family but background),
 times 1 − a + a·cover_s[aspect_d] with a = ``ASPECT_TOPICALITY`` (documents without an
 aspect count as covered), so that even a poor run retrieves documents about the topic, as
