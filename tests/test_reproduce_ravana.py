@@ -297,9 +297,9 @@ def test_table3_recanting_with_scipy(reps, collection):
 def test_small_collection_fallbacks():
     from irnb.datasets import simulate
 
-    # 4 contributing runs: documents pooled by 1, 2 or 3 of them only, so the cubic cannot be
-    # fitted through 3 points; a quadratic through (1, 38/186), (2, 14/24), (3, 2/2) is exact
-    small = simulate(seed=3, num_topics=6, num_runs=10, num_groups=4, docs_per_topic=600, run_depth=100,
+    # 4 contributing runs, and with this seed no document is pooled by all 4: counts 1, 2 and 3
+    # only, so the cubic cannot be fitted through 3 points; the quadratic through them is exact
+    small = simulate(seed=6, num_topics=6, num_runs=10, num_groups=4, docs_per_topic=600, run_depth=100,
                      pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1)
     rep = irnb.reproduce("ravana2010-fig1", small, pooled="contributors")
     assert "At d = 10, too few distinct numbers of contributing runs for a degree-3 fit: degree 2 is used" in rep.notes
