@@ -68,7 +68,8 @@ def test_the_seed_0_table_is_what_the_code_computes(data):
     design = table["simulated (TREC-COVID design)"]
     below = {n: 1 - design[n] / covid[n] for n in ("MAP IQR", "AP pairs significant")}
     assert (f"MAP IQR {design['MAP IQR']:.3f} and significant pairs {design['AP pairs significant']:.3f} are "
-            f"{below['MAP IQR']:.0%} and {below['AP pairs significant']:.0%} below TREC-COVID").replace("%", " %") in text
+            f"{below['MAP IQR']:.0%} and {below['AP pairs significant']:.0%} below TREC-COVID"
+            ).replace("%", " %") in text
 
 
 @pytest.mark.shared
