@@ -36,7 +36,8 @@ search; ``--hold`` names knobs that random and local draws never move). The curr
 itself from ``--e-pool all`` searches on seeds 0-7 and 0 + 20-43) by ``--seeds 0 1 2 3 4 5 6 7
 --e-pool all --hold num_groups num_runs num_topics --local 700 --local-knobs 2
 --calibration-weight 8 --e-weight 3 --realism-weight 2 --rng 13`` (its best after 268
-candidates), then grids on seed 0 (with E on seeds 0-5 and the realism statistics on seed 0) over run_topic_jitter × quality_high, bend × quality_low,
+candidates), then grids on seed 0 (with E on seeds 0-5 and the realism statistics on seed 0)
+over run_topic_jitter × quality_high, bend × quality_low,
 quality_low × novel_share × median_relevant, run_topic_jitter × quality_low, then
 popular_prior × group_noise_share (with Baillie et al.'s two depth headlines, baillie2007-table1
 and baillie2008-table4, which group_noise_share 0.45 had turned to "differs"), popular_prior ×
