@@ -11,7 +11,7 @@ import pytest
 
 import irnb
 from irnb.datasets import default
-from irnb.datasets.calibration import POOL_DEPENDENT, calibration_table, real_statistics, seed_table
+from irnb.datasets.calibration import DESIGN_ROWS, POOL_DEPENDENT, calibration_table, real_statistics, seed_table
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 LABELS = {  # calibration statistic → README's words
@@ -66,6 +66,10 @@ def test_the_seed_0_table_is_what_the_code_computes(data):
             f"{clef['AP SD across topics']:.3f}, and MAP IQR {covid['MAP IQR'] - sim['MAP IQR']:.3f} below "
             f"TREC-COVID's {covid['MAP IQR']:.3f}") in text
     design = table["simulated (TREC-COVID design)"]
+    off = {name: design[name] / covid[name] - 1 for name in DESIGN_ROWS}
+    farthest = max(off, key=lambda name: abs(off[name]))
+    words = {**LABELS, "R mean": "relevant documents per topic"}
+    assert f"(the farthest, {words[farthest]}, is {abs(off[farthest]):.0%} off)".replace("%", " %") in text
     below = {n: 1 - design[n] / covid[n] for n in ("MAP IQR", "AP pairs significant")}
     assert (f"MAP IQR {design['MAP IQR']:.3f} and significant pairs {design['AP pairs significant']:.3f} are "
             f"{below['MAP IQR']:.0%} and {below['AP pairs significant']:.0%} below TREC-COVID"

@@ -29,8 +29,8 @@ def depth_curves_plot(curves: pd.DataFrame, *, title: str | None = None, ax=None
     the pair's decision-matrix case written above each depth (a label that would touch the
     one before it goes a line higher). ``curves`` is :func:`irnb.decision.depth_curves`; the
     title, placed above the case labels, is ``title`` or else the test and α (``.attrs``).
-    The runs' points are dodged a little sideways (10^0.04 apart on the log depth axis,
-    ticks and case labels at the depths themselves), so two runs with the same means stay
+    The runs' points are dodged a little sideways (``DODGE`` decades apart on the log depth
+    axis; ticks and case labels at the depths themselves), so two runs with the same means stay
     visible side by side instead of one hiding the other."""
     need = {"depth", "kind", "measure", "run", "mean", "lower", "upper", "case"}
     if not need <= set(curves.columns):
