@@ -5,8 +5,10 @@ contributing TREC-9 systems; the collection's own 12 are too few), judged from t
 (``Collection.complete_experiment``), ``estimate_background_rate(exp, depth=d, pool=pool,
 runs=every run)`` (the cubic read at zero runs) against ``true_background_rate(exp,
 measurement_depth=2d, pool=pool)`` (the share relevant, in the truth, of the unjudged documents
-in the runs' top 2d). Seed 0 is the default; seeds 10-14 were never used by the searches that
-chose the simulator's constants (benchmarks/tune_simulator.py refuses them).
+in the runs' top 2d). Seed 0 is the default; seeds 10-14 were never scored by the searches that
+chose the simulator's constants (benchmarks/tune_simulator.py refuses them), but were looked at
+for four candidates before the choice; on fresh seeds 70-99, looked at once afterwards, d = 100
+is met on 16 of 30 (benchmarks/RESULTS_background_rate.md).
 
 The collection's own design (its 12 contributing runs, one per group) is checked too: there the
 cubic reads far below the truth at d = 10 (below zero on most seeds), as it does on TREC-COVID
@@ -88,7 +90,7 @@ def test_every_run_pooled_to_depth_10_meets_it(readings):
 def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
     """The issue's done-criterion: on seed 0 and on the held-out seeds, E lies within a factor of
     2 of the true rate at pool depths 10 and 100 alike (all five held-out seeds do; the test asks
-    for four, and benchmarks/RESULTS_background_rate.md reports 26 more seeds no search scored)."""
+    for four; on seeds 44-69, 17 of 26 meet both depths: benchmarks/RESULTS_background_rate.md)."""
     good = _met(readings)
     assert good[0], {d: readings[0, d] for d in DEPTHS}
     assert sum(good[seed] for seed in HELD_OUT) >= 4, readings

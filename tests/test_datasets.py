@@ -318,7 +318,7 @@ def test_decoys_and_near_topic_aspects_change_only_what_they_say(monkeypatch):
         if by_aspect:
             covered = design.aspect_cover[poorest][plain.aspect[picked].clip(0)] == 1
             assert (covered | (plain.aspect[picked] == -1)).mean() > 0.95
-    assert background[0.0, 0.0] > 0.02 and background[6.0, 0.0] < background[0.0, 0.0] / 10  # 0.035 without
+    assert background[0.0, 0.0] > 0.02 and background[6.0, 0.0] < background[0.0, 0.0] / 10  # 0.035 with TOPICALITY off
 
 
 def test_topic_documents_do_not_depend_on_the_number_of_topics():
@@ -696,7 +696,7 @@ def test_topics_differ_in_difficulty_for_every_run(coll):
     of that spread, by official AP, is a calibrated statistic: AP SD across topics)."""
     ap = evaluate(coll.experiment, ["AP"], truth=True)["AP"]  # (S, T)
     without = evaluate(simulate(0, difficulty_spread=0.0).experiment, ["AP"], truth=True)["AP"]
-    assert ap.std(axis=1).mean() > 1.05 * without.std(axis=1).mean()
+    assert ap.std(axis=1).mean() > 1.08 * without.std(axis=1).mean()  # 1.11; σ_h halved gives 1.06
     # topics hard for one half of the runs are hard for the other half
     half = ap.shape[0] // 2
     r = np.corrcoef(ap[:half].mean(axis=0), ap[half:].mean(axis=0))[0, 1]
@@ -793,7 +793,9 @@ def test_calibration_holds_on_seeds_the_search_never_saw(real_stats):
     within the real range widened by WIDE_TOLERANCE on every seed, MAP IQR's mean over them does,
     and at least half of the statistic-seed pairs lie strictly inside. MAP IQR's real range
     (0.133–0.137, two collections) is narrower than its seed-to-seed spread with 40 runs: 0.071 to
-    0.121 on seeds 10–19 (seed 0: 0.134), within ±30% on 7 of the 10."""
+    0.121 on seeds 10–19 (seed 0: 0.134), within ±30% on 7 of the 10; it sits low since session 8,
+    the price of issue 13's background-rate criterion (README), so each seed is held to a looser
+    ±50% floor."""
     seeds = range(10, 20)
     spread = seed_table(real_stats, seeds)
     assert len(spread) == 13
@@ -801,6 +803,7 @@ def test_calibration_holds_on_seeds_the_search_never_saw(real_stats):
     assert (others["wide"] == len(seeds)).all(), others[others["wide"] < len(seeds)]
     lo, hi = allowed_range(real_stats.loc["MAP IQR"], tolerance=WIDE_TOLERANCE)
     assert lo <= spread.loc["MAP IQR", "mean"] <= hi, (spread.loc["MAP IQR"], lo, hi)
+    assert spread.loc["MAP IQR", "min"] >= allowed_range(real_stats.loc["MAP IQR"], tolerance=0.5)[0]
     assert spread["inside"].sum() >= 0.5 * len(seeds) * 13, spread
     assert TREC_COVID_DESIGN["pool_depth"] == 7
 

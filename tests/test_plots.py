@@ -309,6 +309,7 @@ def test_depth_curves_plot_draws_means_with_intervals_and_cases():
     np.testing.assert_allclose(found["measure:s1"].get_xdata(), np.array([10, 100]) * 10 ** (-DODGE / 2))
     np.testing.assert_allclose(found["measure:s2"].get_xdata(), np.array([10, 100]) * 10 ** (DODGE / 2))
     np.testing.assert_array_equal(ax.get_xticks(), [10, 100])
+    assert DODGE > 0 and (found["measure:s2"].get_xdata() > found["measure:s1"].get_xdata()).all()
     assert {t.get_text() for t in ax.texts} == {"case 3", "case 4"}
     # the papers' names, with k the measurement depth (d is the pool depth in every notebook)
     assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == [
