@@ -303,6 +303,9 @@ def test_small_collection_fallbacks():
                      pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1)
     rep = irnb.reproduce("ravana2010-fig1", small, pooled="contributors")
     assert "At d = 10, too few distinct numbers of contributing runs for a degree-3 fit: degree 2 is used" in rep.notes
+    # a simulated collection that is not the embedded default says so, with what was changed
+    assert rep.data.startswith("simulated collection (seed 6; num_topics=6, num_runs=10, num_groups=4, ")
+    assert "embedded default" not in rep.notes
     at10 = rep.table.loc[10]
     assert at10["fitted"].to_numpy() == pytest.approx(at10["fraction"].to_numpy())
     # the exact quadratic through those points, read at 0: 3·f(1) − 3·f(2) + f(3)

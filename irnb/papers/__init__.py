@@ -68,6 +68,25 @@ def reproductions() -> pd.DataFrame:
     )
 
 
+def _collection_label(params: dict) -> str:
+    """How a simulated collection is named in a reproduction: the embedded default only when it
+    is one (seed 0, every parameter at its default), else the seed and the parameters changed.
+
+    >>> _collection_label({"seed": 0, "num_topics": 50})
+    'embedded default (seed 0)'
+    >>> _collection_label({"seed": 6, "num_topics": 6})
+    'simulated collection (seed 6; num_topics=6)'
+    """
+    from ..datasets.params import defaults
+
+    changed = {k: v for k, v in params.items() if k in defaults() and v != defaults()[k]}
+    seed = params.get("seed")
+    if not changed and seed == 0:
+        return "embedded default (seed 0)"
+    listed = ("; " + ", ".join(f"{k}={v}" for k, v in changed.items())) if changed else ""
+    return f"simulated collection (seed {seed}{listed})"
+
+
 def _source(experiment, *, manual=None, label=None) -> Source:
     if experiment is None:
         from ..datasets import default
@@ -81,8 +100,7 @@ def _source(experiment, *, manual=None, label=None) -> Source:
     if isinstance(experiment, Collection):
         info = experiment.run_info
         man = tuple(info.loc[info["manual"], "run"]) if manual is None else tuple(manual)
-        seed = experiment.params.get("seed")
-        return Source(experiment.experiment, label or f"embedded default (seed {seed})",
+        return Source(experiment.experiment, label or _collection_label(experiment.params),
                       collection=experiment, manual=man)
     raise TypeError(f"experiment must be None (the embedded default), an irnb.Experiment or a "
                     f"irnb.datasets.Collection, got {type(experiment).__name__}")
