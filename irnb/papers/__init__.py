@@ -79,7 +79,8 @@ def _collection_label(params: dict) -> str:
     """
     from ..datasets.params import defaults
 
-    changed = {k: v for k, v in params.items() if k in defaults() and v != defaults()[k]}
+    default = defaults()
+    changed = {k: v for k, v in params.items() if k in default and v != default[k]}
     seed = params.get("seed")
     if not changed and seed == 0:
         return "embedded default (seed 0)"
