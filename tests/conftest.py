@@ -34,6 +34,15 @@ def covid_dir() -> Path:
     return shared_path("data", "trec-covid-round1")
 
 
+@pytest.fixture(scope="session")
+def real_stats(shared_dir):
+    """The calibration statistics of the two real collections (``real_statistics`` of
+    ../shared/data), computed once for every test module that compares with them."""
+    from irnb.datasets.calibration import real_statistics
+
+    return real_statistics(shared_dir / "data")
+
+
 @pytest.fixture(scope="module")
 def table_tool():
     """tools/reproduction_table.py (README's reproduction table), imported as a module."""

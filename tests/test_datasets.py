@@ -34,7 +34,6 @@ from irnb.datasets.calibration import (
     matched_design_share,
     pairwise_overlap,
     pooled_share_of_others,
-    real_statistics,
     seed_table,
     significant_pair_share,
 )
@@ -731,11 +730,6 @@ def test_pairwise_overlap_by_hand():
     assert pairwise_overlap(exp, depth=2) == pytest.approx((4 / 3) / 2)
     # across groups: pairs (a,c) = 2 and (b,c) = 1 → 1.5 / 2
     assert pairwise_overlap(exp, depth=2, across_groups=True) == pytest.approx(0.75)
-
-
-@pytest.fixture(scope="module")
-def real_stats(shared_dir):
-    return real_statistics(shared_dir / "data")
 
 
 @pytest.mark.shared
