@@ -149,10 +149,10 @@ def show_reproduction(reproduction_id: str, *, figure: bool = True, **options):
     lines = [f"**{rep.title}** — {rep.source}; `{rep.id}` on {rep.data}."]
     headline = getattr(rep, "headline", None)
     if headline is not None:
-        verdict = {"agrees": "agrees with the paper", "differs": "differs from the paper",
-                   "n/a": "cannot say whether it agrees"}[headline.verdict]
-        lines.append(f"The paper: {headline.paper}. Here: {headline.irnb} — this data {verdict}.")
+        lines.append(f"The paper: {headline.paper}. Here, claim by claim: **{headline.summary()}**.")
     say("\n\n".join(lines))
+    if headline is not None:
+        display(HTML(headline.table().to_html(index=False)))
     display(HTML(_side_by_side(rep.table, rep.paper)))
     if rep.notes:
         say(rep.notes)
@@ -176,13 +176,16 @@ def summarize_reproductions(reproductions) -> None:
     if not shown:
         say("*None of these reproductions is in this version of irnb.*")
         return
-    groups: dict[str, list[str]] = {"agrees": [], "differs": [], "n/a": []}
+    from .papers import VERDICTS
+
+    groups: dict[str, list[str]] = {verdict: [] for verdict in VERDICTS}
     for rep in shown:
         headline = getattr(rep, "headline", None)
         groups["n/a" if headline is None else headline.verdict].append(f"`{rep.id}`")
-    parts = [f"{listing(ids)} {'agree' if len(ids) > 1 else 'agrees'} with the paper's headline"
-             if verdict == "agrees" else
-             f"{listing(ids)} {'differ' if len(ids) > 1 else 'differs'} from it" if verdict == "differs" else
-             f"{listing(ids)} state{'' if len(ids) > 1 else 's'} no single headline (see the notes)"
-             for verdict, ids in groups.items() if ids]
+    said = {"agrees": "every claim of the paper's headline holds",
+            "partly": "some claims hold and some do not (see each one's claims)",
+            "differs": "no testable claim holds",
+            "depends on the reading": "the outcome depends on a definitional reading",
+            "n/a": "the data cannot test the headline (see the notes)"}
+    parts = [f"{listing(ids)}: {said[verdict]}" for verdict, ids in groups.items() if ids]
     say(f"Of the {len(shown)} reproductions above, on {shown[0].data}: {'; '.join(parts)}.")

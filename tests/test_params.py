@@ -638,7 +638,7 @@ def test_the_callers_check_their_flags_through_the_declarations():
     from irnb import Experiment
     from irnb.decision import decide
     from irnb.metrics import evaluate
-    from irnb.papers.registry import Headline
+    from irnb.papers.registry import Claim
     from irnb.pooling import leave_one_group_out
     from irnb.sweep import sweep
 
@@ -658,10 +658,10 @@ def test_the_callers_check_their_flags_through_the_declarations():
     with pytest.raises(TypeError) as caught:
         decide(tests, tests, assessment_higher_is_better=None)
     assert str(caught.value) == "assessment_higher_is_better must be True or False, got None"
-    assert Headline("p", "i", np.True_).agrees is True
+    assert Claim("p", "i", "r", np.True_).holds is True
     with pytest.raises(TypeError) as caught:
-        Headline("p", "i", "yes")
-    assert str(caught.value) == "Headline.agrees must be True, False or None, got 'yes'"
+        Claim("p", "i", "r", "yes")
+    assert str(caught.value) == "Claim.holds must be True, False or None, got 'yes'"
 
 
 def test_a_flag_option_is_given_or_not():

@@ -98,13 +98,43 @@ def test_missing_groups_raise_reproduction_needs_naming_them(exp):
 
 
 def test_headline_and_details_are_checked():
-    with pytest.raises(TypeError, match="agrees must be True, False or None"):
-        R.Headline("a", "b", "yes")
-    assert R.Headline("a", "b", None).verdict == "n/a"
+    with pytest.raises(TypeError, match="holds must be True, False or None"):
+        R.Claim("a", "b", "r", "yes")
+    with pytest.raises(ValueError, match="cannot test needs a reason"):
+        R.Claim("a", "b", "r", None)
+    with pytest.raises(TypeError, match="non-empty sequence of irnb.papers.Claim"):
+        R.Headline("a", [])
     with pytest.raises(TypeError, match="headline must be an irnb.papers.Headline"):
-        R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d", headline="agrees")
-    rep = R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d", headline=("p", "i", False))
-    assert rep.headline == R.Headline("p", "i", False) and rep.headline.verdict == "differs"
+        R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d", headline=("p", "i", False))
+    rep = R.Reproduction("x", "t", "s", pd.DataFrame(), None, "", "d",
+                         headline=R.Headline("p", [R.Claim("p", "i", "r", False)]))
+    assert rep.headline.verdict == "differs" and rep.headline.agrees is False
+    assert "claim 1: p" in str(rep) and "outcome: fails" in str(rep)
+
+
+def _claim(holds, readings=None):
+    return R.Claim("c", "i", "r", holds, reason="" if holds is not None else "cannot say", readings=readings or {})
+
+
+@pytest.mark.parametrize(("outcomes", "verdict"), [
+    ((True, True), "agrees"), ((True, False), "partly"), ((False, False), "differs"),
+    ((True, None), "partly"), ((False, None), "differs"), ((None, None), "n/a"), ((True,), "agrees"),
+])
+def test_the_verdict_follows_the_claims(outcomes, verdict):
+    headline = R.Headline("h", [_claim(h) for h in outcomes])
+    assert headline.verdict == verdict
+    assert headline.agrees is {"agrees": True, "differs": False}.get(verdict)
+
+
+def test_a_claim_that_one_reading_flips_makes_the_verdict_depend_on_it():
+    flipped = _claim(True, {"A_p@k ÷ k": True, "JudgedRet@k": False, "NotUnj@k": False})
+    steady = _claim(True, {"A_p@k ÷ k": True, "JudgedRet@k": True})
+    assert flipped.depends and not steady.depends
+    assert R.Headline("h", [flipped, _claim(True)]).verdict == "depends on the reading"
+    assert R.Headline("h", [steady, _claim(True)]).verdict == "agrees"
+    assert flipped.outcome == "depends on the reading (A_p@k ÷ k: holds, JudgedRet@k: fails, NotUnj@k: fails)"
+    summary = R.Headline("h", [R.Claim("up", "i", "r", True), R.Claim("down", "i", "r", False)]).summary()
+    assert summary == "partly — holds: up; fails: down"
 
 
 def test_pool_depth_is_the_simulators_or_inferred(exp):
@@ -368,7 +398,7 @@ def test_cli_prints_table_paper_and_notes(capsys):
     assert main(["reproduce", "baillie2008-table3", "-o", "depths=10,100"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("baillie2008-table3: Share of run pairs")
-    assert "paper:" in out and "headline (irnb):" in out and "one-way ANOVA" in out
+    assert "paper:" in out and "verdict:" in out and "claim 1:" in out and "one-way ANOVA" in out
     assert "@30" not in out.split("paper:")[0]  # the fast setting's depths only
 
 
@@ -458,8 +488,8 @@ def test_readme_table_default_column_is_what_the_code_computes(table_tool):
     assert set(MINE) <= set(written.index), "README's reproduction table lacks ids; run tools/reproduction_table.py"
     for column in ("what it shows", "paper's headline", "irnb: default"):
         assert written.loc[list(MINE), column].tolist() == computed[column].tolist(), column
-    verdicts = written.loc[list(MINE), "agrees (default / TREC-COVID)"].str.split(" / ").str[0]
-    assert verdicts.tolist() == computed["agrees (default / TREC-COVID)"].str.split(" / ").str[0].tolist()
+    verdicts = written.loc[list(MINE), "verdict: default"]
+    assert verdicts.tolist() == computed["verdict: default"].tolist()
 
 
 @pytest.mark.shared
@@ -467,11 +497,11 @@ def test_readme_table_covid_column_is_what_the_code_computes(table_tool, covid_r
     written = table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
     for id, rep in covid_results.items():
         assert written.loc[id, "irnb: TREC-COVID"] == rep.headline.irnb, id
-        assert written.loc[id, "agrees (default / TREC-COVID)"].split(" / ")[1] == rep.headline.verdict, id
+        assert written.loc[id, "verdict: TREC-COVID"] == rep.headline.summary(), id
 
 
 def test_table_tool_round_trips_a_pipe(table_tool):
-    table = pd.DataFrame([["x", "a | b", "p", "i", "c", "agrees / n/a"]], columns=table_tool.COLUMNS)
+    table = pd.DataFrame([["x", "a | b", "p", "i", "c", "agrees", "n/a"]], columns=table_tool.COLUMNS)
     assert table_tool.parse(table_tool.render(table)).equals(table)
 
 

@@ -5,10 +5,12 @@
 
 One row per id (``irnb.reproduction_ids()``, every paper's): what it shows, the paper's
 headline, irnb's number on the embedded default and on TREC-COVID round 1, and whether each
-agrees. All of it comes from the reproduction's own :class:`irnb.papers.Headline`
-(``paper``, ``irnb``, ``agrees``); nothing is typed. A reproduction without a headline shows
-"–"; one whose data lacks something (``ReproductionNeeds``) shows "needs …". The table sits
-between the markers ``<!-- reproductions:begin -->`` and ``<!-- reproductions:end -->``.
+agrees, claim by claim. All of it comes from the reproduction's own
+:class:`irnb.papers.Headline` (its ``paper`` text and :class:`irnb.papers.Claim` list; the
+verdict column is ``Headline.summary()``: which claims hold, which fail); nothing is typed.
+A reproduction without a headline shows "–"; one whose data lacks something
+(``ReproductionNeeds``) shows "needs …". The table sits between the markers
+ ``<!-- reproductions:begin -->`` and ``<!-- reproductions:end -->``.
 Run times go to stderr (they vary with the machine, so they stay out of the README).
 """
 
@@ -28,7 +30,7 @@ README = REPO / "README.md"
 COVID = REPO.parent / "shared" / "data" / "trec-covid-round1"
 BEGIN, END = "<!-- reproductions:begin -->", "<!-- reproductions:end -->"
 COLUMNS = ["id", "what it shows", "paper's headline", "irnb: default", "irnb: TREC-COVID",
-           "agrees (default / TREC-COVID)"]
+           "verdict: default", "verdict: TREC-COVID"]
 COVID_LABEL = "TREC-COVID round 1"
 
 
@@ -49,7 +51,7 @@ def outcome(id: str, experiment=None, *, label: str | None = None, manual=None) 
     seconds = time.perf_counter() - start
     if rep.headline is None:
         return {"paper": None, "irnb": "–", "verdict": "–", "seconds": seconds}
-    return {"paper": rep.headline.paper, "irnb": rep.headline.irnb, "verdict": rep.headline.verdict,
+    return {"paper": rep.headline.paper, "irnb": rep.headline.irnb, "verdict": rep.headline.summary(),
             "seconds": seconds}
 
 
@@ -74,8 +76,8 @@ def rows(*, ids=None, covid: Path | None = COVID, log=None) -> pd.DataFrame:
         if log is not None:
             log(f"{id}: default {mine['seconds']:.2f} s, TREC-COVID {theirs['seconds']:.2f} s")
         paper = mine["paper"] or theirs["paper"] or "–"
-        out.append([id, listing.loc[id, "title"], paper, mine["irnb"], theirs["irnb"],
-                    f"{mine['verdict']} / {theirs['verdict']}"])
+        out.append([id, listing.loc[id, "title"], paper, mine["irnb"], theirs["irnb"], mine["verdict"],
+                    theirs["verdict"]])
     return pd.DataFrame(out, columns=COLUMNS)
 
 

@@ -26,10 +26,13 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ..experiment import Experiment
-from .registry import REGISTRY, Headline, Reproduction, ReproductionNeeds, ReproductionSpec, Source, register
+from .registry import (REGISTRY, VERDICTS, Claim, Headline, Reproduction, ReproductionNeeds, ReproductionSpec, Source,
+                       register)
 
 __all__ = [
+    "Claim",
     "Headline",
+    "VERDICTS",
     "Reproduction",
     "Source",
     "ReproductionNeeds",

@@ -30,7 +30,8 @@ from ..decision import ASSESSMENT_FAMILIES, DEPTHS, case_counts, compare_table, 
 from ..measures import parse_measure
 from ..metrics import evaluate
 from ..params import MEASUREMENT_DEPTH
-from .registry import Headline, Reproduction, Source, register
+from ._common import interim_headline
+from .registry import Reproduction, Source, register
 
 __all__: list[str] = []
 
@@ -207,7 +208,7 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
         notes.append(f"Sensitivity to the A_p reading: with JudgedRet@d ({_judged_words(assessment='JudgedRet')}) "
                      f"in place of A_p@d, {_trend_sentence(other, '@10', '@1000', 'the same data gives')} "
                      f"(assessment='JudgedRet').")
-    headline = Headline(
+    headline = interim_headline(
         paper=f"@10 → @1000: case 3 {_fmt(theirs[('@10', 3)])} → {_fmt(theirs[('@1000', 3)])}, weak "
               f"{_fmt(_weak(theirs, '@10'))} → {_fmt(_weak(theirs, '@1000'))} (mean of 8 collections)",
         irnb=f"case 3 {_fmt(mine[('@10', 3)])} → {_fmt(mine[('@1000', 3)])}, weak {_fmt(_weak(mine, '@10'))} → "
@@ -432,7 +433,7 @@ def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
          "Differs: no pair shows the paper's full pattern (strong at the first depth, converged and unevenly "
          "judged at the deepest, weak beyond the pool depth); the closest one is shown."),
     ]
-    headline = Headline(paper="a pair significant at shallow depths converges deeper while the better run "
+    headline = interim_headline(paper="a pair significant at shallow depths converges deeper while the better run "
                               "falls behind in A_p (Robust 2005, s4 vs s3)",
                         irnb=f"{pairs[1][0]} vs {pairs[1][1]}: cases {grid.sequence(*pairs[1])}",
                         agrees=agrees)
@@ -488,7 +489,7 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
          "Agrees: the strong case-3 share decreases or stays about constant (within .02) as d grows, as the "
          "paper reports." if agrees else "Differs: the case-3 share grows with depth by more than .02."),
     ]
-    headline = Headline(paper="case 3 falls with d: .17 → .11 → .05 (TREC-3, P@10/30/100)",
+    headline = interim_headline(paper="case 3 falls with d: .17 → .11 → .05 (TREC-3, P@10/30/100)",
                         irnb=f"case 3 {' → '.join(_fmt(x) for x in case3)} ({', '.join(f'@{d}' for d in depths)})",
                         agrees=agrees)
     return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table, _paper_table3(),
@@ -523,7 +524,7 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
          f"Agrees: the case-3 share stays within {_CONSTANT:g} across depths." if agrees else
          f"Differs: the case-3 share moves by {_fmt(spread)} across depths (more than {_CONSTANT:g})."),
     ]
-    headline = Headline(paper="MAP@d: case 3 about constant, .04–.07 (TREC-3)",
+    headline = interim_headline(paper="MAP@d: case 3 about constant, .04–.07 (TREC-3)",
                         irnb=f"case 3 {_fmt(case3.min())}–{_fmt(case3.max())}", agrees=agrees)
     return Reproduction("baillie2008-table4", "", f"{PAPER_2008}, Table 4", table, None,
                         "\n".join(notes), source.label, headline=headline)
@@ -569,7 +570,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
         ("Agrees: every case has an example." if agrees else
          f"Differs: no pair falls in case {', '.join(str(c) for c, ok in zip(_CASES, found, strict=True) if not ok)} at any depth."),
     ]
-    headline = Headline(paper="all four cases occur among official runs (Robust 2005)",
+    headline = interim_headline(paper="all four cases occur among official runs (Robust 2005)",
                         irnb=f"cases with an example: {sum(found)} of 4", agrees=agrees)
     return Reproduction("baillie2008-fig4", "", f"{PAPER_2008}, Fig. 4", table, None, "\n".join(notes),
                         source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
@@ -607,7 +608,7 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
         ("Agrees: the top pair swaps from a strong to a weak comparison beyond the pool depth." if agrees else
          "Differs: no pair swaps from a strong comparison to a weak one beyond the pool depth; the closest are shown."),
     ]
-    headline = Headline(paper="pairs swap order beyond the pool depth as the leader's A_p falls "
+    headline = interim_headline(paper="pairs swap order beyond the pool depth as the leader's A_p falls "
                               "(strong → weak; Robust 2005)",
                         irnb=f"{n_swaps} of {len(grid.cases)} pairs swap; top: cases {grid.sequence(*pairs[0])}",
                         agrees=agrees)
@@ -674,7 +675,7 @@ def _fig12(source: Source, *, depth: int = 1000):
         (f"Agrees: τ is within {_TAU_BAND:g} of the papers' range {low:.3f}–{high:.3f}." if agrees else
          f"Differs: τ = {tau:.3f} lies more than {_TAU_BAND:g} from the papers' range {low:.3f}–{high:.3f}."),
     ]
-    headline = Headline(paper=f"τ(MAP, A_p@1000) = {low:.3f}–{high:.3f} (TREC-3/6/7/8)",
+    headline = interim_headline(paper=f"τ(MAP, A_p@1000) = {low:.3f}–{high:.3f} (TREC-3/6/7/8)",
                         irnb=f"τ = {tau:.3f} (Recall of Assessment: {tau_recall:.3f})", agrees=agrees)
     return Reproduction("baillie2008-fig12", "", f"{PAPER_2008}, Fig. 12", table, paper, "\n".join(notes),
                         source.label, draw=_draw_fig12, headline=headline, details={"runs": runs})

@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 
 from ..experiment import Experiment
-from ..params import AGREES
 from ..pooling import judged_depth
 
 FLOAT_FORMAT = "{:.4g}".format  # how tables print: four significant digits
@@ -24,29 +23,134 @@ class ReproductionNeeds(ValueError):
     """The data given lacks what a reproduction needs (manual runs, groups, truth, texts)."""
 
 
+VERDICTS = ("agrees", "partly", "differs", "depends on the reading", "n/a")
+
+
 @dataclass(frozen=True)
-class Headline:
-    """A reproduction's one-line verdict, for the README's reproduction table.
+class Claim:
+    """One claim of a paper's headline, tested on the data by a stated rule.
 
-    ``paper``: the paper's headline finding with its numbers; ``irnb``: the same quantity
-    computed on the data (text); ``agrees``: whether the data shows the paper's finding by
-    the rule the reproduction states in its notes (None: the data cannot say).
+    ``paper``: the paper's statement with its number; ``irnb``: the same quantity on the
+    data (text); ``rule``: how the data is judged, in words, with its margin or test (the
+    same on every data set); ``holds``: True, False, or None when the data cannot test it
+    (``reason`` then says why). ``readings``: where a definitional choice could flip the
+    claim (e.g. the three readings of A_p@k), whether it holds under each reading, by name;
+    ``holds`` is then the value under irnb's default reading.
 
-    >>> Headline("case 3 falls: .17 → .00", "case 3 falls: .09 → .00", True).verdict
-    'agrees'
+    >>> Claim("case 3 falls: .17 → .05", ".10 → .01", "falls by ≥ 0.05 of the pairs", True).holds
+    True
+    >>> Claim("τ < 0.9", "n/a", "τ below 0.9", None, reason="one run only").outcome
+    'untested: one run only'
     """
 
     paper: str
     irnb: str
-    agrees: bool | None
+    rule: str
+    holds: bool | None
+    reason: str = ""
+    readings: Mapping[str, bool | None] = field(default_factory=dict)
 
     def __post_init__(self):
-        object.__setattr__(self, "agrees", AGREES.validate(self.agrees, None))
+        if self.holds is not None and not isinstance(self.holds, (bool, np.bool_)):
+            raise TypeError(f"Claim.holds must be True, False or None, got {self.holds!r}")
+        object.__setattr__(self, "holds", None if self.holds is None else bool(self.holds))
+        if self.holds is None and not self.reason:
+            raise ValueError(f"a claim the data cannot test needs a reason (claim: {self.paper!r})")
+        readings = {str(k): (None if v is None else bool(v)) for k, v in dict(self.readings).items()}
+        object.__setattr__(self, "readings", MappingProxyType(readings))
+
+    @property
+    def depends(self) -> bool:
+        """The claim holds under one reading and fails under another."""
+        values = {v for v in self.readings.values() if v is not None}
+        return len(values) == 2
+
+    @property
+    def outcome(self) -> str:
+        """``holds``, ``fails``, ``depends on the reading (…)`` or ``untested: <reason>``."""
+        if self.depends:
+            split = ", ".join(f"{name}: {'holds' if v else 'fails'}" for name, v in self.readings.items()
+                              if v is not None)
+            return f"depends on the reading ({split})"
+        if self.holds is None:
+            return f"untested: {self.reason}"
+        return "holds" if self.holds else "fails"
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A reproduction's verdict: the paper's headline as a list of :class:`Claim`.
+
+    ``paper``: the headline in the paper's words with its numbers; ``claims``: each part of
+    it tested separately. :attr:`verdict` is ``agrees`` (every claim holds), ``partly``
+    (some hold, some fail or cannot be tested: :meth:`summary` says which), ``differs``
+    (every testable claim fails), ``depends on the reading`` (a definitional choice flips a
+    claim) or ``n/a`` (no claim can be tested).
+
+    >>> h = Headline("case 3 falls, weak rises", [
+    ...     Claim("case 3 falls .17 → .05", ".10 → .01", "falls by ≥ .05", True),
+    ...     Claim("weak rises .15 → .49", ".43 → .43", "rises by ≥ .05", False)])
+    >>> h.verdict
+    'partly'
+    >>> h.summary()
+    'partly — holds: case 3 falls .17 → .05; fails: weak rises .15 → .49'
+    """
+
+    paper: str
+    claims: Sequence[Claim]
+
+    def __post_init__(self):
+        claims = tuple(self.claims)
+        if not claims or not all(isinstance(c, Claim) for c in claims):
+            raise TypeError("Headline.claims must be a non-empty sequence of irnb.papers.Claim")
+        object.__setattr__(self, "claims", claims)
 
     @property
     def verdict(self) -> str:
-        """``agrees``, ``differs`` or ``n/a``."""
-        return {True: "agrees", False: "differs", None: "n/a"}[self.agrees]
+        """One of :data:`VERDICTS`."""
+        if any(c.depends for c in self.claims):
+            return "depends on the reading"
+        tested = [c.holds for c in self.claims if c.holds is not None]
+        if not tested:
+            return "n/a"
+        if len(tested) == len(self.claims) and all(tested):
+            return "agrees"
+        return "partly" if any(tested) else "differs"
+
+    @property
+    def irnb(self) -> str:
+        """irnb's numbers, claim by claim."""
+        return "; ".join(c.irnb for c in self.claims)
+
+    @property
+    def agrees(self) -> bool | None:
+        """True when the verdict is ``agrees``, False when ``differs``, else None."""
+        return {"agrees": True, "differs": False}.get(self.verdict)
+
+    def summary(self) -> str:
+        """The verdict and, unless every claim says the same, which claims hold and which not."""
+        verdict = self.verdict
+        if verdict in ("agrees", "differs") and all(c.holds is not None for c in self.claims):
+            return verdict
+        groups: dict[str, list[str]] = {}
+        for c in self.claims:
+            key = ("depends on the reading" if c.depends else "untested" if c.holds is None
+                   else "holds" if c.holds else "fails")
+            groups.setdefault(key, []).append(c.paper)
+        return f"{verdict} — " + "; ".join(f"{k}: {', '.join(v)}" for k, v in groups.items())
+
+    def table(self) -> pd.DataFrame:
+        """One row per claim: paper, irnb, rule, outcome."""
+        return pd.DataFrame([{"claim (paper)": c.paper, "irnb": c.irnb, "rule": c.rule, "outcome": c.outcome}
+                             for c in self.claims])
+
+    def lines(self) -> list[str]:
+        """The claims as plain-text lines (for the CLI and ``str(reproduction)``)."""
+        out = [f"headline (paper): {self.paper}", f"verdict: {self.summary()}"]
+        for i, c in enumerate(self.claims, 1):
+            out += [f"  claim {i}: {c.paper}", f"    irnb:    {c.irnb}", f"    rule:    {c.rule}",
+                    f"    outcome: {c.outcome}"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -57,8 +161,8 @@ class Reproduction:
     ``paper``: the paper's printed numbers in the same layout, or None where the paper
     prints none; ``notes``: the setting, what differs from the paper's and what agrees
     (computed sentences); ``figure(ax=None)`` draws it (figures only; tables raise).
-    ``headline``: the paper's headline against irnb's number (:class:`Headline`, or a
-    ``(paper, irnb, agrees)`` tuple turned into one), where the reproduction defines one;
+    ``headline``: the paper's headline as claims tested on the data (:class:`Headline`),
+    where the reproduction defines one;
     ``details``: further frames the figure is drawn from (e.g. per-depth confidence intervals), by name.
     """
 
@@ -74,12 +178,9 @@ class Reproduction:
     details: Mapping[str, pd.DataFrame] = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
-        headline = self.headline
-        if isinstance(headline, (tuple, list)) and len(headline) == 3:  # (paper, irnb, agrees)
-            object.__setattr__(self, "headline", Headline(*headline))
-        elif headline is not None and not isinstance(headline, Headline):
-            raise TypeError(f"{self.id}: headline must be an irnb.papers.Headline, a (paper, irnb, agrees) "
-                            f"tuple or None, got {type(headline).__name__}")
+        if self.headline is not None and not isinstance(self.headline, Headline):
+            raise TypeError(f"{self.id}: headline must be an irnb.papers.Headline or None, "
+                            f"got {type(self.headline).__name__}")
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     def figure(self, ax=None):
@@ -94,8 +195,7 @@ class Reproduction:
         if self.paper is not None:
             lines += ["", "paper:", self.paper.to_string(float_format=FLOAT_FORMAT)]
         if self.headline is not None:
-            lines += ["", f"headline (paper): {self.headline.paper}",
-                      f"headline (irnb):  {self.headline.irnb} — {self.headline.verdict}"]
+            lines += ["", *self.headline.lines()]
         if self.notes:
             lines += ["", self.notes]
         return "\n".join(lines)

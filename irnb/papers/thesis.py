@@ -23,7 +23,8 @@ import pandas as pd
 
 from ..metrics import evaluate
 from ..params import MEASUREMENT_DEPTH
-from .registry import Headline, Reproduction, Source, register
+from ._common import interim_headline
+from .registry import Reproduction, Source, register
 
 __all__: list[str] = []
 
@@ -151,7 +152,7 @@ def _fig71(source: Source, *, k: int = _K, pool_depth: int | None = None, run_a:
     notes.append("Agrees: lvl1 has more unjudged documents than lvl0 and they share at most half of the smaller "
                  "set." if agrees else "Differs: lvl1 does not have more unjudged documents than lvl0, or the "
                  "two share more than half of the smaller set.")
-    headline = Headline(paper="lvl1 has far more unjudged docs in its top 20 than lvl0; few shared",
+    headline = interim_headline(paper="lvl1 has far more unjudged docs in its top 20 than lvl0; few shared",
                         irnb=f"lvl1 {ub / max(n, 1):.1f} vs lvl0 {ua / max(n, 1):.1f} per topic, {ov} shared",
                         agrees=agrees)
     pair = pd.DataFrame({"run_a": [a], "run_b": [b], "k": [k]})
@@ -216,7 +217,7 @@ def _fig72(source: Source, *, k: int = _K, pool_depth: int | None = None, run: s
     notes.append("Agrees: the simulated P@k is higher on most topics and worse topics have more unjudged "
                  "documents." if agrees else "Differs: the simulated P@k is not higher on most topics, or worse "
                  "topics do not have more unjudged documents.")
-    headline = Headline(paper="simulated P@20 above the original on a large portion of queries; worst "
+    headline = interim_headline(paper="simulated P@20 above the original on a large portion of queries; worst "
                               "queries have more unjudged docs",
                         irnb=f"higher on {gains} of {n} topics; ρ(unjudged, P@{k}) = {rho:.2f}", agrees=agrees)
     pair = pd.DataFrame({"run_b": [b], "k": [k]})
