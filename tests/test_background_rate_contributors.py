@@ -158,13 +158,13 @@ def test_the_simulated_default_behaves_as_trec_covid_at_depth_10(sim):
 
 
 def test_readme_quotes_what_the_code_computes(covid, sim):
-    """README's paragraph on how many pooling runs the estimate needs: every number in it."""
+    """The usage page's paragraph on how many pooling runs the estimate needs: every number in it."""
     from pathlib import Path
 
     from irnb.datasets import default
     from irnb.judging import complete_experiment
 
-    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join((Path(__file__).resolve().parents[1] / "docs" / "usage.md").read_text(encoding="utf-8").split())
     s = background_rate_by_contributors(covid, (12, 39, 56), depth=10, draws=12, seed=0).summary()
     assert (s["draws"].tolist(), s["fitted"].tolist()) == ([12, 12, 1], [12, 12, 1])
     assert (f"with K = 12 the cubic reads below zero in {s.loc[12, 'below_zero']} of 12 draws and lands within a "

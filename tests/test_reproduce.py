@@ -483,7 +483,7 @@ def test_cli_saves_a_figure(tmp_path, capsys):
 
 # ------------------------------------------------------------------------------------- README
 def test_readme_table_default_column_is_what_the_code_computes(table_tool):
-    written = table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
+    written = table_tool.parse(table_tool.PAGE.read_text(encoding="utf-8")).set_index("id")
     computed = table_tool.rows(ids=MINE, covid=None).set_index("id")
     assert set(MINE) <= set(written.index), "README's reproduction table lacks ids; run tools/reproduction_table.py"
     for column in ("what it shows", "paper's headline", "irnb: default"):
@@ -494,7 +494,7 @@ def test_readme_table_default_column_is_what_the_code_computes(table_tool):
 
 @pytest.mark.shared
 def test_readme_table_covid_column_is_what_the_code_computes(table_tool, covid_results):
-    written = table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
+    written = table_tool.parse(table_tool.PAGE.read_text(encoding="utf-8")).set_index("id")
     for id, rep in covid_results.items():
         assert written.loc[id, "irnb: TREC-COVID"] == rep.headline.irnb, id
         assert written.loc[id, "verdict: TREC-COVID"] == rep.headline.summary(), id
@@ -517,16 +517,15 @@ def test_assessment_option_replaces_a_p(exp):
     assert "MAP with Unj@1000" in table1.notes
 
 
-def test_readme_reproduction_example_runs(table_tool):
+def test_the_reproductions_page_example_runs(table_tool):
     import re
 
-    text = table_tool.README.read_text(encoding="utf-8")
-    section = text.split("## Reproducing the papers' tables and figures", 1)[1].split("\n## ", 1)[0]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    text = table_tool.PAGE.read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     import matplotlib
 
     matplotlib.use("Agg")
     namespace = {"print": lambda *a, **k: None}
-    exec(compile(code, "README.md (reproductions)", "exec"), namespace)
-    rep = namespace["rep"]  # the README's example reproduces baillie2007-table1 as the papers do
+    exec(compile(code, "docs/reproductions.md", "exec"), namespace)
+    rep = namespace["rep"]  # the page's example reproduces baillie2007-table1 as the papers do
     assert rep.id == "baillie2007-table1" and not rep.table.empty and rep.paper is not None

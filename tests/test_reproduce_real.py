@@ -25,7 +25,7 @@ CLEF_LACKS = {"buttcher2007-table3": ["which runs are manual"], "buttcher2007-ta
 
 @pytest.fixture(scope="module")
 def readme(table_tool) -> pd.DataFrame:
-    return table_tool.parse(table_tool.README.read_text(encoding="utf-8")).set_index("id")
+    return table_tool.parse(table_tool.PAGE.read_text(encoding="utf-8")).set_index("id")
 
 
 def test_other_ids_are_the_buttcher_and_ravana_ones():

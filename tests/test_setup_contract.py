@@ -83,50 +83,107 @@ _RUNNER = '''\
 import json, sys, traceback
 blocks = json.load(open(sys.argv[1], encoding="utf-8"))
 namespace = {"__name__": "__main__"}
-for number, (line, code) in enumerate(blocks, start=1):
+for number, (name, line, code) in enumerate(blocks, start=1):
     try:
-        exec(compile(code, f"README.md:{line}", "exec"), namespace)
+        exec(compile(code, f"{name}:{line}", "exec"), namespace)
     except BaseException:
-        print(f"README.md python block {number} of {len(blocks)} (line {line}) failed:", file=sys.stderr)
+        print(f"{name} python block {number} of {len(blocks)} (line {line}) failed:", file=sys.stderr)
         traceback.print_exc()
         sys.exit(1)
 print(f"{len(blocks)} blocks ran")
 '''
+#: The pages whose ```python blocks run after README's, in this order, in the same interpreter.
+DOC_PAGES = ("docs/usage.md", "docs/simulator.md", "docs/reproductions.md")
 
 
-def _readme_blocks() -> list[tuple[int, str]]:
-    """(line of the first code line, code) of every ```python block of README.md, in order.
-    Code is written so that each line's number in README.md is its line in the traceback."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def _blocks(name: str, languages=_PYTHON) -> list[tuple[str, int, str]]:
+    """(file, line of the first code line, code) of every block of ``name`` (a path under the
+    repository) in ``languages``, in order. Code is padded so that each line's number in the
+    file is its line in a traceback."""
+    text = (REPO / name).read_text(encoding="utf-8")
     blocks = []
     for match in _FENCE.finditer(text):
-        if match["info"].strip().split(" ")[0].lower() in _PYTHON:
+        if match["info"].strip().split(" ")[0].lower() in languages:
             line = text.count("\n", 0, match.start("body")) + 1
-            blocks.append((line, "\n" * (line - 1) + match["body"]))
+            blocks.append((name, line, "\n" * (line - 1) + match["body"]))
     return blocks
 
 
-def test_readme_has_python_blocks():
-    blocks = _readme_blocks()
-    assert len(blocks) >= 5, "README's python examples are run by the test below; are the fences ```python?"
+def _readme_blocks() -> list[tuple[str, int, str]]:
+    return _blocks("README.md")
 
 
-@pytest.mark.slow
-def test_every_readme_python_block_runs_in_order_in_an_empty_folder(tmp_path):
-    """Every ```python block of README.md runs as written, in order, in one interpreter
-    whose working folder starts empty (names defined by a block are seen by the later ones)."""
+def test_readme_and_the_pages_have_python_blocks():
+    assert len(_readme_blocks()) >= 1, "README's five-minute example is run by the tests below; is it ```python?"
+    for page in DOC_PAGES:
+        assert _blocks(page), f"{page} has no ```python block; the test below runs them"
+
+
+def _run_blocks(tmp_path, blocks) -> Path:
     import json
     import os
 
     fresh = tmp_path / "fresh"
     fresh.mkdir()
-    (tmp_path / "blocks.json").write_text(json.dumps(_readme_blocks()), encoding="utf-8")
+    (tmp_path / "blocks.json").write_text(json.dumps(blocks), encoding="utf-8")
     (tmp_path / "runner.py").write_text(_RUNNER, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}
     done = subprocess.run([sys.executable, str(tmp_path / "runner.py"), str(tmp_path / "blocks.json")], cwd=fresh,
                           env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-4000:]
-    assert done.stdout.strip().endswith(f"{len(_readme_blocks())} blocks ran")
+    assert done.stdout.strip().endswith(f"{len(blocks)} blocks ran")
+    return fresh
+
+
+@pytest.mark.slow
+def test_every_python_block_runs_in_order_in_an_empty_folder(tmp_path):
+    """Every ```python block of README.md, then of the usage, simulator and reproductions
+    pages, runs as written, in order, in one interpreter whose working folder starts empty
+    (names defined by a block are seen by the later ones)."""
+    _run_blocks(tmp_path, _readme_blocks() + [block for page in DOC_PAGES for block in _blocks(page)])
+
+
+def _readme_commands_run_by_users() -> list[str]:
+    """The ``irnb …`` lines of README's ```bash blocks, but ``irnb lab`` (it opens a browser)."""
+    lines = [line.split("#")[0].strip() for _, _, code in _blocks("README.md", {"bash"}) for line in code.splitlines()]
+    return [line for line in lines if line.startswith("irnb ") and not line.startswith("irnb lab")]
+
+
+@pytest.mark.slow
+def test_readme_commands_run_on_the_files_its_first_block_writes(tmp_path):
+    """README's example commands, as written, in the folder where README's python block wrote
+    the embedded collection: each exits 0 and prints something."""
+    import os
+    import shlex
+
+    commands = _readme_commands_run_by_users()
+    assert len(commands) >= 5, commands
+    fresh = _run_blocks(tmp_path, _readme_blocks())
+    env = {**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}
+    for command in commands:
+        done = subprocess.run([sys.executable, "-m", "irnb", *shlex.split(command)[1:]], cwd=fresh, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{command}: {done.stderr[-2000:]}"
+        assert done.stdout.strip(), f"{command} printed nothing"
+
+
+def test_readme_speed_figures_are_the_results_files():
+    """The ratios README's speed paragraph states are those of benchmarks/RESULTS.md's
+    TREC-COVID table (pytrec_eval/irnb: evaluate, and parse + index + evaluate)."""
+    results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    covid = results.split("### TREC-COVID round 1", 1)[1]
+    ratio = {row: re.search(rf"^\| {re.escape(row)} \|(?:[^|]*\|){{4}} ([0-9.]+)×", covid, re.M).group(1)
+             for row in ("evaluate all runs (s)", "total: parse + index + evaluate (s)")}
+    speed = " ".join((REPO / "README.md").read_text(encoding="utf-8").split("## Speed", 1)[1].split())
+    assert f"takes 1/{ratio['evaluate all runs (s)']} of pytrec_eval's time" in speed
+    assert f"evaluating together 1/{ratio['total: parse + index + evaluate (s)']}" in speed
+
+
+def test_readme_is_a_front_door():
+    """At most ~250 lines, and no development history (issue numbers, sessions)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    assert not re.search(r"\b(issue \d+|session \d+|this session)\b", text, re.I)
 
 
 # --------------------------------------------------------------------------- Binder, .gitignore, extras

@@ -1,7 +1,7 @@
-"""Writes README.md's reproduction table: every registered reproduction, run live::
+"""Writes the reproduction table of the documentation site (docs/reproductions.md): every registered reproduction, run live::
 
     python tools/reproduction_table.py            # default collection + TREC-COVID (if ../shared has it)
-    python tools/reproduction_table.py --check    # exit 1 if README's table is not what the code computes
+    python tools/reproduction_table.py --check    # exit 1 if the page's table is not what the code computes
 
 One row per id (``irnb.reproduction_ids()``, every paper's): what it shows, the paper's
 headline, irnb's number on the embedded default and on TREC-COVID round 1, and whether each
@@ -11,7 +11,7 @@ verdict column is ``Headline.summary()``: which claims hold, which fail); nothin
 A reproduction without a headline shows "–"; one whose data lacks something
 (``ReproductionNeeds``) shows "needs …". The table sits between the markers
  ``<!-- reproductions:begin -->`` and ``<!-- reproductions:end -->``.
-Run times go to stderr (they vary with the machine, so they stay out of the README).
+Run times go to stderr (they vary with the machine, so they stay out of the page).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
-README = REPO / "README.md"
+PAGE = REPO / "docs" / "reproductions.md"
 COVID = REPO.parent / "shared" / "data" / "trec-covid-round1"
 BEGIN, END = "<!-- reproductions:begin -->", "<!-- reproductions:end -->"
 COLUMNS = ["id", "what it shows", "paper's headline", "irnb: default", "irnb: TREC-COVID",
@@ -93,15 +93,15 @@ def render(table: pd.DataFrame) -> str:
 
 
 def parse(text: str) -> pd.DataFrame:
-    """README's table back as a DataFrame (what :func:`render` wrote)."""
+    """The page's table back as a DataFrame (what :func:`render` wrote)."""
     if BEGIN not in text or END not in text:
-        raise ValueError(f"README.md has no {BEGIN} … {END} block; run python tools/reproduction_table.py")
+        raise ValueError(f"{PAGE.name} has no {BEGIN} … {END} block; run python tools/reproduction_table.py")
     block = text.split(BEGIN, 1)[1].split(END, 1)[0].strip().splitlines()[2:]
     cells = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]] for line in block]
     return pd.DataFrame(cells, columns=COLUMNS)
 
 
-def write(table: pd.DataFrame, readme: Path = README) -> None:
+def write(table: pd.DataFrame, readme: Path = PAGE) -> None:
     text = readme.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise ValueError(f"{readme}: add the markers {BEGIN} and {END} where the table goes")
@@ -112,14 +112,14 @@ def write(table: pd.DataFrame, readme: Path = README) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare with README.md instead of writing it")
+    parser.add_argument("--check", action="store_true", help="compare with the page instead of writing it")
     parser.add_argument("--no-covid", action="store_true", help="leave the TREC-COVID column as 'not run'")
     args = parser.parse_args(argv)
     table = rows(covid=None if args.no_covid else COVID, log=lambda line: print(line, file=sys.stderr))
     if args.check:
-        written = parse(README.read_text(encoding="utf-8"))
+        written = parse(PAGE.read_text(encoding="utf-8"))
         if not written.equals(table):
-            print("README.md's reproduction table is stale; run python tools/reproduction_table.py", file=sys.stderr)
+            print(f"{PAGE.name}'s reproduction table is stale; run python tools/reproduction_table.py", file=sys.stderr)
             return 1
         return 0
     write(table)

@@ -144,27 +144,38 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
 
 
 def read_groups(path) -> dict[str, str]:
-    r"""Run groups from a tab-separated file, one ``run<TAB>group`` per line (blank lines and
-    lines starting with ``#`` are skipped) — what ``irnb reproduce --groups`` reads.
+    r"""Run groups from a tab-separated file — what ``irnb reproduce --groups`` reads: one
+    ``run<TAB>group`` per line (blank lines and lines starting with ``#`` are skipped), or a
+    table whose first line names its columns, two of them ``run`` and ``group`` (the
+    ``runs.tsv`` that ``irnb simulate`` writes).
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
     ...     _ = f.write("# run\tgroup\nbm25\tuni\nbm25+rm3\tuni\nbert\tlab\n")
     >>> read_groups(f.name)
     {'bm25': 'uni', 'bm25+rm3': 'uni', 'bert': 'lab'}
+    >>> with open(f.name, "w") as g:
+    ...     _ = g.write("run\tgroup\tmanual\nbm25\tuni\t0\nbert\tlab\t1\n")
+    >>> read_groups(f.name)
+    {'bm25': 'uni', 'bert': 'lab'}
     >>> os.remove(f.name)
     """
     out: dict[str, str] = {}
+    columns, width, header = (0, 1), 2, False
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             text = line.rstrip("\n").rstrip("\r")
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
-            cells = text.split("\t")
-            if len(cells) != 2 or not cells[0].strip() or not cells[1].strip():
-                raise ValueError(f"{path}:{number}: expected 2 tab-separated columns (run<TAB>group), "
+            cells = [cell.strip() for cell in text.split("\t")]
+            if not out and not header and {"run", "group"} <= set(cells):
+                columns, width, header = (cells.index("run"), cells.index("group")), len(cells), True
+                continue
+            if len(cells) != width or not cells[columns[0]] or not cells[columns[1]]:
+                shape = "as the header names them" if header else "run<TAB>group"
+                raise ValueError(f"{path}:{number}: expected {width} tab-separated columns ({shape}), "
                                  f"got {len(cells)}: {text!r}")
-            run, group = cells[0].strip(), cells[1].strip()
+            run, group = cells[columns[0]], cells[columns[1]]
             if run in out:
                 raise ValueError(f"{path}:{number}: run {run!r} listed twice (first as group {out[run]!r})")
             out[run] = group

@@ -1,6 +1,6 @@
-"""README's calibration section (the simulated default against TREC-COVID round 1 and CLEF
-eHealth 2016): every number in its two tables and in the "crowded middle" paragraph is what the
-code computes now (they were typed; the default changed in session 8)."""
+"""The simulator page's calibration section (docs/simulator.md: the simulated default against
+TREC-COVID round 1 and CLEF eHealth 2016): every number in its two tables and in the "crowded
+middle" paragraph is what the code computes now."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import irnb
 from irnb.datasets import default
 from irnb.datasets.calibration import DESIGN_ROWS, POOL_DEPENDENT, calibration_table, seed_table
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-LABELS = {  # calibration statistic → README's words
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "simulator.md"
+LABELS = {  # calibration statistic → the page's words
     "judged@10 contributing": "JudgedRet@10, contributing",
     "judged@10 non-contributing": "JudgedRet@10, non-contributing",
     "judged@100 contributing": "JudgedRet@100, contributing",
@@ -39,8 +39,8 @@ def _number(value) -> str:
     return "–" if value is None or (isinstance(value, float) and np.isnan(value)) else f"{value:.3f}"
 
 
-def _readme() -> str:
-    return README.read_text(encoding="utf-8")
+def _page() -> str:
+    return PAGE.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +59,8 @@ def test_the_seed_0_table_is_what_the_code_computes(data, real_stats):
         in_range = "pool-dependent" if name in POOL_DEPENDENT else ("yes" if row["strict"] else "no")
         line = (f"| {label} | {_number(row['simulated'])} | {_number(row['TREC-COVID'])} | "
                 f"{_number(row['CLEF 2016'])} | {in_range} | {_number(row['simulated (TREC-COVID design)'])} |")
-        assert line in _readme(), line
-    text = " ".join(_readme().split())
+        assert line in _page(), line
+    text = " ".join(_page().split())
     sim, covid, clef = table["simulated"], table["TREC-COVID"], table["CLEF 2016"]
     comparable = [name for name in table.index if name not in POOL_DEPENDENT]
     assert f"All {int(table.loc[comparable, 'strict'].sum())} comparable statistics of the default lie inside" in text
@@ -89,11 +89,11 @@ def test_the_held_out_table_and_counts_are_what_the_code_computes(data, real_sta
     for name, row in spread.iterrows():
         line = (f"| {LABELS[name]} | {row['min']:.3f} | {row['mean']:.3f} | {row['max']:.3f} | "
                 f"{int(row['inside'])} | {int(row['wide'])} |")
-        assert line in _readme(), line
+        assert line in _page(), line
     sentence = (f"{int(spread['inside'].sum())} of the {n * len(spread)} statistic–seed pairs "
                 f"({spread['inside'].sum() / (n * len(spread)):.0%} ) lie inside the real range, and "
                 f"{int(spread['wide'].sum())} lie within ±30 % of it").replace("% )", " %)")
-    text = " ".join(_readme().split())
+    text = " ".join(_page().split())
     assert sentence in text, sentence
     assert f"its mean over these seeds is {spread.loc['MAP IQR', 'mean']:.3f}" in text
     missed = n * len(spread) - int(spread["wide"].sum())
@@ -132,7 +132,7 @@ def test_the_crowded_middle_paragraph_is_what_the_code_computes(data):
 
     ratio, gaps, alike = _crowding(default().experiment)
     covid_ratio, _, covid_alike = _crowding(trec_covid_round1(data / "trec-covid-round1"))
-    text = " ".join(_readme().split())
+    text = " ".join(_page().split())
     assert f"IQR/range is {ratio:.2f} here and {covid_ratio:.2f} on TREC-COVID" in text
     assert (f"({gaps['middle']:.4f} MAP apart) as in the top quarter ({gaps['top']:.4f}), and further apart in the "
             f"bottom quarter ({gaps['bottom']:.4f})") in text
