@@ -1,4 +1,4 @@
-"""Writes the reproduction table of the documentation site (docs/reproductions.md): every registered reproduction, run live::
+"""Writes the documentation site's reproduction table (docs/reproductions.md), every id run live::
 
     python tools/reproduction_table.py            # default collection + TREC-COVID (if ../shared has it)
     python tools/reproduction_table.py --check    # exit 1 if the page's table is not what the code computes
