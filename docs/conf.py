@@ -60,6 +60,34 @@ napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 
 html_theme = "alabaster"
-html_theme_options = {"page_width": "1240px", "sidebar_width": "230px"}   # room for the wide tables
+html_theme_options = {"page_width": "1340px", "sidebar_width": "210px"}   # room for the wide tables and figures
 html_title = f"irnb {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["irnb.css"]
+
+# MathJax (2.7) from the jupyter-server-mathjax package, copied into the site: the pages
+# render their maths without network access.
+import jupyter_server_mathjax  # noqa: E402
+
+html_static_path.append(str(Path(jupyter_server_mathjax.__file__).parent / "static"))
+mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML"
+
+# A live widget cannot run on a static page: the notebooks' widgets also offer a still
+# picture of their figure (irnb.views.layout.still), which the site shows instead; no
+# widget manager is loaded from a CDN.
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
+nb_ipywidgets_js: dict = {}
+
+
+def _no_mailto(app, doctree) -> None:
+    """docutils reads a measure name such as ``nDCG@20`` in running text as an e-mail
+    address; these pages have none, so every mailto: reference becomes its text again."""
+    from docutils import nodes
+
+    for ref in list(doctree.findall(nodes.reference)):
+        if ref.get("refuri", "").startswith("mailto:"):
+            ref.replace_self(nodes.Text(ref.astext()))
+
+
+def setup(app):
+    app.connect("doctree-read", _no_mailto)

@@ -125,7 +125,7 @@ def _side_by_side(left, right, *, titles=("irnb", "paper")) -> str:
     """Two DataFrames as one HTML row (the reproduced numbers beside the paper's), wrapping
     below each other, each scrolling where it is wider or longer than the page allows."""
     cells = "".join(f'<div style="margin-right:2em;max-width:100%;max-height:30em;overflow:auto"><b>{title}</b>'
-                    f'{frame.to_html(float_format="{:.4g}".format)}</div>'
+                    f'{frame.to_html(float_format="{:.4g}".format, na_rep="–")}</div>'
                     for title, frame in zip(titles, (left, right), strict=True) if frame is not None)
     return f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%">{cells}</div>'
 
@@ -186,6 +186,6 @@ def summarize_reproductions(reproductions) -> None:
             "partly": "some claims hold and some do not (see each one's claims)",
             "differs": "no testable claim holds",
             "depends on the reading": "the outcome depends on a definitional reading",
-            "n/a": "the data cannot test the headline (see the notes)"}
+            "n/a": "no claim this data can test (see the notes)"}
     parts = [f"{listing(ids)}: {said[verdict]}" for verdict, ids in groups.items() if ids]
     say(f"Of the {len(shown)} reproductions above, on {shown[0].data}: {'; '.join(parts)}.")

@@ -99,7 +99,7 @@ class Explorer:
         for control in self.controls.values():
             control.observe(lambda _change: self._sync(), names="value")
         self._sync()
-        self.widget = beside(sidebar(self.controls), self.tabs)
+        self.widget = beside(sidebar(self.controls), self.tabs, figure=lambda: self.active.figure)
 
     @property
     def active(self) -> View:

@@ -55,9 +55,12 @@ def test_summarize_reproductions_groups_by_verdict(monkeypatch):
         headline = None if verdict is None else SimpleNamespace(verdict=verdict)
         return SimpleNamespace(id=rid, data="toy data", headline=headline)
 
-    summarize_reproductions([rep("a", "agrees"), rep("b", "differs"), None, rep("c", "agrees"), rep("d", None)])
-    assert shown[0].data == ("Of the 4 reproductions above, on toy data: `a` and `c` agree with the paper's headline; "
-                             "`b` differs from it; `d` states no single headline (see the notes).")
+    summarize_reproductions([rep("a", "agrees"), rep("b", "differs"), None, rep("c", "agrees"), rep("d", None),
+                             rep("e", "partly"), rep("f", "depends on the reading")])
+    assert shown[0].data == ("Of the 6 reproductions above, on toy data: `a` and `c`: every claim of the paper's "
+                             "headline holds; `e`: some claims hold and some do not (see each one's claims); `b`: no "
+                             "testable claim holds; `f`: the outcome depends on a definitional reading; `d`: no claim "
+                             "this data can test (see the notes).")
     summarize_reproductions([None])
     assert "None of these reproductions" in shown[1].data
 

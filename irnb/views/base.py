@@ -106,7 +106,7 @@ class View:
                                             names="value")
             sync_controls(self.controls, self.locked_controls())
         plot = w.VBox([self._canvas_widget, self.status])
-        self.widget = beside(sidebar(self.controls), plot) if standalone else plot
+        self.widget = beside(sidebar(self.controls), plot, figure=lambda: self.figure) if standalone else plot
         if self.active:  # an inactive view (a hidden tab) draws when first shown
             self.refresh()
 

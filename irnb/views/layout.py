@@ -16,12 +16,19 @@ rank change
 
 from __future__ import annotations
 
+import base64
+from io import BytesIO
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .controls import control_help
 
-__all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "sidebar", "beside", "two_lines"]
+__all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOTE", "sidebar", "beside", "still",
+           "two_lines"]
+
+#: What a still picture of a live view says under it, where the page cannot run the view.
+STILL_NOTE = ("A still of the live view at its default setting: this page cannot run its controls. "
+              "Open the notebook in JupyterLab, on Binder or in Colab to move them.")
 
 #: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
 #: (plots.MIN_FONT = 9 pt → 10 px); the browser tests check the size the page shows them at.
@@ -64,18 +71,64 @@ def sidebar(controls: Mapping[str, Any]):
     return box
 
 
-def beside(controls_box, main):
+def beside(controls_box, main, *, figure: Callable[[], Any] | None = None):
     """The sidebar ``controls_box`` (see :func:`sidebar`) on the left, ``main`` (the plot)
     taking the rest of the width; where the page is too narrow for both at the figure's drawn
     size (JupyterLab at 1024 × 768 with its file browser open), the plot moves above the
     controls instead of being shrunk: the row wraps in reverse, so the wrapped plot comes
-    first and stays legible."""
+    first and stays legible.
+
+    ``figure`` (a function returning the figure shown now): the box then also offers a
+    still picture of it (:func:`still`) to front ends that cannot run widgets, such as the
+    documentation site or a notebook viewer; those that can still show the live widget."""
     import ipywidgets as w
 
     main.layout = w.Layout(flex="1 1 0", min_width=f"{round(PLOT_WIDTH * PNG_DPI) + PLOT_FRAME_PX}px")
     # wrap-reverse swaps the cross axis: flex-end aligns the two boxes to the top of their row
-    return w.HBox([controls_box, main], layout=w.Layout(width="100%", flex_flow="row wrap-reverse",
-                                                        align_items="flex-end"))
+    layout = w.Layout(width="100%", flex_flow="row wrap-reverse", align_items="flex-end")
+    if figure is None:
+        return w.HBox([controls_box, main], layout=layout)
+    return _live_box()([controls_box, main], figure=figure, layout=layout)
+
+
+def still(figure) -> dict[str, str]:
+    """A still picture of ``figure`` as the mime types a page without widgets shows: PNG, and
+    HTML with the picture at its drawn size and :data:`STILL_NOTE` under it."""
+    buffer = BytesIO()
+    figure.savefig(buffer, format="png", dpi=PNG_DPI)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    width = round(figure.get_figwidth() * PNG_DPI)
+    html = (f'<figure class="irnb-still"><img src="data:image/png;base64,{data}" width="{width}" '
+            f'alt="the live view at its default setting"/><figcaption>{STILL_NOTE}</figcaption></figure>')
+    return {"image/png": data, "text/html": html}
+
+
+def _live_box():
+    """An ``ipywidgets.HBox`` whose display also carries :func:`still` of its figure: a
+    front end that runs widgets picks the widget, any other the picture (the mime bundle's
+    richest type it can show). Declared when a box is built, so that ipywidgets is imported
+    only then."""
+    import ipywidgets as w
+    from IPython.display import display
+
+    class LiveBox(w.HBox):
+        def __init__(self, children, *, figure, **kwargs):
+            super().__init__(children, **kwargs)
+            self._figure = figure
+
+        def _repr_mimebundle_(self, **kwargs):
+            data = {"text/plain": "the live view (run the notebook to use its controls)"}
+            data.update(still(self._figure()))
+            data["application/vnd.jupyter.widget-view+json"] = {"version_major": 2, "version_minor": 0,
+                                                                "model_id": self.model_id}
+            return data
+
+        def _ipython_display_(self, **kwargs):  # ipywidgets 7 displays widgets this way, not by the bundle
+            display(self._repr_mimebundle_(), raw=True)
+            if hasattr(self, "_handle_displayed"):
+                self._handle_displayed(**kwargs)
+
+    return LiveBox
 
 
 def two_lines(text: str) -> str:

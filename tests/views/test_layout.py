@@ -1,0 +1,42 @@
+"""irnb.views.layout: a live view's box also offers a still picture of its figure."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("matplotlib")
+
+from PIL import Image  # noqa: E402
+
+from irnb.datasets import simulate  # noqa: E402
+from irnb.views.layout import PNG_DPI, STILL_NOTE, still  # noqa: E402
+from irnb.widgets import explorer, intervals_view  # noqa: E402
+
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture(scope="module")
+def experiment():
+    return simulate(seed=3, num_topics=8, num_runs=10, num_groups=4, docs_per_topic=400, run_depth=60,
+                    pool_depth=20, median_relevant=10, novel_runs=1, keyword_runs=1).experiment
+
+
+def test_a_view_offers_its_widget_and_a_still_of_its_figure(experiment):
+    view = intervals_view(experiment, canvas="png")
+    bundle = view.widget._repr_mimebundle_()
+    assert bundle[WIDGET]["model_id"] == view.widget.model_id
+    picture = Image.open(io.BytesIO(base64.b64decode(bundle["image/png"])))
+    assert picture.size == (round(view.figure.get_figwidth() * PNG_DPI), round(view.figure.get_figheight() * PNG_DPI))
+    assert STILL_NOTE in bundle["text/html"] and bundle["image/png"] in bundle["text/html"]
+
+
+def test_the_explorers_still_is_the_visible_tabs_figure(experiment):
+    shown = explorer(experiment, canvas="png")
+    shown.select("bias")
+    bundle = shown.widget._repr_mimebundle_()
+    assert bundle["image/png"] == still(shown.views["bias"].figure)["image/png"]
+    assert bundle["image/png"] != still(shown.views["intervals"].figure)["image/png"]
