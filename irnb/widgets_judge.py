@@ -25,6 +25,7 @@ from collections.abc import Mapping
 
 from .judging import AssessmentSession
 from .params import ONLY_QRELS
+from .views.layout import live_box, still
 
 __all__ = ["AssessorWidget", "assessor"]
 
@@ -54,8 +55,10 @@ class AssessorWidget:
         self.not_relevant_button = w.Button(description="not relevant", button_style="danger", icon="times")
         self.relevant_button.on_click(lambda _: self.relevant())
         self.not_relevant_button.on_click(lambda _: self.not_relevant())
-        self.widget = w.VBox([self.counters, self.document, w.HBox([self.relevant_button, self.not_relevant_button]),
-                              w.HBox([self.intervals, self.matrix], layout=w.Layout(flex_flow="row wrap"))])
+        parts = [self.counters, self.document, w.HBox([self.relevant_button, self.not_relevant_button]),
+                 w.HBox([self.intervals, self.matrix], layout=w.Layout(flex_flow="row wrap"))]
+        self.widget = live_box("VBox", parts, lambda: still(html="".join(
+            part.value for part in (self.counters, self.document, self.intervals, self.matrix))))
         # CSS classes name the parts for a page's reader (and the browser tests)
         self.widget.add_class("irnb-assessor")
         for name, part in {"counters": self.counters, "document": self.document, "intervals": self.intervals,

@@ -23,8 +23,8 @@ from collections.abc import Callable, Mapping
 
 from .controls import control_help
 
-__all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOTE", "sidebar", "beside", "still",
-           "two_lines"]
+__all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOTE", "sidebar", "beside", "live_box",
+           "still", "two_lines"]
 
 #: What a still picture of a live view says under it, where the page cannot run the view.
 STILL_NOTE = ("A still of the live view at its default setting: this page cannot run its controls. "
@@ -88,37 +88,36 @@ def beside(controls_box, main, *, figure: Callable[[], Any] | None = None):
     layout = w.Layout(width="100%", flex_flow="row wrap-reverse", align_items="flex-end")
     if figure is None:
         return w.HBox([controls_box, main], layout=layout)
-    return _live_box()([controls_box, main], figure=figure, layout=layout)
+    return live_box("HBox", [controls_box, main], lambda: still(figure()), layout=layout)
 
 
-def still(figure) -> dict[str, str]:
-    """A still picture of ``figure`` as the mime types a page without widgets shows: PNG, and
-    HTML with the picture at its drawn size and :data:`STILL_NOTE` under it."""
-    buffer = BytesIO()
-    figure.savefig(buffer, format="png", dpi=PNG_DPI)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    width = round(figure.get_figwidth() * PNG_DPI)
-    html = (f'<figure class="irnb-still"><img src="data:image/png;base64,{data}" width="{width}" '
-            f'alt="the live view at its default setting"/><figcaption>{STILL_NOTE}</figcaption></figure>')
-    return {"image/png": data, "text/html": html}
+def still(figure=None, *, html: str = "") -> dict[str, str]:
+    """A still of a live widget as the mime types a page without widgets shows: a picture of
+    ``figure`` (PNG, and HTML with it at its drawn size), or the widget's ``html`` as it reads
+    now, with :data:`STILL_NOTE` under it."""
+    data: dict[str, str] = {}
+    if figure is not None:
+        buffer = BytesIO()
+        figure.savefig(buffer, format="png", dpi=PNG_DPI)
+        data["image/png"] = base64.b64encode(buffer.getvalue()).decode("ascii")
+        width = round(figure.get_figwidth() * PNG_DPI)
+        html = (f'<img src="data:image/png;base64,{data["image/png"]}" width="{width}" '
+                f'alt="the live view at its default setting"/>{html}')
+    data["text/html"] = f'<figure class="irnb-still">{html}<figcaption>{STILL_NOTE}</figcaption></figure>'
+    return data
 
 
-def _live_box():
-    """An ``ipywidgets.HBox`` whose display also carries :func:`still` of its figure: a
-    front end that runs widgets picks the widget, any other the picture (the mime bundle's
-    richest type it can show). Declared when a box is built, so that ipywidgets is imported
-    only then."""
+def live_box(kind: str, children, still_of: Callable[[], dict[str, str]], **kwargs):
+    """An ``ipywidgets`` ``kind`` box ("HBox" or "VBox") whose display also carries a still of
+    it (``still_of()``, e.g. :func:`still` of its figure): a front end that runs widgets picks
+    the widget, any other the still (the richest type of the display's mime bundle it can
+    show). ipywidgets is imported here, when a box is built."""
     import ipywidgets as w
     from IPython.display import display
 
-    class LiveBox(w.HBox):
-        def __init__(self, children, *, figure, **kwargs):
-            super().__init__(children, **kwargs)
-            self._figure = figure
-
+    class LiveBox(getattr(w, kind)):
         def _repr_mimebundle_(self, **kwargs):
-            data = {"text/plain": "the live view (run the notebook to use its controls)"}
-            data.update(still(self._figure()))
+            data = {"text/plain": "a live widget (run the notebook to use it)", **still_of()}
             data["application/vnd.jupyter.widget-view+json"] = {"version_major": 2, "version_minor": 0,
                                                                 "model_id": self.model_id}
             return data
@@ -128,7 +127,7 @@ def _live_box():
             if hasattr(self, "_handle_displayed"):
                 self._handle_displayed(**kwargs)
 
-    return LiveBox
+    return LiveBox(children, **kwargs)
 
 
 def two_lines(text: str) -> str:

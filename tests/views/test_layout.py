@@ -40,3 +40,14 @@ def test_the_explorers_still_is_the_visible_tabs_figure(experiment):
     bundle = shown.widget._repr_mimebundle_()
     assert bundle["image/png"] == still(shown.views["bias"].figure)["image/png"]
     assert bundle["image/png"] != still(shown.views["intervals"].figure)["image/png"]
+
+
+def test_the_assessors_still_is_its_text_as_it_reads_now():
+    from irnb.datasets import default
+    from irnb.widgets_judge import assessor
+
+    judge = assessor(default().experiment, documents=default().documents)
+    bundle = judge.widget._repr_mimebundle_()
+    assert "image/png" not in bundle and STILL_NOTE in bundle["text/html"]
+    assert judge.counters.value in bundle["text/html"] and judge.document.value in bundle["text/html"]
+    assert bundle[WIDGET]["model_id"] == judge.widget.model_id
