@@ -179,6 +179,15 @@ def test_readme_speed_figures_are_the_results_files():
     assert f"evaluating together 1/{ratio['total: parse + index + evaluate (s)']}" in speed
 
 
+def test_readme_describes_the_embedded_default_as_it_is():
+    from irnb.datasets import default
+
+    exp = default().experiment
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    shape = f"{len(exp.topics)} topics, {len(exp.run_names)} runs in {len(set(exp.groups))} groups"
+    assert f"# simulated: {shape}" in text, shape
+
+
 def test_readme_is_a_front_door():
     """At most ~250 lines, and no development history (issue numbers, sessions)."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
