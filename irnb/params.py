@@ -70,7 +70,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
-           "PROGRESS", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
+           "PROGRESS", "HOLDS", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
            "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
@@ -698,6 +698,10 @@ WITHIN_QRELS = Param("within_qrels", bool, False,
 #: A sweep's progress bar: None shows it where someone watches (a terminal, a notebook).
 PROGRESS = Param("progress", bool, None, sentinels=(None,), meanings=((None, "automatic"),),
                  doc="show a progress bar (None: only in a terminal or a notebook)")
+#: Whether a claim of a paper's headline holds on the data (None: the data cannot test it).
+HOLDS = Param("holds", bool, None, sentinels=(None,), label="Claim.holds",
+              doc="the claim holds on the data (None: the data cannot test it)")
+
 #: Score against the Experiment's complete judgments (its truth), not the official qrels.
 TRUTH = Param("truth", bool, False, doc="score against the Experiment's complete judgments (truth=), not the qrels")
 #: trec_eval -J: each ranking condensed to its judged documents.
@@ -737,7 +741,7 @@ PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
 #: Every declared flag by name (True or False, or a sentinel where declared).
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
-    RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, TRUTH, JUDGED_ONLY, PER_TOPIC, INCLUDE_ALL, KEEP_DIFF,
+    RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, HOLDS, TRUTH, JUDGED_ONLY, PER_TOPIC, INCLUDE_ALL, KEEP_DIFF,
     LOG_SCALE, ACROSS_GROUPS, OVERWRITE, WITH_TRUTH, OPEN_BROWSER, FIGURE, STANDALONE, ACTIVE)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,

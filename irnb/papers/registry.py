@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..experiment import Experiment
+from ..params import HOLDS
 from ..pooling import judged_depth
 
 FLOAT_FORMAT = "{:.4g}".format  # how tables print: four significant digits
@@ -51,9 +52,7 @@ class Claim:
     readings: Mapping[str, bool | None] = field(default_factory=dict)
 
     def __post_init__(self):
-        if self.holds is not None and not isinstance(self.holds, (bool, np.bool_)):
-            raise TypeError(f"Claim.holds must be True, False or None, got {self.holds!r}")
-        object.__setattr__(self, "holds", None if self.holds is None else bool(self.holds))
+        object.__setattr__(self, "holds", HOLDS.validate(self.holds, None))
         if self.holds is None and not self.reason:
             raise ValueError(f"a claim the data cannot test needs a reason (claim: {self.paper!r})")
         readings = {str(k): (None if v is None else bool(v)) for k, v in dict(self.readings).items()}
