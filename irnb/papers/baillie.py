@@ -118,7 +118,8 @@ def _outnumbers(share: float, other: float) -> bool:
 
 def _near_range(value: float, low: float, high: float) -> bool:
     """A value (Kendall's τ) within ``_TAU_BAND`` of the papers' range [low, high]."""
-    return bool(low - _TAU_BAND <= float(value) <= high + _TAU_BAND)
+    value = float(value)
+    return bool(round(value - (low - _TAU_BAND), 12) >= 0 and round(high + _TAU_BAND - value, 12) >= 0)
 
 
 def _extremes_below(top: float, middle: float, bottom: float) -> bool | None:
