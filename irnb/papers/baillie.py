@@ -338,17 +338,17 @@ def _table1_claims(paper: pd.DataFrame, rows: Mapping[str, pd.Series], chosen: s
     theirs = paper.mean(axis=0)
     first, last = "@10", "@1000"
     spec = [
-        ("significant differences (cases 3 + 4) fall as d grows ('for the majority of collections')",
+        ("significant differences (cases 3 + 4) fall",
          "significantly different (cases 3 + 4)", "falls", _significant, _falls, True),
-        ("strong significant differences (case 3) fall", "in case 3", "falls", lambda r, x: float(r[(x, 3)]), _falls,
+        ("case 3 (strong, significant) falls", "in case 3", "falls", lambda r, x: float(r[(x, 3)]), _falls,
          True),
         ("weak comparisons (cases 2 + 4) rise", "in cases 2 + 4", "rises", _weak, _rises, False),
     ]
     claims = []
     for words, what, direction, value, rule, significance in spec:
         counted = sum(rule(value(paper.loc[c], first), value(paper.loc[c], last)) for c in paper.index)
-        said = (f"{words}: {_fmt(value(theirs, first))} → {_fmt(value(theirs, last))} from {first} to {last} "
-                f"(mean of {len(paper)} collections; by this rule in {counted} of {len(paper)})")
+        said = (f"{words}: {_fmt(value(theirs, first))} → {_fmt(value(theirs, last))}, {first} → {last} "
+                f"(mean of {len(paper)} collections; the rule holds in {counted} of {len(paper)})")
         claims.append(_reading_claim(
             said, _share_rule_words(what, direction, first, last, significance), rows, chosen,
             _share_judge(lambda r, value=value, rule=rule: rule(value(r, first), value(r, last)),
@@ -681,16 +681,15 @@ def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
     converge_counts = {r: int((converge[r]["full"].to_numpy() & converge_ok).sum()) for r in grid.readings}
     claims = [
         _count_claim(
-            "a pair stays significantly different on comparably judged lists: Robust 2003 s1 beats s2 'up until "
-            "P@500', A_p significantly different only at A@100",
+            "a pair stays significantly different to P@500 on comparably judged lists (Robust 2003 s1 vs s2)",
             f"at least one pair with P significantly different at every depth through @{upto[-1]} ({through}) and A_p "
             f"significantly different at no more than one of them; both runs retrieving at least {upto[-1]} "
             f"documents on every topic both answer",
             even_counts, grid.assessment,
             int(even_ok.sum()), None if even_ok.any() else f"no pair has both runs {upto[-1]} documents deep"),
         _count_claim(
-            "a pair significant at shallow depths converges deeper while the better run falls behind in A_p "
-            "beyond the pool depth: Robust 2005 s4 vs s3, pool depth 47",
+            "a pair significant at shallow depths converges while the better run falls behind in A_p beyond the "
+            "pool depth (Robust 2005 s4 vs s3)",
             f"at least one pair: case 3 at @{depths[0]} with X ahead, no significant P difference at "
             f"@{depths[-1]} (case 1 or 2), and there Y with the higher mean A_p; @{depths[-1]} beyond the pool "
             f"depth; both runs retrieving at least {depths[-1]} documents on every topic both answer",
@@ -785,8 +784,7 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
     paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
     claims = [
         _reading_claim(
-            f"the strong case 3 'either decreased or remained approximately constant' as d grows: {paper3} "
-            f"(TREC-3, P@10, P@30, P@100)",
+            f"case 3 'either decreased or remained approximately constant': {paper3} (TREC-3, P@10/30/100)",
             f"case 3 falls from {first} to {last} by at least {_SHARE_MARGIN:g} of the pairs, or stays approximately "
             f"constant (its smallest share at least {_CONSTANT_RATIO:g} of its largest; untested below "
             f"{_MIN_SHARE:g} at every depth, with fewer than {_MIN_PAIRS} pairs, or with no significant difference)",
@@ -795,8 +793,8 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
                        else _falls_or_constant(_case3_by_depth(r, depths))),
             lambda r: "case 3 " + " → ".join(_fmt(x) for x in _case3_by_depth(r, depths)),
             _case3_untested(mine, depths)),
-        _weak_claim(rows, fam, depths, "weak cases rise as d grows: 'an increase in weak cases from 0.07 to 0.087' "
-                                       "(TREC-3, P@10 → P@30), 'this trend remains … towards P@1000'"),
+        _weak_claim(rows, fam, depths, "weak cases rise: 'from 0.07 to 0.087' (TREC-3, P@10 → P@30), 'this trend "
+                                       "remains … towards P@1000'"),
     ]
     headline = Headline(f"P@d: case 3 falls or stays about constant ({paper3}, TREC-3), weak cases rise", claims)
     notes = [
@@ -829,8 +827,8 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
     low, high = _TABLE4_CASE3
     claims = [
         _reading_claim(
-            f"for MAP@d case 3 'remained approximately constant, between {low:g} and {high:g}' (TREC-3; likewise "
-            f"TREC-8, Robust 03, Robust 05, HARD 05)",
+            f"case 3 'remained approximately constant, between {low:g} and {high:g}' (TREC-3; likewise 4 more "
+            f"collections)",
             f"case 3's smallest share across depths at least {_CONSTANT_RATIO:g} of its largest (the paper's "
             f"{_fmt(low)}–{_fmt(high)} holds, its Table 3 {' → '.join(_fmt(x) for x in _TABLE3_CASE3)} does not); "
             f"untested below {_MIN_SHARE:g} at every depth, with fewer than {_MIN_PAIRS} pairs, or with no "
@@ -840,8 +838,7 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
                        else _constant(_case3_by_depth(r, depths))),
             lambda r: "case 3 " + " → ".join(_fmt(x) for x in _case3_by_depth(r, depths)),
             _case3_untested(mine, depths)),
-        _weak_claim(rows, fam, depths, "weak cases rise as d grows ('Overall … the proportion of strong comparisons "
-                                       "decreased while the proportion of weak cases increased')"),
+        _weak_claim(rows, fam, depths, "weak cases rise as d grows ('overall, a common trend across collections')"),
     ]
     headline = Headline(f"MAP@d: case 3 about constant, {_fmt(low)}–{_fmt(high)} (TREC-3); weak cases rise", claims)
     notes = [
@@ -955,9 +952,8 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
     n_pairs = len(grid.cases)
     claims = [
         _count_claim(
-            "pairs swap order beyond the pool depth as the leader's A_p falls: SAB05ROR1 ahead of PIRCRB05TD3 "
-            "(case 3 at @10 and @30), PIRCRB05TD3 ahead beyond @100 and significantly more judged (Robust 2005, "
-            "pool depth 55); likewise UIC0501 against INDRI05DMMT",
+            "a pair swaps order beyond the pool depth as the leader's A_p falls (Robust 2005: SAB05ROR1 vs "
+            "PIRCRB05TD3, UIC0501 vs INDRI05DMMT)",
             f"at least one pair: case 3 at @{first} with X ahead, Y ahead in MAP at @{last} and significantly more "
             f"judged there; @{last} beyond the pool depth; both runs retrieving at least {last} documents on every "
             f"topic both answer",
@@ -965,8 +961,7 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
             _no_depth_beyond(source, last) or (None if eligible.any() else
                                                f"no pair has both runs {last} documents deep")),
         _reading_claim(
-            "'a common pattern was for a comparison to change from a strong to a weak case' as d grows beyond the "
-            "pool depth",
+            "comparisons change from strong to weak as d grows beyond the pool depth ('a common pattern')",
             f"the share of pairs strong (case 1 or 3) at @{first} and weak (case 2 or 4) at @{last} exceeds the "
             f"share going from weak to strong by at least {_SHARE_MARGIN:g} of the pairs (untested with fewer than "
             f"{_MIN_PAIRS} pairs)",
@@ -1052,8 +1047,7 @@ def _fig12(source: Source, *, depth: int = 1000):
     claims = [
         _reading_claim(f"τ(MAP, A_p@1000) = {low:.3f}–{high:.3f} (TREC-3, 6, 7, 8)",
                        f"τ(MAP, A_p@{depth}) within {_TAU_BAND:g} of the papers' range", taus, fam, lambda t: _near_range(t, low, high), lambda t: f"τ = {t:.3f}", ""),
-        _reading_claim("'those systems at the extremes' (by MAP) have less of their lists judged than the middle "
-                       "'popular' runs",
+        _reading_claim("runs at both extremes (by MAP) have less of their lists judged than the middle runs",
                        f"mean A_p@{depth} of the top fifth and of the bottom fifth of runs by MAP each at most "
                        f"{_EXTREME_RATIO:g} × the middle runs' (fifths: irnb's reading of 'extremes')",
                        fifths, fam, lambda f: _extremes_below(*f),
