@@ -372,8 +372,8 @@ def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TES
     needs a depth (``"Judged"``, ``"JudgedRet"``, ``"NotUnj"``, ``"Unj"``), taken at the
     measure's depth;
     ``judged`` restricts the qrels to a pool (a mask over qrels entries, see
-    :mod:`irnb.pooling`); ``test`` is one of ``anova`` (default: one-way ANOVA +
-    Bonferroni, the papers' procedure), ``t, wilcoxon, sign, randomization, tukey`` and
+    :mod:`irnb.pooling`); ``test`` is one of ``anova`` (default: the papers' ANOVA then
+    Bonferroni comparisons; one-way at α = 0.05 is irnb's reading), ``t, wilcoxon, sign, randomization, tukey`` and
     ``options`` are that test's keywords (e.g. ``seed=``); ``topics`` as in
     :mod:`irnb.stats`. ``.attrs`` holds ``test, correction, alpha, assessment, procedure,
     measure``. This is what ``irnb compare`` prints.
@@ -492,10 +492,11 @@ def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | M
     (e.g. ``"JudgedRet"``, ``"NotUnj"``, ``"MAAR"``) taken at each column's depth — AP
     without a depth takes the deepest of ``depths`` when the family needs one.
 
-    The test is the papers' procedure by default (one-way ANOVA over all runs, then
-    Bonferroni comparisons, α = 0.05); ``.attrs`` says which (``test, correction, alpha,
-    assessment, procedure, form``, and ``pairing``: measure → assessment measure). Pair
-    counts are in :func:`case_counts`.
+    The test follows the papers' procedure by default (an ANOVA over all runs, then
+    Bonferroni comparisons; one-way at α = 0.05 is irnb's reading, the papers name
+    neither); ``.attrs`` says which (``test, correction, alpha, assessment, procedure,
+    form``, and ``pairing``: measure → assessment measure). Pair counts are in
+    :func:`case_counts`.
     """
     tidy = case_counts(settings, form=form, measures=measures, assessment=assessment, depths=depths, test=test,
                        alpha=alpha, topics=topics, **options)

@@ -582,9 +582,9 @@ CONTRIBUTING_RUNS = Param("contributing", int, None, low=1, label="contributing 
 TOP_RUNS = Param("top", int, 20, low=1, label="top (runs shown in a plot)", doc="runs shown in a plot")
 #: Significance tests (irnb.stats.pairwise_test): paired tests per pair, or ANOVA / Tukey over all runs.
 TEST = Param("test", str, "anova", choices=("t", "wilcoxon", "sign", "randomization", "anova", "tukey"),
-             doc="anova: one-way ANOVA over all runs + Bonferroni multiple comparisons, the papers' "
-                 "procedure; t, wilcoxon, sign, randomization: paired tests per pair, uncorrected; "
-                 "tukey: Tukey HSD")
+             doc="anova: one-way ANOVA over all runs + Bonferroni multiple comparisons (the papers' ANOVA "
+                 "then Bonferroni; one-way and α are irnb's reading); t, wilcoxon, sign, randomization: paired "
+                 "tests per pair, uncorrected; tukey: Tukey HSD")
 #: The paired tests (one p-value per pair, from that pair's scores alone): a comparison table's tests.
 PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], listed="tuple", suggest=False,
                       doc="paired test over topics")
