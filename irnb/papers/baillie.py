@@ -391,8 +391,9 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
         f"irnb ({source.label}): {_trend_sentence(mine, '@10', '@1000', 'as d grows')}; "
         f"MAP/MAA: case 3 {_fmt(mine[('MAP/AA', 3)])}, weak {_fmt(_weak(mine, 'MAP/AA'))} "
         f"(paper mean {_fmt(theirs[('MAP/AA', 3)])}, {_fmt(_weak(theirs, 'MAP/AA'))}).",
-        f"Rules: a share rises or falls when it moves by at least {_SHARE_MARGIN:g} of the pairs from @10 to "
-        f"@1000, on every data set; the paper's own collections meet them as each claim says.",
+        f"Rules (the same on every data set): a share rises or falls when it moves by at least {_SHARE_MARGIN:g} of "
+        f"the pairs from @10 to @1000; share claims need at least {_MIN_PAIRS} pairs. Applied to each of the "
+        f"paper's own {len(paper)} collections, each rule holds in the count its claim gives.",
         f"Verdict: {headline.summary()}.",
         _sensitivity(rows, "@10", "@1000"),
     ]
