@@ -16,9 +16,11 @@ case  strength              outcome
 ====  ====================  ==============================================================
 
 "Different" means p < ``alpha``; ``alpha`` is applied here and nowhere else (the p-values
-come from :mod:`irnb.stats`). The default test is the papers' procedure (Baillie et al. 2007
-§4.2, 2008 §4.2): ``test="anova"``, a one-way ANOVA over all runs followed by Bonferroni
-multiple comparisons. A pair is different only when the ANOVA over all runs and the
+come from :mod:`irnb.stats`). The default test follows the papers' procedure (Baillie et al.
+2007 §4.2, 2008 §4.2: "the ANOVA test", then "Bonferroni multiple comparisons"):
+``test="anova"``, a one-way ANOVA over all runs followed by Bonferroni multiple
+comparisons. The papers name neither α nor the ANOVA's design: one-way (runs as the only
+factor) and α = 0.05 are irnb's reading. A pair is different only when the ANOVA over all runs and the
 pair's Bonferroni comparison both reject, so the tables report p = max(ANOVA p,
 Bonferroni p). The other tests of :data:`irnb.stats.TESTS` (paired t, Wilcoxon, sign,
 randomization, Tukey HSD) are options. A pair whose p-value is NaN (nothing to test, e.g.
@@ -55,8 +57,8 @@ import pandas as pd
 from scipy import special
 
 from .measures import FAMILIES, Measure, parse_measure
-from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER, MEASUREMENT_DEPTH,
-                     TEST, TOPIC_RULE)
+from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
+                     INTERVAL_ADJUSTMENT, MEASUREMENT_DEPTH, TEST, TOPIC_RULE)
 from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
 
 __all__ = [
@@ -78,6 +80,7 @@ __all__ = [
     "case_counts",
     "case_proportions",
     "depth_curves",
+    "interval_comparisons",
 ]
 
 CASES = {
@@ -89,7 +92,7 @@ CASES = {
 STRENGTH = {1: "strong", 2: "weak", 3: "strong", 4: "weak"}
 TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie et al. 2007 Table 1 columns
 DEPTHS = (10, 30, 100, 500, 1000)  # the papers' measurement depths d (2007 Table 1; 2008 §4.2, Tables 3-4)
-DEFAULT_TEST = "anova"  # the papers' procedure: one-way ANOVA over all runs, then Bonferroni comparisons
+DEFAULT_TEST = "anova"  # the papers' ANOVA then Bonferroni comparisons; one-way and α = 0.05 are irnb's reading
 DEFAULT_ALPHA = 0.05
 FORMS = CASE_FORM.choices  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
@@ -369,8 +372,8 @@ def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TES
     needs a depth (``"Judged"``, ``"JudgedRet"``, ``"NotUnj"``, ``"Unj"``), taken at the
     measure's depth;
     ``judged`` restricts the qrels to a pool (a mask over qrels entries, see
-    :mod:`irnb.pooling`); ``test`` is one of ``anova`` (default: one-way ANOVA +
-    Bonferroni, the papers' procedure), ``t, wilcoxon, sign, randomization, tukey`` and
+    :mod:`irnb.pooling`); ``test`` is one of ``anova`` (default: the papers' ANOVA then
+    Bonferroni comparisons; one-way at α = 0.05 is irnb's reading), ``t, wilcoxon, sign, randomization, tukey`` and
     ``options`` are that test's keywords (e.g. ``seed=``); ``topics`` as in
     :mod:`irnb.stats`. ``.attrs`` holds ``test, correction, alpha, assessment, procedure,
     measure``. This is what ``irnb compare`` prints.
@@ -489,10 +492,11 @@ def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | M
     (e.g. ``"JudgedRet"``, ``"NotUnj"``, ``"MAAR"``) taken at each column's depth — AP
     without a depth takes the deepest of ``depths`` when the family needs one.
 
-    The test is the papers' procedure by default (one-way ANOVA over all runs, then
-    Bonferroni comparisons, α = 0.05); ``.attrs`` says which (``test, correction, alpha,
-    assessment, procedure, form``, and ``pairing``: measure → assessment measure). Pair
-    counts are in :func:`case_counts`.
+    The test follows the papers' procedure by default (an ANOVA over all runs, then
+    Bonferroni comparisons; one-way at α = 0.05 is irnb's reading, the papers name
+    neither); ``.attrs`` says which (``test, correction, alpha, assessment, procedure,
+    form``, and ``pairing``: measure → assessment measure). Pair counts are in
+    :func:`case_counts`.
     """
     tidy = case_counts(settings, form=form, measures=measures, assessment=assessment, depths=depths, test=test,
                        alpha=alpha, topics=topics, **options)
@@ -508,7 +512,8 @@ def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | M
 def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depths: Sequence[int] = DEPTHS,
                  judged: np.ndarray | None = None, assessment: str | Measure | None = None,
                  test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
-                 confidence: float = 0.95, topics: str = "pairwise", **options) -> pd.DataFrame:
+                 confidence: float = 0.95, intervals: str = "test", topics: str = "pairwise",
+                 **options) -> pd.DataFrame:
     """Two runs' measure and assessment curves across measurement depths (the data behind
     Baillie et al.'s Fig. 2 / Fig. 11), with confidence intervals and the pair's case.
 
@@ -517,15 +522,24 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     with A_p@d), or ``assessment`` (a family, e.g. ``"MAA"``, at depth d). Rows: ``depth,
     kind ("measure" | "assessment"), measure, run, mean, lower, upper, n_topics, p_value,
     significant, case``. Means and intervals are over the topics the test uses (those the
-    pair shares; with ``topics="common"`` those every run shares): mean ± t_{(1+confidence)/2, n−1}·sd/√n. The
+    pair shares; with ``topics="common"`` those every run shares): mean ± t_{1−(1−confidence)/(2m), n−1}·sd/√n,
+    where m is the number of comparisons the intervals are adjusted for (``intervals``, see
+    :func:`interval_comparisons`): ``"test"`` (default) adjusts them by Bonferroni over every
+    pair of runs, m = S(S−1)/2, when the test corrects for multiplicity (``anova``,
+    ``tukey``), as Baillie et al. 2008 draw "standard error … adjusted for multiple
+    comparisons" (disjoint bars = a significant difference), so that the bars do not
+    contradict the cases they carry; ``"bonferroni"`` always adjusts; ``"none"`` never
+    (m = 1). E.g. 40 runs: m = 780, and a 95 % interval is drawn at 1 − 0.05/780. The
     p-value is the pair's, from ``test`` applied to all runs (so ANOVA/Bonferroni and
     Tukey see the whole family, as in the paper; the default is the papers' ANOVA +
     Bonferroni); ``case`` is the pair's decision-matrix case at that depth. ``.attrs``:
-    ``test, correction, alpha, assessment, procedure, confidence``.
+    ``test, correction, alpha, assessment, procedure, confidence``, and ``intervals`` (what
+    the bars are, in words), ``comparisons`` (m) and ``interval_confidence`` (each bar's).
     """
     alpha = _check_alpha(alpha)
     _check_test(test, topics)
     CONFIDENCE.validate(confidence, None, wording="satisfy")
+    intervals = INTERVAL_ADJUSTMENT.validate(intervals, "depth_curves")
     depths = _check_depths(depths)
     pairs = []
     for d in depths:
@@ -545,7 +559,9 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     first, second = names[min(ia, ib)], names[max(ia, ib)]  # tables list each pair once, in run order
     shared = ev.evaluated.all(axis=0) if topics == "common" else ev.evaluated[ia] & ev.evaluated[ib]
     n = int(shared.sum())
-    crit = special.stdtrit(n - 1, 0.5 + confidence / 2) if n >= 2 else np.nan
+    comparisons = interval_comparisons(len(names), test=test, intervals=intervals)
+    level = 1 - (1 - confidence) / comparisons
+    crit = special.stdtrit(n - 1, 0.5 + level / 2) if n >= 2 else np.nan
     rows = []
     for d, m, a in pairs:
         table = _table(ev, m, a, test, alpha, topics, options)
@@ -559,6 +575,24 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
                              "lower": mean - half, "upper": mean + half, "n_topics": n, "p_value": float(p),
                              "significant": bool(p < alpha), "case": int(row["case"])})
     out = pd.DataFrame(rows)
+    words = (f"{confidence:.0%} t intervals, Bonferroni-adjusted over the {comparisons} pairs of runs compared"
+             if comparisons > 1 else f"{confidence:.0%} t intervals, not adjusted for multiple comparisons")
     out.attrs = _attrs(test, alpha, "A_p@d = Judged@d" if assessment is None else str(assessment),
-                       confidence=float(confidence))
+                       confidence=float(confidence), intervals=words, comparisons=comparisons,
+                       interval_confidence=float(level))
     return out
+
+
+def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str = "test") -> int:
+    """m, the number of comparisons a pair figure's intervals are adjusted for (Bonferroni:
+    each interval at confidence 1 − (1 − confidence)/m): every pair of ``runs`` runs when
+    ``intervals`` is ``"bonferroni"``, or ``"test"`` and the test corrects for multiplicity
+    (``anova``, ``tukey``); otherwise 1 (unadjusted).
+
+    >>> interval_comparisons(40), interval_comparisons(40, test="t"), interval_comparisons(40, intervals="none")
+    (780, 1, 1)
+    """
+    _check_test(test, TOPIC_RULES[0])
+    intervals = INTERVAL_ADJUSTMENT.validate(intervals, "interval_comparisons")
+    adjusted = intervals == "bonferroni" or (intervals == "test" and test in _CORRECTIONS)
+    return max(1, runs * (runs - 1) // 2) if adjusted else 1

@@ -72,7 +72,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
            "PROGRESS", "HOLDS", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
-           "CHOICES", "ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
+           "CHOICES", "ADJUSTMENT", "INTERVAL_ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
            "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
 
@@ -582,9 +582,9 @@ CONTRIBUTING_RUNS = Param("contributing", int, None, low=1, label="contributing 
 TOP_RUNS = Param("top", int, 20, low=1, label="top (runs shown in a plot)", doc="runs shown in a plot")
 #: Significance tests (irnb.stats.pairwise_test): paired tests per pair, or ANOVA / Tukey over all runs.
 TEST = Param("test", str, "anova", choices=("t", "wilcoxon", "sign", "randomization", "anova", "tukey"),
-             doc="anova: one-way ANOVA over all runs + Bonferroni multiple comparisons, the papers' "
-                 "procedure; t, wilcoxon, sign, randomization: paired tests per pair, uncorrected; "
-                 "tukey: Tukey HSD")
+             doc="anova: one-way ANOVA over all runs + Bonferroni multiple comparisons (the papers' ANOVA "
+                 "then Bonferroni; one-way and α are irnb's reading); t, wilcoxon, sign, randomization: paired "
+                 "tests per pair, uncorrected; tukey: Tukey HSD")
 #: The paired tests (one p-value per pair, from that pair's scores alone): a comparison table's tests.
 PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], listed="tuple", suggest=False,
                       doc="paired test over topics")
@@ -622,6 +622,12 @@ ESTIMATOR_NAME = replace(ESTIMATOR, listed="named", suggest=False, meanings=_EST
 #: A multiple-comparison correction of p-values that corrects (``correction`` without ``"none"``).
 ADJUSTMENT = CORRECTION.renamed("method", label="adjustment method", choices=CORRECTION.choices[:3],
                                 doc="multiple-comparison correction of the p-values (bh = Benjamini-Hochberg)")
+#: How the confidence intervals of a pair figure are adjusted for the multiple comparisons.
+INTERVAL_ADJUSTMENT = Param("intervals", str, "test", choices=("test", "bonferroni", "none"), listed="tuple",
+                            suggest=False, label="intervals (adjustment for multiple comparisons)",
+                            doc="test: Bonferroni-adjusted over every pair of runs when the test corrects for "
+                                "multiplicity (anova, tukey), unadjusted otherwise; bonferroni: always adjusted; "
+                                "none: never")
 #: A column of a pairwise-test result shown as a run × run matrix.
 MATRIX_VALUE = Param("value", str, "p_value", label="matrix value", listed="tuple", suggest=False,
                      choices=("mean_diff", "d_z", "statistic", "direction", "p_value", "n_topics"),
@@ -748,7 +754,8 @@ DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "re
                                                  "random_state": RANDOM_STATE})
 #: Every declared choice beyond the registry's own (words from a fixed list), by what it chooses.
 CHOICES: Mapping[str, Param] = MappingProxyType({
-    "adjustment": ADJUSTMENT, "matrix_value": MATRIX_VALUE, "topic_rule": TOPIC_RULE,
+    "adjustment": ADJUSTMENT, "interval_adjustment": INTERVAL_ADJUSTMENT, "matrix_value": MATRIX_VALUE,
+    "topic_rule": TOPIC_RULE,
     "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
     "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
     "ranked": RANKED_RUNS, "pooled": POOLED_RUNS, "run_set": RUN_SET, "canvas": CANVAS,

@@ -245,9 +245,22 @@ def test_depth_curves(rng):
     assert (curves["lower"] <= curves["mean"]).all() and (curves["mean"] <= curves["upper"]).all()
     ev = irnb.evaluate(exp, ["P@10"])
     x = ev["P@10"][exp.run_index("run3")[0]]
-    lo, hi = sps.t.interval(0.95, x.size - 1, loc=x.mean(), scale=sps.sem(x))
+    # ANOVA + Bonferroni: each bar is Bonferroni-adjusted over every pair of runs (Baillie et al. 2008)
+    m = len(exp.run_names) * (len(exp.run_names) - 1) // 2
+    lo, hi = sps.t.interval(1 - 0.05 / m, x.size - 1, loc=x.mean(), scale=sps.sem(x))
     row = curves[(curves["measure"] == "P@10") & (curves["run"] == "run3")].iloc[0]
     assert (row["lower"], row["mean"], row["upper"]) == pytest.approx((lo, x.mean(), hi), abs=1e-12)
+    assert curves.attrs["comparisons"] == m and curves.attrs["interval_confidence"] == pytest.approx(1 - 0.05 / m)
+    assert curves.attrs["intervals"] == f"95% t intervals, Bonferroni-adjusted over the {m} pairs of runs compared"
+    # unadjusted (intervals="none", or a paired test that does not correct): the plain 95 % t interval
+    lo, hi = sps.t.interval(0.95, x.size - 1, loc=x.mean(), scale=sps.sem(x))
+    for plain in (depth_curves(exp, "run3", "run1", depths=[10], intervals="none"),
+                  depth_curves(exp, "run3", "run1", depths=[10], test="t")):
+        row = plain[(plain["measure"] == "P@10") & (plain["run"] == "run3")].iloc[0]
+        assert (row["lower"], row["upper"]) == pytest.approx((lo, hi), abs=1e-12)
+        assert plain.attrs["comparisons"] == 1
+    forced = depth_curves(exp, "run3", "run1", depths=[10], test="t", intervals="bonferroni")
+    assert forced.attrs["comparisons"] == m
     for d in depths:  # the pair's case at each depth is compare_table's
         table = compare_table(exp, f"P@{d}")
         pair = table[(table["run_a"] == "run1") & (table["run_b"] == "run3")].iloc[0]
@@ -291,6 +304,9 @@ def test_errors(rng):
         depth_curves(exp, "run9", "run1")
     with pytest.raises(ValueError, match="depths must be integers ≥ 1"):
         depth_curves(exp, "run0", "run1", depths=[0, 10])
+    with pytest.raises(ValueError, match="depth_curves: intervals .*must be one of \\('test', 'bonferroni', 'none'\\), "
+                                         "got 'holm'"):
+        depth_curves(exp, "run0", "run1", intervals="holm")
     with pytest.raises(TypeError, match="settings\\['x'\\]: expected an Experiment"):
         case_proportions({"x": 3})
     m = stats.t_test([[0.1, 0.2], [0.3, 0.5]], run_names=["a", "b"])

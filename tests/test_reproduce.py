@@ -181,19 +181,27 @@ def test_table1_on_the_default(results, exp):
         expected = counts[counts["measure"] == measure].set_index("case")["proportion"]
         assert table[label].iloc[0].tolist() == pytest.approx(expected.tolist())
     row = table.iloc[0]
-    falls = row[("@1000", 3)] < row[("@10", 3)]
-    rises = row[("@1000", 2)] + row[("@1000", 4)] > row[("@10", 2)] + row[("@10", 4)]
-    assert rep.headline.agrees == (falls and rises)
-    assert f"case 3 {R.baillie._fmt(row[('@10', 3)])} → {R.baillie._fmt(row[('@1000', 3)])}" in rep.headline.irnb
-    assert "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05 (the papers' procedure)" in rep.notes
+    # three claims, each by a 5-point rule: significant (3 + 4) falls, case 3 falls, weak (2 + 4) rises
+    significant = row[("@10", 3)] + row[("@10", 4)] - row[("@1000", 3)] - row[("@1000", 4)]
+    falls = row[("@10", 3)] - row[("@1000", 3)]
+    rises = row[("@1000", 2)] + row[("@1000", 4)] - row[("@10", 2)] - row[("@10", 4)]
+    assert [c.holds for c in rep.headline.claims] == [significant >= 0.05, falls >= 0.05, rises >= 0.05]
+    # the default's weak share does not move (.43 → .43): the verdict is "partly", no longer "agrees"
+    assert rep.headline.verdict == "partly" and rep.headline.claims[2].holds is False
+    fmt = R.baillie._fmt
+    assert rep.headline.claims[1].irnb == f"{fmt(row[('@10', 3)])} → {fmt(row[('@1000', 3)])}"
+    assert ("one-way ANOVA + Bonferroni multiple comparisons, α = 0.05 (irnb's reading of the papers' 'ANOVA test' "
+            "then 'Bonferroni multiple comparisons': they name neither α nor the ANOVA's design)") in rep.notes
+    assert "(the papers' procedure)" not in rep.notes
     with pytest.raises(ValueError, match="is a table; it has no figure"):
         rep.figure()
-    # the notes say how the other A_p reading (judged over min(k, run length)) moves the finding
+    # the notes say how each A_p reading (÷ k, ÷ min(k, run length), 1 − unj) moves the finding
     other = irnb.reproduce("baillie2007-table1", assessment="JudgedRet").table.iloc[0]
-    fmt = R.baillie._fmt
-    assert ("with JudgedRet@d (judged documents in the top k / min(k, documents retrieved)" in rep.notes
-            and f"weak cases 2 + 4 {fmt(other[('@10', 2)] + other[('@10', 4)])} → "
-                f"{fmt(other[('@1000', 2)] + other[('@1000', 4)])}" in rep.notes.splitlines()[-1])
+    last = rep.notes.splitlines()[-1]
+    assert last.startswith("Sensitivity to the A_p reading") and "JudgedRet@d: as d grows" in last
+    assert (f"weak cases 2 + 4 {fmt(other[('@10', 2)] + other[('@10', 4)])} → "
+            f"{fmt(other[('@1000', 2)] + other[('@1000', 4)])}" in last.split("JudgedRet@d:")[1])
+    assert set(rep.headline.claims[0].readings) == {"Judged@k", "JudgedRet@k", "NotUnj@k"}
 
 
 def test_table1_pool_depth_rows(exp):
@@ -211,12 +219,15 @@ def test_tables_3_and_4_pair_each_measure_with_judged_at_the_same_depth(results,
         expected = _case_shares(exp, f"{family}@{d}", f"Judged@{d}")
         assert rep.table[f"@{d}"].iloc[0].tolist() == pytest.approx(expected.tolist())
     case3 = [rep.table[(f"@{d}", 3)].iloc[0] for d in FAST]
+    weak = [rep.table[(f"@{d}", 2)].iloc[0] + rep.table[(f"@{d}", 4)].iloc[0] for d in FAST]
+    assert rep.headline.claims[1].holds == (weak[-1] - weak[0] >= 0.05)  # weak cases rise by 5 points
     if id.endswith("3"):
-        assert rep.headline.agrees == (case3[-1] <= case3[0] + 0.02)
+        # case 3 falls by 5 points, or stays within a factor of two
+        assert rep.headline.claims[0].holds == (case3[0] - case3[-1] >= 0.05 or min(case3) >= 0.5 * max(case3))
         assert rep.paper.shape == (1, 21) and rep.paper.loc["TREC 3", "@10"].tolist() == [0.69, 0.07, 0.17, 0.07]
         assert rep.paper[("@30", 3)].item() == 0.11 and np.isnan(rep.paper[("@30", 1)].item())
     else:
-        assert rep.headline.agrees == (max(case3) - min(case3) <= 0.05)
+        assert rep.headline.claims[0].holds == (min(case3) >= 0.5 * max(case3))  # within a factor of two
         assert rep.paper is None and "between 0.04 and 0.07" in rep.notes
         # the 2008 pairing differs from the 2007 one (MAP with MAA) somewhere
         assert not np.allclose(_case_shares(exp, "AP@1000", "MAA@1000"), rep.table["@1000"].iloc[0])
@@ -239,24 +250,33 @@ def test_fig2_pairs_and_their_numbers(results, exp):
         pair = (row["run_a"], row["run_b"])
         key = pair if pair in tables[d].index else pair[::-1]
         assert row["case"] == tables[d].loc[key, "case"]
-    # the top pair has the most depths in case 3 with A_p not significantly different
-    even = sum((tables[d]["case"] == 3) & (tables[d]["p_assessment"] >= 0.05) for d in FAST)
+    # claim 1 counts the pairs with P significantly different at @10 and @100 (the depths through @500) and
+    # A_p significantly different at no more than one of them; the top pair is one of them
+    upto = [d for d in FAST if d <= 500]
+    p_sig = sum((tables[d]["p_measure"] < 0.05).astype(int) for d in upto)
+    a_sig = sum((tables[d]["p_assessment"] < 0.05).astype(int) for d in upto)
+    even = (p_sig == len(upto)) & (a_sig <= 1)
+    assert rep.headline.claims[0].irnb.startswith(f"{int(even.sum())} of 780 eligible pairs")
     top = table.loc["top (even judging)"].iloc[0]
     key = (top["run_a"], top["run_b"]) if (top["run_a"], top["run_b"]) in even.index else (top["run_b"], top["run_a"])
-    assert even[key] == even.max()
+    assert even[key] or not even.any()
     curves = rep.details["curves"]
     assert (curves["lower"] <= curves["mean"]).all() and (curves["mean"] <= curves["upper"]).all()
+    assert curves.attrs["comparisons"] == 780  # bars Bonferroni-adjusted over every pair, as the 2008 paper's
     axes = rep.figure()
     assert axes.shape == (2, 2) and axes[0, 1].get_title() == "top (even judging): A_p@d"
     # the figure says which test and α decided the cases (issue 13): above the panels, or
     # in each row's left panel when the caller gives the Axes
     procedure = "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05"
-    assert axes[0, 0].figure.get_suptitle() == f"baillie2007-fig2 (embedded default (seed 0)): cases by {procedure}"
+    bars = "95% t intervals, Bonferroni-adjusted over the 780 pairs of runs compared"
+    assert axes[0, 0].figure.get_suptitle().replace("\n", " ") == (f"baillie2007-fig2 (embedded default (seed 0)): "
+                                                                   f"cases by {procedure}; bars: {bars}")
     import matplotlib.pyplot as plt
 
     _, given = plt.subplots(2, 2)
     rep.figure(ax=given)
-    assert given[1, 0].get_title().replace("\n", " ") == f"bottom (judging diverges): P@d cases by {procedure}"
+    assert given[1, 0].get_title().replace("\n", " ") == (f"bottom (judging diverges): P@d cases by {procedure}; "
+                                                          f"bars: {bars}")
     assert given[1, 1].get_title() == "bottom (judging diverges): A_p@d"
 
 
@@ -265,7 +285,8 @@ def test_fig4_has_a_pair_for_each_case(results):
     cases = rep.table["case"]
     for c in (1, 2, 3, 4):
         assert (cases.loc[f"case {c}"] == c).any() or not rep.headline.agrees
-    assert rep.headline.agrees and rep.headline.irnb == "cases with an example: 4 of 4"
+    # one claim per case, each holding where some pair (runs 1000 deep here) falls in it at some depth
+    assert [c.holds for c in rep.headline.claims] == [True] * 4 and rep.headline.agrees
     assert set(rep.table["measure"]) == {f"AP@{d}" for d in FAST}
     assert set(rep.table["assessment"]) == {f"Judged@{d}" for d in FAST}
     assert rep.figure().shape == (4, 2)
@@ -283,7 +304,8 @@ def test_fig11_counts_the_swapping_pairs(results, exp):
     swapped = np.where(x_is_a, last["mean_diff"] < 0, last["mean_diff"] > 0)
     y_more = last["more_assessed"] == y
     n = int((strong & swapped & y_more).sum())
-    assert rep.headline.irnb.startswith(f"{n} of 780 pairs swap")
+    assert rep.headline.claims[0].irnb.startswith(f"{n} of 780 eligible pairs")  # every default run is 1000 deep
+    assert rep.headline.claims[0].holds == (n >= 1)
     assert len(rep.table.index.get_level_values("pair").unique()) == 2
 
 
@@ -298,7 +320,7 @@ def test_fig12_tau_by_a_double_loop(results, exp):
     tau = 1 - 2 * discordant / len(pairs)
     assert rep.table["tau(MAP, A_p@1000)"].iloc[0] == pytest.approx(tau)
     assert rep.paper["tau(MAP, A_p@1000)"].tolist() == [0.394, 0.402, 0.402, 0.462]
-    assert rep.headline.agrees == (0.394 - 0.15 <= tau <= 0.462 + 0.15)
+    assert rep.headline.claims[0].holds == (0.394 - 0.15 <= tau <= 0.462 + 0.15)
     runs = rep.details["runs"]
     assert runs["AP"].is_monotonic_decreasing and len(runs) == 40
     assert rep.figure().get_xlabel() == "runs ranked by AP"
@@ -460,7 +482,7 @@ def test_few_runs_still_reproduce_or_say_they_cannot(small):
     table = irnb.reproduce("baillie2008-table3", two, depths=(10, 100))
     shares = _shares(table.table)
     assert shares.xs(3, axis=1, level="case").sum().sum() + shares.xs(4, axis=1, level="case").sum().sum() == 0
-    assert table.headline.agrees is None and "No pair differs significantly" in table.notes  # nothing to trend
+    assert table.headline.verdict == "n/a" and "No pair differs significantly" in table.notes  # nothing to trend
     with pytest.raises(R.ReproductionNeeds, match="needs at least two runs"):
         irnb.reproduce("baillie2008-fig12", irnb.Experiment(dict(list(runs.items())[:1]), c.experiment.qrels))
 

@@ -13,25 +13,37 @@ baillie2008-fig11      two pairs that swap from a strong to a weak comparison as
 baillie2008-fig12      runs ranked by MAP with their A_p@1000 and Recall of Assessment; Kendall's τ
 =====================  =========================================================================
 
-The papers' procedure is the default everywhere: one-way ANOVA over all runs, then
-Bonferroni multiple comparisons, α = 0.05 (``test=`` and ``alpha=`` change it). Pairs in the
-figures are chosen by a stated rule over every pair (the papers hand-picked Robust 2003/2005
-runs); the notes give the rule and the chosen runs, and ``pairs=`` picks others.
+The papers' procedure is the default everywhere: "the ANOVA test" over all runs, then
+"Bonferroni multiple comparisons". The papers name neither α nor the ANOVA's design: a
+one-way ANOVA (runs as the only factor) at α = 0.05 is irnb's reading, and the notes say so
+(``test=`` and ``alpha=`` change it). The pair figures draw 95 % intervals Bonferroni-adjusted
+over every pair of runs, as the 2008 paper adjusts its error bars for the multiple comparisons.
+
+Verdicts: each reproduction's :class:`~irnb.papers.Headline` tests every claim of the paper's
+headline by a rule below (:func:`_falls`, :func:`_rises`, :func:`_constant`, …), with the
+same margins on every data set (``_SHARE_MARGIN`` …). A claim that rests on A_p@k is judged
+under its three readings (``Judged`` = A_p@k ÷ k, ``JudgedRet`` = |X ∩ A| / |X|, ``NotUnj`` =
+trec_eval's 1 − unj@k); where they disagree the verdict says "depends on the reading".
+Pairs in the figures are chosen by the paper's own criterion over every pair (the papers
+hand-picked Robust 2003/2005 runs), ties broken by a fixed order, never by the verdict; a pair
+counts as showing an effect at depth d only when both runs retrieve at least d documents on
+every topic both answer (an effect of a run cut short is not the papers' effect). The notes
+give the rules and the chosen runs, and ``pairs=`` picks others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ..decision import ASSESSMENT_FAMILIES, DEPTHS, case_counts, compare_table, depth_curves, procedure_label
+from ..decision import (ASSESSMENT_FAMILIES, CASES, DEPTHS, STRENGTH, case_counts, compare_table, depth_curves,
+                        procedure_label)
 from ..measures import parse_measure
 from ..metrics import evaluate
 from ..params import MEASUREMENT_DEPTH
-from ._common import interim_headline
-from .registry import Reproduction, Source, register
+from .registry import Claim, Headline, Reproduction, Source, register
 
 __all__: list[str] = []
 
@@ -56,7 +68,110 @@ _WEAK = (2, 4)
 
 # The 2008 paper's Kendall's τ between the MAP and A_p@1000 rankings of all runs (Section 4.2.4).
 _FIG12_TAU = {"TREC 3": 0.394, "TREC 6": 0.402, "TREC 7": 0.402, "TREC 8": 0.462}
-_TAU_BAND = 0.15  # "agrees": τ within this distance of the papers' range
+
+# =============================================================================== verdict rules
+# Margins of the rules that judge each claim: the same on every data set.
+_SHARE_MARGIN = 0.05  # a share of the pairs "rises" / "falls": by at least 5 points of the pairs
+_MIN_PAIRS = 20  # with fewer pairs one pair moves a share by more than the margin: no share claim is tested
+_CONSTANT_RATIO = 0.5  # "approximately constant": the smallest share at least half the largest
+_MIN_SHARE = 0.02  # a share below this at every depth is too small to tell constant from falling
+_TAU_BAND = 0.15  # τ "as the papers'": within this distance of their range
+_EXTREME_RATIO = 0.9  # "less of their lists judged": a mean A_p at most this fraction of the middle runs'
+_EVEN_UP_TO = 500  # 2007 Fig. 2 (top): "significantly higher precision … up until P@500"
+#: A_p@k's three readings (irnb.measures): ÷ k; ÷ min(k, |X|); trec_eval's 1 − unj@k.
+_READINGS = ("Judged", "JudgedRet", "NotUnj")
+
+
+def _falls(first: float, last: float) -> bool:
+    """A share falls: by at least ``_SHARE_MARGIN`` (rounded to 12 decimals, so that
+    .07 → .02 falls by exactly .05)."""
+    return bool(round(float(first) - float(last), 12) >= _SHARE_MARGIN)
+
+
+def _rises(first: float, last: float) -> bool:
+    """A share rises: by at least ``_SHARE_MARGIN``."""
+    return bool(round(float(last) - float(first), 12) >= _SHARE_MARGIN)
+
+
+def _constant(shares: Sequence[float]) -> bool | None:
+    """A share stays approximately constant across depths: the smallest is at least
+    ``_CONSTANT_RATIO`` of the largest (the 2008 paper's Table 4, .04–.07, holds; its
+    Table 3, .17 → .05, does not). None when the share is below ``_MIN_SHARE`` at every
+    depth: too few pairs to tell constant from falling."""
+    shares = [float(x) for x in shares]
+    if max(shares) < _MIN_SHARE:
+        return None
+    return bool(min(shares) >= _CONSTANT_RATIO * max(shares))
+
+
+def _falls_or_constant(shares: Sequence[float]) -> bool | None:
+    """The 2008 paper's "either decreased or remained approximately constant": falls from the
+    first depth to the last (:func:`_falls`), or :func:`_constant`."""
+    return True if _falls(shares[0], shares[-1]) else _constant(shares)
+
+
+def _outnumbers(share: float, other: float) -> bool:
+    """One share exceeds another by at least ``_SHARE_MARGIN`` (e.g. strong → weak changes
+    against weak → strong ones)."""
+    return bool(round(float(share) - float(other), 12) >= _SHARE_MARGIN)
+
+
+def _near_range(value: float, low: float, high: float) -> bool:
+    """A value (Kendall's τ) within ``_TAU_BAND`` of the papers' range [low, high]."""
+    value = float(value)
+    return bool(round(value - (low - _TAU_BAND), 12) >= 0 and round(high + _TAU_BAND - value, 12) >= 0)
+
+
+def _extremes_below(top: float, middle: float, bottom: float) -> bool | None:
+    """Runs at both extremes have less of their lists judged than the middle runs: each
+    extreme's mean at most ``_EXTREME_RATIO`` of the middle's. None without a middle."""
+    if any(x != x for x in (top, middle, bottom)):
+        return None
+    return bool(top <= _EXTREME_RATIO * middle and bottom <= _EXTREME_RATIO * middle)
+
+
+def _full_length(min_length, depth: int):
+    """A pair may show an effect at ``depth`` only when both runs retrieve at least ``depth``
+    documents on every topic both answer (``min_length``: the shorter run's fewest)."""
+    return np.asarray(min_length) >= depth
+
+
+def _even_pattern(p_significant, a_significant):
+    """2007 Fig. 2 (top), per pair: P significantly different at every depth (rows: pairs,
+    columns: depths) while A_p differs significantly at no more than one of them."""
+    p, a = np.atleast_2d(p_significant).astype(bool), np.atleast_2d(a_significant).astype(bool)
+    return p.all(axis=1) & (a.sum(axis=1) <= 1)
+
+
+def _converge_pattern(case_first, x_better_first, case_last, y_lead_last):
+    """2007 Fig. 2 (bottom), per pair: X significantly better at the first depth on evenly
+    judged lists (case 3), no significant difference at the deepest depth (case 1 or 2), and
+    there Y (the other run) with the higher A_p (``y_lead_last`` > 0)."""
+    return ((np.asarray(case_first) == 3) & np.asarray(x_better_first, dtype=bool)
+            & np.isin(case_last, (1, 2)) & (np.asarray(y_lead_last, dtype=float) > 0))
+
+
+def _swap_pattern(case_first, x_better_first, y_ahead_last, y_more_judged_last):
+    """2008 Fig. 11, per pair: X significantly better at the first depth (case 3), Y ahead
+    (higher mean) at the deepest depth, and there Y significantly more judged."""
+    return ((np.asarray(case_first) == 3) & np.asarray(x_better_first, dtype=bool)
+            & np.asarray(y_ahead_last, dtype=bool) & np.asarray(y_more_judged_last, dtype=bool))
+
+
+def _reading_claim(paper: str, rule: str, values: Mapping[str, object], chosen: str,
+                   judge: Callable[[object], bool | None], show: Callable[[object], str], untested: str) -> Claim:
+    """A claim judged by ``judge`` on the value under each A_p reading (``values``: family →
+    value, holding ``chosen``, the reading the reproduction was asked for, and the three of
+    ``_READINGS``). ``holds`` is the chosen reading's; ``irnb`` shows it, and the other
+    readings' where they show otherwise; ``untested`` is the reason when ``judge`` says None."""
+    holds = judge(values[chosen])
+    readings = {f"{fam}@k": judge(values[fam]) for fam in _READINGS if fam in values}
+    mine = show(values[chosen])
+    others = [f"{fam}@k: {show(values[fam])}" for fam in _READINGS if fam != chosen and fam in values
+              and show(values[fam]) != mine]
+    irnb = mine + (f" ({'; '.join(others)})" if others else "")
+    return Claim(paper, irnb, rule, holds, reason=untested if holds is None else "", readings=readings)
+
 
 
 # =============================================================================== shared pieces
@@ -76,7 +191,10 @@ def _paper_table1() -> pd.DataFrame:
 
 def _test_words(test: str, alpha: float) -> str:
     words = procedure_label(test, alpha=alpha)
-    return f"{words} (the papers' procedure)" if test == "anova" else f"{words} (the papers: ANOVA + Bonferroni)"
+    if test == "anova":
+        return (f"{words} (irnb's reading of the papers' 'ANOVA test' then 'Bonferroni multiple comparisons': "
+                f"they name neither α nor the ANOVA's design)")
+    return f"{words} (the papers: an ANOVA, then Bonferroni multiple comparisons)"
 
 
 def _judged_words(k: int = 10, assessment: str = "Judged") -> str:
@@ -146,14 +264,6 @@ def _trend_sentence(row: pd.Series, first: str, last: str, what: str) -> str:
             f"weak cases 2 + 4 {_fmt(_weak(row, first))} → {_fmt(_weak(row, last))} (from {first} to {last})")
 
 
-def _decided(row: pd.Series, agrees: bool) -> bool | None:
-    """``agrees``, or None when no pair differs significantly at any depth (cases 3 and 4
-    empty): the depth trend of significant differences cannot then be seen."""
-    significant = sum(float(row[(label, case)]) for label in row.index.get_level_values(0).unique()
-                      if label != "pairs" for case in (3, 4))
-    return agrees if significant > 0 else None
-
-
 _NO_SIGNIFICANCE = ("No pair differs significantly at any depth (cases 3 and 4 are empty): the data cannot show "
                     "the trend.")
 
@@ -168,6 +278,86 @@ def _beyond(source: Source, depths: Sequence[int]) -> str:
 
 
 # =============================================================================== 2007 Table 1
+def _any_significant(row: pd.Series) -> bool:
+    """Some pair differs significantly at some depth (cases 3 or 4 non-empty)."""
+    labels = [label for label in row.index.get_level_values(0).unique() if label != "pairs"]
+    return sum(float(row[(label, case)]) for label in labels for case in (3, 4)) > 0
+
+
+def _share_judge(rule: Callable[[pd.Series], bool | None], *, significance: bool) -> Callable[[pd.Series], bool | None]:
+    """``rule`` on a table row, or None when the row has too few pairs for a share claim, or
+    (``significance``) no pair differs significantly at any depth."""
+    def judge(row: pd.Series) -> bool | None:
+        if int(row[("pairs", "")]) < _MIN_PAIRS or (significance and not _any_significant(row)):
+            return None
+        return rule(row)
+    return judge
+
+
+def _untested(row: pd.Series, *, significance: bool) -> str:
+    pairs = int(row[("pairs", "")])
+    if pairs < _MIN_PAIRS:
+        return (f"{pairs} pair(s): one pair moves a share by more than {_SHARE_MARGIN:g} "
+                f"(share claims need at least {_MIN_PAIRS} pairs)")
+    if significance and not _any_significant(row):
+        return "no pair differs significantly at any depth (cases 3 and 4 are empty)"
+    return f"the case-3 share is below {_MIN_SHARE:g} at every depth: too small to call constant or not"
+
+
+def _reading_rows(source: Source, columns, *, form: str, chosen: str, row: pd.Series, depths, test, alpha) -> dict:
+    """The first row of the case-share table under each A_p reading (``row``: the one
+    already computed for ``chosen``)."""
+    rows = {chosen: row}
+    for fam in _READINGS:
+        if fam not in rows:
+            rows[fam] = _proportion_table(source, columns, form=form, assessment=fam, depths=depths, test=test,
+                                          alpha=alpha, pool_depths=()).iloc[0]
+    return rows
+
+
+def _sensitivity(rows: Mapping[str, pd.Series], first: str, last: str) -> str:
+    """The notes' sensitivity line: the trend under each reading of A_p."""
+    parts = [f"{fam}@d: {_trend_sentence(rows[fam], first, last, 'as d grows')}" for fam in _READINGS]
+    return ("Sensitivity to the A_p reading (Judged@d = A_p@d ÷ d, JudgedRet@d ÷ min(d, |X|), NotUnj@d = trec_eval's "
+            "1 − unj@d; they differ only for runs shorter than d): " + "; ".join(parts) + ".")
+
+
+def _significant(row: pd.Series, label: str) -> float:
+    return float(row[(label, 3)] + row[(label, 4)])
+
+
+def _share_rule_words(what: str, direction: str, first: str, last: str, significance: bool) -> str:
+    return (f"the share of pairs {what} {direction} from {first} to {last} by at least {_SHARE_MARGIN:g} of the "
+            f"pairs (untested with fewer than {_MIN_PAIRS} pairs"
+            + (" or no significant difference at any depth)" if significance else ")"))
+
+
+def _table1_claims(paper: pd.DataFrame, rows: Mapping[str, pd.Series], chosen: str) -> list[Claim]:
+    """Baillie et al. 2007 §3 on Table 1: significant differences (cases 3 + 4) fall, the
+    strong significant ones (case 3) fall, and weak comparisons (cases 2 + 4) rise as d grows."""
+    theirs = paper.mean(axis=0)
+    first, last = "@10", "@1000"
+    spec = [
+        ("significant differences (cases 3 + 4) fall",
+         "significantly different (cases 3 + 4)", "falls", _significant, _falls, True),
+        ("case 3 (strong, significant) falls", "in case 3", "falls", lambda r, x: float(r[(x, 3)]), _falls,
+         True),
+        ("weak comparisons (cases 2 + 4) rise", "in cases 2 + 4", "rises", _weak, _rises, False),
+    ]
+    claims = []
+    for words, what, direction, value, rule, significance in spec:
+        counted = sum(rule(value(paper.loc[c], first), value(paper.loc[c], last)) for c in paper.index)
+        said = (f"{words}: {_fmt(value(theirs, first))} → {_fmt(value(theirs, last))}, {first} → {last} "
+                f"(mean of {len(paper)} collections; the rule holds in {counted} of {len(paper)})")
+        claims.append(_reading_claim(
+            said, _share_rule_words(what, direction, first, last, significance), rows, chosen,
+            _share_judge(lambda r, value=value, rule=rule: rule(value(r, first), value(r, last)),
+                         significance=significance),
+            lambda r, value=value: f"{_fmt(value(r, first))} → {_fmt(value(r, last))}",
+            _untested(rows[chosen], significance=significance)))
+    return claims
+
+
 @register("baillie2007-table1", "Share of run pairs in decision-matrix cases 1–4 by measurement depth "
           "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1", needs=("pairs",))
 def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_depths: Sequence[int] = (),
@@ -181,9 +371,14 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
                               depths=DEPTHS, test=test, alpha=alpha, pool_depths=pool_depths)
     paper = _paper_table1()
     mine, theirs = table.iloc[0], paper.mean(axis=0)
-    agrees = _decided(mine, bool(mine[("@1000", 3)] < mine[("@10", 3)] and _weak(mine, "@1000") > _weak(mine, "@10")))
-    paper_falls = int(((paper[("@1000", 3)] <= paper[("@10", 3)])).sum())
-    paper_rises = int(((paper[("@1000", 2)] + paper[("@1000", 4)] > paper[("@10", 2)] + paper[("@10", 4)])).sum())
+    # the claims read the P@d columns only: the readings need no MAP column
+    rows = _reading_rows(source, columns[:-1], form="2007", chosen=fam, row=mine.drop(index="MAP/AA", level=0),
+                         depths=DEPTHS, test=test, alpha=alpha)
+    claims = _table1_claims(paper, rows, fam)
+    headline = Headline(f"as d grows from @10 to @1000 (mean of {len(paper)} collections): significant differences "
+                        f"{_fmt(_significant(theirs, '@10'))} → {_fmt(_significant(theirs, '@1000'))}, case 3 "
+                        f"{_fmt(theirs[('@10', 3)])} → {_fmt(theirs[('@1000', 3)])}, weak "
+                        f"{_fmt(_weak(theirs, '@10'))} → {_fmt(_weak(theirs, '@1000'))}", claims)
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}. Columns: P@d tested with "
         f"{_a_name(fam)} ({_judged_words(assessment=fam)}), and MAP with "
@@ -192,28 +387,16 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
         + "; each cell is the share of pairs in case 1, 2, 3, 4.",
         f"Differs from the paper: {len(paper)} TREC collections (1990s ad hoc, Web 04, Robust, HARD; runs "
         f"pooled to depth 100 or less and measured to 1000) against {source.label}; {_beyond(source, DEPTHS)}.",
-        f"Paper (mean of its {len(paper)} collections): {_trend_sentence(theirs, '@10', '@1000', 'as d grows')}; "
-        f"case 3 falls or stays in {paper_falls} of {len(paper)} collections, weak cases rise in {paper_rises}.",
+        f"Paper (mean of its {len(paper)} collections): {_trend_sentence(theirs, '@10', '@1000', 'as d grows')}.",
         f"irnb ({source.label}): {_trend_sentence(mine, '@10', '@1000', 'as d grows')}; "
         f"MAP/MAA: case 3 {_fmt(mine[('MAP/AA', 3)])}, weak {_fmt(_weak(mine, 'MAP/AA'))} "
         f"(paper mean {_fmt(theirs[('MAP/AA', 3)])}, {_fmt(_weak(theirs, 'MAP/AA'))}).",
-        (_NO_SIGNIFICANCE if agrees is None else
-         "Agrees with the paper's headline: deeper measurement leaves fewer strong significant differences "
-         "and more weak comparisons." if agrees else
-         "Does not show the paper's headline (case 3 falling and weak cases rising from @10 to @1000)."),
+        f"Rules (the same on every data set): a share rises or falls when it moves by at least {_SHARE_MARGIN:g} of "
+        f"the pairs from @10 to @1000; share claims need at least {_MIN_PAIRS} pairs. Applied to each of the "
+        f"paper's own {len(paper)} collections, each rule holds in the count its claim gives.",
+        f"Verdict: {headline.summary()}.",
+        _sensitivity(rows, "@10", "@1000"),
     ]
-    if assessment is None and "JudgedRet" in ASSESSMENT_FAMILIES:  # how the A_p reading moves the finding
-        other = _proportion_table(source, columns, form="2007", assessment="JudgedRet", depths=DEPTHS, test=test,
-                                  alpha=alpha, pool_depths=()).iloc[0]
-        notes.append(f"Sensitivity to the A_p reading: with JudgedRet@d ({_judged_words(assessment='JudgedRet')}) "
-                     f"in place of A_p@d, {_trend_sentence(other, '@10', '@1000', 'the same data gives')} "
-                     f"(assessment='JudgedRet').")
-    headline = interim_headline(
-        paper=f"@10 → @1000: case 3 {_fmt(theirs[('@10', 3)])} → {_fmt(theirs[('@1000', 3)])}, weak "
-              f"{_fmt(_weak(theirs, '@10'))} → {_fmt(_weak(theirs, '@1000'))} (mean of 8 collections)",
-        irnb=f"case 3 {_fmt(mine[('@10', 3)])} → {_fmt(mine[('@1000', 3)])}, weak {_fmt(_weak(mine, '@10'))} → "
-             f"{_fmt(_weak(mine, '@1000'))}",
-        agrees=agrees)
     return Reproduction("baillie2007-table1", "", f"{PAPER_2007}, Table 1", table, paper,
                         "\n".join(notes), source.label, headline=headline)
 
@@ -221,18 +404,34 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
 # =============================================================================== pairs across depths
 class _Grid:
     """Every pair's decision at every depth: measure ``family@d`` with ``assessment@d``
-    (A_p@d = ``Judged@d`` by default)."""
+    (A_p@d = ``Judged@d`` by default), and with each of A_p's three readings
+    (``by_reading``); ``min_length``: per pair, the fewest documents either run retrieves on
+    a topic both answer (:func:`_full_length`)."""
 
     def __init__(self, source: Source, family: str, depths: Sequence[int], test: str, alpha: float,
                  assessment: str = "Judged"):
         self.family, self.depths, self.test, self.alpha = family, tuple(depths), test, alpha
         self.assessment = assessment
+        self.readings = tuple(dict.fromkeys((assessment, *_READINGS)))
         self.measures = {d: (f"{family}@{d}", f"{assessment}@{d}") for d in self.depths}
-        self.ev = evaluate(source.experiment, [x for pair in self.measures.values() for x in pair])
-        self.tables = {d: compare_table(self.ev, m, assessment=a, test=test, alpha=alpha).set_index(["run_a", "run_b"])
-                       for d, (m, a) in self.measures.items()}
-        self.cases = pd.DataFrame({d: t["case"] for d, t in self.tables.items()})
+        names = [f"{family}@{d}" for d in self.depths] + [f"{r}@{d}" for r in self.readings for d in self.depths]
+        self.ev = evaluate(source.experiment, names)
+        self.by_reading = {
+            r: {d: compare_table(self.ev, f"{family}@{d}", assessment=f"{r}@{d}", test=test,
+                                 alpha=alpha).set_index(["run_a", "run_b"]) for d in self.depths}
+            for r in self.readings}
+        self.tables = self.by_reading[assessment]
+        self.cases = _case_grid(self.tables)
         self.names = list(self.ev.run_names)
+        exp = source.experiment
+        length = exp.length[exp.run_index(self.names)]
+        index = self.cases.index
+        pos = {n: i for i, n in enumerate(self.names)}
+        la = length[[pos[a] for a in index.get_level_values(0)]]
+        lb = length[[pos[b] for b in index.get_level_values(1)]]
+        shared = (la > 0) & (lb > 0)
+        fewest = np.where(shared, np.minimum(la, lb), np.iinfo(np.int32).max).min(axis=1, initial=np.iinfo(np.int32).max)
+        self.min_length = pd.Series(fewest, index=index)
 
     def key(self, a: str, b: str) -> tuple[str, str]:
         for r in (a, b):
@@ -249,12 +448,18 @@ class _Grid:
     def column(self, d: int, name: str) -> pd.Series:
         return self.tables[d][name]
 
+    def full(self, depth: int) -> np.ndarray:
+        """Per pair: both runs retrieve at least ``depth`` documents on every shared topic."""
+        return _full_length(self.min_length.to_numpy(), depth)
+
     def curves(self, pairs: Sequence[tuple[str, str]], labels: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(wide table per pair and depth, tidy :func:`irnb.decision.depth_curves` of every
         pair with a ``pair`` column, for drawing)."""
-        tidy = pd.concat([depth_curves(self.ev, a, b, family=self.family, depths=self.depths,
-                                       assessment=self.assessment, test=self.test, alpha=self.alpha).assign(pair=label)
-                          for label, (a, b) in zip(labels, pairs, strict=True)], ignore_index=True)
+        parts = [depth_curves(self.ev, a, b, family=self.family, depths=self.depths, assessment=self.assessment,
+                              test=self.test, alpha=self.alpha).assign(pair=label)
+                 for label, (a, b) in zip(labels, pairs, strict=True)]
+        tidy = pd.concat(parts, ignore_index=True)
+        tidy.attrs = dict(parts[0].attrs)  # what produced the cases and the bars
         wide = []
         for label, (a, b) in zip(labels, pairs, strict=True):
             part = tidy[tidy["pair"] == label]
@@ -272,6 +477,10 @@ class _Grid:
         return " ".join(str(int(c)) for c in self.cases.loc[self.key(a, b)])
 
 
+def _case_grid(tables: Mapping[int, pd.DataFrame]) -> pd.DataFrame:
+    return pd.DataFrame({d: t["case"] for d, t in tables.items()})
+
+
 def _kinds(source: Source, runs: Sequence[str]) -> str:
     """``run (kind, contributing)`` for the embedded default, ``run (contributing)`` otherwise."""
     exp = source.experiment
@@ -286,54 +495,60 @@ def _kinds(source: Source, runs: Sequence[str]) -> str:
     return ", ".join(out)
 
 
-def _swap_scores(grid: _Grid, *, swap: bool) -> pd.DataFrame:
-    """How well each pair shows the papers' strong-to-weak pattern: the run X better at the
-    first depth (by mean) is significantly better there on evenly judged rankings (case 3);
-    at the deepest depth the other run Y has more of its list judged (``swap``: significantly
-    more, as in the 2008 Fig. 11; else: a higher mean A_p, as the 2007 Fig. 2 shows it); and
-    X's advantage is gone (``swap``: Y's mean is higher; else: no significant difference
-    left). One row per pair (index as the grid's): ``full`` (all three hold), ``held`` (how
-    many), ``lead`` (Y's A_p lead at the deepest depth), ``x``, ``y``."""
-    t0, t1 = grid.tables[grid.depths[0]], grid.tables[grid.depths[-1]]
-    a = t0.index.get_level_values(0).to_numpy(dtype=object)
-    b = t0.index.get_level_values(1).to_numpy(dtype=object)
-    x_is_a = t0["mean_diff"].to_numpy() > 0
-    x, y = np.where(x_is_a, a, b), np.where(x_is_a, b, a)
+def _xy(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair of a compare table (index run_a, run_b): X = the run ahead by mean, Y = the
+    other, and whether X is run_a."""
+    a = table.index.get_level_values(0).to_numpy(dtype=object)
+    b = table.index.get_level_values(1).to_numpy(dtype=object)
+    x_is_a = table["mean_diff"].to_numpy() > 0
+    return np.where(x_is_a, a, b), np.where(x_is_a, b, a), x_is_a
+
+
+def _swap_scores(tables: Mapping[int, pd.DataFrame], depths: Sequence[int], *, swap: bool) -> pd.DataFrame:
+    """How each pair shows the papers' strong-to-weak pattern from the first depth to the
+    deepest: ``swap`` (2008 Fig. 11, :func:`_swap_pattern`) or not (2007 Fig. 2 bottom,
+    :func:`_converge_pattern`). One row per pair (the tables' index): ``full`` (the pattern
+    holds), ``held`` (how many of its three parts hold: strong at first; Y more judged at the
+    deepest, significantly for ``swap``; X's lead gone), ``lead`` (Y's A_p lead at the
+    deepest depth), ``x``, ``y``."""
+    t0, t1 = tables[depths[0]], tables[depths[-1]]
+    x, y, x_is_a = _xy(t0)
     lead = t1["assessment_diff"].to_numpy() * np.where(x_is_a, -1.0, 1.0)
-    strong_first = (t0["case"].to_numpy() == 3) & (t0["better"].to_numpy(dtype=object) == x)
+    x_better = t0["better"].to_numpy(dtype=object) == x
+    case0, case1 = t0["case"].to_numpy(), t1["case"].to_numpy()
     diff1 = t1["mean_diff"].to_numpy()
     if swap:
         y_more = t1["more_assessed"].to_numpy(dtype=object) == y
-        gone = ((diff1 < 0) == x_is_a) & (diff1 != 0)
+        gone = ((diff1 < 0) == x_is_a) & (diff1 != 0)  # Y's mean ahead at the deepest depth
+        full = _swap_pattern(case0, x_better, gone, y_more)
     else:
         y_more = lead > 0
-        gone = np.isin(t1["case"].to_numpy(), (1, 2))
-    held = strong_first.astype(int) + y_more.astype(int) + gone.astype(int)
-    return pd.DataFrame({"full": held == 3, "held": held, "lead": lead, "x": x, "y": y}, index=t0.index)
+        gone = np.isin(case1, (1, 2))
+        full = _converge_pattern(case0, x_better, case1, lead)
+    held = ((case0 == 3) & x_better).astype(int) + y_more.astype(int) + gone.astype(int)
+    return pd.DataFrame({"full": full, "held": held, "lead": lead, "x": x, "y": y}, index=t0.index)
 
 
-def _pick_swaps(grid: _Grid, n: int, *, swap: bool, exclude=()) -> list[tuple[tuple[str, str], bool]]:
-    """The ``n`` pairs that best show the pattern of :func:`_swap_scores` (ties: run order),
-    better-at-first-depth run first, and whether each shows all of it."""
-    scores = _swap_scores(grid, swap=swap)
-    rest = scores[~scores.index.isin(list(exclude))]
-    scores = rest if len(rest) else scores  # two runs: one pair serves every panel
-    order = np.lexsort((-scores["lead"].to_numpy(), -scores["held"].to_numpy(), -scores["full"].to_numpy(dtype=int)))
-    top = scores.iloc[order[:n]]
-    picked = [((x, y), bool(full)) for x, y, full in zip(top["x"], top["y"], top["full"], strict=True)]
+def _first_gap(tables: Mapping[int, pd.DataFrame], depths: Sequence[int]) -> np.ndarray:
+    """|measure difference| at the first depth: the fixed tie-break among pairs."""
+    return np.abs(tables[depths[0]]["mean_diff"].to_numpy())
+
+
+def _pick(scores: pd.DataFrame, eligible: np.ndarray, n: int, gap: np.ndarray, *, exclude=()) -> list:
+    """The ``n`` pairs to show: eligible pairs with the full pattern first, then the most
+    parts held, then the largest first-depth difference (ties: run order); better-at-first
+    run first; with whether each shows the full pattern."""
+    free = ~scores.index.isin(list(exclude))
+    free = free if free.any() else np.ones(len(scores), dtype=bool)  # two runs: one pair serves every panel
+    keep = eligible & free if (eligible & free).any() else free  # no eligible pair: the closest of all
+    idx = np.flatnonzero(keep)
+    sub = scores.iloc[idx]
+    full = (sub["full"].to_numpy(dtype=bool) & eligible[idx]).astype(int)
+    order = np.lexsort((-gap[idx], -sub["held"].to_numpy(), -full))
+    top = sub.iloc[order[:n]]
+    shows = full[order[:n]]
+    picked = [((x, y), bool(f)) for x, y, f in zip(top["x"], top["y"], shows, strict=True)]
     return (picked * n)[:n]  # fewer pairs than panels (two runs): repeat
-
-
-def _even_pair(grid: _Grid) -> tuple[str, str]:
-    """The pair with the most depths in case 3 with A_p not significantly different (a
-    significant difference on evenly judged rankings); ties: the larger difference at the
-    first depth. Better run first."""
-    even = pd.DataFrame({d: grid.column(d, "p_assessment") >= grid.alpha for d in grid.depths})
-    in3 = ((grid.cases == 3) & even).sum(axis=1)
-    diff = grid.column(grid.depths[0], "mean_diff").abs()
-    order = sorted(grid.cases.index, key=lambda p: (int(in3[p]), float(diff[p])), reverse=True)
-    a, b = order[0]
-    return (a, b) if grid.column(grid.depths[0], "mean_diff")[(a, b)] > 0 else (b, a)
 
 
 def _check_pairs(grid: _Grid, pairs, n: int, owner: str) -> list[tuple[str, str]]:
@@ -345,30 +560,27 @@ def _check_pairs(grid: _Grid, pairs, n: int, owner: str) -> list[tuple[str, str]
     return pairs
 
 
-def _weak_beyond(grid: _Grid, a: str, b: str, pool_depth: int | None) -> list[int]:
-    seq = grid.cases.loc[grid.key(a, b)]
-    return [d for d in grid.depths if seq[d] in _WEAK and (pool_depth is None or d > pool_depth)]
-
-
 def _draw_pairs(rep: Reproduction, ax=None):
     """One row of panels per pair: the measure (left) and A_p (right) across depths. The
-    test and α that decided the cases (``curves.attrs``) head the figure, or each row's
-    left panel when ``ax`` is given."""
+    test and α that decided the cases and what the bars are (``curves.attrs``) head the
+    figure, or each row's left panel when ``ax`` is given."""
     import textwrap
 
     from .. import plots
 
     curves = rep.details["curves"]
     caption = plots.procedure_caption(curves)
+    bars = curves.attrs.get("intervals")
     labels = list(dict.fromkeys(curves["pair"]))
-    cases_by = "" if caption is None else textwrap.fill(f"cases by {caption}", 50)
+    said = "" if caption is None else f"cases by {caption}" + (f"; bars: {bars}" if bars else "")
+    cases_by = textwrap.fill(said, 50) if said else ""
     if ax is None:
         import matplotlib.pyplot as plt
 
         figure, ax = plt.subplots(len(labels), 2, figsize=(10, 3.6 * len(labels)), layout="constrained",
                                   squeeze=False)
         if cases_by:
-            figure.suptitle(f"{rep.id} ({rep.data}): cases by {caption}", fontsize="medium")
+            figure.suptitle(textwrap.fill(f"{rep.id} ({rep.data}): {said}", 110), fontsize="medium")
             cases_by = ""  # said once, above every panel
     axes = np.asarray(ax, dtype=object).reshape(-1)
     if axes.size != 2 * len(labels):
@@ -384,10 +596,11 @@ def _draw_pairs(rep: Reproduction, ax=None):
     return axes.reshape(len(labels), 2)
 
 
-def _pairs_setting(source: Source, grid: _Grid, measure: str, what: str) -> str:
+def _pairs_setting(source: Source, grid: _Grid, measure: str, what: str, curves: pd.DataFrame) -> str:
     return (f"Setting: {source.describe()}; {measure} and {_a_name(grid.assessment)} "
             f"({_judged_words(assessment=grid.assessment)}) of {what}, means over the topics both runs answered "
-            f"with 95 % t intervals; cases from {_test_words(grid.test, grid.alpha)}.")
+            f"with {curves.attrs['intervals']} (disjoint bars mark a significant difference, as the 2008 paper "
+            f"draws them); cases from {_test_words(grid.test, grid.alpha)}.")
 
 
 def _pair_notes(grid: _Grid, source: Source, pairs, labels) -> list[str]:
@@ -398,7 +611,52 @@ def _pair_notes(grid: _Grid, source: Source, pairs, labels) -> list[str]:
     return out
 
 
+def _eligibility_words(grid: _Grid, depth: int) -> str:
+    n = int(grid.full(depth).sum())
+    return (f"{n} of {len(grid.cases)} pairs have both runs retrieving at least {depth} documents on every topic both "
+            f"answer")
+
+
+def _count_claim(paper: str, rule: str, counts: Mapping[str, int], chosen: str, total: int,
+                 untested: str | None) -> Claim:
+    """An existence claim: holds when at least one eligible pair shows the pattern, under
+    each reading (``counts``: family → pairs showing it); None with ``untested``."""
+    if untested:
+        return Claim(paper, "untested", rule, None, reason=untested)
+    return _reading_claim(paper, rule, counts, chosen, lambda n: n >= 1,
+                          lambda n: f"{n} of {total} eligible pairs", "")
+
+
+def _no_depth_beyond(source: Source, depth: int) -> str | None:
+    """Why an effect beyond the pool depth cannot be tested at ``depth`` (None: it can)."""
+    d = source.pool_depth
+    if d is None:
+        return "the pool depth is unknown, so depths beyond it are unknown"
+    if depth <= d:
+        return f"the deepest depth @{depth} does not measure beyond the pool depth {d}"
+    return None
+
+
+def _count_sensitivity(named: Mapping[str, Mapping[str, int]]) -> str:
+    """The notes' sensitivity line for pair counts: each pattern's count under each A_p reading."""
+    parts = [f"{name}: " + ", ".join(f"{fam}@d {counts[fam]}" for fam in _READINGS) for name, counts in named.items()]
+    return ("Sensitivity to the A_p reading (eligible pairs showing each pattern under Judged@d = A_p@d ÷ d, "
+            "JudgedRet@d ÷ min(d, |X|), NotUnj@d = 1 − unj@d): " + "; ".join(parts) + ".")
+
+
 # =============================================================================== 2007 Fig. 2
+def _even_scores(grid: _Grid, reading: str) -> pd.DataFrame:
+    """Per pair, 2007 Fig. 2 (top) at the depths up to ``_EVEN_UP_TO``: ``full``
+    (:func:`_even_pattern`), ``held`` (depths with P significant and A_p not), ``x``, ``y``."""
+    tables = grid.by_reading[reading]
+    upto = [d for d in grid.depths if d <= _EVEN_UP_TO] or [grid.depths[0]]
+    p_sig = np.stack([tables[d]["p_measure"].to_numpy() < grid.alpha for d in upto], axis=1)
+    a_sig = np.stack([tables[d]["p_assessment"].to_numpy() < grid.alpha for d in upto], axis=1)
+    x, y, _ = _xy(tables[grid.depths[0]])
+    return pd.DataFrame({"full": _even_pattern(p_sig, a_sig), "held": (p_sig & ~a_sig).sum(axis=1), "x": x, "y": y},
+                        index=tables[grid.depths[0]].index)
+
+
 @register("baillie2007-fig2", "Two pairs across measurement depths: P@d and A_p@d with intervals and cases",
           f"{PAPER_2007}, Fig. 2", needs=("pairs",))
 def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
@@ -406,37 +664,60 @@ def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2007-fig2", name="depths", noun="measurement depths")
     grid = _Grid(source, "P", depths, test, alpha, _assessment(assessment, "baillie2007-fig2"))
+    upto = [d for d in depths if d <= _EVEN_UP_TO] or [depths[0]]
+    gap = _first_gap(grid.tables, depths)
+    even = {r: _even_scores(grid, r) for r in grid.readings}
+    converge = {r: _swap_scores(grid.by_reading[r], depths, swap=False) for r in grid.readings}
+    even_ok, converge_ok = grid.full(upto[-1]), grid.full(depths[-1])
     if pairs is None:
-        even = _even_pair(grid)
-        (swap, strict), = _pick_swaps(grid, 1, swap=False, exclude={grid.key(*even)})
-        pairs = [even, swap]
+        (top, _), = _pick(even[grid.assessment], even_ok, 1, gap)
+        (bottom, _), = _pick(converge[grid.assessment], converge_ok, 1, gap, exclude={grid.key(*top)})
+        pairs = [top, bottom]
     else:
         pairs = _check_pairs(grid, pairs, 2, "baillie2007-fig2")
-        strict = bool(_swap_scores(grid, swap=False).loc[grid.key(*pairs[1]), "full"])
     labels = ["top (even judging)", "bottom (judging diverges)"]
     table, curves = grid.curves(pairs, labels)
-    beyond = _weak_beyond(grid, *pairs[1], source.pool_depth)
-    agrees = bool(strict and beyond)
+    through = ", ".join(f"@{d}" for d in upto)
+    even_counts = {r: int((even[r]["full"].to_numpy() & even_ok).sum()) for r in grid.readings}
+    converge_counts = {r: int((converge[r]["full"].to_numpy() & converge_ok).sum()) for r in grid.readings}
+    claims = [
+        _count_claim(
+            "a pair stays significantly different to P@500 on comparably judged lists (Robust 2003 s1 vs s2)",
+            f"at least one pair with P significantly different at every depth through @{upto[-1]} ({through}) and A_p "
+            f"significantly different at no more than one of them; both runs retrieving at least {upto[-1]} "
+            f"documents on every topic both answer",
+            even_counts, grid.assessment,
+            int(even_ok.sum()), None if even_ok.any() else f"no pair has both runs {upto[-1]} documents deep"),
+        _count_claim(
+            "a pair significant at shallow depths converges while the better run falls behind in A_p beyond the "
+            "pool depth (Robust 2005 s4 vs s3)",
+            f"at least one pair: case 3 at @{depths[0]} with X ahead, no significant P difference at "
+            f"@{depths[-1]} (case 1 or 2), and there Y with the higher mean A_p; @{depths[-1]} beyond the pool "
+            f"depth; both runs retrieving at least {depths[-1]} documents on every topic both answer",
+            converge_counts, grid.assessment,
+            int(converge_ok.sum()),
+            _no_depth_beyond(source, depths[-1]) or (None if converge_ok.any() else
+                                                     f"no pair has both runs {depths[-1]} documents deep")),
+    ]
+    headline = Headline("two Robust pairs: one stays strong to P@500 under even judging; one converges as d grows "
+                        "while the better run falls behind in A_p", claims)
     notes = [
-        _pairs_setting(source, grid, "P@d", "two pairs"),
+        _pairs_setting(source, grid, "P@d", "two pairs", curves),
         "Paper: Robust 2003 (top): s1 is significantly better than s2 up to P@500 while their A_p stays "
         "comparable (not significantly different except at A@100). Robust 2005 (bottom, pool depth 47): s4 "
         "(query expansion from an external collection) beats s3 (title keywords) at shallow depths, the two "
         "converge as d grows, and from A@100 on s4 has less of its list judged than s3 — s4 is underestimated.",
-        "Chosen here: top = the pair with the most depths in case 3 with A_p not significantly different "
-        "(significant on evenly judged rankings); bottom = the pair best showing the paper's pattern: X "
-        "significantly better at the first depth in case 3, no significant difference at the deepest depth, and "
-        "there Y with the higher A_p.",
+        f"Chosen here, by the paper's own criteria among the eligible pairs (both runs retrieving at least the "
+        f"depth's documents on every topic both answer; {_eligibility_words(grid, depths[-1])}): top = a pair "
+        f"with P significantly different at every depth through @{upto[-1]} and A_p significantly different at no "
+        f"more than one; bottom = a pair in case 3 at @{depths[0]} that converges (case 1 or 2) at "
+        f"@{depths[-1]} with the other run more judged there. Among several, the largest P difference at "
+        f"@{depths[0]}; where none shows it, the closest (most parts of the pattern). The choice never decides "
+        f"the verdict: each claim counts every eligible pair.",
         *_pair_notes(grid, source, pairs, labels),
-        (f"Agrees: the bottom pair shows the full pattern, and it is weak (case 2/4) beyond the pool depth at "
-         f"{', '.join(f'@{d}' for d in beyond)}." if agrees else
-         "Differs: no pair shows the paper's full pattern (strong at the first depth, converged and unevenly "
-         "judged at the deepest, weak beyond the pool depth); the closest one is shown."),
+        f"Verdict: {headline.summary()}.",
+        _count_sensitivity({"top pattern": even_counts, "bottom pattern": converge_counts}),
     ]
-    headline = interim_headline(paper="a pair significant at shallow depths converges deeper while the better run "
-                              "falls behind in A_p (Robust 2005, s4 vs s3)",
-                        irnb=f"{pairs[1][0]} vs {pairs[1][1]}: cases {grid.sequence(*pairs[1])}",
-                        agrees=agrees)
     return Reproduction("baillie2007-fig2", "", f"{PAPER_2007}, Fig. 2", table, None, "\n".join(notes),
                         source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
 
@@ -455,13 +736,40 @@ def _paper_table3() -> pd.DataFrame:
     return frame
 
 
+# the 2008 paper's prose numbers (TREC-3): Table 3's case 3 for P@10, P@30, P@100; Table 4's range for MAP@d
+_TABLE3_CASE3 = (0.17, 0.11, 0.05)
+_TABLE4_CASE3 = (0.04, 0.07)
+
+
 def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths, assessment):
     owner = f"baillie2008-table{3 if family == 'P' else 4}"
     depths = MEASUREMENT_DEPTH.increasing(depths, owner, name="depths", noun="measurement depths")
     fam = _assessment(assessment, owner)
     columns = [(f"@{d}", f"{family}@{d}") for d in depths]
-    return depths, _proportion_table(source, columns, form="2008", assessment=fam, depths=depths, test=test,
-                                     alpha=alpha, pool_depths=pool_depths)
+    table = _proportion_table(source, columns, form="2008", assessment=fam, depths=depths, test=test, alpha=alpha,
+                              pool_depths=pool_depths)
+    rows = _reading_rows(source, columns, form="2008", chosen=fam, row=table.iloc[0], depths=depths, test=test,
+                         alpha=alpha)
+    return depths, fam, table, rows
+
+
+def _case3_by_depth(row: pd.Series, depths: Sequence[int]) -> list[float]:
+    return [float(row[(f"@{d}", 3)]) for d in depths]
+
+
+def _weak_claim(rows, fam: str, depths: Sequence[int], paper: str) -> Claim:
+    first, last = f"@{depths[0]}", f"@{depths[-1]}"
+    return _reading_claim(
+        paper, _share_rule_words("in cases 2 + 4", "rises", first, last, False), rows, fam,
+        _share_judge(lambda r: _rises(_weak(r, first), _weak(r, last)), significance=False),
+        lambda r: f"weak {_fmt(_weak(r, first))} → {_fmt(_weak(r, last))}",
+        _untested(rows[fam], significance=False))
+
+
+def _case3_untested(row: pd.Series, depths: Sequence[int]) -> str:
+    if int(row[("pairs", "")]) < _MIN_PAIRS or not _any_significant(row):
+        return _untested(row, significance=True)
+    return (f"the case-3 share is below {_MIN_SHARE:g} at every depth: too small to tell constant from falling")
 
 
 @register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
@@ -469,34 +777,42 @@ def _table34(source: Source, family: str, *, test, alpha, depths, pool_depths, a
 def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
             pool_depths: Sequence[int] = (), assessment: str = "Judged"):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
-    depths, table = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
-                             assessment=assessment)
+    depths, fam, table, rows = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+                                        assessment=assessment)
     first, last = f"@{depths[0]}", f"@{depths[-1]}"
     mine = table.iloc[0]
-    case3 = [float(mine[(f"@{d}", 3)]) for d in depths]
-    # "the proportion … in the strong Case 3 either decreased or remained approximately constant"
-    agrees = _decided(mine, bool(case3[-1] <= case3[0] + 0.02))
+    case3 = _case3_by_depth(mine, depths)
+    paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
+    claims = [
+        _reading_claim(
+            f"case 3 'either decreased or remained approximately constant': {paper3} (TREC-3, P@10/30/100)",
+            f"case 3 falls from {first} to {last} by at least {_SHARE_MARGIN:g} of the pairs, or stays approximately "
+            f"constant (its smallest share at least {_CONSTANT_RATIO:g} of its largest; untested below "
+            f"{_MIN_SHARE:g} at every depth, with fewer than {_MIN_PAIRS} pairs, or with no significant difference)",
+            rows, fam,
+            lambda r: (None if int(r[("pairs", "")]) < _MIN_PAIRS or not _any_significant(r)
+                       else _falls_or_constant(_case3_by_depth(r, depths))),
+            lambda r: "case 3 " + " → ".join(_fmt(x) for x in _case3_by_depth(r, depths)),
+            _case3_untested(mine, depths)),
+        _weak_claim(rows, fam, depths, "weak cases rise: 'from 0.07 to 0.087' (TREC-3, P@10 → P@30), 'this trend "
+                                       "remains … towards P@1000'"),
+    ]
+    headline = Headline(f"P@d: case 3 falls or stays about constant ({paper3}, TREC-3), weak cases rise", claims)
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with "
-        f"{_a_name(assessment)} ({_judged_words(assessment=assessment)}), d = {', '.join(map(str, depths))}.",
+        f"{_a_name(fam)} ({_judged_words(assessment=fam)}), d = {', '.join(map(str, depths))}.",
         "The seed text lost the grid of Table 3; `paper` holds the numbers its prose quotes (TREC-3, 40 runs: "
         "P@10 .69 .07 .17 .07; case 3 .11 at P@30 and .05 at P@100) and NaN elsewhere.",
         f"Differs from the paper: TREC-3 … Terabyte 04 official runs against {source.label}; "
         f"{_beyond(source, depths)}.",
-        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (paper, TREC-3: .17 → .11 → .05 for "
+        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (paper, TREC-3: {paper3} for "
         f"@10, @30, @100); {_trend_sentence(mine, first, last, 'overall')}.",
-        (_NO_SIGNIFICANCE if agrees is None else
-         "Agrees: the strong case-3 share decreases or stays about constant (within .02) as d grows, as the "
-         "paper reports." if agrees else "Differs: the case-3 share grows with depth by more than .02."),
+        *([_NO_SIGNIFICANCE] if not _any_significant(mine) else []),
+        f"Verdict: {headline.summary()}.",
+        _sensitivity(rows, first, last),
     ]
-    headline = interim_headline(paper="case 3 falls with d: .17 → .11 → .05 (TREC-3, P@10/30/100)",
-                        irnb=f"case 3 {' → '.join(_fmt(x) for x in case3)} ({', '.join(f'@{d}' for d in depths)})",
-                        agrees=agrees)
     return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table, _paper_table3(),
                         "\n".join(notes), source.label, headline=headline)
-
-
-_CONSTANT = 0.05  # "approximately constant": case-3 shares within this range
 
 
 @register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
@@ -504,33 +820,56 @@ _CONSTANT = 0.05  # "approximately constant": case-3 shares within this range
 def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
             pool_depths: Sequence[int] = (), assessment: str = "Judged"):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
-    depths, table = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
-                             assessment=assessment)
+    depths, fam, table, rows = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+                                        assessment=assessment)
+    first, last = f"@{depths[0]}", f"@{depths[-1]}"
     mine = table.iloc[0]
-    case3 = np.array([float(mine[(f"@{d}", 3)]) for d in depths])
-    spread = float(case3.max() - case3.min())
-    agrees = _decided(mine, bool(spread <= _CONSTANT))
+    case3 = _case3_by_depth(mine, depths)
+    low, high = _TABLE4_CASE3
+    claims = [
+        _reading_claim(
+            f"case 3 'remained approximately constant, between {low:g} and {high:g}' (TREC-3; likewise 4 more "
+            f"collections)",
+            f"case 3's smallest share across depths at least {_CONSTANT_RATIO:g} of its largest (the paper's "
+            f"{_fmt(low)}–{_fmt(high)} holds, its Table 3 {' → '.join(_fmt(x) for x in _TABLE3_CASE3)} does not); "
+            f"untested below {_MIN_SHARE:g} at every depth, with fewer than {_MIN_PAIRS} pairs, or with no "
+            f"significant difference",
+            rows, fam,
+            lambda r: (None if int(r[("pairs", "")]) < _MIN_PAIRS or not _any_significant(r)
+                       else _constant(_case3_by_depth(r, depths))),
+            lambda r: "case 3 " + " → ".join(_fmt(x) for x in _case3_by_depth(r, depths)),
+            _case3_untested(mine, depths)),
+        _weak_claim(rows, fam, depths, "weak cases rise as d grows ('overall, a common trend across collections')"),
+    ]
+    headline = Headline(f"MAP@d: case 3 about constant, {_fmt(low)}–{_fmt(high)} (TREC-3); weak cases rise", claims)
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; MAP@d (trec_eval's "
-        f"map_cut, AP over the top d divided by R) tested with {_a_name(assessment)} "
-        f"({_judged_words(assessment=assessment)}) — the 2008 pairing (the 2007 paper paired MAP with MAA).",
+        f"map_cut, AP over the top d divided by R) tested with {_a_name(fam)} "
+        f"({_judged_words(assessment=fam)}) — the 2008 pairing (the 2007 paper paired MAP with MAA).",
         "The seed text lost the grid of Table 4 (`paper` is None); its prose says that for MAP the case-3 share "
-        "'remained approximately constant, between 0.04 and 0.07' on TREC-3, and likewise on TREC-8, Robust 03, "
-        "Robust 05 and HARD 05, while for Terabyte 04 it rose towards the pool depth and fell beyond it.",
+        f"'remained approximately constant, between {low:g} and {high:g}' on TREC-3, and likewise on TREC-8, "
+        "Robust 03, Robust 05 and HARD 05, while for Terabyte 04 it rose towards the pool depth and fell beyond it.",
         f"Differs from the paper: TREC collections against {source.label}; {_beyond(source, depths)}.",
-        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)} (range {_fmt(spread)}; the paper's TREC-3 "
-        f"range is .03); weak cases 2 + 4 {' → '.join(_fmt(_weak(mine, f'@{d}')) for d in depths)}.",
-        (_NO_SIGNIFICANCE if agrees is None else
-         f"Agrees: the case-3 share stays within {_CONSTANT:g} across depths." if agrees else
-         f"Differs: the case-3 share moves by {_fmt(spread)} across depths (more than {_CONSTANT:g})."),
+        f"irnb: case 3 by depth {' → '.join(_fmt(x) for x in case3)}; weak cases 2 + 4 "
+        f"{' → '.join(_fmt(_weak(mine, f'@{d}')) for d in depths)}.",
+        *([_NO_SIGNIFICANCE] if not _any_significant(mine) else []),
+        f"Verdict: {headline.summary()}.",
+        _sensitivity(rows, first, last),
     ]
-    headline = interim_headline(paper="MAP@d: case 3 about constant, .04–.07 (TREC-3)",
-                        irnb=f"case 3 {_fmt(case3.min())}–{_fmt(case3.max())}", agrees=agrees)
     return Reproduction("baillie2008-table4", "", f"{PAPER_2008}, Table 4", table, None,
                         "\n".join(notes), source.label, headline=headline)
 
 
 # =============================================================================== 2008 Fig. 4
+def _case_counts_full(grid: _Grid, reading: str, case: int) -> int:
+    """Pairs in ``case`` at some depth d at which both runs retrieve at least d documents."""
+    cases = _case_grid(grid.by_reading[reading])
+    hit = np.zeros(len(cases), dtype=bool)
+    for d in grid.depths:
+        hit |= (cases[d].to_numpy() == case) & grid.full(d)
+    return int(hit.sum())
+
+
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
           f"{PAPER_2008}, Fig. 4", needs=("pairs",))
 def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
@@ -539,44 +878,59 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig4", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig4"))
     last = depths[-1]
-    found = []
+    full = np.stack([grid.full(d) for d in depths], axis=1)
     if pairs is None:
         pairs, used = [], np.zeros(len(grid.cases), dtype=bool)
         for case in _CASES:
-            count = (grid.cases == case).sum(axis=1).to_numpy()
+            count = ((grid.cases.to_numpy() == case) & full).sum(axis=1)
             key = grid.column(last, "assessment_diff" if case in (1, 2) else "mean_diff").abs().to_numpy()
             key = -key if case == 1 else key  # case 1: the most evenly judged; others: the clearest
             free = ~used if not used.all() else np.ones_like(used)  # few runs: a pair may serve twice
-            order = np.lexsort((-key, -count))  # most depths in the case, then the key; ties: run order
+            order = np.lexsort((-key, -count))  # most (eligible) depths in the case, then the key; ties: run order
             best = next(i for i in order if free[i])
             used[best] = True
             pairs.append(grid.cases.index[best])
-            found.append(bool(count[best] > 0))
     else:
         pairs = _check_pairs(grid, pairs, 4, "baillie2008-fig4")
-        found = [bool((grid.cases.loc[grid.key(*p)] == c).any()) for c, p in zip(_CASES, pairs, strict=True)]
     labels = [f"case {c}" for c in _CASES]
     table, curves = grid.curves(pairs, labels)
     present = {c: int((grid.cases[last] == c).sum()) for c in _CASES}
-    agrees = all(found)
+    counts = {c: {r: _case_counts_full(grid, r, c) for r in grid.readings} for c in _CASES}
+    rule = ("at least one pair in the case at some depth d at which both runs retrieve at least d documents on "
+            "every topic both answer")
+    claims = [_reading_claim(f"case {c} ({STRENGTH[c]}: {CASES[c]}) occurs among official runs (a Robust 2005 pair)",
+                             rule, counts[c], grid.assessment, lambda n: n >= 1,
+                             lambda n: f"{n} of {len(grid.cases)} pairs", "")
+              for c in _CASES]
+    headline = Headline("all four cases occur among official runs (one Robust 2005 pair each)", claims)
     notes = [
-        _pairs_setting(source, grid, "MAP@d", "one pair per case"),
+        _pairs_setting(source, grid, "MAP@d", "one pair per case", curves),
         "Paper: one Robust 2005 pair per case (MAP left, A_p right), to show that all four outcomes occur in "
         "official runs.",
-        "Chosen here: for each case, the pair in that case at the most depths (ties: case 1 the most evenly "
-        f"judged at @{last}, case 2 the most unevenly judged, cases 3 and 4 the largest MAP difference).",
+        "Chosen here, by the paper's criterion (a pair in that case): for each case, the pair in it at the most "
+        f"depths at which both runs retrieve the depth's documents (ties: case 1 the most evenly judged at @{last}, "
+        "case 2 the most unevenly judged, cases 3 and 4 the largest MAP difference).",
         *_pair_notes(grid, source, pairs, labels),
         f"Pairs in each case at @{last}: " + ", ".join(f"case {c}: {n}" for c, n in present.items()) + ".",
-        ("Agrees: every case has an example." if agrees else
-         f"Differs: no pair falls in case {', '.join(str(c) for c, ok in zip(_CASES, found, strict=True) if not ok)} at any depth."),
+        f"Verdict: {headline.summary()}.",
+        _count_sensitivity({f"case {c}": counts[c] for c in _CASES}),
     ]
-    headline = interim_headline(paper="all four cases occur among official runs (Robust 2005)",
-                        irnb=f"cases with an example: {sum(found)} of 4", agrees=agrees)
     return Reproduction("baillie2008-fig4", "", f"{PAPER_2008}, Fig. 4", table, None, "\n".join(notes),
                         source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
 
 
 # =============================================================================== 2008 Fig. 11
+_STRONG, _WEAK_CASES = (1, 3), (2, 4)
+
+
+def _direction_shares(cases: pd.DataFrame, first: int, last: int) -> tuple[float, float]:
+    """(share of pairs strong at ``first`` and weak at ``last``, share weak then strong)."""
+    a, b = cases[first].to_numpy(), cases[last].to_numpy()
+    n = max(1, len(cases))
+    return (float((np.isin(a, _STRONG) & np.isin(b, _WEAK_CASES)).sum() / n),
+            float((np.isin(a, _WEAK_CASES) & np.isin(b, _STRONG)).sum() / n))
+
+
 @register("baillie2008-fig11", "Two pairs that swap from a strong to a weak comparison beyond the pool depth "
           "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11", needs=("pairs",))
 def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
@@ -584,34 +938,54 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig11", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig11"))
+    first, last = depths[0], depths[-1]
+    eligible = grid.full(last)
+    swaps = {r: _swap_scores(grid.by_reading[r], depths, swap=True) for r in grid.readings}
     if pairs is None:
-        picked = _pick_swaps(grid, 2, swap=True)
-        pairs, strict = [p for p, _ in picked], [s for _, s in picked]
+        picked = _pick(swaps[grid.assessment], eligible, 2, _first_gap(grid.tables, depths))
+        pairs = [p for p, _ in picked]
     else:
         pairs = _check_pairs(grid, pairs, 2, "baillie2008-fig11")
-        full = _swap_scores(grid, swap=True)["full"]
-        strict = [bool(full[grid.key(*p)]) for p in pairs]
     labels = ["top", "bottom"]
     table, curves = grid.curves(pairs, labels)
-    n_swaps = int(_swap_scores(grid, swap=True)["full"].sum())
-    beyond = [bool(_weak_beyond(grid, *p, source.pool_depth)) for p in pairs]
-    agrees = bool(strict[0] and beyond[0])
+    counts = {r: int((swaps[r]["full"].to_numpy() & eligible).sum()) for r in grid.readings}
+    shares = {r: _direction_shares(_case_grid(grid.by_reading[r]), first, last) for r in grid.readings}
+    n_pairs = len(grid.cases)
+    claims = [
+        _count_claim(
+            "a pair swaps order beyond the pool depth as the leader's A_p falls (Robust 2005: SAB05ROR1 vs "
+            "PIRCRB05TD3, UIC0501 vs INDRI05DMMT)",
+            f"at least one pair: case 3 at @{first} with X ahead, Y ahead in MAP at @{last} and significantly more "
+            f"judged there; @{last} beyond the pool depth; both runs retrieving at least {last} documents on every "
+            f"topic both answer",
+            counts, grid.assessment, int(eligible.sum()),
+            _no_depth_beyond(source, last) or (None if eligible.any() else
+                                               f"no pair has both runs {last} documents deep")),
+        _reading_claim(
+            "comparisons change from strong to weak as d grows beyond the pool depth ('a common pattern')",
+            f"the share of pairs strong (case 1 or 3) at @{first} and weak (case 2 or 4) at @{last} exceeds the "
+            f"share going from weak to strong by at least {_SHARE_MARGIN:g} of the pairs (untested with fewer than "
+            f"{_MIN_PAIRS} pairs)",
+            shares, grid.assessment,
+            lambda s: None if n_pairs < _MIN_PAIRS else _outnumbers(*s),
+            lambda s: f"strong → weak {_fmt(s[0])}, weak → strong {_fmt(s[1])}",
+            f"{n_pairs} pair(s): one pair moves a share by more than {_SHARE_MARGIN:g}"),
+    ]
+    headline = Headline("comparisons turn from strong to weak beyond the pool depth; two Robust 2005 pairs swap "
+                        "order as the leader's A_p falls", claims)
     notes = [
-        _pairs_setting(source, grid, "MAP@d", "two pairs"),
+        _pairs_setting(source, grid, "MAP@d", "two pairs", curves),
         "Paper (Robust 2005, pool depth 55): SAB05ROR1 has the higher MAP than PIRCRB05TD3 up to d = 100 (case 3 "
         "at 10 and 30), then the order swaps while PIRCRB05TD3 has significantly more of its list judged "
         "(towards case 2); likewise UIC0501 against INDRI05DMMT, the swap coinciding with a drop in UIC0501's A_p.",
-        "Chosen here: the two pairs best showing that pattern — X significantly better at the first depth in "
-        "case 3, Y ahead in MAP at the deepest depth, and there Y significantly more judged.",
+        f"Chosen here, by the paper's criterion among the eligible pairs ({_eligibility_words(grid, last)}): pairs "
+        f"in case 3 at @{first} whose other run is ahead in MAP and significantly more judged at @{last}; among "
+        f"several, the largest MAP difference at @{first}; where none shows it, the closest (most parts of the "
+        "pattern). The choice never decides the verdict: the claim counts every eligible pair.",
         *_pair_notes(grid, source, pairs, labels),
-        f"Pairs showing the full pattern: {n_swaps} of {len(grid.cases)}.",
-        ("Agrees: the top pair swaps from a strong to a weak comparison beyond the pool depth." if agrees else
-         "Differs: no pair swaps from a strong comparison to a weak one beyond the pool depth; the closest are shown."),
+        f"Verdict: {headline.summary()}.",
+        _count_sensitivity({"swapping pairs": counts}),
     ]
-    headline = interim_headline(paper="pairs swap order beyond the pool depth as the leader's A_p falls "
-                              "(strong → weak; Robust 2005)",
-                        irnb=f"{n_swaps} of {len(grid.cases)} pairs swap; top: cases {grid.sequence(*pairs[0])}",
-                        agrees=agrees)
     return Reproduction("baillie2008-fig11", "", f"{PAPER_2008}, Fig. 11", table, None, "\n".join(notes),
                         source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
 
@@ -622,7 +996,7 @@ def _draw_fig12(rep: Reproduction, ax=None):
     from ..plots.legends import outside_legend
 
     runs = rep.details["runs"]
-    judged = next(c for c in runs.columns if c.startswith("Judged@"))
+    judged = runs.attrs["assessment"]
     ax = plots.ranked_runs_plot(runs, measure="AP", assessment=judged, ax=ax)
     order = np.lexsort((np.arange(len(runs)), -runs["AP"].to_numpy()))
     x = np.arange(1, len(runs) + 1)
@@ -634,48 +1008,70 @@ def _draw_fig12(rep: Reproduction, ax=None):
     return ax
 
 
+def _fifths(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean of the top fifth, the middle and the bottom fifth of runs already ranked (irnb's
+    reading of the paper's 'extremes'); the middle is NaN when there is none."""
+    n = len(values)
+    q = max(1, n // 5)
+    middle = float(values[q:n - q].mean()) if n > 2 * q else float("nan")
+    return float(values[:q].mean()), middle, float(values[n - q:].mean())
+
+
 @register("baillie2008-fig12", "Runs ranked by MAP with their A_p@1000 and Recall of Assessment; Kendall's τ",
           f"{PAPER_2008}, Fig. 12", needs=("pairs",))
 def _fig12(source: Source, *, depth: int = 1000):
-    """``depth``: the assessment depth (A_p@depth; the paper's 1000)."""
+    """``depth``: the assessment depth (A_p@depth; the paper's 1000). The figure plots
+    A_p@depth = ``Judged@depth``; the claims are judged under A_p's three readings."""
     from ..bias import kendall_tau
 
     depth = MEASUREMENT_DEPTH.validate(depth, "baillie2008-fig12", label="depth")
+    fam = "Judged"
     exp = source.experiment
-    judged, recall = f"Judged@{depth}", "RecallAssessment"
-    means = evaluate(exp, ["AP", judged, recall]).means()
+    names = {r: f"{r}@{depth}" for r in _READINGS}
+    recall = "RecallAssessment"
+    means = evaluate(exp, ["AP", *names.values(), recall]).means()
     means["contributor"] = np.asarray(exp.contributors)
     runs = means.sort_values("AP", ascending=False, kind="stable")
-    tau = kendall_tau(means["AP"], means[judged])
-    tau_recall = kendall_tau(means["AP"], means[recall])
+    taus = {r: float(kendall_tau(means["AP"], means[m])) for r, m in names.items()}
+    fifths = {r: _fifths(runs[m].to_numpy()) for r, m in names.items()}
+    tau, tau_recall = taus[fam], float(kendall_tau(means["AP"], means[recall]))
     label_a = f"tau(MAP, A_p@{depth})"
+    runs.attrs["assessment"] = names[fam]  # the column the figure plots
     table = pd.DataFrame({label_a: [tau], "tau(MAP, RecallAssessment)": [tau_recall], "runs": [len(means)]},
                          index=pd.Index([source.label], name="collection"))
     paper = pd.DataFrame({"tau(MAP, A_p@1000)": list(_FIG12_TAU.values())},
                          index=pd.Index(list(_FIG12_TAU), name="collection"))
     low, high = min(_FIG12_TAU.values()), max(_FIG12_TAU.values())
-    agrees = bool(low - _TAU_BAND <= tau <= high + _TAU_BAND)
     n = len(runs)
     q = max(1, n // 5)
-    ap = runs[judged].to_numpy()
-    top, middle, bottom = ap[:q].mean(), ap[q:n - q].mean() if n > 2 * q else np.nan, ap[n - q:].mean()
     contributing = runs["contributor"].to_numpy()
-    extremes = ("extremes below the middle, as in the paper" if max(top, bottom) < middle
-                else "not both extremes below the middle, unlike the paper")
+    claims = [
+        _reading_claim(f"τ(MAP, A_p@1000) = {low:.3f}–{high:.3f} (TREC-3, 6, 7, 8)",
+                       f"τ(MAP, A_p@{depth}) within {_TAU_BAND:g} of the papers' range", taus, fam, lambda t: _near_range(t, low, high), lambda t: f"τ = {t:.3f}", ""),
+        _reading_claim("runs at both extremes (by MAP) have less of their lists judged than the middle runs",
+                       f"mean A_p@{depth} of the top fifth and of the bottom fifth of runs by MAP each at most "
+                       f"{_EXTREME_RATIO:g} × the middle runs' (fifths: irnb's reading of 'extremes')",
+                       fifths, fam, lambda f: _extremes_below(*f),
+                       lambda f: f"top {f[0]:.3f}, middle {f[1]:.3f}, bottom {f[2]:.3f}",
+                       "fewer than three runs: no middle to compare with"),
+    ]
+    headline = Headline(f"τ(MAP, A_p@1000) = {low:.3f}–{high:.3f} (TREC-3/6/7/8); the extremes are less judged "
+                        "than the middle", claims)
     notes = [
-        f"Setting: {source.describe()}; every run's MAP, A_p@{depth} ({_judged_words(depth)}) and Recall of "
+        f"Setting: {source.describe()}; every run's MAP, A_p@{depth} ({_judged_words(depth, fam)}) and Recall of "
         f"Assessment (judged documents retrieved / judged documents in the qrels); Kendall's τ between the "
         f"MAP ranking and each assessment ranking (ties concordant).",
         "Paper: TREC-3, 6, 7 and 8, all official runs ranked by MAP: τ(MAP, A_p@1000) = .394, .402, .402, .462; "
         "runs at both extremes have less of their lists judged than the middle ('popular') runs.",
-        f"irnb: τ(MAP, A_p@{depth}) = {tau:.3f}, τ(MAP, Recall of Assessment) = {tau_recall:.3f}; mean A_p@{depth} "
-        f"of the top fifth {top:.3f}, the middle {middle:.3f}, the bottom fifth {bottom:.3f} ({extremes}); "
-        f"{int(contributing[:q].sum())} of the top {q} and {int(contributing[n - q:].sum())} of the bottom {q} "
-        f"runs contributed to the pool.",
-        (f"Agrees: τ is within {_TAU_BAND:g} of the papers' range {low:.3f}–{high:.3f}." if agrees else
-         f"Differs: τ = {tau:.3f} lies more than {_TAU_BAND:g} from the papers' range {low:.3f}–{high:.3f}."),
+        f"irnb: τ(MAP, {names[fam]}) = {tau:.3f}, τ(MAP, Recall of Assessment) = {tau_recall:.3f}; mean "
+        f"{names[fam]} of the top fifth {fifths[fam][0]:.3f}, the middle {fifths[fam][1]:.3f}, the bottom fifth "
+        f"{fifths[fam][2]:.3f}; {int(contributing[:q].sum())} of the top {q} and "
+        f"{int(contributing[n - q:].sum())} of the bottom {q} runs contributed to the pool.",
+        f"Verdict: {headline.summary()}.",
+        "Sensitivity to the A_p reading (Judged@k ÷ k, JudgedRet@k ÷ min(k, |X|), NotUnj@k = 1 − unj@k): "
+        + "; ".join(f"{r}@{depth}: τ = {taus[r]:.3f}, fifths {fifths[r][0]:.3f} / {fifths[r][1]:.3f} / "
+                    f"{fifths[r][2]:.3f}" for r in _READINGS) + ".",
     ]
-    headline = interim_headline(paper=f"τ(MAP, A_p@1000) = {low:.3f}–{high:.3f} (TREC-3/6/7/8)",
-                        irnb=f"τ = {tau:.3f} (Recall of Assessment: {tau_recall:.3f})", agrees=agrees)
     return Reproduction("baillie2008-fig12", "", f"{PAPER_2008}, Fig. 12", table, paper, "\n".join(notes),
-                        source.label, draw=_draw_fig12, headline=headline, details={"runs": runs})
+                        source.label, draw=_draw_fig12, headline=headline,
+                        details={"runs": runs})
