@@ -70,7 +70,12 @@ html_css_files = ["irnb.css"]
 import jupyter_server_mathjax  # noqa: E402
 
 html_static_path.append(str(Path(jupyter_server_mathjax.__file__).parent / "static"))
-mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML"
+mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+# that package carries the STIX-Web fonts only (as Jupyter configures them); the pages mark
+# their body "ignore", so MathJax is told to typeset the maths and the notebooks' outputs
+mathjax2_config = {"HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
+                   "SVG": {"font": "STIX-Web"},
+                   "tex2jax": {"processClass": "math|output_area|cell_output", "processEscapes": True}}
 
 # A live widget cannot run on a static page: the notebooks' widgets also offer a still
 # picture of their figure (irnb.views.layout.still), which the site shows instead; no

@@ -12,6 +12,7 @@ with the note saying how to run it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -31,6 +32,8 @@ _REASON = browser_unavailable() or (None if (SITE / "index.html").is_file() else
 if _REASON:
     pytest.skip(_REASON, allow_module_level=True)
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
+
 pytestmark = pytest.mark.slow
 
 
@@ -47,11 +50,14 @@ def pages():
     with chromium(**LAPTOP) as context:
         page = context.new_page()
         outside: list[str] = []
-        page.route(re.compile(r"^(?!file:).*"), lambda route: (outside.append(route.request.url), route.abort()))
+        page.route(re.compile(r"^(?!file:|data:|about:|blob:).*"),
+                   lambda route: (outside.append(route.request.url), route.abort()))
         for name in PAGES:
             outside.clear()
             page.goto((SITE / f"{name}.html").as_uri(), wait_until="load")
-            page.wait_for_timeout(300)
+            if page.locator(".math").count():  # MathJax typesets after the load, asynchronously
+                with contextlib.suppress(PlaywrightTimeout):
+                    page.wait_for_function("() => document.querySelectorAll('.MathJax').length > 0", timeout=20_000)
             facts = page.evaluate("""() => {
                 const visible = e => e.offsetParent !== null;
                 const imgs = [...document.querySelectorAll('div.body img')].filter(visible)
