@@ -71,8 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_ = sub.add_parser("compare", help="all-pairs significance tests and the decision matrix",
                           description="Test every pair of runs on a measure and on its assessment measure "
                                       "(Judged@k, or MAA for AP) and classify each pair into the decision "
-                                      "matrix's cases 1-4 (Baillie et al.). Default test: the papers' "
-                                      "one-way ANOVA over all runs + Bonferroni multiple comparisons.")
+                                      "matrix's cases 1-4 (Baillie et al.). Default test: the papers' ANOVA "
+                                      "over all runs + Bonferroni multiple comparisons (one-way, alpha = 0.05: "
+                                      "irnb's reading; the papers name neither).")
     cmp_.add_argument("qrels", help="qrels file (plain or .gz)")
     cmp_.add_argument("runs", nargs="+", help="run files, directories of runs, or .tar/.tar.xz archives")
     cmp_.add_argument("-m", "--measure", required=True, help="measure at depth k, e.g. P@10, P@100, AP")

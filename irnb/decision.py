@@ -17,7 +17,7 @@ case  strength              outcome
 
 "Different" means p < ``alpha``; ``alpha`` is applied here and nowhere else (the p-values
 come from :mod:`irnb.stats`). The default test follows the papers' procedure (Baillie et al.
-2007 §4.2, 2008 §4.2: "the ANOVA test", then "Bonferroni multiple comparisons"):
+2007 §3, 2008 §4.2: "the ANOVA test", then "Bonferroni multiple comparisons"):
 ``test="anova"``, a one-way ANOVA over all runs followed by Bonferroni multiple
 comparisons. The papers name neither α nor the ANOVA's design: one-way (runs as the only
 factor) and α = 0.05 are irnb's reading. A pair is different only when the ANOVA over all runs and the

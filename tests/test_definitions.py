@@ -4,7 +4,7 @@ example and, where a peer computes the same thing, against the peer:
 * Judged@k (A_p@k, divides by k), JudgedRet@k (ir_measures' Judged@k, divides by
   min(k, retrieved)) and NotUnj@k (1 − trec_eval's unj@k, missing ranks judged);
 * MAA (the 2007 paper's words) and MAAR (its AP-like variant);
-* Bpref10 (bpref-10, Buckley & Voorhees 2004 as used by Büttcher et al. 2007);
+* Bpref10 (bpref-10, Buckley & Voorhees 2004 as described by Büttcher et al. 2007);
 * random_subsample's removed judgments stay in the pool unjudged: infAP as trec_eval 10
   computes it on the file Pool.write writes (grade -1), on the embedded default and on
   TREC-COVID round 1;

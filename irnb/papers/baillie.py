@@ -10,7 +10,7 @@ baillie2008-table3     share of pairs in cases 1–4 for P@d with A_p@d
 baillie2008-table4     share of pairs in cases 1–4 for MAP@d with A_p@d
 baillie2008-fig4       one pair per case across depths (MAP@d and A_p@d)
 baillie2008-fig11      two pairs that swap from a strong to a weak comparison as d grows
-baillie2008-fig12      runs ranked by MAP with their A_p@1000 and Recall of Assessment; Kendall's τ
+baillie2008-fig12      runs ranked by MAP with their A_p@1000 (irnb adds the Recall of Assessment); Kendall's τ
 =====================  =========================================================================
 
 The papers' procedure is the default everywhere: "the ANOVA test" over all runs, then
@@ -1017,7 +1017,7 @@ def _fifths(values: np.ndarray) -> tuple[float, float, float]:
     return float(values[:q].mean()), middle, float(values[n - q:].mean())
 
 
-@register("baillie2008-fig12", "Runs ranked by MAP with their A_p@1000 and Recall of Assessment; Kendall's τ",
+@register("baillie2008-fig12", "Runs ranked by MAP with their A_p@1000 (irnb adds the Recall of Assessment); Kendall's τ",
           f"{PAPER_2008}, Fig. 12", needs=("pairs",))
 def _fig12(source: Source, *, depth: int = 1000):
     """``depth``: the assessment depth (A_p@depth; the paper's 1000). The figure plots

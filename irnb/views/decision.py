@@ -42,8 +42,8 @@ class DecisionView(View):
     with the default fixed seed, topics shared pairwise) only the pairs among the shown
     runs are tested — the same cases as testing every pair, in a fraction of the time
     (TREC-COVID: 435 of 10,153 pairs). ANOVA and Tukey HSD test every pair, as their
-    family is all runs. The default test is the papers' (one-way ANOVA over all runs +
-    Bonferroni, α = 0.05); both panels name the test and α.
+    family is all runs. The default test is the papers' ANOVA over all runs + Bonferroni, in
+    irnb's reading (one-way, α = 0.05); both panels name the test and α.
     """
 
     name = "decision matrix"
