@@ -141,7 +141,7 @@ def _below(estimate, final) -> np.ndarray:
 
 def _separates_more(more: float, fewer: float) -> bool:
     """Fig. 2, Tables 2–3: ``more`` exceeds ``fewer`` by at least ORDER_MARGIN of the pairs."""
-    return bool(more - fewer >= ORDER_MARGIN)
+    return bool(more - fewer >= ORDER_MARGIN - 1e-12)  # a difference of exactly the margin holds
 
 
 def _high_separability(share: float) -> bool:
@@ -156,7 +156,7 @@ def _recants_little(shares) -> bool:
 
 def _recants_more(share: float, than: float) -> bool:
     """Table 3: ``share`` (%) at least RECANT_MARGIN points above ``than``."""
-    return bool(share - than >= RECANT_MARGIN)
+    return bool(share - than >= RECANT_MARGIN - 1e-12)
 
 
 #: Where the paper is silent: the side of its t-test (its §2 calls a one-tailed test

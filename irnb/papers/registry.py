@@ -365,7 +365,8 @@ def pool_depth_rule(experiment: Experiment, *, collection=None) -> PoolDepth:
     d = deepest_depth_of_most(judged)
     n, at = int(runs.sum()), int(np.count_nonzero(judged >= max(d, 1)))
     who = "contributing runs" if marked.any() else "runs (none is marked as contributing)"
-    basis = (f"inferred: {at} of the {n} {who} are judged to that depth on every topic"
+    to = "that depth" if d else "depth 1"
+    basis = (f"inferred: {at} of the {n} {who} are judged to {to} on every topic"
              + (f", the shallowest to {int(judged.min())}" if judged.size and judged.min() < d else ""))
     reasons = []
     if not marked.any():
