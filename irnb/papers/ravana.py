@@ -21,6 +21,11 @@ budgets are shares of its 69,100 judgments; here the same shares of the data's q
 ("shallow" = 1,000/69,100 ≈ 1.4 %, "medium" = 10,000/69,100 ≈ 14.5 %, "deep" = all), or
 the ``budgets`` given. Every computation is the core's (:mod:`irnb.budgets`,
 :mod:`irnb.intervals`, :mod:`irnb.pooling`).
+
+Each reproduction's headline is the paper's text split into claims (:class:`irnb.papers.Claim`),
+each judged by a small rule with a margin named below (``WITHIN``, ``ORDER_MARGIN``, …), the
+same on every data set. Where the paper is silent, irnb's choice is printed as irnb's: the
+t-test is two-sided (:data:`SIDES`).
 """
 
 from __future__ import annotations
