@@ -280,6 +280,8 @@ def _fig72(source: Source, *, k: int = _K, pool_depth: int | None = None, run: s
     k = _check_k(k)
     judged, pool_words = _pool(source, pool_depth)
     _, b, rule = _choose_pair(source, None, run)
+    if run is not None:
+        rule = "lvl1 given by the caller."
     exp = source.experiment
     s = int(exp.run_index(b)[0])
     iv = score_intervals(exp, f"P@{k}", pool=judged)
