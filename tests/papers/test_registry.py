@@ -115,3 +115,16 @@ def test_cli_says_the_depth_and_warns_when_the_data_cannot_tell(tmp_path, capsys
     out, err = capsys.readouterr()
     assert "pool depth 4 (inferred: 1 of the 1 contributing runs are judged to that depth on every topic)" in out
     assert "warning" not in err
+
+
+def test_ids_keep_the_papers_order_whichever_module_was_imported_first():
+    from irnb.papers.registry import REGISTRY
+
+    ids = irnb.reproduction_ids()
+    # as if the thesis module had been imported (and had registered) before the others
+    thesis = {k: v for k, v in REGISTRY.items() if k.startswith("thesis-")}
+    rest = {k: v for k, v in REGISTRY.items() if k not in thesis}
+    REGISTRY.clear()
+    REGISTRY.update({**thesis, **rest})
+    assert list(REGISTRY)[0].startswith("thesis-")
+    assert irnb.reproduction_ids() == ids and ids[0] == "baillie2007-table1" and ids[-1] == "thesis-fig7.2"
