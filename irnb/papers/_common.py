@@ -28,7 +28,7 @@ def setting(source: Source, depth, owner: str) -> Setting:
 
     Depth: ``depth`` if given; else the data's by the one rule every reproduction uses
     (:func:`irnb.papers.pool_depth_rule`: the simulated collection's, or the deepest d to which
-    at least half of the contributing runs are judged on every topic; 1 when the data cannot
+    more than half of the contributing runs are judged on every topic; 1 when the data cannot
     tell, with the warning in the notes). Contributors: the Experiment's; when no run is marked
     as one, every run (as Büttcher et al. counted every run whose top 50 the qrels covered).
     """

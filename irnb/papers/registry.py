@@ -291,10 +291,10 @@ class Source:
         raise ReproductionNeeds(f"{id} needs {' and '.join(hints[m] for m in missing)}; {self.label} has {has}")
 
 
-#: The share of the contributing runs that must be judged to depth d on every topic for the
-#: data to show a pool of depth d: at least half, so that a few contributors whose top d holds
-#: a document the assessors skipped (TREC-COVID round 1: 4 of its 56) do not lower the depth
-#: every other contributor shows.
+#: The share of the contributing runs that must be exceeded by those judged to depth d on every
+#: topic for the data to show a pool of depth d: more than half, so that a few contributors whose
+#: top d holds a document the assessors skipped (TREC-COVID round 1: 4 of its 56) do not lower
+#: the depth every other contributor shows, and one run cannot raise it.
 POOL_DEPTH_QUORUM = 0.5
 #: Below this depth the qrels cannot tell a pool from scattered judgments: a pool of depth 1
 #: judges one document per run and topic, which any qrels of the runs' top documents shows too.
@@ -324,36 +324,38 @@ class PoolDepth:
 
 
 def deepest_depth_of_most(judged_depths, *, quorum: float = POOL_DEPTH_QUORUM) -> int:
-    """The deepest d to which at least ``quorum`` of the runs are judged on every topic,
+    """The deepest d to which more than ``quorum`` of the runs are judged on every topic,
     given each run's judged depth (:func:`irnb.pooling.judged_depth`); 0 for no runs.
 
     >>> deepest_depth_of_most([7, 7, 7, 5])        # 3 of 4 judged to 7
     7
-    >>> deepest_depth_of_most([7, 5, 5, 0])        # 2 of 4 judged to 5, 1 of 4 to 7
+    >>> deepest_depth_of_most([7, 5, 5, 0])        # 3 of 4 judged to 5, only 1 of 4 to 7
     5
-    >>> deepest_depth_of_most([7, 7, 7, 5], quorum=1.0)   # every run: the shallowest
+    >>> deepest_depth_of_most([3, 2])              # 1 of 2 is not more than half: 2
+    2
+    >>> deepest_depth_of_most([7, 7, 7, 5], quorum=0.75)   # more than 3 of 4: every run
     5
     """
+    if not 0.0 <= quorum < 1.0:
+        raise ValueError(f"quorum must be in [0, 1), got {quorum!r}")
     depths = np.sort(np.asarray(judged_depths, dtype=np.int64))[::-1]
     if depths.size == 0:
         return 0
-    if not 0.0 < quorum <= 1.0:
-        raise ValueError(f"quorum must be in (0, 1], got {quorum!r}")
-    return int(depths[int(np.ceil(quorum * depths.size)) - 1])
+    return int(depths[int(np.floor(quorum * depths.size))])
 
 
 def pool_depth_rule(experiment: Experiment, *, collection=None) -> PoolDepth:
     """The one rule for a data set's pool depth d, used by every reproduction.
 
     1. A simulated collection (``collection`` with a ``pool_depth`` parameter): its own.
-    2. Otherwise inferred from the qrels: the deepest d to which at least half
+    2. Otherwise inferred from the qrels: the deepest d to which more than half
        (:data:`POOL_DEPTH_QUORUM`) of the contributing runs are judged on every topic they
        answer (:func:`irnb.pooling.judged_depth`; a run shorter than d counts as judged to d
        when all of its documents are). When no run is marked as contributing, every run
        counts (as Büttcher et al. counted every run whose top 50 the qrels covered).
 
     ``warning`` says when the data cannot tell: no run marked as contributing, or an inferred
-    depth below :data:`POOL_DEPTH_TELLS` (fewer than half the contributors judged to depth 2,
+    depth below :data:`POOL_DEPTH_TELLS` (no more than half the contributors judged to depth 2,
     e.g. when every run counts as a contributor but only some were pooled). ``depth`` is None
     when the inferred depth is 0.
     """
@@ -372,7 +374,7 @@ def pool_depth_rule(experiment: Experiment, *, collection=None) -> PoolDepth:
     if not marked.any():
         reasons.append("no run is marked as contributing to the pool")
     if d < POOL_DEPTH_TELLS:
-        reasons.append(f"fewer than half of the {n} {'contributing ' if marked.any() else ''}runs are judged to "
+        reasons.append(f"no more than half of the {n} {'contributing ' if marked.any() else ''}runs are judged to "
                        f"depth {POOL_DEPTH_TELLS} on every topic")
     warning = (f"the data cannot tell the pool depth: {'; '.join(reasons)}; using {max(d, 1)} (say which runs were "
                "pooled: contributors=... in Python, --contributors on the command line)" if reasons else "")

@@ -34,10 +34,11 @@ def _experiment(judged_to: dict[str, int], *, contributors=None) -> irnb.Experim
 def test_deepest_depth_of_most_by_hand():
     assert deepest_depth_of_most([7] * 52 + [6, 6, 6, 5]) == 7  # TREC-COVID round 1's contributors
     assert deepest_depth_of_most([7, 5, 5, 0]) == 5
-    assert deepest_depth_of_most([7, 7, 7, 5], quorum=1.0) == 5
+    assert deepest_depth_of_most([3, 2]) == 2  # one of two runs is not more than half
+    assert deepest_depth_of_most([7, 7, 7, 5], quorum=0.75) == 5
     assert deepest_depth_of_most([]) == 0
-    with pytest.raises(ValueError, match=r"quorum must be in \(0, 1\], got 0"):
-        deepest_depth_of_most([3], quorum=0)
+    with pytest.raises(ValueError, match=r"quorum must be in \[0, 1\), got 1"):
+        deepest_depth_of_most([3], quorum=1)
 
 
 def test_a_few_shallow_contributors_do_not_lower_the_depth():
@@ -53,7 +54,7 @@ def test_the_data_cannot_tell_when_most_runs_are_unjudged():
     exp = _experiment({"a": 4, "x": 0, "y": 0})
     rule = pool_depth_rule(exp)
     assert rule.depth is None and rule.used == 1
-    assert rule.warning.startswith("the data cannot tell the pool depth: fewer than half of the 3 contributing runs "
+    assert rule.warning.startswith("the data cannot tell the pool depth: no more than half of the 3 contributing runs "
                                    "are judged to depth 2 on every topic; using 1")
     # depth 1 cannot tell a pool from scattered judgments either
     assert pool_depth_rule(_experiment({"a": 1, "b": 1})).warning.startswith("the data cannot tell")
@@ -107,9 +108,9 @@ def test_cli_says_the_depth_and_warns_when_the_data_cannot_tell(tmp_path, capsys
     assert ("pool depth unknown (inferred: 1 of the 3 contributing runs are judged to depth 1 on every topic; the "
             "data cannot tell)") in out
     warnings = [line for line in err.splitlines() if line.startswith("warning:")]
-    assert warnings == ["warning: the data cannot tell the pool depth: fewer than half of the 3 contributing runs are "
-                        "judged to depth 2 on every topic; using 1 (say which runs were pooled: contributors=... in "
-                        "Python, --contributors on the command line)"]
+    assert warnings == ["warning: the data cannot tell the pool depth: no more than half of the 3 contributing runs "
+                        "are judged to depth 2 on every topic; using 1 (say which runs were pooled: contributors=... "
+                        "in Python, --contributors on the command line)"]
     # told which run was pooled, the data shows its depth: no warning
     assert main(["reproduce", "thesis-fig7.2", "--qrels", qrels, "--runs", runs, "--contributors", "a"]) == 0
     out, err = capsys.readouterr()
