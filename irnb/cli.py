@@ -421,6 +421,8 @@ def _cmd_reproduce(args) -> int:
     if args.figure and result.draw is None:
         raise ValueError(f"--figure: {args.id} is a table; it has no figure (drop --figure)")
     sys.stdout.write(str(result) + "\n")
+    if result.pool_depth is not None and result.pool_depth.warning:
+        sys.stderr.write(f"warning: {result.pool_depth.warning}\n")
     if args.figure:
         import matplotlib
 

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ..experiment import Experiment
-from .registry import (REGISTRY, VERDICTS, Claim, Headline, Reproduction, ReproductionNeeds, ReproductionSpec, Source,
-                       register)
+from .registry import (REGISTRY, VERDICTS, Claim, Headline, PoolDepth, Reproduction, ReproductionNeeds,
+                       ReproductionSpec, Source, pool_depth_rule, register)
 
 __all__ = [
     "Claim",
@@ -35,6 +35,8 @@ __all__ = [
     "VERDICTS",
     "Reproduction",
     "Source",
+    "PoolDepth",
+    "pool_depth_rule",
     "ReproductionNeeds",
     "register",
     "reproduce",
@@ -45,13 +47,26 @@ __all__ = [
 
 
 def _load() -> None:
-    from . import baillie, buttcher, ravana, thesis  # noqa: F401  (they register on import)
+    from . import baillie, buttcher, ravana, thesis  # they register on import
+
+    # in the papers' order, whichever module was imported first (a test may import one directly);
+    # reproductions declared elsewhere follow, in declaration order
+    papers = [m.__name__ for m in (baillie, buttcher, ravana, thesis)]
+    rank = {name: i for i, name in enumerate(papers)}
+    ordered = sorted(REGISTRY.items(), key=lambda item: rank.get(item[1].run.__module__, len(papers)))
+    if list(REGISTRY) != [id for id, _ in ordered]:
+        REGISTRY.clear()
+        REGISTRY.update(ordered)
 
 
 def reproduction_ids() -> list[str]:
     """Every reproduction id, in the papers' order."""
     _load()
     return list(REGISTRY)
+
+
+#: The options by which a reproduction is given its pool depth instead of the data's.
+_DEPTH_OPTIONS = ("depth", "pool_depth")
 
 
 def _options(spec: ReproductionSpec) -> dict[str, Any]:
@@ -139,8 +154,12 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
     if not isinstance(result, Reproduction) or result.id != id:
         raise TypeError(f"reproduction {id!r} returned {type(result).__name__} "
                         f"{getattr(result, 'id', '')!r}; expected a Reproduction with id {id!r}")
+    depth = result.pool_depth
+    if depth is None:  # the data's, by the one rule; a depth given as an option replaces it
+        given = next((options[k] for k in _DEPTH_OPTIONS if options.get(k) is not None), None)
+        depth = source.pool_depth_rule if given is None else PoolDepth(int(given), "given")
     # a reproduction may leave title and source empty: the registered ones fill them
-    return replace(result, title=result.title or spec.title, source=result.source or spec.source)
+    return replace(result, title=result.title or spec.title, source=result.source or spec.source, pool_depth=depth)
 
 
 def read_groups(path) -> dict[str, str]:

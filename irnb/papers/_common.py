@@ -26,10 +26,11 @@ class Setting:
 def setting(source: Source, depth, owner: str) -> Setting:
     """The pool depth and contributors a Büttcher/Ravana reproduction uses on ``source``.
 
-    Depth: ``depth`` if given; the simulated collection's pool depth; else the depth to
-    which the contributing runs are judged (the median over them of :func:`judged_depth`).
-    Contributors: the Experiment's; when no run is marked as one, every run (as Büttcher
-    et al. counted every run whose top 50 the qrels covered).
+    Depth: ``depth`` if given; else the data's by the one rule every reproduction uses
+    (:func:`irnb.papers.pool_depth_rule`: the simulated collection's, or the deepest d to which
+    more than half of the contributing runs are judged on every topic; 1 when the data cannot
+    tell, with the warning in the notes). Contributors: the Experiment's; when no run is marked
+    as one, every run (as Büttcher et al. counted every run whose top 50 the qrels covered).
     """
     exp = source.experiment
     notes = []
@@ -41,12 +42,10 @@ def setting(source: Source, depth, owner: str) -> Setting:
     if depth is not None:
         d = _DEPTH.validate(depth, owner)
         notes.append(f"pool depth {d} (given)")
-    elif source.collection is not None and "pool_depth" in source.collection.params:
-        d = int(source.collection.params["pool_depth"])
-        notes.append(f"pool depth {d} (the simulated collection's)")
     else:
-        d = max(1, int(np.median(judged_depth(exp)[contributing])))
-        notes.append(f"pool depth {d} (the median depth to which the contributing runs are judged on every topic)")
+        rule = source.pool_depth_rule
+        d = rule.used
+        notes.append(f"pool depth {d} ({rule.basis})" + (f" — {rule.warning}" if rule.warning else ""))
     names = tuple(exp.run_names[i] for i in np.flatnonzero(contributing))
     return Setting(depth=d, contributors=names, notes=tuple(notes))
 

@@ -163,6 +163,8 @@ class Reproduction:
     ``headline``: the paper's headline as claims tested on the data (:class:`Headline`),
     where the reproduction defines one;
     ``details``: further frames the figure is drawn from (e.g. per-depth confidence intervals), by name.
+    ``pool_depth``: the data's pool depth d and how it was found (:func:`pool_depth_rule`, or
+    the depth given as an option); :func:`irnb.reproduce` fills it.
     """
 
     id: str
@@ -175,6 +177,7 @@ class Reproduction:
     draw: Callable[..., Any] | None = field(default=None, repr=False)
     headline: Headline | None = None
     details: Mapping[str, pd.DataFrame] = field(default_factory=dict, repr=False)
+    pool_depth: PoolDepth | None = None
 
     def __post_init__(self):
         if self.headline is not None and not isinstance(self.headline, Headline):
@@ -189,8 +192,10 @@ class Reproduction:
         return self.draw(self, ax=ax)
 
     def __str__(self) -> str:
-        lines = [f"{self.id}: {self.title}", f"source: {self.source}", f"data: {self.data}", "",
-                 self.table.to_string(float_format=FLOAT_FORMAT)]
+        lines = [f"{self.id}: {self.title}", f"source: {self.source}", f"data: {self.data}"]
+        if self.pool_depth is not None:
+            lines.append(str(self.pool_depth))
+        lines += ["", self.table.to_string(float_format=FLOAT_FORMAT)]
         if self.paper is not None:
             lines += ["", "paper:", self.paper.to_string(float_format=FLOAT_FORMAT)]
         if self.headline is not None:
@@ -220,19 +225,19 @@ class Source:
 
     @property
     def pool_depth(self) -> int | None:
-        """The pool depth d: the simulator's own for the embedded default; otherwise
-        inferred as the deepest d to which every contributing run's top d is judged on
-        every topic (None when that is 0, e.g. when every run counts as a contributor but
-        only some were pooled). A run shorter than d counts as judged to d when all of its
-        documents are judged."""
-        if self.collection is not None and "pool_depth" in self.collection.params:
-            return int(self.collection.params["pool_depth"])
-        return _inferred_pool_depth(self.experiment)
+        """The pool depth d by :func:`pool_depth_rule` (None when the data gives none)."""
+        return self.pool_depth_rule.depth
+
+    @property
+    def pool_depth_rule(self) -> PoolDepth:
+        """The pool depth d with how it was found and a warning when the data cannot tell
+        (:func:`pool_depth_rule`, the one rule every reproduction uses)."""
+        return pool_depth_rule(self.experiment, collection=self.collection)
 
     def describe(self) -> str:
         """One sentence: runs, contributors, groups, topics, pool depth.
 
-        E.g. ``"40 runs (12 contributing, 12 groups), 50 topics, pool depth 100"``."""
+        E.g. ``"40 runs (12 contributing, 12 groups), 50 topics, pool depth 100 (the simulated collection's)"``."""
         exp = self.experiment
         runs, contributing = len(exp.run_names), int(np.count_nonzero(exp.contributors))
         groups = len(set(exp.groups))
@@ -240,14 +245,7 @@ class Source:
                  "all contributing" if contributing else "none marked as contributing"]
         if groups < runs:
             parts.append(f"{groups} groups")
-        depth = self.pool_depth
-        if depth is None:
-            pool = "pool depth unknown"
-        elif self.collection is not None and "pool_depth" in self.collection.params:
-            pool = f"pool depth {depth}"
-        else:
-            pool = f"pool depth {depth} (inferred: contributors judged to that depth)"
-        return f"{runs} runs ({', '.join(parts)}), {len(exp.topics)} topics, {pool}"
+        return f"{runs} runs ({', '.join(parts)}), {len(exp.topics)} topics, {self.pool_depth_rule}"
 
     def require(self, what: str, id: str) -> None:
         """Raise :class:`ReproductionNeeds` naming what ``id`` needs when the data lacks it.
@@ -292,14 +290,96 @@ class Source:
         raise ReproductionNeeds(f"{id} needs {' and '.join(hints[m] for m in missing)}; {self.label} has {has}")
 
 
-def _inferred_pool_depth(experiment: Experiment) -> int | None:
-    """The shallowest depth to which a contributing run is judged on every topic
-    (:func:`irnb.pooling.judged_depth`, the rule the Büttcher and Ravana
-    reproductions use too), or None when no run contributes or it is 0."""
-    idx = np.flatnonzero(experiment.contributors)
-    if idx.size == 0:
-        return None
-    return int(judged_depth(experiment)[idx].min()) or None
+#: The share of the contributing runs that must be exceeded by those judged to depth d on every
+#: topic for the data to show a pool of depth d: more than half, so that a few contributors whose
+#: top d holds a document the assessors skipped (TREC-COVID round 1: 4 of its 56) do not lower
+#: the depth every other contributor shows, and one run cannot raise it.
+POOL_DEPTH_QUORUM = 0.5
+#: Below this depth the qrels cannot tell a pool from scattered judgments: a pool of depth 1
+#: judges one document per run and topic, which any qrels of the runs' top documents shows too.
+POOL_DEPTH_TELLS = 2
+
+
+@dataclass(frozen=True)
+class PoolDepth:
+    """A data set's pool depth d: ``depth`` (None when the data gives none), ``basis`` (how
+    it was found, in words) and ``warning`` (non-empty when the data cannot tell).
+
+    >>> str(PoolDepth(7, "inferred: 52 of the 56 contributing runs judged to that depth"))
+    'pool depth 7 (inferred: 52 of the 56 contributing runs judged to that depth)'
+    """
+
+    depth: int | None
+    basis: str
+    warning: str = ""
+
+    def __str__(self) -> str:
+        return f"pool depth {'unknown' if self.depth is None else self.depth} ({self.basis})"
+
+    @property
+    def used(self) -> int:
+        """The depth a reproduction uses: ``depth``, or 1 when the data gives none (with the warning)."""
+        return max(1, self.depth or 0)
+
+
+def deepest_depth_of_most(judged_depths, *, quorum: float = POOL_DEPTH_QUORUM) -> int:
+    """The deepest d to which more than ``quorum`` of the runs are judged on every topic,
+    given each run's judged depth (:func:`irnb.pooling.judged_depth`); 0 for no runs.
+
+    >>> deepest_depth_of_most([7, 7, 7, 5])        # 3 of 4 judged to 7
+    7
+    >>> deepest_depth_of_most([7, 5, 5, 0])        # 3 of 4 judged to 5, only 1 of 4 to 7
+    5
+    >>> deepest_depth_of_most([3, 2])              # 1 of 2 is not more than half: 2
+    2
+    >>> deepest_depth_of_most([7, 7, 7, 5], quorum=0.75)   # more than 3 of 4: every run
+    5
+    """
+    if not 0.0 <= quorum < 1.0:
+        raise ValueError(f"quorum must be in [0, 1), got {quorum!r}")
+    depths = np.sort(np.asarray(judged_depths, dtype=np.int64))[::-1]
+    if depths.size == 0:
+        return 0
+    return int(depths[int(np.floor(quorum * depths.size))])
+
+
+def pool_depth_rule(experiment: Experiment, *, collection=None) -> PoolDepth:
+    """The one rule for a data set's pool depth d, used by every reproduction.
+
+    1. A simulated collection (``collection`` with a ``pool_depth`` parameter): its own.
+    2. Otherwise inferred from the qrels: the deepest d to which more than half
+       (:data:`POOL_DEPTH_QUORUM`) of the contributing runs are judged on every topic they
+       answer (:func:`irnb.pooling.judged_depth`; a run shorter than d counts as judged to d
+       when all of its documents are). When no run is marked as contributing, every run
+       counts (as Büttcher et al. counted every run whose top 50 the qrels covered).
+
+    ``warning`` says when the data cannot tell: no run marked as contributing, or an inferred
+    depth below :data:`POOL_DEPTH_TELLS` (no more than half the contributors judged to depth 2,
+    e.g. when every run counts as a contributor but only some were pooled). ``depth`` is None
+    when the inferred depth is 0.
+    """
+    if collection is not None and "pool_depth" in getattr(collection, "params", {}):
+        return PoolDepth(int(collection.params["pool_depth"]), "the simulated collection's")
+    marked = np.asarray(experiment.contributors, dtype=bool)
+    runs = marked if marked.any() else np.ones(len(experiment.run_names), dtype=bool)
+    judged = judged_depth(experiment)[runs]
+    d = deepest_depth_of_most(judged)
+    n, at = int(runs.sum()), int(np.count_nonzero(judged >= max(d, 1)))
+    who = "contributing runs" if marked.any() else "runs (none is marked as contributing)"
+    to = "that depth" if d else "depth 1"
+    basis = (f"inferred: {at} of the {n} {who} are judged to {to} on every topic"
+             + (f", the shallowest to {int(judged.min())}" if judged.size and judged.min() < d else ""))
+    reasons = []
+    if not marked.any():
+        reasons.append("no run is marked as contributing to the pool")
+    if d < POOL_DEPTH_TELLS:
+        reasons.append(f"no more than half of the {n} {'contributing ' if marked.any() else ''}runs are judged to "
+                       f"depth {POOL_DEPTH_TELLS} on every topic")
+    warning = (f"the data cannot tell the pool depth: {'; '.join(reasons)}; using {max(d, 1)} (say which runs were "
+               "pooled: contributors=... in Python, --contributors on the command line)" if reasons else "")
+    if d < POOL_DEPTH_TELLS:
+        basis = f"{basis}; the data cannot tell"
+    return PoolDepth(d or None, basis, warning)
 
 
 @dataclass(frozen=True)
