@@ -24,15 +24,17 @@ Experiment's qrels are a deeper truth from which a shallow pool is simulated. Wh
 official qrels are exactly the depth-d pool of the contributors (as in TREC and in
 :func:`irnb.datasets.simulate`), both choices are the same.
 
-Leave-one-group-out. A group is *left out* only if it has a contributing run. Each run of a
-left-out group G (among the ranked runs, default all runs of the Experiment, contributing
-or not) is evaluated against the judgments without G's unique contributions; its *reduced
-rank* is its rank among ALL ranked runs, where the runs of G have their reduced scores and
-every other run keeps its reference score (as Büttcher et al. do). Runs of groups without
-a contributing run are not left out (nothing is removed for them) and count in no
-statistic except the rankings. Kendall's τ and τ_AP compare the reference ranking with the
-ranking of every run by its reduced score (each run scored as if its own group had not
-contributed — Zobel's leave-one-out ranking).
+Leave-one-group-out. A group is *left out* only if it has a contributing run, and its
+*left-out runs* are its contributing runs among the ranked runs (Büttcher et al.: the runs
+"that contributed documents to the qrels"): each is evaluated against the judgments without
+G's unique contributions; its *reduced rank* is its rank among ALL ranked runs (default
+every run of the Experiment), where G's left-out runs have their reduced scores and every
+other run keeps its reference score (as Büttcher et al. do). A run that did not contribute
+— of G or of a group without a contributing run — is not left out (its pool is the full
+pool: nothing it alone pooled is removed) and counts in no statistic except the rankings.
+Kendall's τ and τ_AP compare the reference ranking with the ranking of every run by its
+reduced score (each left-out run scored as if its own group had not contributed — Zobel's
+leave-one-out ranking; every other run at its reference score).
 
 Contributor subset / any reduced pool. Every ranked run is evaluated against the reduced
 judgments; a left-out run's reduced rank is its rank in that reduced ranking of all
@@ -471,8 +473,9 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     """Büttcher et al.'s leave-one-out experiment (their Table 2) for every group at once.
 
     For each group G with a contributing run: the entries only G's contributing runs put
-    in the depth-``depth`` pool become unjudged; each of G's ranked runs is re-evaluated
-    and re-ranked among all ranked runs, the other runs keeping their reference scores.
+    in the depth-``depth`` pool become unjudged; each of G's contributing runs (its
+    left-out runs) is re-evaluated and re-ranked among all ranked runs, the other runs
+    keeping their reference scores.
     See the module docstring for every rule (reference judgments, ranks, ties, τ).
 
     Parameters: ``depth`` the pool depth d; ``measures`` (default :data:`BIAS_MEASURES`);
@@ -532,7 +535,7 @@ def _leave_one_group_out(experiment: Experiment, *, depth: int, measures, contri
     # counts are the reference's with those counted out
     base = (ref_judged, judged_level_counts(experiment.judgments, len(experiment.topics), ref_judged))
     for g, name in enumerate(pools.groups):
-        members = np.flatnonzero(run_group[idx] == name)
+        members = np.flatnonzero((run_group[idx] == name) & contributing[idx])  # G's pooled runs
         if name in contributing_groups and members.size:
             left_out[members] = True
             topics = _changed_topics(experiment, pools.judged[g], ref_judged) if reuse else None

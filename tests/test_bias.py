@@ -240,16 +240,17 @@ def test_groups_without_contributors_are_not_left_out():
     exp = _experiment({"x": same, "y": same, "z": same}, [("1", "u", 1), ("1", "v", 0)],
                       groups={"x": "G", "y": "Y", "z": "Y"}, contributors=["y"])
     res = leave_one_group_out_bias(exp, depth=1, measures=["P@1"])
-    assert res.left_out.tolist() == [False, True, True]
+    # a group's left-out runs are the runs it pooled (Büttcher et al.): y only, not its
+    # non-contributing mate z (which used to be left out too and fell with y)
+    assert res.left_out.tolist() == [False, True, False]
     assert res.reference_score.tolist() == [[1.0, 1.0, 1.0]]
-    # without Y, u is unjudged for Y's runs, the non-contributing z included; G is never
-    # left out (it removed nothing), so x keeps its score
-    assert res.reduced_score.tolist() == [[1.0, 0.0, 0.0]]
-    # y and z both fall to 0 in Y's configuration and tie: they keep their reference
-    # order (2, 3), so no rank changes although both scores dropped
-    assert res.reference_rank.tolist() == [[1, 2, 3]] and res.reduced_rank.tolist() == [[1, 2, 3]]
-    assert res.summary().loc["P@1", "rms_error"] == 1.0
-    assert res.summary().loc["P@1", "left_out"] == 2
+    # without Y, u is unjudged for y; G is never left out (it removed nothing) and z keeps
+    # the full pool, so x and z keep their scores
+    assert res.reduced_score.tolist() == [[1.0, 0.0, 1.0]]
+    # y falls to 0 below x and z (both still 1): rank 2 → 3, a change of −1
+    assert res.reference_rank.tolist() == [[1, 2, 3]] and res.reduced_rank[0, 1] == 3
+    summary = res.summary().loc["P@1"]
+    assert (summary["left_out"], summary["rms_error"], summary["max_rank_down"]) == (1, 1.0, 1)
 
 
 def test_errors_name_the_parameter(gho):
@@ -322,14 +323,16 @@ def test_left_out_scores_equal_evaluate_with_the_group_pool(small):
     pools = leave_one_group_out(exp, depth=30)
     groups = np.asarray(exp.groups, dtype=object)
     for name in ("acorn", "cedar"):
-        members = np.flatnonzero(groups == name)
+        members = np.flatnonzero((groups == name) & exp.contributors)  # the group's pooled runs
+        others = np.flatnonzero((groups == name) & ~exp.contributors)
         ev = evaluate(exp, list(BIAS_MEASURES), judged=pools[name].judged)
         for i, m in enumerate(res.measures):
             assert np.allclose(res.reduced_score[i, members], ev.aggregate(m)[members], atol=1e-12)
+            assert np.array_equal(res.reduced_score[i, others], res.reference_score[i, others])
     # official qrels = the depth-30 pool of the contributors: both references agree
     by_pool = leave_one_group_out_bias(exp, depth=30, reference="pool")
     assert np.array_equal(by_pool.reduced_rank, res.reduced_rank)
-    assert isinstance(res, BiasResult) and res.left_out.all()
+    assert isinstance(res, BiasResult) and res.left_out.tolist() == exp.contributors.tolist()
 
 
 @pytest.mark.parametrize("reference", ["qrels", "pool"])

@@ -238,16 +238,18 @@ def _unique_top(source: Source, st, k: int = 20) -> tuple[float, float]:
     pools = leave_one_group_out(exp, depth=st.depth, runs=list(st.contributors), keep_unpooled=True)
     grade = exp.judgments.qrel_grade
     groups = np.asarray(exp.groups, dtype=object)
-    contributing_groups = {exp.groups[i] for i in exp.run_index(list(st.contributors))}
+    pooled = np.zeros(len(exp.run_names), dtype=bool)
+    pooled[exp.run_index(list(st.contributors))] = True
     unjudged, relevant = [], []
     for g, group in enumerate(pools.groups):
-        if group not in contributing_groups:
+        members = (groups == group) & pooled  # the group's left-out runs: those that pooled
+        if not members.any():
             continue
-        top = exp.judgments.doc[groups == group, :, :k]  # (runs, T, k) qrels entries
+        top = exp.judgments.doc[members, :, :k]  # (runs, T, k) qrels entries
         listed = top >= 0
         entry = np.where(listed, top, 0)
         lost = listed & ~pools.judged[g][entry] & (grade[entry] >= 0)
-        answered = exp.length[groups == group] > 0
+        answered = exp.length[members] > 0
         unjudged.append(lost.sum(axis=2)[answered])  # per (run, topic)
         relevant.append((lost & (grade[entry] >= 1)).sum(axis=2)[answered])
     if not unjudged:
@@ -630,7 +632,8 @@ def table7(source: Source, *, depth: int | None = None, seed: int = 0, methods=(
     for method in methods:
         completions = leave_one_group_out_completions(exp, corpus, depth=st.depth, contributors=list(st.contributors),
                                                       method=method, probabilities=False, seed=seed)
-        results[method] = completed_leave_one_group_out_bias(exp, completions, measures=MEASURES, ranked=runs)
+        results[method] = completed_leave_one_group_out_bias(exp, completions, measures=MEASURES,
+                                                             contributors=list(st.contributors), ranked=runs)
         parts[method.upper()] = _bias_layout(results[method], rows, MEASURES)
     table = pd.concat(parts, names=["classifier", "statistic"])
     base = plain.summary()
