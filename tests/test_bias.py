@@ -16,6 +16,7 @@ from irnb.bias import (
     BIAS_MEASURES,
     BiasResult,
     _paired_t_p,
+    binary_judgments,
     contributor_subset_bias,
     kendall_tau,
     leave_one_group_out_bias,
@@ -381,3 +382,30 @@ def test_subsampling_curves(small):
         subsampling_curves(exp, seed=5, repeats=0)
     with pytest.raises(TypeError, match="seed must be an integer or a numpy Generator"):
         subsampling_curves(exp, seed=None)
+
+
+# ============================================================================ binary judgments
+def test_binary_judgments_change_ndcg_only_by_hand():
+    # one topic: a (grade 2), b (grade 1), c (grade 0), p (grade -1: pooled, not judged).
+    # r ranks b, a, c; s ranks a, b, c. Graded nDCG@2 of r: DCG (1 + 2/log2 3), ideal
+    # (2 + 1/log2 3) → 0.8597; s is ideal: 1. Binary: both 1 (b and a are both relevant).
+    exp = _experiment({"r": {"1": ["b", "a", "c"]}, "s": {"1": ["a", "b", "c"]}},
+                      [("1", "a", 2), ("1", "b", 1), ("1", "c", 0), ("1", "p", -1)],
+                      truth=pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "grade": [3, 1, 0]}))
+    binary = binary_judgments(exp)
+    assert binary.judgments.qrel_grade.tolist() == [1, 1, 0, -1]  # -1 stays pooled-but-unjudged
+    assert binary.truth.qrel_grade.tolist() == [1, 1, 0]
+    assert binary.qrels.to_frame()["grade"].tolist() == [1, 1, 0, -1]
+    assert exp.judgments.qrel_grade.tolist() == [2, 1, 0, -1]  # the caller's Experiment is untouched
+    graded = evaluate(exp, ["nDCG@2", "P@2", "AP", "Bpref"]).means()
+    flat = evaluate(binary, ["nDCG@2", "P@2", "AP", "Bpref"]).means()
+    g = 1 / np.log2(3)
+    assert graded["nDCG@2"].tolist() == pytest.approx([(1 + 2 * g) / (2 + g), 1.0])
+    assert flat["nDCG@2"].tolist() == [1.0, 1.0]
+    pd.testing.assert_frame_equal(graded.drop(columns="nDCG@2"), flat.drop(columns="nDCG@2"))
+    # a bias experiment on the binary judgments: nDCG's reference scores are the binary ones
+    res = contributor_subset_bias(binary, ["s"], depth=3, measures=["nDCG@2"], contributors=["r", "s"])
+    assert res.reference_score.tolist() == [[1.0, 1.0]]
+    assert binary_judgments(exp, relevance_level=2).judgments.qrel_grade.tolist() == [1, 0, 0, -1]
+    with pytest.raises(ValueError, match="relevance_level must be an integer"):
+        binary_judgments(exp, relevance_level=0.5)
