@@ -273,21 +273,21 @@ def _paired_better(a, b) -> tuple[bool | None, float]:
     return bool(d.mean() > 0 and p < ALPHA), p
 
 
-def _score_moves(result, measure: str) -> tuple[int, int, int]:
-    """(fell, rose, left-out runs) of ``measure``'s mean score over the left-out runs."""
-    i = [m.name for m in result.measures].index(measure)
-    diff = result.reduced_score[i, result.left_out] - result.reference_score[i, result.left_out]
-    return int((diff < 0).sum()), int((diff > 0).sum()), int(result.left_out.sum())
+def _rank_moves(result, measure: str) -> tuple[int, int, int]:
+    """(moved down, moved up, left-out runs) in ``measure``'s ranking."""
+    row = result.summary().loc[measure]
+    return int(row["moved_down"]), int(row["moved_up"]), int(row["left_out"])
 
 
 def _direction_claim(result, measure: str, *, down: bool, paper: str, runs: str, on: str) -> Claim:
-    fell, rose, n = _score_moves(result, measure)
+    """The paper's "the rank of a left-out run is usually lower (AP) / higher (bpref)"."""
+    fell, rose, n = _rank_moves(result, measure)
     label = LABELS.get(measure, measure)
     holds = _direction_holds(fell, rose, down=down)
-    way = "lower" if down else "higher"
-    rule = f"at least {DIRECTION_SHARE:.0%} of the {runs} whose {label} changes score {way} {on}"
-    return Claim(paper, f"{label} falls for {fell}, rises for {rose} of {n} {runs}", rule, holds,
-                 reason="" if holds is not None else f"no {runs[:-1]}'s {label} changes")
+    rule = (f"at least {DIRECTION_SHARE:.0%} of the {runs} whose {label} rank changes {on} move "
+            f"{'down' if down else 'up'}")
+    return Claim(paper, f"{label} moves {fell} of {n} {runs} down, {rose} up", rule, holds,
+                 reason="" if holds is not None else f"no {runs[:-1]}'s {label} rank changes")
 
 
 #: The procedure, where the paper is silent and irnb chooses (every bias table's notes end with it).
@@ -537,7 +537,7 @@ def table2(source: Source, *, depth: int | None = None, ranked: str = "all"):
     table = _bias_layout(result, [AVG, UP, DOWN, RMS, SIG], measures)
     n = int(result.left_out.sum())
     s = result.summary()
-    on = "on the qrels without their group's contributions"
+    on = "without their group's contributions"
     claims = [
         _direction_claim(result, "AP", down=True, runs="left-out runs", on=on,
                          paper="AP underestimates a left-out run: its rank is usually lower with the incomplete qrels "

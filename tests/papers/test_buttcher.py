@@ -138,10 +138,13 @@ def test_direction_claim_reads_the_left_out_runs_only():
     exp = Experiment(runs, qrels, groups={"a": "A", "a2": "A", "b": "B"}, contributors=["a", "b"])
     rep = irnb.reproduce("buttcher2007-table2", exp, depth=2)
     ap, bpref = rep.headline.claims
-    # a loses x (AP 1/2 → 0), b loses w (AP 1/4 → 0): both fall; a2 is not a left-out run
-    assert ap.irnb == "Avg. Prec. falls for 2, rises for 0 of 2 left-out runs" and ap.holds
+    # AP: a 0.5, a2 0.5, b 0.25 rank 1, 2, 3. Without A, a loses x (AP 0.5 → 0) and drops to
+    # 3rd; without B, b loses w (0.25 → 0) and stays 3rd. a2 is not a left-out run.
+    assert ap.irnb == "Avg. Prec. moves 1 of 2 left-out runs down, 0 up" and ap.holds
     assert "2 in all" in rep.notes
-    assert bpref.holds is False  # bpref: a's falls (0.5 → 0), b's stays 0: no run rises
+    # bpref: a 0.5 → 0 ties b's 0 and keeps its place above b (ties follow the original
+    # rank): down 1; b stays: no left-out run moves up
+    assert bpref.irnb == "bpref moves 1 of 2 left-out runs down, 0 up" and bpref.holds is False
 
 
 def test_table1_is_a_description_not_a_verdict():
