@@ -458,6 +458,8 @@ def test_completion_reduces_the_rank_change_of_left_out_runs(small, small_corpus
     done = completed_leave_one_group_out_bias(exp, completions, measures=measures)
     np.testing.assert_array_equal(done.reference_score, plain.reference_score)
     np.testing.assert_array_equal(done.left_out, plain.left_out)
+    # a group's left-out runs are its pooled runs; its other runs keep their reference scores
+    assert done.left_out.tolist() == exp.contributors.tolist() and not exp.contributors.all()
     before = plain.summary().loc["P@20", "mean_abs_rank_change"]
     after = done.summary().loc["P@20", "mean_abs_rank_change"]
     assert before > 0 and after < before

@@ -547,7 +547,8 @@ def table2(source: Source, *, depth: int | None = None, ranked: str = "all"):
     ]
     notes = (_setting_text(source, st, f"; every group with a contributing run left out once; its contributing runs "
                                        f"({n} in all) are the left-out runs, each re-ranked among "
-                                       f"{_ranked_text(result, exp)} (the paper ranks the 42 pool runs)")
+                                       f"{_ranked_text(result, exp)} (the paper ranks its 42 pool runs; ranked='pool' "
+                                       f"does the same)")
              + f" {_direction_sentence(result, 'left-out runs')}. "
              + f"P@20 moves a left-out run by {s.loc['P@20', 'mean_abs_rank_change']:.2f} places on average "
                f"(paper 2.095); RankEff by {s.loc['RankEff', 'mean_abs_rank_change']:.2f} (paper 0.857). "
@@ -596,7 +597,8 @@ def table3(source: Source, *, depth: int | None = None, ranked: str = "all"):
     ]
     notes = (_setting_text(source, st, f"; pool of the {len(auto)} automatic contributing runs; the "
                                        f"{len(manual)} manual contributing runs are the left-out runs (the paper: "
-                                       f"31 and 11); τ over {_ranked_text(result, exp)}")
+                                       f"31 and 11); τ over {_ranked_text(result, exp)} (the paper: its 42 pool runs; "
+                                       f"ranked='pool' does the same)")
              + f" {_direction_sentence(result, 'manual runs')}. "
              + f"Kendall's τ is below 0.9 for {len(below)} of {len(MEASURES)} measures"
              + (f" ({', '.join(below)})" if below else "") + " (the paper: all 8). "
