@@ -10,7 +10,7 @@ pool from 20 groups):
   runs' mean score (a) and Kendall's τ against the full qrels (b) per measure (an id of
   irnb's own: the issue's list names the tables only);
 * Table 2 — leave-one-group-out: each group's unique pool contributions removed, the
-  group's runs re-ranked (rank change, RMS error, % significant) for MRR, P@10, P@20,
+  group's pooled runs re-ranked (rank change, RMS error, % significant) for MRR, P@10, P@20,
   nDCG@20, AP, bpref, P@20(j), RankEff;
 * Table 3 — the automatic-only pool: the manual runs' rank changes, RMS error and
   Kendall's τ (all runs, manual runs only);
@@ -25,7 +25,16 @@ pool from 20 groups):
 
 Every computation is the core's (:mod:`irnb.bias`, :mod:`irnb.pooling`,
 :mod:`irnb.predict`); this module chooses the setting, lays the numbers out as the paper
-does and writes the notes.
+does and writes the notes. As in the paper, every judgment is read as binary
+(:func:`irnb.bias.binary_judgments`), a group's left-out runs are its pooled runs, KLD marks
+as many documents relevant as training had relevant ones and the SVM those with a positive
+decision value.
+
+Verdicts: each reproduction's headline is a list of :class:`~irnb.papers.Claim`, one per
+claim of the paper, each judged by a small rule over plain numbers with a margin named
+below (:data:`DIRECTION_SHARE`, :data:`SCORE_BAND`, :data:`TAU_MARGIN`, …), the same on
+every data set; a claim the data cannot test (no document texts, one classifier run) is
+untested, with the reason.
 """
 
 from __future__ import annotations
