@@ -24,15 +24,17 @@ Experiment's qrels are a deeper truth from which a shallow pool is simulated. Wh
 official qrels are exactly the depth-d pool of the contributors (as in TREC and in
 :func:`irnb.datasets.simulate`), both choices are the same.
 
-Leave-one-group-out. A group is *left out* only if it has a contributing run. Each run of a
-left-out group G (among the ranked runs, default all runs of the Experiment, contributing
-or not) is evaluated against the judgments without G's unique contributions; its *reduced
-rank* is its rank among ALL ranked runs, where the runs of G have their reduced scores and
-every other run keeps its reference score (as Büttcher et al. do). Runs of groups without
-a contributing run are not left out (nothing is removed for them) and count in no
-statistic except the rankings. Kendall's τ and τ_AP compare the reference ranking with the
-ranking of every run by its reduced score (each run scored as if its own group had not
-contributed — Zobel's leave-one-out ranking).
+Leave-one-group-out. A group is *left out* only if it has a contributing run, and its
+*left-out runs* are its contributing runs among the ranked runs (Büttcher et al.: the runs
+"that contributed documents to the qrels"): each is evaluated against the judgments without
+G's unique contributions; its *reduced rank* is its rank among ALL ranked runs (default
+every run of the Experiment), where G's left-out runs have their reduced scores and every
+other run keeps its reference score (as Büttcher et al. do). A run that did not contribute
+— of G or of a group without a contributing run — is not left out (its pool is the full
+pool: nothing it alone pooled is removed) and counts in no statistic except the rankings.
+Kendall's τ and τ_AP compare the reference ranking with the ranking of every run by its
+reduced score (each left-out run scored as if its own group had not contributed — Zobel's
+leave-one-out ranking; every other run at its reference score).
 
 Contributor subset / any reduced pool. Every ranked run is evaluated against the reduced
 judgments; a left-out run's reduced rank is its rank in that reduced ranking of all
@@ -61,6 +63,13 @@ concordant). τ_AP (Yilmaz, Aslam & Robertson 2008) is top-weighted and asymmetr
 down the *reduced* ranking; for the run at position i (i = 2..n) let C(i) be the runs above
 it that the reference ranks at least as high; τ_AP = 2/(n−1) · Σ_i C(i)/(i−1) − 1.
 
+Binary judgments. Büttcher et al. read every judgment as binary ("relevant" and "highly
+relevant" both simply relevant), nDCG@20 included. The experiments here evaluate the
+Experiment as given (trec_eval's graded nDCG on graded qrels); :func:`binary_judgments`
+returns the Experiment with every grade ≥ the relevance level read as 1, as the paper's
+reproductions (:mod:`irnb.papers.buttcher`) use it. Only gain-based measures (nDCG) change:
+every other measure of the tables reads grade ≥ 1 as relevant either way.
+
 infAP equals AP here (to ~1e-5, trec_eval's ε): a reduced pool leaves documents out of the
 qrels altogether, and trec_eval's infAP differs from AP only through qrels entries marked
 "pooled but not judged" (negative grades), which these experiments never create.
@@ -79,11 +88,12 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from .experiment import Experiment
 from .kernels import Judged, compute
 from .measures import Measure, parse_measures
-from .params import ALPHA, BIAS_REFERENCE, HIGHER_IS_BETTER, PROGRESS, REPEATS
+from .params import ALPHA, BIAS_REFERENCE, HIGHER_IS_BETTER, PROGRESS, RELEVANCE_LEVEL, REPEATS
 from .metrics import aggregate_over_topics, evaluate, judged_level_counts, level_counts_beside
 from .pooling import (DEPTH, contributor_mask, depth_pool, judged_mask_of, leave_one_group_out, pool_label,
                       random_subsample, seeded_rng, subset_pools)
@@ -93,6 +103,7 @@ from .sweep import sweep
 
 __all__ = [
     "BIAS_MEASURES",
+    "binary_judgments",
     "REFERENCES",
     "SUBSAMPLING_FRACTIONS",
     "BiasResult",
@@ -463,6 +474,45 @@ def reference_values(experiment: Experiment, measures: tuple[Measure, ...], judg
 
 
 # =============================================================================== public API
+def binary_judgments(experiment: Experiment, *, relevance_level: int = 1) -> Experiment:
+    """The Experiment with binary judgments, as Büttcher et al. read every judgment: a grade ≥
+    ``relevance_level`` becomes 1, a lower grade ≥ 0 becomes 0; negative grades (trec_eval's
+    "pooled but not judged") stay as they are. The official and the complete (``truth``)
+    qrels both; runs, groups and contributors are shared with ``experiment`` (not copied).
+
+    Only gain-based measures change: nDCG with grades 0, 1, 2 gives a grade-2 document the
+    gain 2; here it gets 1. E.g. one topic, a run ranking a (grade 2) then b (grade 1), both
+    the only judged: nDCG@2 is 1.0 either way (the ideal order is the run's), but a run
+    ranking b then a scores (1 + 2/log2(3)) / (2 + 1/log2(3)) = 0.8597 on the graded qrels
+    and 1.0 on the binary ones.
+
+    >>> import pandas as pd
+    >>> from irnb import Experiment, evaluate
+    >>> run = pd.DataFrame({"run": "r", "qid": "1", "docno": ["b", "a"], "score": [2, 1]})
+    >>> exp = Experiment(run, pd.DataFrame({"qid": "1", "docno": ["a", "b"], "grade": [2, 1]}))
+    >>> round(float(evaluate(exp, ["nDCG@2"]).aggregate("nDCG@2")[0]), 4)
+    0.8597
+    >>> float(evaluate(binary_judgments(exp), ["nDCG@2"]).aggregate("nDCG@2")[0])
+    1.0
+    """
+    level = RELEVANCE_LEVEL.validate(relevance_level, "binary_judgments")
+    binary = copy.copy(experiment)
+    binary.judgments = _binary(experiment.judgments, level)
+    binary.truth = None if experiment.truth is None else _binary(experiment.truth, level)
+    table = experiment.qrels.table
+    grade = table["grade"].to_numpy()
+    grade = np.where(grade >= level, 1, np.where(grade >= 0, 0, grade)).astype(grade.dtype)
+    column = table.schema.get_field_index("grade")
+    binary.qrels = replace(experiment.qrels, table=table.set_column(column, "grade", pa.array(grade)),
+                           source=f"{experiment.qrels.source} (binary: grade ≥ {level} → 1)")
+    return binary
+
+
+def _binary(judgments, level: int):
+    grade = judgments.qrel_grade
+    return replace(judgments, qrel_grade=np.where(grade >= level, 1, np.where(grade >= 0, 0, grade)).astype(np.int8))
+
+
 def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
                              measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                              contributors: Iterable[str] | None = None, ranked: Iterable[str] | None = None,
@@ -471,8 +521,9 @@ def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
     """Büttcher et al.'s leave-one-out experiment (their Table 2) for every group at once.
 
     For each group G with a contributing run: the entries only G's contributing runs put
-    in the depth-``depth`` pool become unjudged; each of G's ranked runs is re-evaluated
-    and re-ranked among all ranked runs, the other runs keeping their reference scores.
+    in the depth-``depth`` pool become unjudged; each of G's contributing runs (its
+    left-out runs) is re-evaluated and re-ranked among all ranked runs, the other runs
+    keeping their reference scores.
     See the module docstring for every rule (reference judgments, ranks, ties, τ).
 
     Parameters: ``depth`` the pool depth d; ``measures`` (default :data:`BIAS_MEASURES`);
@@ -532,7 +583,7 @@ def _leave_one_group_out(experiment: Experiment, *, depth: int, measures, contri
     # counts are the reference's with those counted out
     base = (ref_judged, judged_level_counts(experiment.judgments, len(experiment.topics), ref_judged))
     for g, name in enumerate(pools.groups):
-        members = np.flatnonzero(run_group[idx] == name)
+        members = np.flatnonzero((run_group[idx] == name) & contributing[idx])  # G's pooled runs
         if name in contributing_groups and members.size:
             left_out[members] = True
             topics = _changed_topics(experiment, pools.judged[g], ref_judged) if reuse else None

@@ -16,6 +16,7 @@ from irnb.bias import (
     BIAS_MEASURES,
     BiasResult,
     _paired_t_p,
+    binary_judgments,
     contributor_subset_bias,
     kendall_tau,
     leave_one_group_out_bias,
@@ -240,16 +241,17 @@ def test_groups_without_contributors_are_not_left_out():
     exp = _experiment({"x": same, "y": same, "z": same}, [("1", "u", 1), ("1", "v", 0)],
                       groups={"x": "G", "y": "Y", "z": "Y"}, contributors=["y"])
     res = leave_one_group_out_bias(exp, depth=1, measures=["P@1"])
-    assert res.left_out.tolist() == [False, True, True]
+    # a group's left-out runs are the runs it pooled (Büttcher et al.): y only, not its
+    # non-contributing mate z (which used to be left out too and fell with y)
+    assert res.left_out.tolist() == [False, True, False]
     assert res.reference_score.tolist() == [[1.0, 1.0, 1.0]]
-    # without Y, u is unjudged for Y's runs, the non-contributing z included; G is never
-    # left out (it removed nothing), so x keeps its score
-    assert res.reduced_score.tolist() == [[1.0, 0.0, 0.0]]
-    # y and z both fall to 0 in Y's configuration and tie: they keep their reference
-    # order (2, 3), so no rank changes although both scores dropped
-    assert res.reference_rank.tolist() == [[1, 2, 3]] and res.reduced_rank.tolist() == [[1, 2, 3]]
-    assert res.summary().loc["P@1", "rms_error"] == 1.0
-    assert res.summary().loc["P@1", "left_out"] == 2
+    # without Y, u is unjudged for y; G is never left out (it removed nothing) and z keeps
+    # the full pool, so x and z keep their scores
+    assert res.reduced_score.tolist() == [[1.0, 0.0, 1.0]]
+    # y falls to 0 below x and z (both still 1): rank 2 → 3, a change of −1
+    assert res.reference_rank.tolist() == [[1, 2, 3]] and res.reduced_rank[0, 1] == 3
+    summary = res.summary().loc["P@1"]
+    assert (summary["left_out"], summary["rms_error"], summary["max_rank_down"]) == (1, 1.0, 1)
 
 
 def test_errors_name_the_parameter(gho):
@@ -322,14 +324,16 @@ def test_left_out_scores_equal_evaluate_with_the_group_pool(small):
     pools = leave_one_group_out(exp, depth=30)
     groups = np.asarray(exp.groups, dtype=object)
     for name in ("acorn", "cedar"):
-        members = np.flatnonzero(groups == name)
+        members = np.flatnonzero((groups == name) & exp.contributors)  # the group's pooled runs
+        others = np.flatnonzero((groups == name) & ~exp.contributors)
         ev = evaluate(exp, list(BIAS_MEASURES), judged=pools[name].judged)
         for i, m in enumerate(res.measures):
             assert np.allclose(res.reduced_score[i, members], ev.aggregate(m)[members], atol=1e-12)
+            assert np.array_equal(res.reduced_score[i, others], res.reference_score[i, others])
     # official qrels = the depth-30 pool of the contributors: both references agree
     by_pool = leave_one_group_out_bias(exp, depth=30, reference="pool")
     assert np.array_equal(by_pool.reduced_rank, res.reduced_rank)
-    assert isinstance(res, BiasResult) and res.left_out.all()
+    assert isinstance(res, BiasResult) and res.left_out.tolist() == exp.contributors.tolist()
 
 
 @pytest.mark.parametrize("reference", ["qrels", "pool"])
@@ -378,3 +382,30 @@ def test_subsampling_curves(small):
         subsampling_curves(exp, seed=5, repeats=0)
     with pytest.raises(TypeError, match="seed must be an integer or a numpy Generator"):
         subsampling_curves(exp, seed=None)
+
+
+# ============================================================================ binary judgments
+def test_binary_judgments_change_ndcg_only_by_hand():
+    # one topic: a (grade 2), b (grade 1), c (grade 0), p (grade -1: pooled, not judged).
+    # r ranks b, a, c; s ranks a, b, c. Graded nDCG@2 of r: DCG (1 + 2/log2 3), ideal
+    # (2 + 1/log2 3) → 0.8597; s is ideal: 1. Binary: both 1 (b and a are both relevant).
+    exp = _experiment({"r": {"1": ["b", "a", "c"]}, "s": {"1": ["a", "b", "c"]}},
+                      [("1", "a", 2), ("1", "b", 1), ("1", "c", 0), ("1", "p", -1)],
+                      truth=pd.DataFrame({"qid": "1", "docno": ["a", "b", "c"], "grade": [3, 1, 0]}))
+    binary = binary_judgments(exp)
+    assert binary.judgments.qrel_grade.tolist() == [1, 1, 0, -1]  # -1 stays pooled-but-unjudged
+    assert binary.truth.qrel_grade.tolist() == [1, 1, 0]
+    assert binary.qrels.to_frame()["grade"].tolist() == [1, 1, 0, -1]
+    assert exp.judgments.qrel_grade.tolist() == [2, 1, 0, -1]  # the caller's Experiment is untouched
+    graded = evaluate(exp, ["nDCG@2", "P@2", "AP", "Bpref"]).means()
+    flat = evaluate(binary, ["nDCG@2", "P@2", "AP", "Bpref"]).means()
+    g = 1 / np.log2(3)
+    assert graded["nDCG@2"].tolist() == pytest.approx([(1 + 2 * g) / (2 + g), 1.0])
+    assert flat["nDCG@2"].tolist() == [1.0, 1.0]
+    pd.testing.assert_frame_equal(graded.drop(columns="nDCG@2"), flat.drop(columns="nDCG@2"))
+    # a bias experiment on the binary judgments: nDCG's reference scores are the binary ones
+    res = contributor_subset_bias(binary, ["s"], depth=3, measures=["nDCG@2"], contributors=["r", "s"])
+    assert res.reference_score.tolist() == [[1.0, 1.0]]
+    assert binary_judgments(exp, relevance_level=2).judgments.qrel_grade.tolist() == [1, 0, 0, -1]
+    with pytest.raises(ValueError, match="relevance_level must be an integer"):
+        binary_judgments(exp, relevance_level=0.5)

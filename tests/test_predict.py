@@ -25,6 +25,7 @@ from irnb.predict import (
     TermCounts,
     _neg_kld,
     _platt,
+    _decide,
     _threshold,
     complete_qrels,
     completed_leave_one_group_out_bias,
@@ -243,6 +244,44 @@ def test_svm_separates_a_clear_toy_topic():
     assert u > 0 > v
 
 
+def test_sign_and_count_rules_differ_by_hand():
+    # decision values 0.3, 0.1, -0.2 with R = 1 of the training documents relevant and a
+    # count threshold of 0.2: the count rule passes one document, SVMlight's sign rule two
+    scores = np.array([0.3, 0.1, -0.2])
+    assert _decide(scores, 0.2, "count").tolist() == [True, False, False]
+    assert _decide(scores, 0.0, "sign").tolist() == [True, True, False]
+    # and the other way round: a negative count threshold passes a negative decision value
+    assert _decide(scores, -0.3, "count").tolist() == [True, True, True]
+    assert _decide(np.array([0.0]), 0.0, "sign").tolist() == [False]  # exactly 0 is not positive
+
+
+def test_svm_marks_positive_decision_values_relevant_by_default(small, small_corpus):
+    """The SVM's default is SVMlight's sign cut-off, not "as many as training had relevant";
+    the count rule stays available by name (and is the KLD classifier's)."""
+    pytest.importorskip("sklearn")
+    exp = small.experiment
+    pool = random_subsample(exp, fraction=0.2, seed=5)
+    kw = dict(pool=pool, targets=~pool.judged, method="svm", probabilities=False, seed=0)
+    default = complete_qrels(exp, small_corpus, **kw)
+    count = complete_qrels(exp, small_corpus, decision_rule="count", **kw)
+    p, q = default.predicted, count.predicted
+    scored = p["score"].notna().to_numpy()
+    assert (p["relevant"].to_numpy()[scored] == (p["score"].to_numpy()[scored] > 0)).all()
+    assert (default.thresholds["threshold"][np.isfinite(default.thresholds["threshold"])] == 0).all()
+    cut = count.thresholds.set_index("topic").loc[q["topic"], "threshold"].to_numpy()
+    assert (q["relevant"].to_numpy()[scored] == (q["score"].to_numpy() >= cut)[scored]).all()
+    np.testing.assert_array_equal(p["score"], q["score"])  # the same SVM, cut in two places
+    assert (p["relevant"] != q["relevant"]).any()
+    assert default.settings["decision_rule"] == "sign" and count.settings["decision_rule"] == "count"
+    kld = complete_qrels(exp, small_corpus, **{**kw, "method": "kld"})
+    assert kld.settings["decision_rule"] == "count"
+    with pytest.raises(ValueError, match=r"decision_rule='sign' needs decision values that change sign"):
+        complete_qrels(exp, small_corpus, **{**kw, "method": "kld"}, decision_rule="sign")
+    with pytest.raises(ValueError, match=r"decision_rule must be one of 'sign', 'count' \(or None: the method's "
+                                         r"own\), got 'median'"):
+        complete_qrels(exp, small_corpus, decision_rule="median", **kw)
+
+
 def test_svm_without_sklearn_says_how_to_install(monkeypatch):
     exp, texts = _toy()
     monkeypatch.setitem(sys.modules, "sklearn", None)
@@ -419,6 +458,8 @@ def test_completion_reduces_the_rank_change_of_left_out_runs(small, small_corpus
     done = completed_leave_one_group_out_bias(exp, completions, measures=measures)
     np.testing.assert_array_equal(done.reference_score, plain.reference_score)
     np.testing.assert_array_equal(done.left_out, plain.left_out)
+    # a group's left-out runs are its pooled runs; its other runs keep their reference scores
+    assert done.left_out.tolist() == exp.contributors.tolist() and not exp.contributors.all()
     before = plain.summary().loc["P@20", "mean_abs_rank_change"]
     after = done.summary().loc["P@20", "mean_abs_rank_change"]
     assert before > 0 and after < before

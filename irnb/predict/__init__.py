@@ -18,14 +18,18 @@ the *completed* qrels. Two classifiers, as in the paper (Section 3):
   The score is the decision value. scikit-learn is an optional extra
   (``python3 -m pip install -e ".[predict]"`` in the irnb checkout), imported only when an SVM is trained.
 
-**Threshold rule (both classifiers).** With R judged relevant among the n judged training
+**Decision rules** (``decision_rule``; each classifier's default is the paper's).
+``count`` (the KLD classifier, §3.1): with R judged relevant among the n judged training
 documents of a topic, the threshold lies halfway between the R-th and the (R + 1)-th
 highest training score, so exactly R training documents pass (precision = recall on the
-training data, the paper's choice: about as many documents are then predicted relevant as
-are relevant); ties at the threshold all pass. R = 0 → nothing is predicted relevant;
-R = n → everything is. A predicted-relevant document gets the grade ``relevant_grade``
-(default ``relevance_level``), a predicted non-relevant one grade 0. The classifiers are
-binary, as the paper's judgments were: with graded qrels, gain-based measures (nDCG) of
+training data: about as many documents are then predicted relevant as are relevant); ties
+at the threshold all pass. ``sign`` (the SVM, §3.2: SVMlight with its default settings
+classifies by sign(w·x + b)): a document is relevant when its decision value is positive,
+however many that makes; the SVM can use ``count`` too, KLD cannot use ``sign`` (−KLD is
+never positive). Either way: R = 0 → nothing is predicted relevant; R = n → everything is.
+A predicted-relevant document gets the grade ``relevant_grade`` (default
+``relevance_level``), a predicted non-relevant one grade 0. The classifiers are binary, as
+the paper's judgments were: with graded qrels, gain-based measures (nDCG) of
 runs that retrieve many highly relevant predicted documents come out lower than with the
 true grades — pass ``relevant_grade`` (e.g. the topic set's usual relevant grade) to
 choose the grade given.
@@ -85,8 +89,8 @@ import numpy as np  # noqa: F401  (the examples below and the submodules' exampl
 import pandas as pd  # noqa: F401
 
 from . import classifiers, completed_bias, completion, expected, features
-from .classifiers import (INSTALL_HINT, METHODS, PREDICT_PARAMS, ClassifierOptions, neg_kld, platt_fit,
-                          relevance_threshold)
+from .classifiers import (DECISION_RULES, DEFAULT_DECISION_RULE, INSTALL_HINT, METHODS, PREDICT_PARAMS,
+                          ClassifierOptions, decide, neg_kld, platt_fit, relevance_threshold)
 from .completed_bias import (completed_leave_one_group_out_bias, completed_pool_bias, contributor_subset_completion,
                              leave_one_group_out_completions)
 from .completion import CompletedQrels, complete_qrels, run_lines
@@ -95,6 +99,8 @@ from .features import TermCounts, term_counts
 
 __all__ = [
     "METHODS",
+    "DECISION_RULES",
+    "DEFAULT_DECISION_RULE",
     "PREDICT_PARAMS",
     "INSTALL_HINT",
     "ClassifierOptions",
@@ -111,7 +117,7 @@ __all__ = [
 ]
 
 # the spellings tests/test_predict.py and benchmarks/bench_predict.py read
-_threshold, _neg_kld, _platt, _run_lines = relevance_threshold, neg_kld, platt_fit, run_lines
+_threshold, _decide, _neg_kld, _platt, _run_lines = relevance_threshold, decide, neg_kld, platt_fit, run_lines
 
 
 def _examples() -> dict:

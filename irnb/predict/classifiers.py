@@ -20,6 +20,13 @@ from .features import TermCounts
 
 #: The classifiers of Büttcher et al. (Section 3).
 METHODS = ("svm", "kld")
+#: How a classifier's scores become relevant / non-relevant: ``sign`` marks a document
+#: relevant when its decision value is positive (SVMlight's default classification, the
+#: paper's SVM); ``count`` puts the threshold where exactly as many training documents pass
+#: as the training data has relevant ones (the paper's KLD classifier, §3.1).
+DECISION_RULES = ("sign", "count")
+#: Each classifier's decision rule when none is given, as the paper's.
+DEFAULT_DECISION_RULE = {"svm": "sign", "kld": "count"}
 INSTALL_HINT = install_hint("predict")
 
 METHOD = Param("method", str, "svm", choices=METHODS,
@@ -34,6 +41,9 @@ MAX_FEATURES = Param("max_features", int, 1_000_000, low=1,
                      doc="SVM vocabulary: the most frequent terms of the documents read (Büttcher et al.: 10⁶)")
 CALIBRATION_FOLDS = Param("calibration_folds", int, 3, low=2, high=20,
                           doc="folds of the out-of-fold scores that Platt scaling fits probabilities on")
+DECISION_RULE = Param("decision_rule", str, None, choices=DECISION_RULES, note="or None: the method's own",
+                      doc="sign: relevant when the decision value is positive (the SVM's default, SVMlight's); "
+                          "count: as many training documents pass as training had relevant (the KLD classifier's)")
 RELEVANCE_LEVEL = replace(params.RELEVANCE_LEVEL, high=127)  # grades are int8
 RELEVANT_GRADE = Param("relevant_grade", int, None, low="relevance_level", high=127,
                        note="or None: the relevance level",
@@ -46,8 +56,8 @@ EXPECTED_BACKGROUND = replace(params.BACKGROUND_RATE, default=0.0,
 
 #: Declared bounds of the prediction parameters.
 PREDICT_PARAMS: Mapping[str, Param] = MappingProxyType(
-    {p.name: p for p in (METHOD, BACKGROUND_WEIGHT, COST, MAX_FEATURES, CALIBRATION_FOLDS, RELEVANCE_LEVEL,
-                         RELEVANT_GRADE)})
+    {p.name: p for p in (METHOD, DECISION_RULE, BACKGROUND_WEIGHT, COST, MAX_FEATURES, CALIBRATION_FOLDS,
+                         RELEVANCE_LEVEL, RELEVANT_GRADE)})
 
 
 def sklearn_svc():
@@ -60,7 +70,8 @@ def sklearn_svc():
 
 # =============================================================================== classifier kernels
 def relevance_threshold(scores: np.ndarray, num_relevant: int) -> float:
-    """Halfway between the R-th and (R+1)-th highest training score (module docstring)."""
+    """The ``count`` rule: halfway between the R-th and (R+1)-th highest training score
+    (module docstring of :mod:`irnb.predict`); a score ≥ the threshold is relevant."""
     n = scores.size
     if num_relevant <= 0:
         return math.inf
@@ -81,6 +92,7 @@ class ClassifierOptions:
     :meth:`validated` and passed as one object to every classifier kernel."""
 
     method: str
+    decision_rule: str
     relevance_level: int
     relevant_grade: int
     background_weight: float
@@ -91,11 +103,18 @@ class ClassifierOptions:
     seed: int
 
     @classmethod
-    def validated(cls, owner: str, *, method="svm", relevance_level=1, relevant_grade=None, background_weight=0.2,
-                  C=None, max_features=1_000_000, calibration_folds=3, probabilities=True,
+    def validated(cls, owner: str, *, method="svm", decision_rule=None, relevance_level=1, relevant_grade=None,
+                  background_weight=0.2, C=None, max_features=1_000_000, calibration_folds=3, probabilities=True,
                   seed=0) -> ClassifierOptions:
         """The options checked against their declared bounds (errors name ``owner``)."""
         method = METHOD.validate(method, owner)
+        if decision_rule is None:
+            decision_rule = DEFAULT_DECISION_RULE[method]
+        decision_rule = DECISION_RULE.validate(decision_rule, owner)
+        if decision_rule == "sign" and method == "kld":
+            raise ValueError(f"{owner}: decision_rule='sign' needs decision values that change sign (the SVM's); "
+                             "the KLD classifier's scores −KLD are never positive: use decision_rule='count' "
+                             "(its default)")
         relevance_level = RELEVANCE_LEVEL.validate(relevance_level, owner)
         if relevant_grade is None:
             relevant_grade = relevance_level
@@ -107,7 +126,8 @@ class ClassifierOptions:
         seed = SEED.validate(seed, owner)
         if method == "svm":
             sklearn_svc()
-        return cls(method=method, relevance_level=relevance_level, relevant_grade=int(relevant_grade),
+        return cls(method=method, decision_rule=decision_rule, relevance_level=relevance_level,
+                   relevant_grade=int(relevant_grade),
                    background_weight=BACKGROUND_WEIGHT.validate(background_weight, owner), C=C,
                    max_features=MAX_FEATURES.validate(max_features, owner),
                    calibration_folds=CALIBRATION_FOLDS.validate(calibration_folds, owner),
@@ -210,6 +230,21 @@ def _folds(labels: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     return fold
 
 
+def decide(scores: np.ndarray, threshold: float, rule: str) -> np.ndarray:
+    """Which ``scores`` are predicted relevant: ``count`` — score ≥ ``threshold`` (ties at the
+    threshold pass); ``sign`` — score > 0 (SVMlight's classification: the sign of the decision
+    value w·x + b; a value of exactly 0 is not relevant). The threshold of ``sign`` is 0.
+
+    >>> decide(np.array([0.6, 0.55, 0.5]), 0.55, "count").tolist()
+    [True, True, False]
+    >>> decide(np.array([0.2, 0.0, -0.1]), 0.0, "sign").tolist()
+    [True, False, False]
+    """
+    if rule == "sign":
+        return scores > 0.0
+    return scores >= threshold
+
+
 @dataclass
 class TopicResult:
     score: np.ndarray
@@ -218,6 +253,7 @@ class TopicResult:
     judged: int
     relevant: int
     calibrated: bool
+    predicted_relevant: np.ndarray  # (targets,) bool: the decision for each target
 
 
 def classify_topic(settings: ClassifierOptions, corpus: TermCounts, train: np.ndarray, labels: np.ndarray,
@@ -226,14 +262,16 @@ def classify_topic(settings: ClassifierOptions, corpus: TermCounts, train: np.nd
     prior = (R + 1.0) / (n + 2.0)
     if targets.size == 0:
         empty = np.zeros(0)
-        return TopicResult(empty, empty, math.nan, n, R, False)  # nothing to predict: no classifier trained
+        return TopicResult(empty, empty, math.nan, n, R, False, np.zeros(0, dtype=bool))  # no classifier trained
     if R == 0 or (R == n and settings.method == "svm"):
+        # one class in training: that class for every target (no classifier is trained)
         score = np.full(targets.size, np.nan)
-        return TopicResult(score, np.full(targets.size, prior), math.inf if R == 0 else -math.inf, n, R, False)
+        return TopicResult(score, np.full(targets.size, prior), math.inf if R == 0 else -math.inf, n, R, False,
+                           np.full(targets.size, R > 0))
     both = np.concatenate([train, targets])
     all_scores = _scores(settings, corpus, train, labels, both)
     train_scores, score = all_scores[:n], all_scores[n:]
-    threshold = relevance_threshold(train_scores, R)
+    threshold = 0.0 if settings.decision_rule == "sign" else relevance_threshold(train_scores, R)
     probability = np.full(targets.size, prior)
     k = settings.calibration_folds
     calibrated = False
@@ -249,4 +287,5 @@ def classify_topic(settings: ClassifierOptions, corpus: TermCounts, train: np.nd
             calibrated = True
         # otherwise the out-of-fold scores run against the labels (a weak classifier on few
         # documents): keep the base rate (R + 1) / (n + 2) rather than invert the ranking
-    return TopicResult(score, probability, threshold, n, R, calibrated)
+    return TopicResult(score, probability, threshold, n, R, calibrated, decide(score, threshold,
+                                                                                settings.decision_rule))

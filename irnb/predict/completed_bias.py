@@ -70,15 +70,17 @@ def contributor_subset_completion(experiment: Experiment, documents, pool_runs: 
 
 def completed_leave_one_group_out_bias(experiment: Experiment, completions: Mapping[str, CompletedQrels], *,
                                        measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
-                                       ranked: Iterable[str] | None = None) -> BiasResult:
+                                       contributors=None, ranked: Iterable[str] | None = None) -> BiasResult:
     """The leave-one-group-out table with completed qrels (Büttcher et al.'s Table 7): the
-    runs of every group G in ``completions`` are evaluated on ``completions[G]`` and
+    contributing runs of every group G in ``completions`` (its left-out runs; ``contributors``
+    defaults to ``experiment.contributors``) are evaluated on ``completions[G]`` and
     re-ranked among all ranked runs (the others keep their reference scores); the reference
     is the official qrels. Same statistics and rules as
     :func:`irnb.bias.leave_one_group_out_bias` (``.summary()``, ``.table()``)."""
     owner = "completed_leave_one_group_out_bias"
     parsed = tuple(parse_measures(measures))
     idx = ranked_index(experiment, ranked, owner)
+    contributing = contributor_mask(experiment, contributors, owner=owner)
     ref_values = reference_values(experiment, parsed, None, idx)
     red_values = ref_values.copy()
     run_group = np.asarray(experiment.groups, dtype=object)
@@ -87,7 +89,7 @@ def completed_leave_one_group_out_bias(experiment: Experiment, completions: Mapp
         check_completed_for(experiment, completed, owner)
         if group not in set(experiment.groups):
             raise ValueError(f"{owner}: unknown group {group!r}; groups: {few_names(sorted(set(experiment.groups)))}")
-        members = np.flatnonzero(run_group[idx] == group)
+        members = np.flatnonzero((run_group[idx] == group) & contributing[idx])  # G's pooled runs
         if members.size == 0:
             continue
         red_values[:, members] = per_topic_values(completed.view(runs=idx[members]), parsed)

@@ -4,7 +4,6 @@ ones; the completed versions of the leave-one-group-out and pool-subset bias exp
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -87,11 +86,13 @@ class CompletedQrels:
     ``predicted`` has one row per predicted document: ``topic, docno, entry`` (its index in
     the Experiment's qrels, −1 if the qrels do not list it), ``score`` (higher = more
     likely relevant; −KLD for the KLD classifier; NaN when the topic's training data has
-    a single class), ``relevant`` (score ≥ the topic's threshold), ``grade`` (the grade
+    a single class), ``relevant`` (the decision rule's verdict: score > 0 for ``sign``,
+    score ≥ the topic's threshold for ``count``), ``grade`` (the grade
     given: ``relevant_grade`` or 0) and ``probability`` (Platt-calibrated, see the module
     docstring). ``thresholds`` has one row per topic: ``topic, threshold, judged, relevant``
     (training documents and relevant ones), ``predicted, predicted_relevant, calibrated``;
-    the threshold is in score units, ±inf when the training data has a single class, NaN
+    the threshold is in score units (0 under the ``sign`` rule), ±inf when the training data
+    has a single class, NaN
     when the topic has nothing to predict (no classifier is trained for it).
     ``judged`` is the training pool (a mask over the Experiment's qrels entries).
     """
@@ -298,6 +299,7 @@ def complete_qrels(
     targets=None,
     within_qrels: bool = False,
     method: str = "svm",
+    decision_rule: str | None = None,
     relevance_level: int = 1,
     relevant_grade: int | None = None,
     background_weight: float = 0.2,
@@ -323,6 +325,10 @@ def complete_qrels(
         predict (e.g. ``~pool.judged``: Büttcher et al.'s Table 6).
     within_qrels : with ``depth``, predict only documents the qrels list.
     method : ``"svm"`` (needs scikit-learn) or ``"kld"``.
+    decision_rule : ``"sign"`` (relevant when the decision value is positive: the SVM's
+        default, SVMlight's classification) or ``"count"`` (as many training documents pass
+        as the training data has relevant ones: the KLD classifier's default and only rule);
+        None = the method's default (:data:`~irnb.predict.classifiers.DEFAULT_DECISION_RULE`).
     relevance_level : grade at which a training document counts as relevant.
     relevant_grade : the grade given to predicted-relevant documents (default
         ``relevance_level``).
@@ -352,7 +358,8 @@ def complete_qrels(
     within_qrels = WITHIN_QRELS.validate(within_qrels, "complete_qrels")
     probabilities = PROBABILITIES.validate(probabilities, "complete_qrels")
     owner = "complete_qrels"
-    settings = ClassifierOptions.validated(owner, method=method, relevance_level=relevance_level,
+    settings = ClassifierOptions.validated(owner, method=method, decision_rule=decision_rule,
+                                           relevance_level=relevance_level,
                                            relevant_grade=relevant_grade, background_weight=background_weight, C=C,
                                            max_features=max_features, calibration_folds=calibration_folds,
                                            probabilities=probabilities, seed=seed)
@@ -448,6 +455,7 @@ def _predict(experiment: Experiment, documents, chosen: PredictionTargets, setti
     rng = np.random.default_rng(settings.seed)
     score = np.full(target_row.size, np.nan)
     probability = np.zeros(target_row.size)
+    relevant = np.zeros(target_row.size, dtype=bool)
     rows = []
     train_by_topic = np.split(np.argsort(train_topic, kind="stable"),
                               np.cumsum(np.bincount(train_topic, minlength=T))[:-1])
@@ -458,10 +466,10 @@ def _predict(experiment: Experiment, documents, chosen: PredictionTargets, setti
         result = classify_topic(settings, corpus, train_row[tr], train_label[tr], target_row[tg], rng)
         score[tg] = result.score
         probability[tg] = result.probability
+        relevant[tg] = result.predicted_relevant
         rows.append((experiment.topics[t], result.threshold, result.judged, result.relevant, tg.size,
                      result.calibrated))
     threshold = np.array([r[1] for r in rows])
-    relevant = np.where(np.isnan(score), threshold[target_topic] == -math.inf, score >= threshold[target_topic])
     topics = np.asarray(experiment.topics, dtype=object)
     predicted = pd.DataFrame({
         "topic": topics[target_topic],
