@@ -52,8 +52,9 @@ def test_every_other_id_on_trec_covid_is_readmes_cell(covid_dir, table_tool, rea
             assert got["irnb"].startswith("needs document texts") and got["verdict"] == "n/a", id
         else:
             # Table 1 summarises the qrels: nothing to agree with
-            verdicts = ("n/a",) if id == "buttcher2007-table1" else ("agrees", "partly", "differs")
-            assert got["paper"] is not None and got["verdict"] in verdicts, id
+            verdicts = ("n/a",) if id == "buttcher2007-table1" else ("agrees", "partly", "differs",
+                                                                     "depends on the reading")
+            assert got["paper"] is not None and got["verdict"].split(" — ")[0] in verdicts, id
 
 
 @pytest.mark.shared
