@@ -1,18 +1,20 @@
-"""Measure kernels: every measure's rule, written once, over a :class:`Judged` view.
+"""What every measure's kernel reads: the :class:`Judged` view, and the pieces kernels share.
 
 A :class:`Judged` view is the (S, T, D) grade array of an Experiment under one set of
-judgments, plus per-topic qrels statistics; every kernel takes one and returns an (S, T)
-float64 array (:func:`compute`). No I/O, no pandas, no Python loop over runs or topics in
-a kernel. The weighted-precision rules — P@k, RBP(p), SDCG@k, as weights per rank
+judgments, plus per-topic qrels statistics. Each measure family declares its kernel beside
+its names in a module of :mod:`irnb.measures` (``kernel(view, measure)`` → an (S, T)
+float64 array); :func:`compute` runs it on the view at the measure's relevance level (and on
+the condensed list for a condensed family). No I/O, no pandas, no Python loop over runs or
+topics in a kernel. The weighted-precision rules — P@k, RBP(p), SDCG@k, as weights per rank
 (:func:`rbp_weights`, :func:`dcg_discount`) applied to any gains (:func:`weighted_precision`)
-— are written here once; :mod:`irnb.metrics` (``evaluate``), :mod:`irnb.intervals` (the
-bounds B and T) and :mod:`irnb.predict` (expected gains) all use them. AP, nDCG and bpref
-with R, N and the ideal list per run (:func:`average_precision_dense`, :func:`ndcg_dense`,
-:func:`bpref_dense`) serve the scenarios of :mod:`irnb.measure_scenarios`.
+— are written here once; the families, :mod:`irnb.intervals` (the bounds B and T) and
+:mod:`irnb.predict` (expected gains) use them. AP, nDCG and bpref with R, N and the ideal
+list per run (:func:`average_precision_dense`, :func:`ndcg_dense`, :func:`bpref_dense`)
+serve the scenarios of :mod:`irnb.measure_scenarios`.
 
-Rules (trec_eval's unless stated; each has a test in ``tests/test_metrics.py``, and every
-number trec_eval 10 prints in its own test suite is reproduced in
-``tests/test_reference_trec_eval.py``):
+Rules the kernels follow (trec_eval's unless stated; each has a test in
+``tests/test_metrics.py``, and every number trec_eval 10 prints in its own test suite is
+reproduced in ``tests/test_reference_trec_eval.py``):
 
 * Ranking: score descending, ties by docno descending (string order), as trec_eval; the
   rank column is ignored (done by :mod:`irnb.io`). rbp_eval breaks ties differently, so RBP

@@ -113,8 +113,12 @@ class Family:
 FAMILIES: dict[str, Family] = {}
 _TREC_NAMES: dict[str, tuple[str, bool]] = {}  # trec name → (family, is the cutoff variant)
 _ALIASES: dict[str, str] = {}
-_CHOICES = {"cutoff": ("none", "optional", "required"), "aggregate": ("mean", "sum", "gmean"),
-            "role": ("performance", "assessment")}
+# the words a declaration's fields may take
+_FIELDS = (Param("cutoff", str, "none", choices=("none", "optional", "required"),
+                 doc="whether a family takes a measurement depth k"),
+           Param("aggregate", str, "mean", choices=("mean", "sum", "gmean"), doc="how a family combines topics"),
+           Param("role", str, "performance", choices=("performance", "assessment"),
+                 doc="performance measure P or assessment measure A (Baillie et al.)"))
 
 
 def register(family: Family) -> Family:
@@ -125,9 +129,8 @@ def register(family: Family) -> Family:
     owner = f"measure family {family.name!r}"
     if family.kernel is None:
         raise ValueError(f"{owner} declares no kernel(view, measure)")
-    for field, allowed in _CHOICES.items():
-        if getattr(family, field) not in allowed:
-            raise ValueError(f"{owner}: {field} must be one of {', '.join(allowed)}, got {getattr(family, field)!r}")
+    for field in _FIELDS:
+        field.validate(getattr(family, field.name), owner)
     if family.condensed_of is not None and family.condensed_of not in FAMILIES:
         raise ValueError(f"{owner} is the condensed form of {family.condensed_of!r}, which is not declared (yet)")
     names = [family.name, *family.aliases, *filter(None, (family.trec_name, family.trec_cut_name))]
