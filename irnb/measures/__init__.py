@@ -19,11 +19,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import FAMILIES, Family, Measure, Param, family_names, register, trec_family
+from .base import CUTOFF, FAMILIES, REL, Family, Measure, Param, family_names, register, trec_family
 from .names import TREC_DEFAULT_CUTOFFS, parse_measure, parse_measures
 
 __all__ = ["Param", "Family", "Measure", "FAMILIES", "TREC_DEFAULT_CUTOFFS", "parse_measure", "parse_measures",
-           "family_names", "register", "trec_family", "INTERVAL_FAMILIES", "SCENARIO_FAMILIES", "ASSESSMENT_FAMILIES"]
+           "family_names", "register", "trec_family", "CUTOFF", "REL", "INTERVAL_FAMILIES", "SCENARIO_FAMILIES",
+           "ASSESSMENT_FAMILIES"]
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     importlib.import_module(f"{__name__}.{_module}")
