@@ -178,8 +178,8 @@ def parse_measure(text: str | Measure) -> Measure:
     if not raw:
         raise ValueError("measure name is empty; expected e.g. 'P@10' or 'map'")
     m = _CONDENSED_RE.match(raw)
-    condensed = [f for f in FAMILIES.values() if m and f.condensed_of == m.group("fam")]
-    if condensed:
+    condensed = [f for f in FAMILIES.values() if f.condensed_of == m.group("fam")] if m else []
+    if condensed:  # P@20(j): the condensed form of the family named before "(j)"
         return _build(condensed[0], m.group("cut"), _parse_args(m.group("args") or "", f"measure {raw!r}"), raw)
     trec = _parse_trec(raw)
     if trec is not None:
