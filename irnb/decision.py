@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .measures import FAMILIES, Measure, parse_measure
+from .measures import ASSESSMENT_FAMILIES, FAMILIES, Measure, parse_measure
 from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
                      INTERVAL_ADJUSTMENT, MEASUREMENT_DEPTH, TEST, TOPIC_RULE)
 from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
@@ -96,11 +96,6 @@ DEFAULT_TEST = "anova"  # the papers' ANOVA then Bonferroni comparisons; one-way
 DEFAULT_ALPHA = 0.05
 FORMS = CASE_FORM.choices  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
-_AVERAGE_FAMILIES = ("AP", "GMAP", "APj", "infAP")
-# families that measure how much of a ranking is judged (never a performance measure P)
-_ASSESSMENT_CANDIDATES = ("Judged", "JudgedRet", "NotUnj", "MAA", "MAAR", "RecallAssessment", "Unj")
-#: the assessment families registered in :mod:`irnb.measures`, usable as ``assessment=``
-ASSESSMENT_FAMILIES = tuple(f for f in _ASSESSMENT_CANDIDATES if f in FAMILIES)
 _TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
                "randomization": "paired randomization test",
                "anova": "one-way ANOVA + Bonferroni multiple comparisons", "tukey": "Tukey HSD"}
@@ -161,7 +156,7 @@ def form_measures(form: str = "2007", *, depths: Sequence[int] = DEPTHS) -> list
 
 
 def _assessment_family(name: str, owner: str) -> str:
-    if name not in FAMILIES or name not in _ASSESSMENT_CANDIDATES:
+    if name not in ASSESSMENT_FAMILIES:
         import difflib
 
         close = difflib.get_close_matches(str(name), ASSESSMENT_FAMILIES, n=1, cutoff=0.5)
@@ -197,11 +192,11 @@ def assessment_measure(measure: str | Measure, *, assessment: str | Measure | No
     """
     m = parse_measure(measure)
     _check_form(form)
-    if m.family in _ASSESSMENT_CANDIDATES:
+    if m.spec.role == "assessment":
         raise ValueError(f"measure {m.name!r} already measures assessment; pass a performance measure "
                          "such as 'P@10' or 'AP'")
     if assessment is None:
-        if m.family in _AVERAGE_FAMILIES and not (form == "2008" and m.cutoff is not None):
+        if m.spec.average_assessment and not (form == "2008" and m.cutoff is not None):
             return Measure("MAA", m.cutoff)
         if m.cutoff is not None:
             return Measure("Judged", m.cutoff)

@@ -211,14 +211,14 @@ def has_interval(measure: str | Measure) -> bool:
     [True, True, True, False, False]
     """
     m = parse_measure(measure)
-    return m.family in INTERVAL_FAMILIES and (m.family != "RBP" or m.param("gain") == "binary")
+    return m.spec.interval and (m.family != "RBP" or m.param("gain") == "binary")
 
 
 def interval_measure(measure, measurement_depth, owner: str) -> Measure:
     m = parse_measure(measure)
-    if m.family not in INTERVAL_FAMILIES:
+    if not m.spec.interval:
         hint = (f"; {m.family} has no monotone bounds: use irnb.intervals.scenarios() for its optimistic and "
-                "pessimistic scenarios" if m.family in SCENARIO_FAMILIES else "")
+                "pessimistic scenarios" if m.spec.scenarios else "")
         raise ValueError(f"{owner}: score intervals exist for P@k, RBP(p) and SDCG@k (weighted precision), "
                          f"got {m.name}{hint}")
     if m.family == "RBP" and m.param("gain") != "binary":

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .experiment import Experiment
 from .kernels import average_precision_dense, bpref_dense, compute, ndcg_dense, not_judged
-from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, parse_measure
+from .measures import SCENARIO_FAMILIES, Measure, parse_measure
 from .metrics import aggregate_over_topics, judged_view
 from .pooling import judged_mask_of
 from .results import Result
@@ -80,8 +80,8 @@ def scenarios(experiment: Experiment, measure: str | Measure, *, pool=None, comp
     """
     complete = COMPLETE.validate(complete, "scenarios")
     m = parse_measure(measure)
-    if m.family not in SCENARIO_FAMILIES:
-        hint = "; P@k, RBP and SDCG@k have intervals: use score_intervals()" if m.family in INTERVAL_FAMILIES else ""
+    if not m.spec.scenarios:
+        hint = "; P@k, RBP and SDCG@k have intervals: use score_intervals()" if m.spec.interval else ""
         raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
     mask = judged_mask_of(experiment, pool)
     view = judged_view(experiment, judged=mask, relevance_level=m.rel)

@@ -60,17 +60,6 @@ _TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "s
                "randomization": "paired randomization test"}
 _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini–Hochberg (FDR)",
                      "none": "no correction"}
-# how a family treats documents the qrels do not judge (every family not listed: non-relevant)
-_UNJUDGED_RULE = {
-    "Pj": "removed before ranking (condensed list)", "APj": "removed before ranking (condensed list)",
-    "nDCGj": "removed before ranking (condensed list)",
-    "Bpref": "ignored (only judged documents count)", "GMBpref": "ignored (only judged documents count)",
-    "RankEff": "ignored (only judged documents count)",
-    "infAP": "estimated from the judged sample (infAP)",
-    "Judged": "counted as unjudged", "Unj": "counted as unjudged", "MAA": "counted as unjudged",
-    "RecallAssessment": "counted as unjudged", "RBPResidual": "counted as the residual",
-}
-_NONRELEVANT = "non-relevant (trec_eval)"
 _BOOTSTRAP_CELLS = 4_000_000  # topic draws per block of resamples (32 MB of indices)
 
 
@@ -480,7 +469,7 @@ def _caption(parsed, table: pd.DataFrame, names, *, baseline, test, correction, 
     parts.append("Best value per column in bold.")
     rules: dict[str, list[str]] = {}
     for m in parsed:
-        rules.setdefault(_UNJUDGED_RULE.get(m.family, _NONRELEVANT), []).append(m.name)
+        rules.setdefault(m.spec.unjudged, []).append(m.name)
     parts.append("Unjudged documents: " + "; ".join(f"{rule} for {', '.join(ms)}" for rule, ms in rules.items())
                  + ".")
     judged = [j for j in dict.fromkeys(table["judged_measure"]) if j]

@@ -37,14 +37,16 @@ import math
 import re
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from ._text import clean_text, show_token
-from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure
-from .kernels import Judged, compute, interpolated_precision
+from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure, trec_family
+from .kernels import Judged, compute
+from .measures.precision import interpolated_precision
 from .metrics import level_counts_of
 from .params import NUM_DOCS, RELEVANCE_LEVEL, RUN_DEPTH, TREC_VERSION, Param
 
@@ -56,65 +58,81 @@ _EXIT_USAGE, _EXIT_INPUT, _EXIT_MISSING_TOPIC = 1, 2, 4  # trec_eval's exit stat
 
 @dataclass(frozen=True)
 class TrecMeasure:
-    """One entry of trec_eval's measure table.
+    """One entry of trec_eval's measure table: how trec_eval prints a measure; what it
+    computes is the irnb family that declares its trec_eval name (:attr:`family`).
 
     ``kind``: ``single`` (no parameters), ``cut_long`` (a list of integer cutoffs, one row
     each: ``P_5``), ``cut_double`` (a list of fractions, ``iprec_at_recall_0.10``),
     ``params`` (a list of numbers that change one value: ``utility_2,-1,0,0``), ``pairs``
-    (``name=value`` pairs: ``rbp_p=0.8``). ``fmt``: ``long`` or ``double`` (``%6.4f``).
-    ``per_topic``: printed for each topic with ``-q``. ``summary``: ``mean``, ``sum``,
-    ``gmean`` or ``none``. ``family``: the irnb measure family that computes it.
+    (``name=value`` pairs: ``rbp_p=0.8``). ``per_topic``: printed for each topic with ``-q``.
     """
 
     name: str
     kind: str = "single"
     default: tuple = ()
-    fmt: str = "double"
     per_topic: bool = True
-    summary: str = "mean"
-    family: str | None = None
     pairs: tuple[str, ...] = ()  # the pair names accepted (kind == "pairs")
+
+    @cached_property
+    def family(self) -> str | None:
+        """The irnb family that declares this trec_eval name (``map_cut`` → ``AP``); None for
+        ``runid`` and ``relstring``, which are text."""
+        named = trec_family(self.name)
+        return None if named is None else named[0]
+
+    @cached_property
+    def summary(self) -> str:
+        """How the ``all`` row combines topics: the family's aggregate (``mean``, ``sum``,
+        ``gmean``), ``none`` for text."""
+        return "none" if self.family is None else FAMILIES[self.family].aggregate
+
+    @cached_property
+    def fmt(self) -> str:
+        """``string`` for text, ``long`` for counts (summed families), else ``double`` (``%6.4f``)."""
+        if self.family is None:
+            return "string"
+        return "long" if FAMILIES[self.family].aggregate == "sum" else "double"
 
 
 # trec_eval 10.0's measures.c order (the order rows are printed in), restricted to all_trec
 TREC_MEASURES: tuple[TrecMeasure, ...] = (
-    TrecMeasure("runid", fmt="string", per_topic=False, summary="none"),
-    TrecMeasure("num_q", fmt="long", per_topic=False, summary="sum", family="num_q"),
-    TrecMeasure("num_ret", fmt="long", summary="sum", family="NumRet"),
-    TrecMeasure("num_rel", fmt="long", summary="sum", family="NumRel"),
-    TrecMeasure("num_rel_ret", fmt="long", summary="sum", family="NumRelRet"),
-    TrecMeasure("map", family="AP"),
-    TrecMeasure("gm_map", per_topic=False, summary="gmean", family="GMAP"),
-    TrecMeasure("Rprec", family="Rprec"),
-    TrecMeasure("bpref", family="Bpref"),
-    TrecMeasure("recip_rank", family="RR"),
-    TrecMeasure("iprec_at_recall", "cut_double", _CUTS["iprec_at_recall"], family="IPrec"),
-    TrecMeasure("P", "cut_long", _CUTS["P"], family="P"),
-    TrecMeasure("relstring", "params", (10.0,), fmt="string", summary="none"),
-    TrecMeasure("recall", "cut_long", _CUTS["recall"], family="R"),
-    TrecMeasure("infAP", family="infAP"),
-    TrecMeasure("gm_bpref", per_topic=False, summary="gmean", family="GMBpref"),
-    TrecMeasure("Rprec_mult", "cut_double", _CUTS["Rprec_mult"], family="RprecMult"),
-    TrecMeasure("utility", "params", (1.0, -1.0, 0.0, 0.0), family="Utility"),
-    TrecMeasure("11pt_avg", "params", _CUTS["iprec_at_recall"], family="ElevenPointAP"),
-    TrecMeasure("binG", family="BinG"),
-    TrecMeasure("G", "pairs", family="G"),
-    TrecMeasure("ndcg", "pairs", family="nDCG"),
-    TrecMeasure("ndcg_rel", "pairs", family="nDCGRel"),
-    TrecMeasure("Rndcg", "pairs", family="RnDCG"),
-    TrecMeasure("ndcg_cut", "cut_long", _CUTS["ndcg_cut"], family="nDCG"),
-    TrecMeasure("map_cut", "cut_long", _CUTS["map_cut"], family="AP"),
-    TrecMeasure("relative_P", "cut_long", _CUTS["relative_P"], family="RelP"),
-    TrecMeasure("success", "cut_long", _CUTS["success"], family="Success"),
-    TrecMeasure("set_P", family="SetP"),
-    TrecMeasure("set_relative_P", family="SetRelP"),
-    TrecMeasure("set_recall", family="SetR"),
-    TrecMeasure("set_map", family="SetAP"),
-    TrecMeasure("set_F", "params", (1.0,), family="SetF"),
-    TrecMeasure("num_nonrel_judged_ret", fmt="long", summary="sum", family="NumNonRelJudgedRet"),
-    TrecMeasure("rbp", "pairs", family="RBP", pairs=("p",)),
-    TrecMeasure("rbp_resid", "pairs", family="RBPResidual", pairs=("p",)),
-    TrecMeasure("unj", "cut_long", _CUTS["unj"], family="Unj"),
+    TrecMeasure("runid", per_topic=False),
+    TrecMeasure("num_q", per_topic=False),
+    TrecMeasure("num_ret"),
+    TrecMeasure("num_rel"),
+    TrecMeasure("num_rel_ret"),
+    TrecMeasure("map"),
+    TrecMeasure("gm_map", per_topic=False),
+    TrecMeasure("Rprec"),
+    TrecMeasure("bpref"),
+    TrecMeasure("recip_rank"),
+    TrecMeasure("iprec_at_recall", "cut_double", _CUTS["iprec_at_recall"]),
+    TrecMeasure("P", "cut_long", _CUTS["P"]),
+    TrecMeasure("relstring", "params", (10.0,)),
+    TrecMeasure("recall", "cut_long", _CUTS["recall"]),
+    TrecMeasure("infAP"),
+    TrecMeasure("gm_bpref", per_topic=False),
+    TrecMeasure("Rprec_mult", "cut_double", _CUTS["Rprec_mult"]),
+    TrecMeasure("utility", "params", (1.0, -1.0, 0.0, 0.0)),
+    TrecMeasure("11pt_avg", "params", _CUTS["iprec_at_recall"]),
+    TrecMeasure("binG"),
+    TrecMeasure("G", "pairs"),
+    TrecMeasure("ndcg", "pairs"),
+    TrecMeasure("ndcg_rel", "pairs"),
+    TrecMeasure("Rndcg", "pairs"),
+    TrecMeasure("ndcg_cut", "cut_long", _CUTS["ndcg_cut"]),
+    TrecMeasure("map_cut", "cut_long", _CUTS["map_cut"]),
+    TrecMeasure("relative_P", "cut_long", _CUTS["relative_P"]),
+    TrecMeasure("success", "cut_long", _CUTS["success"]),
+    TrecMeasure("set_P"),
+    TrecMeasure("set_relative_P"),
+    TrecMeasure("set_recall"),
+    TrecMeasure("set_map"),
+    TrecMeasure("set_F", "params", (1.0,)),
+    TrecMeasure("num_nonrel_judged_ret"),
+    TrecMeasure("rbp", "pairs", pairs=("p",)),
+    TrecMeasure("rbp_resid", "pairs", pairs=("p",)),
+    TrecMeasure("unj", "cut_long", _CUTS["unj"]),
 )
 _BY_NAME = {m.name: m for m in TREC_MEASURES}
 _NEW_IN_10 = ("unj", "rbp", "rbp_resid")  # trec_eval 9.x has none of these

@@ -15,6 +15,7 @@ import irnb
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "architecture.md"
 NAME = re.compile(r"`(irnb(?:\.\w+)*)`")
+PACKAGE_WIDE = re.compile(r"`(irnb(?:\.\w+)*)\.\*`")  # every module of a package
 
 
 def _text() -> str:
@@ -61,10 +62,15 @@ def _table_rows(heading: str) -> list[list[str]]:
 
 
 def _layers() -> dict[str, int]:
+    """Each module's layer; ``irnb.measures.*`` places every module of that package (a new
+    measure family is a new module there, placed with its package)."""
     layer_of: dict[str, int] = {}
     for cells in _table_rows("## Layers"):
         number = int(cells[0].split(".")[0])
-        for name in NAME.findall(cells[-1]):
+        names = NAME.findall(cells[-1])
+        for package in PACKAGE_WIDE.findall(cells[-1]):
+            names += sorted(m for m in _modules() if m.startswith(f"{package}."))
+        for name in names:
             assert name not in layer_of, f"{name} is placed in two layers"
             layer_of[name] = number
     return layer_of

@@ -1,4 +1,5 @@
-"""The measure parser: both spellings, canonical names that round-trip, errors that teach."""
+"""The measure object and its parser: one declaration per family that the rest of irnb asks,
+both spellings of a name, canonical names that round-trip, errors that teach."""
 
 from __future__ import annotations
 
@@ -278,3 +279,66 @@ def test_param_accepts_numpy_integers_never_booleans():
     for bad in (True, np.True_, np.int64(0)):
         with pytest.raises(ValueError, match=r"owner: k must be an integer ≥ 1, got"):
             k.validate(bad, "owner")
+
+
+# ============================================================================ the declared object
+def test_every_family_declares_what_the_rest_of_irnb_asks():
+    for name, spec in FAMILIES.items():
+        assert spec.name == name and callable(spec.kernel) and spec.description and spec.source, name
+        assert spec.role in ("performance", "assessment") and spec.unjudged, name
+        assert not (spec.interval and spec.scenarios), f"{name}: intervals or scenarios, not both"
+        assert spec.condensed_of is None or FAMILIES[spec.condensed_of].condensed_of is None, name
+
+
+def test_the_sets_others_use_are_read_from_the_declarations():
+    from irnb.measures import ASSESSMENT_FAMILIES, INTERVAL_FAMILIES, SCENARIO_FAMILIES
+
+    assert set(INTERVAL_FAMILIES) == {"P", "RBP", "SDCG"}
+    assert set(SCENARIO_FAMILIES) == {"AP", "nDCG", "Bpref"}
+    assert ASSESSMENT_FAMILIES == ("Judged", "JudgedRet", "NotUnj", "MAA", "MAAR", "RecallAssessment", "Unj")
+    assert {n: f.condensed_of for n, f in FAMILIES.items() if f.condensed_of} == {"Pj": "P", "APj": "AP",
+                                                                                    "nDCGj": "nDCG"}
+    assert {n for n, f in FAMILIES.items() if f.average_assessment} == {"AP", "APj", "GMAP", "infAP"}
+    assert {n: f.symbol for n, f in FAMILIES.items() if f.symbol} == {"Judged": "A_p"}
+
+
+def test_the_consumers_ask_the_declaration():
+    from irnb.decision import assessment_measure
+    from irnb.plots.style import measure_label
+    from irnb.trec_eval import TREC_MEASURES
+
+    assert measure_label("Judged@20") == "A_p@20" and measure_label("JudgedRet@20") == "JudgedRet@20"
+    assert [assessment_measure(m).name for m in ("AP(j)", "infAP", "RR@10")] == ["MAA", "MAA", "Judged@10"]
+    rows = {m.name: (m.family, m.summary, m.fmt) for m in TREC_MEASURES}
+    assert rows["map_cut"] == ("AP", "mean", "double") and rows["num_ret"] == ("NumRet", "sum", "long")
+    assert rows["gm_bpref"] == ("GMBpref", "gmean", "double") and rows["runid"] == (None, "none", "string")
+    # every trec_eval row but the two text rows is computed by the family that declares its name
+    assert all(FAMILIES[f].trec_name == n or FAMILIES[f].trec_cut_name == n for n, (f, _, _) in rows.items() if f)
+
+
+def test_a_condensed_form_keeps_the_kernel_and_drops_the_trec_names():
+    ap, apj = FAMILIES["AP"], FAMILIES["APj"]
+    assert apj.kernel is ap.kernel and apj.cutoff == ap.cutoff and apj.condensed_of == "AP"
+    assert apj.trec_name is None and apj.trec_cut_name is None and not apj.scenarios
+    assert apj.unjudged == "removed before ranking (condensed list)" and ap.unjudged == "non-relevant (trec_eval)"
+
+
+def test_register_refuses_what_would_break_the_registry():
+    from irnb.measures import Family, register
+
+    def kernel(view, measure):
+        return None
+
+    before = dict(FAMILIES)
+    with pytest.raises(ValueError, match=r"measure family 'MAP': the name 'MAP' is already taken"):
+        register(Family("MAP", "mean AP", "a test", kernel=kernel))  # an alias of AP
+    with pytest.raises(ValueError, match=r"measure family 'X': the name 'map_cut' is already taken"):
+        register(Family("X", "x", "a test", trec_cut_name="map_cut", kernel=kernel))
+    with pytest.raises(ValueError, match=r"measure family 'X' declares no kernel\(view, measure\)"):
+        register(Family("X", "x", "a test"))
+    with pytest.raises(ValueError, match=r"measure family 'X': role must be one of 'performance', 'assessment', "
+                                         r"got 'judge'"):
+        register(Family("X", "x", "a test", role="judge", kernel=kernel))
+    with pytest.raises(ValueError, match=r"measure family 'Xj' is the condensed form of 'X', which is not declared"):
+        register(Family("Xj", "x", "a test", condensed_of="X", kernel=kernel))
+    assert FAMILIES == before

@@ -425,7 +425,8 @@ def test_cli_lists_every_id(capsys):
     assert main(["reproduce", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("\t")[0] for line in lines] == irnb.reproduction_ids()
-    assert "baillie2008-fig12\tRuns ranked by MAP with their A_p@1000 (irnb adds the Recall of Assessment); Kendall's τ" in lines
+    assert ("baillie2008-fig12\tRuns ranked by MAP with their A_p@1000 (irnb adds the Recall of Assessment); "
+            "Kendall's τ") in lines
 
 
 def test_cli_prints_table_paper_and_notes(capsys):

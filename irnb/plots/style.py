@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..intervals import ESTIMATORS, estimator_key
+from ..measures import FAMILIES
 
 __all__ = [
     "PALETTE",
@@ -75,14 +76,16 @@ def series_style(index: int) -> dict[str, str]:
 
 
 def measure_label(name: str) -> str:
-    """A measure's name as the figures print it: the papers' symbol where they have one
-    (``Judged@k`` is Assessment Precision A_p@k, Baillie et al. 2007 §2.1), else the name.
+    """A measure's name as the figures print it: its family's declared symbol where the papers
+    have one (``Judged@k`` is Assessment Precision A_p@k, Baillie et al. 2007 §2.1), else the
+    name.
 
     >>> measure_label("Judged@20"), measure_label("Judged"), measure_label("P@20")
     ('A_p@20', 'A_p', 'P@20')
     """
     family, at, depth = str(name).partition("@")
-    return f"A_p{at}{depth}" if family == "Judged" else str(name)
+    spec = FAMILIES.get(family)
+    return f"{spec.symbol}{at}{depth}" if spec is not None and spec.symbol else str(name)
 
 
 def plot_estimator_key(estimator: str, plot: str) -> str:
