@@ -111,11 +111,20 @@ def string_hash(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray
     out *= np.uint64(0x9E3779B97F4A7C15)
     length = _uniform_length(strings)
     longest = int(lengths.max(initial=0)) if length is None else length
-    for j in range(0, longest, 8):
+    # A string of L bytes takes one round per 8 bytes it has (at least one): how many rounds
+    # its array's longest string takes must not change its hash.
+    for j in range(0, max(longest, 1), 8):
         word = _words_at(strings, j, length)
-        out ^= word
-        out *= np.uint64(0xFF51AFD7ED558CCD)
-        out ^= np.right_shift(out, np.uint64(33), out=word)  # the word's array reused: no new temporary
+        if j == 0 or length is not None:  # every string has bytes from j on
+            out ^= word
+            out *= np.uint64(0xFF51AFD7ED558CCD)
+            out ^= np.right_shift(out, np.uint64(33), out=word)  # the word's array reused: no new temporary
+        else:
+            longer = lengths > j
+            mixed = out[longer] ^ word[longer]
+            mixed *= np.uint64(0xFF51AFD7ED558CCD)
+            mixed ^= np.right_shift(mixed, np.uint64(33))
+            out[longer] = mixed
     return out
 
 

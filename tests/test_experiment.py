@@ -257,3 +257,14 @@ def test_lookup_matches_a_plain_python_reference(data, max_depth):
                     assert exp.judgments.retrieved_rank[s, q] == r + 1
         assert (exp.judgments.retrieved_rank[s] < np.iinfo(exp.judgments.retrieved_rank.dtype).max).sum() == \
             sum(1 for q in exp.judgments.doc[s].ravel() if q >= 0)
+
+
+def test_runs_of_short_docnos_meet_qrels_with_longer_ones(tmp_path):
+    """Every docno of the run 8 bytes or shorter, one qrels docno longer: the run's documents
+    are still found in the qrels (P@2 = 2/2, as trec_eval gives)."""
+    from irnb import Experiment, evaluate
+
+    (tmp_path / "run.txt").write_text("1 Q0 A-d0 1 2.0 r\n1 Q0 A-d1 2 1.0 r\n")
+    (tmp_path / "qrels.txt").write_text("1 0 A-d0 1\n1 0 A-d1 1\n1 0 aaaaaaaaa 0\n")
+    exp = Experiment(str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"))
+    assert evaluate(exp, ["P@2"]).means().loc["run.txt", "P@2"] == 1.0
