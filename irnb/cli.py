@@ -282,6 +282,7 @@ def _cmd_compare(args) -> int:
     from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
 
     ALPHA.validate(args.alpha, None, label="--alpha", wording="satisfy")
+    SEED.validate(args.seed, None, label="--seed")
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
     if len(experiment.run_names) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")

@@ -358,6 +358,13 @@ def test_report_bounds_the_resamples(two_runs, capsys):
     assert "argument --resamples: invalid int value: '1e12'" in capsys.readouterr().err
 
 
+def test_compare_checks_the_seed_before_reading_files(two_runs, capsys):
+    code, out, err = _run(capsys, "compare", "/no/such/qrels", *two_runs[1:], "-m", "P@1", "--test", "randomization",
+                          "--seed", str(2 ** 64))
+    assert (code, out) == (2, "")
+    assert err == f"irnb: error: --seed must be an integer with 0 ≤ seed < 2**63, got {2 ** 64}\n"
+
+
 @pytest.mark.parametrize("figure, message", [
     (".", "--figure: '.' is a folder; name a file in it, e.g. 'figure.png'"),
     ("plots/", "--figure: 'plots/' is a folder; name a file in it, e.g. 'plots/figure.png'"),

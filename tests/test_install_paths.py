@@ -86,7 +86,7 @@ def installed_by(path: str) -> set[str]:
     """Canonical names of the distributions an install path brings: its requirements, then
     (where installed here) what they require in turn, markers evaluated for this Python."""
     requirements = _binder_pins() if path == "binder" else (
-        PROJECT["dependencies"] + PROJECT["optional-dependencies"][path])
+        PROJECT["dependencies"] + PROJECT["optional-dependencies"].get(path, []))
     todo = [(Requirement(text), "") for text in requirements]
     names: set[str] = set()
     seen: set[tuple[str, str]] = set()  # (distribution, extra) whose requirements are queued
@@ -152,3 +152,14 @@ def test_code_cells_skip_magics_and_prose():
             "```{code-cell} ipython3\n---\ntags: [hide-input]\n---\nimport scipy\n```\n")
     assert _code_cells(text) == ["\nimport seaborn as sns", "import scipy"]
     assert _imports(_code_cells(text)[0]) == {"seaborn"}
+
+
+def test_the_cli_install_hints_name_an_extra_that_installs_the_package():
+    """irnb.lab.OPTIONAL_PACKAGES (what a command says when a package is missing) names, for each
+    package, an extra that really installs it."""
+    from irnb.lab import OPTIONAL_PACKAGES
+
+    wrong = {module: extra for module, (distribution, extra) in OPTIONAL_PACKAGES.items()
+             if canonicalize_name(distribution) not in installed_by(extra)
+             or canonicalize_name(DISTRIBUTION_OF.get(module, module)) != canonicalize_name(distribution)}
+    assert wrong == {}, f"these install hints name an extra without the package: {wrong}"
