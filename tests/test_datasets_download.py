@@ -182,7 +182,8 @@ def test_no_network_and_no_cache_is_one_line_naming_the_cache_and_the_mirror_opt
 
 @pytest.mark.parametrize("options, message", [
     ({"mirror": "ftp://example.org"}, "mirror must be an http, https or file URL"),
-    ({"round": 2}, "trec_covid: round must be an integer with 1 ≤ round ≤ 1"),
+    ({"round": 2}, "trec_covid: round must be an integer with 1 ≤ round ≤ 1 .the later rounds' judgments are round "
+                   "1's deep truth., got 2"),
     ({"with_truth": "yes"}, "trec_covid: with_truth must be True or False, got 'yes'"),
 ])
 def test_bad_options_are_refused_before_anything_is_fetched(tmp_path, options, message):

@@ -19,6 +19,7 @@ take: ``trec-covid-round1/leaderboard-round1.csv``, ``qrels-rnd1.txt``,
 from __future__ import annotations
 
 import hashlib
+import http.client
 import os
 import sys
 import urllib.error
@@ -28,18 +29,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..params import PROGRESS, WITH_TRUTH, Param
+from ..params import WITH_TRUTH, Param
 from .trec_covid_files import ROUND1
 
 __all__ = ["trec_covid", "fetch_trec_covid", "cache_folder", "PublishedFile", "published_files", "CACHE_VARIABLE",
-           "GITHUB_RAW", "ROUND", "DownloadError"]
+           "GITHUB_RAW", "ROUND", "SHOW_PROGRESS", "DownloadError"]
 
 #: Environment variable: the cache folder when ``cache=`` is not given.
 CACHE_VARIABLE = "IRNB_CACHE"
 #: The raw-file host of GitHub: ``GITHUB_RAW/OWNER/REPO/COMMIT/PATH`` is a file as committed.
 GITHUB_RAW = "https://raw.githubusercontent.com"
 #: TREC-COVID rounds irnb can download (the later rounds' judgments are round 1's deep truth).
-ROUND = Param("round", int, 1, low=1, high=1, doc="TREC-COVID round (round 1: 143 runs, 30 topics)")
+ROUND = Param("round", int, 1, low=1, high=1, note="the later rounds' judgments are round 1's deep truth",
+              doc="TREC-COVID round (round 1: 143 runs, 30 topics)")
+#: Show a progress bar while files download.
+SHOW_PROGRESS = Param("progress", bool, False, doc="show a progress bar while files download")
 #: The cache's subfolder for round 1 (the shared folder's name).
 FOLDER_NAME = "trec-covid-round1"
 _STORED = {"leaderboard": "leaderboard-round1.csv", "qrels": "qrels-rnd1.txt", "truth": "qrels.covid-complete.txt"}
@@ -159,7 +163,7 @@ def fetch_trec_covid(*, round: int = 1, with_truth: bool = True, cache: str | os
     """
     ROUND.validate(round, "trec_covid")
     with_truth = WITH_TRUTH.validate(with_truth, "trec_covid")
-    progress = PROGRESS.validate(progress, "trec_covid")
+    progress = SHOW_PROGRESS.validate(progress, "trec_covid")
     host = _mirror(mirror)
     folder = cache_folder(cache) / FOLDER_NAME
     files = published_files(with_truth=with_truth)
@@ -185,7 +189,7 @@ def fetch_trec_covid(*, round: int = 1, with_truth: bool = True, cache: str | os
     def one(file: PublishedFile) -> None:
         try:
             _download(file, folder, host)
-        except (OSError, ValueError) as err:  # URLError, HTTPError, timeouts are OSErrors
+        except (OSError, http.client.HTTPException, ValueError) as err:  # URLError, HTTPError, timeouts: OSErrors
             failures.append((file, err))
         if bar is not None:
             bar.update(file.size)
