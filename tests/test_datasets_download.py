@@ -190,3 +190,13 @@ def test_bad_options_are_refused_before_anything_is_fetched(tmp_path, options, m
     with pytest.raises(ValueError, match=message):
         fetch_trec_covid(cache=tmp_path, **options)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_embedded_manifest_is_what_the_shared_files_hash_to(shared_covid):
+    """irnb/datasets/trec_covid_files.py is tools/trec_covid_manifest.py's output on ../shared (each
+    file's bytes checked there against the git blob its MANIFEST.tsv names)."""
+    import runpy
+
+    tool = runpy.run_path(str(Path(__file__).resolve().parents[1] / "tools" / "trec_covid_manifest.py"))
+    assert tool["MODULE"].read_text(encoding="utf-8") == tool["text"](), \
+        "run python tools/trec_covid_manifest.py: the embedded manifest differs from the shared files"
