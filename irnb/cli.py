@@ -283,6 +283,7 @@ def _cmd_compare(args) -> int:
     from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
 
     ALPHA.validate(args.alpha, None, label="--alpha", wording="satisfy")
+    SEED.validate(args.seed, None, label="--seed")
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
     if len(experiment.run_names) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")
@@ -329,9 +330,17 @@ def _configure_judge_next(parser) -> None:
 
 def _cmd_judge_next(args) -> int:
     from .experiment import Experiment
+    from .intervals import interval_measure
     from .judging import judge_next
 
+    interval_measure(args.measure, None, "judge-next -m")  # before any file is read
+    if args.background_rate is not None:
+        BACKGROUND_RATE.validate(args.background_rate, None, label="-E (background rate E)", wording="satisfy")
     experiment = Experiment(args.runs, args.qrels)
+    if len(experiment.run_names) < 2:
+        raise ValueError(f"judge-next needs at least two runs: it suggests the documents that decide which of "
+                         f"two runs scores higher, got {len(experiment.run_names)} run "
+                         f"({', '.join(experiment.run_names)})")
     table = judge_next(experiment, n=args.n, measure=args.measure, strategy=args.strategy,
                        background_rate=args.background_rate)
     for row in table.itertuples(index=False):
@@ -392,12 +401,17 @@ def _cmd_reproduce(args) -> int:
         return 0
     if not args.id:
         raise ValueError("reproduce needs an id (irnb reproduce --list prints them)")
+    several = _several_valued_options(args.id)
     options = {}
     for item in args.option:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise ValueError(f"-o/--option must be NAME=VALUE, got {item!r}")
-        options[name.strip()] = _option_value(value.strip())
+        value = _option_value(value.strip())
+        # an option that takes several values (depths=10,100) takes one as a list of one (depths=10)
+        options[name.strip()] = (value,) if name.strip() in several and not isinstance(value, (tuple, type(None))) \
+            else value
+    figure = _figure_path(args.figure) if args.figure else None  # before anything is computed or printed
     given = [flag for flag, value in (("--groups", args.groups), ("--contributors", args.contributors),
                                       ("--truth", args.truth), ("--manual", args.manual)) if value]
     if (args.qrels is None) != (args.runs is None):
@@ -418,22 +432,59 @@ def _cmd_reproduce(args) -> int:
     elif given:
         raise ValueError(f"{', '.join(given)} describe your data; add --qrels FILE --runs RUN...")
     result = reproduce(args.id, experiment, manual=args.manual, label=args.label, **options)
-    if args.figure and result.draw is None:
+    if figure and result.draw is None:
         raise ValueError(f"--figure: {args.id} is a table; it has no figure (drop --figure)")
-    sys.stdout.write(str(result) + "\n")
-    if result.pool_depth is not None and result.pool_depth.warning:
-        sys.stderr.write(f"warning: {result.pool_depth.warning}\n")
-    if args.figure:
+    drawn = None
+    if figure:  # drawn before the table is printed: a figure that fails prints nothing
         import matplotlib
 
         matplotlib.use("Agg")
-        drawn = result.figure()
         import numpy as np
 
-        first = np.asarray(drawn, dtype=object).reshape(-1)[0]
-        first.figure.savefig(args.figure, bbox_inches="tight")
-        sys.stdout.write(f"figure: {args.figure}\n")
+        drawn = np.asarray(result.figure(), dtype=object).reshape(-1)[0].figure
+    sys.stdout.write(str(result) + "\n")
+    if result.pool_depth is not None and result.pool_depth.warning:
+        sys.stderr.write(f"warning: {result.pool_depth.warning}\n")
+    if drawn is not None:
+        drawn.savefig(figure, bbox_inches="tight")
+        sys.stdout.write(f"figure: {figure}\n")
     return 0
+
+
+def _several_valued_options(id: str | None) -> set[str]:
+    """The options of reproduction ``id`` whose default is a tuple (depths, methods, fractions)."""
+    import inspect
+
+    from .papers import reproduction_ids
+    from .papers.registry import REGISTRY
+
+    if id not in reproduction_ids():
+        return set()
+    parameters = inspect.signature(REGISTRY[id].run).parameters.values()
+    return {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY and isinstance(p.default, tuple)}
+
+
+def _figure_path(text: str):
+    """``--figure FILE`` checked before anything runs: a file name with one of matplotlib's formats
+    in a folder that exists and can be written."""
+    import os
+    from pathlib import Path
+
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    path = Path(text)
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    if path.is_dir() or not path.name or text.endswith(("/", os.sep)):
+        raise ValueError(f"--figure: {text!r} is a folder; name a file in it, e.g. {str(path / 'figure.png')!r}")
+    if path.suffix.lower().lstrip(".") not in formats or path.stem in ("", "."):
+        raise ValueError(f"--figure: the file name must end in one of {', '.join('.' + f for f in formats)}, "
+                         f"got {text!r}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(f"--figure: folder {str(folder)!r} does not exist (for {text!r})")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--figure: folder {str(folder)!r} cannot be written (for {text!r})")
+    return path
 
 
 def _configure_report(parser) -> None:
@@ -462,6 +513,7 @@ def _cmd_report(args) -> int:
     from .experiment import Experiment, MissingTopicsWarning
     from .reporting import report
 
+    N_RESAMPLES.validate(args.resamples, None, label="--resamples")  # before any file is read
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
     with warnings.catch_warnings():  # said below, in the CLI's own words
         warnings.simplefilter("ignore", MissingTopicsWarning)
@@ -497,11 +549,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except ImportError as err:  # an optional package (scikit-learn, matplotlib …): say which, and how to add it
+        if (err.name or "irnb").split(".")[0] == "irnb":  # irnb's own module: a bug, shown as one
+            raise
+        from .lab import missing_package
+
+        print(f"irnb: error: {missing_package(err.name, _command_words(args))}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"irnb: error: {_command_words(args)} ran out of memory; give it fewer runs, topics, a smaller "
+              "cutoff or fewer resamples", file=sys.stderr)
+        return 2
     except (ValueError, TypeError, OSError) as err:
         print(f"irnb: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # pragma: no cover
         return 130
+
+
+def _command_words(args) -> str:
+    """``irnb reproduce buttcher2007-table6``: the command as the user named it."""
+    words = ["irnb", args.command] + ([args.id] if getattr(args, "id", None) else [])
+    return " ".join(words)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -63,6 +63,7 @@ __all__ = [
     "SCENARIO_FAMILIES",
     "ESTIMATORS",
     "INTERVAL_PARAMS",
+    "INTERVAL_DEPTH",
     "ScoreIntervals",
     "PointEstimates",
     "IntervalComparison",
@@ -82,6 +83,8 @@ __all__ = [
 #: Estimator letters (the paper's subscripts) and their names.
 ESTIMATORS = dict(ESTIMATOR_NAME.meanings)  # {"S": "simplistic", ...}: the letters and names, declared once
 
+#: The measurement depth of an interval: its kernel counts the documents in the top k as 32-bit integers.
+INTERVAL_DEPTH = MEASUREMENT_DEPTH.within(high=2 ** 31 - 1, note="interval bounds count ranks in 32-bit integers")
 #: Declared bounds of the interval parameters (validation and the widgets' sliders).
 INTERVAL_PARAMS: dict[str, Param] = {p.name: p for p in (BACKGROUND_RATE, SMOOTHING, MEASUREMENT_DEPTH)}
 
@@ -227,6 +230,8 @@ def interval_measure(measure, measurement_depth, owner: str) -> Measure:
     if measurement_depth is not None:
         k = MEASUREMENT_DEPTH.validate(measurement_depth, owner)
         m = dataclasses.replace(m, cutoff=k)
+    if m.cutoff is not None and m.cutoff > INTERVAL_DEPTH.high:
+        raise INTERVAL_DEPTH.error(m.cutoff, owner)
     return m
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from collections.abc import Sequence
 
 __all__ = ["notebook_source", "copy_notebooks", "open_lab", "lab_command", "serve", "binder_url", "install_hint",
+           "OPTIONAL_PACKAGES", "missing_package",
            "FIRST_NOTEBOOK", "DASHBOARD", "REPOSITORY"]
 
 FIRST_NOTEBOOK = "00_tour.ipynb"
@@ -43,6 +44,34 @@ def install_hint(extra: str) -> str:
     'python3 -m pip install -e ".[notebook]" (in the irnb source checkout; irnb is not on PyPI)'
     """
     return f'python3 -m pip install -e ".[{extra}]" (in the irnb source checkout; irnb is not on PyPI)'
+
+
+#: The optional packages irnb imports on demand: import name → (distribution, the extra that installs
+#: it). tests/test_install_paths.py checks that each extra holds its distributions.
+OPTIONAL_PACKAGES = {
+    "sklearn": ("scikit-learn", "predict"),
+    "matplotlib": ("matplotlib", "notebook"),
+    "seaborn": ("seaborn", "notebook"),
+    "ipywidgets": ("ipywidgets", "notebook"),
+    "ipympl": ("ipympl", "notebook"),
+    "IPython": ("ipython", "notebook"),
+    "PIL": ("pillow", "notebook"),
+    "jupyterlab": ("jupyterlab", "notebook"),
+}
+
+
+def missing_package(module: str | None, what: str) -> str:
+    """One line for ``what`` (a command, a function) that stopped because ``module`` (an
+    ImportError's ``name``) is not installed: the distribution and how to install it.
+
+    >>> missing_package("sklearn.svm", "irnb reproduce buttcher2007-table6").split(" (")[0]
+    'irnb reproduce buttcher2007-table6 needs scikit-learn: python3 -m pip install -e ".[predict]"'
+    """
+    top = (module or "").split(".")[0]
+    if top in OPTIONAL_PACKAGES:
+        distribution, extra = OPTIONAL_PACKAGES[top]
+        return f"{what} needs {distribution}: {install_hint(extra)}"
+    return f"{what} needs the package {top or '(unnamed)'}, which is not installed (python3 -m pip install {top})"
 
 
 def binder_url(kind: str = "lab", *, repository: str = REPOSITORY, ref: str = "HEAD") -> str:

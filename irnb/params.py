@@ -552,7 +552,11 @@ JUDGMENTS = Param("judgments", int, 1000, low=1,
 FRACTION = Param("fraction", float, 0.5, low=0.05, high=1.0,
                  doc="fraction of each topic's qrels kept by uniform random subsampling")
 #: Resamples of a randomization test or a bootstrap.
-N_RESAMPLES = Param("n_resamples", int, 10_000, low=1, doc="resamples of the randomization test or bootstrap")
+# a million resamples leave a p-value or an interval end a Monte Carlo error below 0.0005; more only
+# fill memory (the resamples are held at once: runs × resamples numbers)
+N_RESAMPLES = Param("n_resamples", int, 10_000, low=1, high=1_000_000,
+                    note="more resamples change no printed digit and need runs × resamples numbers in memory",
+                    doc="resamples of the randomization test or bootstrap")
 #: Seed of a random generator (a numpy Generator is accepted where said: :data:`RANDOM_STATE`).
 SEED = Param("seed", int, 0, low=0, high=2 ** 63, high_open=True, doc="random seed")
 #: A seed or a numpy Generator used as it is (numpy takes any non-negative integer): :func:`random_generator`.

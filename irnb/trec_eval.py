@@ -54,6 +54,7 @@ __all__ = ["TREC_MEASURES", "NICKNAMES", "main", "VERSIONS"]
 
 VERSIONS = ("10", "9")
 _EXIT_USAGE, _EXIT_INPUT, _EXIT_MISSING_TOPIC = 1, 2, 4  # trec_eval's exit statuses (4 also: duplicate docs)
+_EXIT_CALC = 4  # trec_eval: a measure that cannot be computed for a topic
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,16 @@ class UsageError(ValueError):
     """A command-line error: trec_eval's exit status 1."""
 
 
+class MeasureInitError(ValueError):
+    """A measure's parameters refused (``P.100,1,100``, ``ndcg.1``): trec_eval reads them when it
+    initialises the measure, after the files, and stops with exit status 2 ("Cannot initialize
+    measure"); utility's coefficients are counted when a topic is scored: exit status 4."""
+
+    def __init__(self, message: str, *, status: int = 2):
+        super().__init__(message)
+        self.status = status
+
+
 def _declared(param: Param, value, option: str, **how) -> object:
     """``value`` through ``param``'s declaration, its error as a usage error (exit status 1)."""
     try:
@@ -307,7 +318,7 @@ def _numbers(text: str, what: str) -> list[float]:
         try:
             out.append(float(part))
         except ValueError:
-            raise UsageError(f"{what}: expected numbers separated by commas, got {part!r} in {text!r}") from None
+            raise MeasureInitError(f"{what}: expected numbers separated by commas, got {part!r} in {text!r}") from None
     return out
 
 
@@ -344,18 +355,19 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
             values = _numbers(param, what)
             cuts = sorted(int(v) for v in values)  # atol, then sorted as trec_eval does
             if cuts[0] <= 0:
-                raise UsageError(f"{what}: cutoffs must be integers ≥ 1 (trec_eval: negative cutoff), got {param!r}")
+                raise MeasureInitError(f"{what}: cutoffs must be integers ≥ 1 (trec_eval: negative cutoff), "
+                                       f"got {param!r}")
             if len(set(cuts)) < len(cuts):
-                raise UsageError(f"{what}: cutoffs must differ (trec_eval: duplicate cutoffs), got {param!r}")
+                raise MeasureInitError(f"{what}: cutoffs must differ (trec_eval: duplicate cutoffs), got {param!r}")
         return [Row(f"{spec.name}_{k}", spec, kernel(irnb(spec.family, k))) for k in cuts]
     if spec.kind == "cut_double":
         values = sorted(spec.default if param is None else _numbers(param, what))
         if len(set(values)) < len(values):
-            raise UsageError(f"{what}: cutoffs must differ (trec_eval: duplicate cutoffs), got {param!r}")
+            raise MeasureInitError(f"{what}: cutoffs must differ (trec_eval: duplicate cutoffs), got {param!r}")
         if spec.name == "iprec_at_recall":
             return [Row(f"{spec.name}_{_fmt_double(x)}", spec, _iprec([x])) for x in values]
         if any(x <= 0 for x in values):
-            raise UsageError(f"{what}: multiples of R must be > 0, got {param!r}")
+            raise MeasureInitError(f"{what}: multiples of R must be > 0, got {param!r}")
         return [Row(f"{spec.name}_{_fmt_double(x)}", spec, kernel(irnb("RprecMult", mult=x))) for x in values]
     # trec_eval names a measure after its parameters only where they take any (map.5 is map)
     name = spec.name if param is None or spec.kind == "single" else f"{spec.name}_{param}"
@@ -365,8 +377,9 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
             return [Row(name, spec, lambda view, ctx, n=int(values[0]): _relstring(view, n))]
         if spec.name == "utility":
             if len(values) != 4:
-                raise UsageError(f"{what}: utility takes 4 coefficients (relevant retrieved, non-relevant "
-                                 f"retrieved, relevant missed, non-relevant missed), got {len(values)}")
+                raise MeasureInitError(f"{what}: utility takes 4 coefficients (relevant retrieved, non-relevant "
+                                       f"retrieved, relevant missed, non-relevant missed), got {len(values)}",
+                                       status=_EXIT_CALC)
             return [Row(name, spec, lambda view, ctx: _utility(view, values, options.num_docs))]
         if spec.name == "11pt_avg":
             return [Row(name, spec, _iprec(values, mean=True))]
@@ -378,10 +391,10 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
             pairs = _pairs(param, what)
             unknown = [k for k in pairs if k not in spec.pairs]
             if unknown:
-                raise UsageError(f"{what}: {spec.name} takes {', '.join(p + '=…' for p in spec.pairs)}, "
-                                 f"got {unknown[0]!r}")
+                raise MeasureInitError(f"{what}: {spec.name} takes {', '.join(p + '=…' for p in spec.pairs)}, "
+                                       f"got {unknown[0]!r}")
             if not 0 < pairs["p"] < 1:
-                raise UsageError(f"{what}: persistence p must satisfy 0 < p < 1, got {pairs['p']:g}")
+                raise MeasureInitError(f"{what}: persistence p must satisfy 0 < p < 1, got {pairs['p']:g}")
             params.update(pairs)
         return [Row(name, spec, kernel(irnb(spec.family, **params)))]
     if spec.kind == "pairs" and param is not None:  # ndcg, G, ndcg_rel, Rndcg: rel_level=gain,…
@@ -403,7 +416,8 @@ def _pairs(text: str, what: str, *, keep_order: bool = False):
                 raise ValueError
             out.append((key, float(value)))
         except ValueError:
-            raise UsageError(f"{what}: expected name=value pairs separated by commas, got {part!r}") from None
+            raise MeasureInitError(f"{what}: expected name=value pairs separated by commas, "
+                                   f"got {part!r}") from None
     return out if keep_order else dict(reversed(out))
 
 
@@ -958,6 +972,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         sys.stderr.write(f"irnb trec_eval: error: {err}\n{USAGE}")
         return _EXIT_USAGE
+    except MeasureInitError as err:
+        print(f"irnb trec_eval: error: {err}", file=sys.stderr)
+        return err.status
     except NoTopics as err:
         print(f"irnb trec_eval: error: {err}", file=sys.stderr)
         return 7

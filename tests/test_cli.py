@@ -297,3 +297,129 @@ def test_num_q_and_geometric_means_print_only_all_like_trec_eval(files, capsys):
     assert {r[2] for r in rows if r[1] == "AP"} == {"1", "2", "all"}
     # GMAP = exp(mean(log AP)) = sqrt(5/6 · 1/2) = 0.6455
     assert next(r[3] for r in rows if r[1] == "GMAP") == f"{(5 / 6 * 0.5) ** 0.5:.4f}"
+
+
+# --------------------------------------------------------------------------- no traceback reaches a user
+
+
+def _hide(monkeypatch, package: str) -> None:
+    """Make ``package`` (and every submodule already imported) fail to import, as if not installed."""
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")] + [package]:
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def test_a_missing_optional_package_is_one_line_with_the_fix(monkeypatch, capsys):
+    from irnb.lab import install_hint
+
+    _hide(monkeypatch, "sklearn")
+    code, out, err = _run(capsys, "reproduce", "buttcher2007-table6", "-o", "fractions=0.05")
+    assert (code, out) == (2, "")
+    assert err == f"irnb: error: irnb reproduce buttcher2007-table6 needs scikit-learn: {install_hint('predict')}\n"
+    _hide(monkeypatch, "matplotlib")  # --figure is checked first, with matplotlib's formats
+    code, out, err = _run(capsys, "reproduce", "thesis-fig7.2", "--figure", "x.png")
+    assert (code, out) == (2, "")
+    assert err == f"irnb: error: irnb reproduce thesis-fig7.2 needs matplotlib: {install_hint('notebook')}\n"
+
+
+def test_missing_package_names_a_package_outside_irnbs_list():
+    from irnb.lab import missing_package
+
+    assert missing_package("nosuchpkg.sub", "irnb report") == ("irnb report needs the package nosuchpkg, which is "
+                                                               "not installed (python3 -m pip install nosuchpkg)")
+
+
+def test_judge_next_bounds_the_cutoff_before_reading_files(two_runs, capsys):
+    """A cutoff past 32-bit ranks overflowed inside the interval kernel; it is refused by its declaration,
+    before any file is read (the qrels path here does not exist)."""
+    code, out, err = _run(capsys, "judge-next", "/no/such/qrels", *two_runs[1:], "-m", "P@10000000000")
+    assert (code, out) == (2, "")
+    assert err == ("irnb: error: judge-next -m: measurement_depth (k) must be an integer with 1 ≤ measurement_depth "
+                   "≤ 2147483647 (interval bounds count ranks in 32-bit integers), got 10000000000\n")
+    code, out, err = _run(capsys, "judge-next", *two_runs[:3], "-m", "P@2147483647")  # the bound itself runs
+    assert code == 0, err
+
+
+def test_judge_next_with_one_run_says_it_needs_two(two_runs, capsys):
+    code, out, err = _run(capsys, "judge-next", *two_runs[:2])
+    assert (code, out) == (2, "")
+    assert err == ("irnb: error: judge-next needs at least two runs: it suggests the documents that decide which "
+                   "of two runs scores higher, got 1 run (good)\n")
+
+
+def test_report_bounds_the_resamples(two_runs, capsys):
+    code, out, err = _run(capsys, "report", "/no/such/qrels", *two_runs[1:], "-m", "P@1", "--resamples",
+                          "1000000000000")
+    assert (code, out) == (2, "")
+    assert err == ("irnb: error: --resamples must be an integer with 1 ≤ n_resamples ≤ 1000000 (more resamples "
+                   "change no printed digit and need runs × resamples numbers in memory), got 1000000000000\n")
+    with pytest.raises(SystemExit) as stop:  # not an integer: argparse's own one-line error
+        main(["report", *two_runs, "-m", "P@1", "--resamples", "1e12"])
+    assert stop.value.code == 2
+    assert "argument --resamples: invalid int value: '1e12'" in capsys.readouterr().err
+
+
+def test_compare_checks_the_seed_before_reading_files(two_runs, capsys):
+    code, out, err = _run(capsys, "compare", "/no/such/qrels", *two_runs[1:], "-m", "P@1", "--test", "randomization",
+                          "--seed", str(2 ** 64))
+    assert (code, out) == (2, "")
+    assert err == f"irnb: error: --seed must be an integer with 0 ≤ seed < 2**63, got {2 ** 64}\n"
+
+
+@pytest.mark.parametrize("figure, message", [
+    (".", "--figure: '.' is a folder; name a file in it, e.g. 'figure.png'"),
+    ("plots/", "--figure: 'plots/' is a folder; name a file in it, e.g. 'plots/figure.png'"),
+    ("no/such/folder/f.png", "--figure: folder 'no/such/folder' does not exist (for 'no/such/folder/f.png')"),
+    ("figure", "--figure: the file name must end in one of "),
+    ("figure.xyz", "--figure: the file name must end in one of "),
+    (".png", "--figure: the file name must end in one of "),
+])
+def test_reproduce_checks_the_figure_path_before_anything_runs(tmp_path, monkeypatch, capsys, figure, message):
+    import irnb.papers
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plots").mkdir()
+    ran = []
+    monkeypatch.setattr(irnb.papers, "reproduce", lambda *a, **k: ran.append(a))
+    code, out, err = _run(capsys, "reproduce", "thesis-fig7.2", "--figure", figure)
+    assert (code, out, ran) == (2, "", [])
+    assert err.startswith(f"irnb: error: {message}") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plots"]  # nothing written (no hidden .png)
+
+
+def test_reproduce_takes_one_value_for_an_option_of_several(two_runs, monkeypatch, capsys):
+    """``-o pool_depths=10`` is ``pool_depths=(10,)`` (it failed with "'int' object is not iterable");
+    an option whose default is one value stays one value."""
+    import irnb.papers
+
+    seen = {}
+
+    def fake(id, experiment, *, manual, label, **options):
+        seen.update(options)
+        raise ValueError("stop")
+
+    monkeypatch.setattr(irnb.papers, "reproduce", fake)
+    _run(capsys, "reproduce", "baillie2008-table3", "-o", "pool_depths=10", "-o", "depths=10,30", "-o", "alpha=0.01",
+         "-o", "test=t")
+    assert seen == {"pool_depths": (10,), "depths": (10, 30), "alpha": 0.01, "test": "t"}
+    monkeypatch.undo()
+    code, out, err = _run(capsys, "reproduce", "baillie2008-table3", "--qrels", two_runs[0], "--runs", *two_runs[1:],
+                          "-o", "pool_depths=1", "-o", "depths=1,2")
+    assert code == 0, err
+    assert "your data: depth-1 pool of all runs" in out
+
+
+@pytest.mark.parametrize("measure, status, message", [
+    ("P.100,1,100", 2, "-m P.100,1,100: cutoffs must differ (trec_eval: duplicate cutoffs), got '100,1,100'"),
+    ("P.0", 2, "-m P.0: cutoffs must be integers ≥ 1 (trec_eval: negative cutoff), got '0'"),
+    ("ndcg.1", 2, "-m ndcg.1: expected name=value pairs separated by commas, got '1'"),
+    ("utility.1,2", 4, "-m utility.1,2: utility takes 4 coefficients"),
+    ("P.", 1, "-m P.: empty parameter list after '.'"),
+    ("nosuch", 1, "-m nosuch: illegal measure 'nosuch'"),
+])
+def test_trec_eval_drop_in_exits_as_trec_eval(files, capsys, measure, status, message):
+    """trec_eval 10.0: an unknown measure or an empty parameter list is a usage error (exit 1, from
+    mark_measure); a measure's parameters are read when the measure is initialised, after the files
+    ("Cannot initialize measure", exit 2); utility counts its coefficients per topic (exit 4)."""
+    code, out, err = _run(capsys, "trec_eval", "-m", measure, *files)
+    assert (code, out) == (status, "")
+    assert err.startswith(f"irnb trec_eval: error: {message}")

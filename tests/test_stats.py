@@ -420,7 +420,7 @@ def test_errors():
         t_test([[0.1, np.inf], [0.3, 0.4]])
     with pytest.raises(ValueError, match="expected at least 2 runs and 1 topic, got shape \\(1, 2\\)"):
         t_test([[0.1, 0.2]])
-    with pytest.raises(ValueError, match="n_resamples must be an integer ≥ 1, got 0"):
+    with pytest.raises(ValueError, match="n_resamples must be an integer with 1 ≤ n_resamples ≤ 1000000 .*, got 0"):
         randomization_test(X, n_resamples=0)
     with pytest.raises(TypeError, match="seed must be a non-negative integer or a numpy Generator"):
         randomization_test(X, seed=-1)

@@ -164,11 +164,15 @@ def test_refusals_exit_non_zero_with_a_reason(ref, capsys):
     for args, reason, status in [
         (["-m", "P_10"], "trec_eval writes its parameters after a dot, e.g. P.10", 1),
         (["-m", "prefs_simp"], "a preference measure", 1),
-        (["-m", "rbp.q=0.5"], "rbp takes p=…, got 'q'", 1),
+        (["-m", "rbp.q=0.5"], "rbp takes p=…, got 'q'", 2),  # a measure's parameters: trec_eval's init, 2
         (["-R", "prefs"], "reads rel_info format 'qrels' only", 1),
         (["-Z", "zscores"], "not supported", 1),
         (["--compat", "9", "-m", "rbp"], "trec_eval 9.x has no measure 'rbp'", 1),
-        (["-m", "P.0"], "cutoffs must be integers ≥ 1", 1),
+        (["-m", "P.0"], "cutoffs must be integers ≥ 1", 2),  # trec_eval: "Negative cutoff detected", exit 2
+        (["-m", "P.100,1,100"], "cutoffs must differ (trec_eval: duplicate cutoffs), got '100,1,100'", 2),
+        (["-m", "ndcg.1"], "expected name=value pairs separated by commas, got '1'", 2),
+        (["-m", "utility.1,2"], "utility takes 4 coefficients", 4),  # trec_eval: calc_utility fails, exit 4
+        (["-m", "P."], "empty parameter list after '.'", 1),  # trec_eval: "improper measure", exit 1
     ]:
         assert main(args + files) == status
         assert reason in capsys.readouterr().err

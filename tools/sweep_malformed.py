@@ -1,4 +1,4 @@
-"""The malformed-input sweep of issue 20: 99 faulty variants of a real TREC-COVID round-1 run
+"""The malformed-input sweep: 99 faulty variants of a real TREC-COVID round-1 run
 and its qrels, each given to irnb's Python API (``Experiment`` + ``evaluate(complete=True)``),
 to ``irnb evaluate -c -q`` and to trec_eval 10.0 (``-c -q``), then counted:
 
@@ -11,8 +11,21 @@ to ``irnb evaluate -c -q`` and to trec_eval 10.0 (``-c -q``), then counted:
 * **anything else** — a value that differs, an error that names no file, an input modified,
   a traceback — must be 0.
 
-    python tools/sweep_malformed.py                      # builds trec_eval 10.0 in a temp folder
+The second sweep gives bad command-line arguments (measures, cutoffs, levels, resample counts,
+seeds, tests, reproduction options, figure paths, missing or wrong files, too few runs) to
+``irnb report``, ``compare``, ``judge-next``, ``reproduce``, ``evaluate`` and the ``trec_eval``
+drop-in, on a small simulated collection, and counts each outcome:
+
+* **refused in one line**: exit status 2 (the drop-in: trec_eval's 1, 2 or 4), nothing on
+  standard output, one error line on standard error (argparse's usage lines before its own);
+* **ran**: exit status 0 (a value the command takes, e.g. ``-o pool_depths=10``);
+* **traceback** — an exception that escapes ``irnb.cli.main`` — and **anything else** (output
+  printed before an error, a file written that nobody asked for, a message of several lines)
+  must be 0.
+
+    python tools/sweep_malformed.py                      # both sweeps; builds trec_eval 10.0 in a temp folder
     python tools/sweep_malformed.py --trec-eval PATH -v  # a built binary; one line per variant
+    python tools/sweep_malformed.py --only arguments -v  # the argument sweep alone (no trec_eval, no ../shared)
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ import contextlib
 import gzip
 import hashlib
 import io
+import os
 import re
 import subprocess
 import sys
@@ -218,11 +232,168 @@ def build_trec_eval(folder: Path) -> Path:
     return src / "trec_eval"
 
 
+# ------------------------------------------------------------------ bad command-line arguments
+
+
+def _write_small_collection(folder: Path) -> dict[str, str]:
+    """A small simulated collection as TREC files; the paths the argument variants use."""
+    from irnb.datasets import simulate, write_collection
+
+    collection = simulate(seed=0, num_topics=5, num_runs=6, num_groups=3, docs_per_topic=300, run_depth=60,
+                          pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1)
+    out = write_collection(collection, folder / "sim")
+    runs = sorted(str(p) for p in (out / "runs").iterdir())
+    table = (out / "runs.tsv").read_text(encoding="utf-8").splitlines()
+    header = table[0].split("\t")
+    groups = [dict(zip(header, line.split("\t"), strict=True)) for line in table[1:]]
+    (folder / "groups.tsv").write_text("".join(f"{g['run']}\t{g['group']}\n" for g in groups), encoding="utf-8")
+    (folder / "empty.txt").write_text("", encoding="utf-8")
+    return {"qrels": str(out / "qrels.txt"), "truth": str(out / "qrels.truth.txt"), "run": runs[0],
+            "runs": runs, "names": [Path(r).name for r in runs], "groups": str(folder / "groups.tsv"),
+            "dir": str(out), "empty": str(folder / "empty.txt"), "missing": str(folder / "no-such-file")}
+
+
+def argument_variants(f: dict) -> list[tuple[str, list[str]]]:
+    """(name, argv) of every bad (or borderline) argument vector."""
+    q, runs, run = f["qrels"], f["runs"], f["run"]
+    v: list[tuple[str, list[str]]] = []
+    measures = ["mapp", "P@0", "P@-1", "P@10000000000", "P@abc", "P@", "RBP(p=2)", "RBP(p=0)", "RBP(q=0.5)",
+                "nDCG@1.5", "", "P@10,20", "AP@", "Judged@0", "SDCG@0"]
+    for m in measures:
+        v.append((f"report -m {m!r}", ["report", q, *runs, "-m", m]))
+        v.append((f"compare -m {m!r}", ["compare", q, *runs, "-m", m]))
+        v.append((f"judge-next -m {m!r}", ["judge-next", q, *runs, "-m", m]))
+        v.append((f"evaluate -m {m!r}", ["evaluate", q, run, "-m", m]))
+    v += [("judge-next -m AP (no interval)", ["judge-next", q, *runs, "-m", "AP"]),
+          ("judge-next with one run", ["judge-next", q, run]),
+          ("compare with one run", ["compare", q, run, "-m", "P@10"])]
+    for value in ["0", "-1", "1e12", "1000000000000", "abc", "1.5"]:
+        v.append((f"report --resamples {value}", ["report", q, *runs, "-m", "P@10", "--resamples", value]))
+    for value in ["0", "1", "-0.1", "1.5", "nan", "inf", "abc"]:
+        v.append((f"report --alpha {value}", ["report", q, *runs, "-m", "P@10", "--alpha", value]))
+        v.append((f"compare --alpha {value}", ["compare", q, *runs, "-m", "P@10", "--alpha", value]))
+        v.append((f"report --confidence {value}", ["report", q, *runs, "-m", "P@10", "--confidence", value]))
+        v.append((f"judge-next -E {value}", ["judge-next", q, *runs, "-E", value]))
+    for value in ["-1", "18446744073709551616", "abc"]:
+        v.append((f"report --seed {value}", ["report", q, *runs, "-m", "P@10", "--seed", value]))
+        v.append((f"compare --seed {value}", ["compare", q, *runs, "-m", "P@10", "--test", "randomization",
+                                              "--seed", value]))
+    v += [("report --baseline unknown", ["report", q, *runs, "-m", "P@10", "--baseline", "nosuchrun"]),
+          ("report --test bad", ["report", q, *runs, "-m", "P@10", "--test", "zzz"]),
+          ("report --correction bad", ["report", q, *runs, "-m", "P@10", "--correction", "zzz"]),
+          ("report --format bad", ["report", q, *runs, "-m", "P@10", "--format", "docx"]),
+          ("compare --test bad", ["compare", q, *runs, "-m", "P@10", "--test", "zzz"]),
+          ("compare --assessment bad", ["compare", q, *runs, "-m", "P@10", "--assessment", "Judgd"]),
+          ("judge-next -n 0", ["judge-next", q, *runs, "-n", "0"]),
+          ("judge-next -n -3", ["judge-next", q, *runs, "-n", "-3"]),
+          ("judge-next -n 10000000000000", ["judge-next", q, *runs, "-n", "10000000000000"]),
+          ("judge-next --strategy bad", ["judge-next", q, *runs, "--strategy", "zzz"])]
+    for command in ("report", "compare", "judge-next", "evaluate"):
+        extra = ["-m", "P@10"] if command in ("report", "compare") else []
+        v += [(f"{command}: qrels missing", [command, f["missing"], *runs, *extra]),
+              (f"{command}: qrels is a folder", [command, f["dir"], *runs, *extra]),
+              (f"{command}: qrels empty", [command, f["empty"], *runs, *extra]),
+              (f"{command}: a run missing", [command, q, f["missing"], *runs[1:], *extra]),
+              (f"{command}: a run empty", [command, q, f["empty"], *runs[1:], *extra]),
+              (f"{command}: runs given as qrels", [command, run, *runs, *extra])]
+    rq = ["--qrels", q, "--runs", *runs]
+    v += [("reproduce: unknown id", ["reproduce", "baillie2007-table9"]),
+          ("reproduce: no id", ["reproduce"]),
+          ("reproduce: --list with an id", ["reproduce", "--list", "baillie2007-table1"]),
+          ("reproduce: --qrels without --runs", ["reproduce", "baillie2007-table1", "--qrels", q]),
+          ("reproduce: --groups without data", ["reproduce", "buttcher2007-table2", "--groups", f["groups"]]),
+          ("reproduce: --groups missing file", ["reproduce", "buttcher2007-table2", *rq, "--groups", f["missing"]]),
+          ("reproduce: --groups is the qrels", ["reproduce", "buttcher2007-table2", *rq, "--groups", q]),
+          ("reproduce: --manual unknown run", ["reproduce", "buttcher2007-table3", *rq, "--manual", "nosuchrun"]),
+          ("reproduce: --truth missing", ["reproduce", "thesis-fig7.2", *rq, "--truth", f["missing"]]),
+          ("reproduce: --contributors unknown", ["reproduce", "ravana2010-fig1", *rq, "--contributors", "nosuch"])]
+    options = ["noequals", "=1", "pool_depths=10", "pool_depths=0", "pool_depths=abc", "depths=0", "depths=10,5",
+               "depths=1e3", "test=zzz", "alpha=5", "alpha=abc", "unknown=1", "pool_depths=10,10"]
+    for option in options:
+        v.append((f"reproduce baillie2008-table3 -o {option}", ["reproduce", "baillie2008-table3", *rq, "-o", option]))
+    for option in ["methods=xyz", "methods=svm", "fractions=0", "fractions=2", "seed=-1", "depth=0"]:
+        v.append((f"reproduce buttcher2007-table6 -o {option}", ["reproduce", "buttcher2007-table6", "-o", option]))
+    for option in ["budgets=0", "budgets=abc", "background_rate=2", "seed=abc", "run_set=zzz"]:
+        v.append((f"reproduce ravana2010-fig2 -o {option}", ["reproduce", "ravana2010-fig2", *rq, "-o", option]))
+    for option in ["k=0", "k=10000000000", "pool_depth=0", "run=nosuch", "background_rate=-1"]:
+        v.append((f"reproduce thesis-fig7.2 -o {option}", ["reproduce", "thesis-fig7.2", *rq, "-o", option]))
+    for figure in [".", "/no/such/folder/f.png", "f.xyz", ".png", "figure", "sim/"]:
+        v.append((f"reproduce --figure {figure}", ["reproduce", "thesis-fig7.2", *rq, "--figure", figure]))
+    v.append(("reproduce a table --figure", ["reproduce", "baillie2007-table1", *rq, "--figure", "t.png"]))
+    for m in ["P.100,1,100", "P.0", "P.", "P.abc", "ndcg.1", "utility.1,2", "nosuch", "iprec_at_recall.0.5,0.5",
+              "P.10000000000", "rbp.p=2"]:
+        v.append((f"trec_eval -m {m}", ["trec_eval", "-m", m, q, run]))
+    v += [("trec_eval one file", ["trec_eval", q]), ("trec_eval run missing", ["trec_eval", q, f["missing"]]),
+          ("trec_eval -l 0", ["trec_eval", "-l", "0", q, run]), ("trec_eval -M -1", ["trec_eval", "-M", "-1", q, run])]
+    return v
+
+
+def sweep_argument(argv: list[str], folder: Path) -> tuple[str, str]:
+    """The outcome of one argument vector, run in ``folder`` (its files listed before and after)."""
+    before = {p for p in folder.rglob("*")}
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()  # the drop-in writes bytes
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            code = irnb_main(argv)
+        except SystemExit as stop:  # argparse's own errors
+            code = stop.code
+        except BaseException as exc:  # noqa: BLE001 - what escapes main is what a user sees as a traceback
+            return "traceback", f"{type(exc).__name__}: {str(exc)[:150]}"
+    written = sorted(str(p.relative_to(folder)) for p in set(folder.rglob("*")) - before)
+    out.flush()
+    stdout, lines = out.buffer.getvalue().decode("utf-8", errors="replace"), err.getvalue().strip().splitlines()
+    asked = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--figure"]
+    if [w for w in written if w not in asked]:
+        return "anything else", f"wrote {written}"
+    if code == 0:
+        return "ran", stdout.strip().splitlines()[-1][:150] if stdout.strip() else "(no output)"
+    errors = [line for line in lines if line.startswith(("irnb: error:", "irnb trec_eval: error:"))]
+    drop_in = argv[:1] == ["trec_eval"]
+    usage = [line for line in lines if not line.startswith(("irnb: error:", "irnb trec_eval: error:", "irnb: warning",
+                                                            "irnb: note"))]
+    if stdout:
+        return "anything else", f"exit {code} after printing {len(stdout.splitlines())} lines: {errors[:1]}"
+    if len(errors) != 1 or (usage and not (drop_in or lines[0].startswith("usage:"))):
+        return "anything else", f"exit {code}, stderr {err.getvalue()[:200]!r}"
+    if code != 2 and not (drop_in and code in (1, 2, 4)):
+        return "anything else", f"exit {code}: {errors[0][:150]}"
+    return "refused in one line", errors[0][:200]
+
+
+def sweep_arguments(verbose: bool) -> int:
+    """Run every argument variant; print the counts; the number of tracebacks and anything else."""
+    counts: collections.Counter = collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder, home = Path(tmp), os.getcwd()
+        os.chdir(folder)  # a figure path is relative to here; nothing may be written elsewhere
+        try:
+            files = _write_small_collection(folder)
+            found = argument_variants(files)
+            for name, argv in found:
+                outcome, detail = sweep_argument(argv, folder)
+                counts[outcome] += 1
+                if verbose or outcome in ("traceback", "anything else"):
+                    print(f"{outcome:22} {name:48} {detail.replace(str(folder) + '/', '')[:150]}", flush=True)
+        finally:
+            os.chdir(home)
+    print(f"{len(found)} bad argument vectors (report, compare, judge-next, reproduce, evaluate, trec_eval):")
+    for outcome in ("refused in one line", "ran", "traceback", "anything else"):
+        print(f"  {outcome}: {counts[outcome]}")
+    return counts["traceback"] + counts["anything else"]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trec-eval", type=Path, default=None, help="a built trec_eval 10.0 binary")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per variant")
+    parser.add_argument("--only", choices=("files", "arguments"), default=None, help="run one of the two sweeps")
     args = parser.parse_args(argv)
+    bad = 0
+    if args.only != "files":
+        bad += sweep_arguments(args.verbose)
+    if args.only == "arguments":
+        return 1 if bad else 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         binary = args.trec_eval or build_trec_eval(folder / "build")
@@ -241,7 +412,7 @@ def main(argv=None) -> int:
     print(f"{len(found)} variants of {RUN_NAME} and qrels-rnd1.txt (API + CLI against trec_eval 10.0 -c):")
     for outcome in ("refused, file and line", "refused, file", "equal to trec_eval", "anything else"):
         print(f"  {outcome}: {counts[outcome]}")
-    return 1 if counts["anything else"] else 0
+    return 1 if counts["anything else"] or bad else 0
 
 
 if __name__ == "__main__":

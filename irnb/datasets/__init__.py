@@ -20,6 +20,7 @@ _EXPORTS = {
     "configure_simulate_parser": "params", "SIMULATION_PARAMS": "params",
     "Documents": "text",
     "shared_data": "real", "shared_data_missing": "real",
+    "trec_covid": "download", "fetch_trec_covid": "download", "DownloadError": "download",
 }
 
 
@@ -52,4 +53,7 @@ __all__ = [
     "pairwise_overlap",
     "shared_data",
     "shared_data_missing",
+    "trec_covid",
+    "fetch_trec_covid",
+    "DownloadError",
 ]

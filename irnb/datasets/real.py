@@ -1,7 +1,8 @@
 """Loaders for the real collections the project tests and calibrates against.
 
 They read the files as published (see the project's ``shared/data/SOURCES.md``) from a
-folder the caller names; nothing is downloaded and nothing is bundled.
+folder the caller names; they download nothing (:func:`irnb.datasets.trec_covid` does, into a
+cache folder that these readers take) and nothing is bundled.
 
 * TREC-COVID round 1: 143 runs, 30 topics, official round-1 qrels; groups are teams and
   contributors the leaderboard's "contributed judgments" column (one pooled run per team,
@@ -30,7 +31,8 @@ from ..io import Qrels, read_qrels, read_runs
 from ..params import WITH_TRUTH
 
 __all__ = ["shared_data", "shared_data_missing", "SHARED_DATA_VARIABLE", "trec_covid_leaderboard",
-           "trec_covid_deep_truth", "trec_covid_round1", "clef_ehealth_2016_task2"]
+           "trec_covid_deep_truth", "trec_covid_round1", "trec_covid_runs", "trec_covid_manual_runs",
+           "clef_ehealth_2016_task2"]
 
 COVID_TOPICS = range(1, 31)
 #: Environment variable: a folder holding the collections (``trec-covid-round1/`` …), or ``0``.
@@ -85,6 +87,29 @@ def _need(folder: Path, *names: str) -> None:
         raise FileNotFoundError(f"expected the published files {missing} (see shared/data/SOURCES.md)")
 
 
+def _one_of(folder: Path, *names: str) -> Path:
+    """The first of ``names`` present in ``folder``: the shared folder keeps the runs as one
+    archive and the complete qrels gzipped, :func:`irnb.datasets.trec_covid`'s cache as published."""
+    for name in names:
+        if (folder / name).exists():
+            return folder / name
+    raise FileNotFoundError(f"expected the published files {[str(folder / n) for n in names[:1]]} "
+                            f"(or {', '.join(names[1:])}; see shared/data/SOURCES.md)")
+
+
+def trec_covid_runs(folder) -> Path:
+    """Where the round-1 runs are in ``folder``: ``runs-round1.tar.xz`` (the shared folder) or
+    ``runs-round1/`` (the download cache); either is what :func:`irnb.read_runs` takes."""
+    return _one_of(Path(folder), "runs-round1.tar.xz", "runs-round1")
+
+
+def trec_covid_manual_runs(folder) -> list[str]:
+    """The runs the leaderboard's ``runtype`` column calls manual, in its order (what
+    ``irnb.reproduce(..., manual=...)`` takes for Büttcher et al.'s manual/automatic pools)."""
+    board = trec_covid_leaderboard(folder)
+    return board.index[board["runtype"].astype(str).str.strip().str.lower().eq("manual")].tolist()
+
+
 def trec_covid_leaderboard(folder) -> pd.DataFrame:
     """The official round-1 leaderboard, indexed by run, with a boolean ``contributed`` column."""
     folder = Path(folder)
@@ -97,9 +122,9 @@ def trec_covid_leaderboard(folder) -> pd.DataFrame:
 def trec_covid_deep_truth(folder) -> Qrels:
     """The complete TREC-COVID qrels for topics 1–30, plus the round-1 judgments they lack."""
     folder = Path(folder)
-    _need(folder, "qrels-rnd1.txt", "qrels.covid-complete.txt.gz")
+    _need(folder, "qrels-rnd1.txt")
     round1 = read_qrels(folder / "qrels-rnd1.txt").to_frame()
-    complete = read_qrels(folder / "qrels.covid-complete.txt.gz").to_frame()
+    complete = read_qrels(_one_of(folder, "qrels.covid-complete.txt.gz", "qrels.covid-complete.txt")).to_frame()
     complete = complete[complete["topic"].astype(int).isin(COVID_TOPICS)]
     known = pd.MultiIndex.from_frame(complete[["topic", "docno"]])
     lacking = round1[~pd.MultiIndex.from_frame(round1[["topic", "docno"]]).isin(known)]
@@ -120,9 +145,9 @@ def trec_covid_round1(folder, *, qrels: str = "round1", with_truth: bool = False
         raise ValueError("with_truth=True attaches the deep truth to the round-1 qrels; with qrels='deep' "
                          "the deep truth is already the qrels")
     folder = Path(folder)
-    _need(folder, "runs-round1.tar.xz", "qrels-rnd1.txt")
+    _need(folder, "qrels-rnd1.txt")
     board = trec_covid_leaderboard(folder)
-    runs = read_runs(folder / "runs-round1.tar.xz")
+    runs = read_runs(trec_covid_runs(folder))
     missing = sorted(set(runs) - set(board.index))
     if missing:
         raise ValueError(f"{folder / 'leaderboard-round1.csv'}: no row for runs {missing[:5]}")

@@ -65,7 +65,8 @@ def sklearn_svc():
         from sklearn.svm import LinearSVC
     except ImportError:  # pragma: no cover - exercised with sklearn hidden in a test
         raise ImportError("method='svm' needs scikit-learn, an optional extra of irnb; install it with "
-                          f"{INSTALL_HINT} (or pip install 'scikit-learn>=1.3'), or use method='kld'") from None
+                          f"{INSTALL_HINT} (or pip install 'scikit-learn>=1.3'), or use method='kld'",
+                          name="sklearn") from None
     return LinearSVC
 
 # =============================================================================== classifier kernels
