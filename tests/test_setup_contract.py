@@ -188,6 +188,16 @@ def test_readme_describes_the_embedded_default_as_it_is():
     assert f"# simulated: {shape}" in text, shape
 
 
+def test_readme_counts_trec_covid_runs_as_the_manifest_and_the_benchmark_do():
+    from irnb.datasets.trec_covid_files import ROUND1
+
+    runs = sum(line.split("\t")[0] == "run" for line in ROUND1.splitlines())
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert f"TREC-COVID round 1 (its {runs} runs," in text
+    results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    assert f"{runs} runs from" in results and f"TREC-COVID round 1's {runs} runs" in text
+
+
 def test_readme_is_a_front_door():
     """At most ~250 lines, and no development history (issue numbers, sessions)."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
