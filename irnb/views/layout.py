@@ -122,9 +122,9 @@ def live_box(kind: str, children, still_of: Callable[[], dict[str, str]], **kwar
                                                                 "model_id": self.model_id}
             return data
 
-        def _ipython_display_(self, **kwargs):  # ipywidgets 7 displays widgets this way, not by the bundle
-            display(self._repr_mimebundle_(), raw=True)
-            if hasattr(self, "_handle_displayed"):
+        if "_ipython_display_" in vars(w.Widget):  # ipywidgets 7 displays widgets this way, not by the bundle
+            def _ipython_display_(self, **kwargs):
+                display(self._repr_mimebundle_(), raw=True)
                 self._handle_displayed(**kwargs)
 
     return LiveBox(children, **kwargs)
