@@ -338,6 +338,7 @@ def test_unjudged_view_keeps_the_overlap_while_only_the_estimate_changes(experim
 def test_explorer_redraws_the_visible_tab_and_the_others_when_shown(experiment):
     ex = widgets.explorer(experiment)
     assert list(ex.views) == ["intervals", "decision matrix", "bias", "unjudged documents"]
+    assert [ex.tabs.get_title(i) for i in range(len(ex.views))] == list(ex.views)  # in ipywidgets 7 and 8
     assert ex.artists["bias"]["rank"] == {}  # hidden tabs draw when first shown
     ex.controls["depth"].value = 6
     assert "depth-6 pool" in ex.views["intervals"].status.value
