@@ -96,7 +96,8 @@ def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, An
     # what each control does (a locked one says why instead: sync_controls)
     tooltips = {"depth": d_param.doc, "measurement_depth": k_param.doc, "background_rate": e_param.doc,
                 "smoothing": l_param.doc, "auto_smoothing": "λ = 1 − Δ per topic (X_M = B(1 + Δ) + Δ²E)",
-                "measure": "the measure; @k takes the measurement depth k", "estimator": "point estimator inside [B, T]",
+                "measure": "the measure; @k takes the measurement depth k",
+                "estimator": "point estimator inside [B, T]",
                 "contributors": "runs whose top d documents form the pool", "groups": "groups whose runs are shown",
                 "run": "the run whose topics are shown", "run_a": "the baseline run",
                 "run_b": "the run compared with run a"}
