@@ -28,7 +28,7 @@ from pathlib import Path
 from collections.abc import Sequence
 
 __all__ = ["notebook_source", "copy_notebooks", "open_lab", "lab_command", "serve", "binder_url", "colab_url",
-           "install_hint", "FIRST_NOTEBOOK", "DASHBOARD", "REPOSITORY"]
+           "colab_requirement", "install_hint", "FIRST_NOTEBOOK", "DASHBOARD", "REPOSITORY"]
 
 FIRST_NOTEBOOK = "00_tour.ipynb"
 DASHBOARD = "dashboard.ipynb"
@@ -73,14 +73,31 @@ def colab_url(notebook: str, *, repository: str = REPOSITORY, branch: str = "mai
         raise ValueError(f"notebook must be the file name of a notebook in notebooks/ such as {FIRST_NOTEBOOK!r}, "
                          f"got {notebook!r}")
     _check_repository(repository)
-    if not isinstance(branch, str) or not branch or branch.startswith("/") or branch.endswith("/"):
-        raise ValueError(f"branch must be a branch name such as 'main', got {branch!r}")
+    _check_branch(branch)
     return f"https://colab.research.google.com/github/{repository}/blob/{branch}/notebooks/{notebook}"
+
+
+def colab_requirement(*, repository: str = REPOSITORY, branch: str = "main") -> str:
+    """What a notebook's first cell asks pip for in Colab: irnb from the repository's ``branch``
+    with the ``colab`` extra, which leaves Colab's own widget stack in place.
+
+    >>> colab_requirement(repository="me/irnb")
+    'irnb[colab] @ git+https://github.com/me/irnb@main'
+    """
+    _check_repository(repository)
+    _check_branch(branch)
+    return f"irnb[colab] @ git+https://github.com/{repository}@{branch}"
 
 
 def _check_repository(repository: str) -> None:
     if not isinstance(repository, str) or repository.count("/") != 1 or any(not p for p in repository.split("/")):
         raise ValueError(f"repository must be 'owner/name', got {repository!r}")
+
+
+def _check_branch(branch: str) -> None:
+    if not isinstance(branch, str) or not branch or branch.startswith("/") or branch.endswith("/") \
+            or any(c.isspace() or c in "@?#" for c in branch):
+        raise ValueError(f"branch must be a branch name such as 'main', got {branch!r}")
 
 
 def notebook_source() -> Path:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from irnb.cli import build_parser, main
-from irnb.lab import FIRST_NOTEBOOK, REPOSITORY, colab_url, install_hint, lab_command
+from irnb.lab import FIRST_NOTEBOOK, REPOSITORY, colab_requirement, colab_url, install_hint, lab_command
 
 REPO = Path(__file__).resolve().parents[1]
 posix_only = pytest.mark.skipif(os.name != "posix", reason="process groups and signals are POSIX")
@@ -185,3 +185,12 @@ def test_colab_link_refuses_what_is_not_a_notebook_of_a_repository(kwargs, messa
     notebook = kwargs.pop("notebook")
     with pytest.raises(ValueError, match=re.escape(message)):
         colab_url(notebook, **kwargs)
+
+
+def test_colab_requirement_installs_the_colab_extra_from_the_repository():
+    assert colab_requirement() == f"irnb[colab] @ git+https://github.com/{REPOSITORY}@main"
+    assert colab_requirement(repository="me/irnb", branch="dev") == "irnb[colab] @ git+https://github.com/me/irnb@dev"
+    with pytest.raises(ValueError, match=re.escape("branch must be a branch name such as 'main', got 'a b'")):
+        colab_requirement(branch="a b")
+    with pytest.raises(ValueError, match=re.escape("repository must be 'owner/name', got 'a/b/c'")):
+        colab_requirement(repository="a/b/c")
