@@ -36,7 +36,7 @@ COLAB_SIDE = (f"ipywidgets=={COLAB_IPYWIDGETS}.*", "matplotlib", "seaborn", "sci
               "nbformat")
 #: The notebooks run by default: the tour, the dashboard (every view in the explorer, and the assessor)
 #: and a reproduction-heavy lesson (Büttcher et al.'s bias experiments and classifiers, with its live
-#: view); ``IRNB_COLAB_NOTEBOOKS=all`` runs every notebook (twice the time), or names the ones to run.
+#: view); ``IRNB_COLAB_NOTEBOOKS=all`` runs every notebook (longer), or names the ones to run.
 DEFAULT_NOTEBOOKS = ("00_tour.ipynb", "dashboard.ipynb", "04_pool_bias.ipynb")
 _CHOSEN = os.environ.get("IRNB_COLAB_NOTEBOOKS", "").split()
 NOTEBOOKS = (tuple(sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))) if _CHOSEN == ["all"]
