@@ -79,7 +79,10 @@ for name in names:
         text = "".join(o.get("text", "") for o in notebook.cells[-1].get("outputs", [])
                        if o.get("output_type") == "stream")
         probe = json.loads(text.strip().splitlines()[-1])
-    results[name] = {"seconds": round(seconds, 1), "error": error, "probe": probe}
+    shown = [o["data"] for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
+             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    results[name] = {"seconds": round(seconds, 1), "error": error, "probe": probe,
+                     "widgets_shown": len(shown), "with_still": sum("image/png" in d for d in shown)}
 print(json.dumps(results))
 '''
 
@@ -172,4 +175,6 @@ def test_the_notebook_runs_with_ipywidgets_7_and_png_views(colab, name):
     assert "inline" in probe["backend"], f"matplotlib's backend in the kernel: {probe['backend']}"
     if _builds_a_view(REPO / "notebooks" / name):
         assert probe["canvases"], f"{name} calls a view builder but the kernel holds no live view"
+        # shown as widgets, with a still picture beside each view for a page that cannot run them
+        assert run["widgets_shown"] >= 1 and run["with_still"] >= 1, run
     assert set(probe["canvases"]) == {"png"}, f"{name}: canvas='auto' chose {probe['canvases']}, not the PNG canvas"
