@@ -30,7 +30,8 @@ from ..params import slider_range
 from ..pooling import POOL_PARAMS
 
 __all__ = ["MEASURES", "SLIDER_LABELS", "SLIDER_PARAMS", "ALL_CONTROLS", "build_controls", "background_rates",
-           "locked_controls", "sync_controls", "control_help", "tooltip_trait"]
+           "locked_controls", "sync_controls", "control_help", "tooltip_trait",
+           "ipywidgets_major"]
 
 #: Measure choices; "@k" takes the measurement-depth slider's value.
 MEASURES = ("P@k", "SDCG@k", "RBP(p=0.8)@k", "RBP(p=0.95)@k", "AP@k")
@@ -117,11 +118,21 @@ def tooltip_trait(ipywidgets_version: str | None = None) -> str:
     >>> tooltip_trait("7.7.1"), tooltip_trait("8.1.5")
     ('description_tooltip', 'tooltip')
     """
-    if ipywidgets_version is None:
+    return "tooltip" if ipywidgets_major(ipywidgets_version) >= 8 else "description_tooltip"
+
+
+def ipywidgets_major(version: str | None = None) -> int:
+    """The major release of ipywidgets ``version`` (default: the installed one), which decides
+    the spelling of what ipywidgets 7 (Colab's) and 8 name differently.
+
+    >>> ipywidgets_major("7.7.1")
+    7
+    """
+    if version is None:
         import ipywidgets
 
-        ipywidgets_version = ipywidgets.__version__
-    return "tooltip" if int(ipywidgets_version.split(".", 1)[0]) >= 8 else "description_tooltip"
+        version = ipywidgets.__version__
+    return int(version.split(".", 1)[0])
 
 
 def _to_depth(param, depth: int):

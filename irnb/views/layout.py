@@ -21,7 +21,7 @@ from io import BytesIO
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from .controls import control_help
+from .controls import control_help, ipywidgets_major
 
 __all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOTE", "sidebar", "beside", "live_box",
            "still", "two_lines", "display_method"]
@@ -140,11 +140,7 @@ def display_method(ipywidgets_version: str | None = None) -> str:
     >>> display_method("7.7.1"), display_method("8.1.5")
     ('_ipython_display_', '_repr_mimebundle_')
     """
-    if ipywidgets_version is None:
-        import ipywidgets
-
-        ipywidgets_version = ipywidgets.__version__
-    return "_repr_mimebundle_" if int(ipywidgets_version.split(".", 1)[0]) >= 8 else "_ipython_display_"
+    return "_repr_mimebundle_" if ipywidgets_major(ipywidgets_version) >= 8 else "_ipython_display_"
 
 
 def two_lines(text: str) -> str:
