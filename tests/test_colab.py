@@ -14,6 +14,7 @@ Skipped when pip cannot reach a package index that offers ipywidgets 7.7 (offlin
 
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
 import json
 import os
@@ -26,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 REPO = Path(__file__).resolve().parents[1]
+#: The widget stack Colab brings itself: the colab extra must not ask for any of it.
+COLAB_OWN = ("jupyterlab", "jupyterlab-widgets", "widgetsnbextension", "notebook", "voila", "ipympl")
 #: Colab's widget release (major.minor): what its runtime ships.
 COLAB_IPYWIDGETS = "7.7"
 #: Colab's side of the environment, installed before irnb.
@@ -157,6 +158,21 @@ def colab(tmp_path_factory) -> dict:
     return {"facts": facts, "runs": runs, "venv": tmp / "venv"}
 
 
+def test_the_colab_extra_pins_no_widget_stack():
+    packaging = pytest.importorskip("packaging.requirements")
+    from packaging.utils import canonicalize_name
+
+    tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extra = [packaging.Requirement(text) for text in project["optional-dependencies"]["colab"]]
+    assert {canonicalize_name(r.name) for r in extra}.isdisjoint(COLAB_OWN), extra
+    (widgets,) = [r for r in extra if canonicalize_name(r.name) == "ipywidgets"]
+    # Colab's release and the one installed here (the other extras' pin) both satisfy it: pip keeps either
+    here = importlib.metadata.version("ipywidgets")
+    assert widgets.specifier.contains(f"{COLAB_IPYWIDGETS}.0") and widgets.specifier.contains(here), (widgets, here)
+
+
+@pytest.mark.slow
 def test_the_colab_extra_keeps_colabs_widgets_and_brings_no_ipympl(colab):
     facts = colab["facts"]
     assert facts["ipywidgets"].startswith(COLAB_IPYWIDGETS + "."), \
@@ -165,6 +181,7 @@ def test_the_colab_extra_keeps_colabs_widgets_and_brings_no_ipympl(colab):
     assert Path(facts["irnb"]).is_relative_to(colab["venv"]), f"irnb imported from {facts['irnb']}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_the_notebook_runs_with_ipywidgets_7_and_png_views(colab, name):
     run = colab["runs"][name]
