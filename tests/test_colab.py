@@ -194,4 +194,4 @@ def test_the_notebook_runs_with_ipywidgets_7_and_png_views(colab, name):
         assert probe["canvases"], f"{name} calls a view builder but the kernel holds no live view"
         # shown as widgets, with a still picture beside each view for a page that cannot run them
         assert run["widgets_shown"] >= 1 and run["with_still"] >= 1, run
-    assert set(probe["canvases"]) == {"png"}, f"{name}: canvas='auto' chose {probe['canvases']}, not the PNG canvas"
+    assert set(probe["canvases"]) <= {"png"}, f"{name}: canvas='auto' chose {probe['canvases']}, not the PNG canvas"
