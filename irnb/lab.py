@@ -10,8 +10,9 @@ The server runs in its own process group and :func:`serve` owns it: when Jupyter
 left after ``grace`` seconds), so no server is left running. Options after ``--`` go to
 JupyterLab unchanged: ``irnb lab -- --port 9999 --ServerApp.token=secret``.
 
-Binder: :data:`REPOSITORY` (``owner/name`` on GitHub) is the one setting the Binder links
-come from (:func:`binder_url`); README's links are checked against it by the tests.
+Binder and Colab: :data:`REPOSITORY` (``owner/name`` on GitHub) is the one setting the Binder
+links (:func:`binder_url`) and the "Open in Colab" links (:func:`colab_url`) come from; README's
+links are checked against it by the tests.
 irnb is installed from its source checkout, not from PyPI: :func:`install_hint`.
 """
 
@@ -26,9 +27,9 @@ import time
 from pathlib import Path
 from collections.abc import Sequence
 
-__all__ = ["notebook_source", "copy_notebooks", "open_lab", "lab_command", "serve", "binder_url", "install_hint",
-           "OPTIONAL_PACKAGES", "missing_package",
-           "FIRST_NOTEBOOK", "DASHBOARD", "REPOSITORY"]
+__all__ = ["notebook_source", "copy_notebooks", "open_lab", "lab_command", "serve", "binder_url", "colab_url",
+           "colab_requirement", "install_hint", "OPTIONAL_PACKAGES", "missing_package", "FIRST_NOTEBOOK", "DASHBOARD",
+           "REPOSITORY"]
 
 FIRST_NOTEBOOK = "00_tour.ipynb"
 DASHBOARD = "dashboard.ipynb"
@@ -85,9 +86,47 @@ def binder_url(kind: str = "lab", *, repository: str = REPOSITORY, ref: str = "H
 
     paths = {"lab": f"lab/tree/notebooks/{FIRST_NOTEBOOK}", "voila": f"voila/render/notebooks/{DASHBOARD}"}
     BINDER_KIND.validate(kind, None)
-    if repository.count("/") != 1 or any(not part for part in repository.split("/")):
-        raise ValueError(f"repository must be 'owner/name', got {repository!r}")
+    _check_repository(repository)
     return f"https://mybinder.org/v2/gh/{repository}/{ref}?urlpath={paths[kind]}"
+
+
+def colab_url(notebook: str, *, repository: str = REPOSITORY, branch: str = "main") -> str:
+    """The "Open in Colab" link of the teaching notebook ``notebook`` (a file name in
+    ``notebooks/``): Colab opens the ``.ipynb`` from the repository's ``branch`` on GitHub.
+
+    >>> colab_url("00_tour.ipynb", repository="me/irnb")
+    'https://colab.research.google.com/github/me/irnb/blob/main/notebooks/00_tour.ipynb'
+    """
+    if not isinstance(notebook, str) or not notebook.endswith(".ipynb") or "/" in notebook or "\\" in notebook \
+            or notebook == ".ipynb":
+        raise ValueError(f"notebook must be the file name of a notebook in notebooks/ such as {FIRST_NOTEBOOK!r}, "
+                         f"got {notebook!r}")
+    _check_repository(repository)
+    _check_branch(branch)
+    return f"https://colab.research.google.com/github/{repository}/blob/{branch}/notebooks/{notebook}"
+
+
+def colab_requirement(*, repository: str = REPOSITORY, branch: str = "main") -> str:
+    """What a notebook's first cell asks pip for in Colab: irnb from the repository's ``branch``
+    with the ``colab`` extra, which leaves Colab's own widget stack in place.
+
+    >>> colab_requirement(repository="me/irnb")
+    'irnb[colab] @ git+https://github.com/me/irnb@main'
+    """
+    _check_repository(repository)
+    _check_branch(branch)
+    return f"irnb[colab] @ git+https://github.com/{repository}@{branch}"
+
+
+def _check_repository(repository: str) -> None:
+    if not isinstance(repository, str) or repository.count("/") != 1 or any(not p for p in repository.split("/")):
+        raise ValueError(f"repository must be 'owner/name', got {repository!r}")
+
+
+def _check_branch(branch: str) -> None:
+    if not isinstance(branch, str) or not branch or branch.startswith("/") or branch.endswith("/") \
+            or any(c.isspace() or c in "@?#" for c in branch):
+        raise ValueError(f"branch must be a branch name such as 'main', got {branch!r}")
 
 
 def notebook_source() -> Path:

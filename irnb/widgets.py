@@ -94,7 +94,9 @@ class Explorer:
         for i, (name, cls) in enumerate(_VIEWS.items()):
             self.views[name] = cls(experiment, controls=self.controls, top=top, canvas=canvas, standalone=False,
                                    active=i == 0)
-        self.tabs = w.Tab(children=[v.widget for v in self.views.values()], titles=list(self.views))
+        self.tabs = w.Tab(children=[v.widget for v in self.views.values()])
+        for i, name in enumerate(self.views):  # set_title: ipywidgets 7 (Colab's) has no titles= keyword
+            self.tabs.set_title(i, name)
         self.tabs.observe(self._on_tab, names="selected_index")
         for control in self.controls.values():
             control.observe(lambda _change: self._sync(), names="value")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import os
 import signal
 import socket
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from irnb.cli import build_parser, main
-from irnb.lab import FIRST_NOTEBOOK, install_hint, lab_command
+from irnb.lab import FIRST_NOTEBOOK, REPOSITORY, colab_requirement, colab_url, install_hint, lab_command
 
 REPO = Path(__file__).resolve().parents[1]
 posix_only = pytest.mark.skipif(os.name != "posix", reason="process groups and signals are POSIX")
@@ -163,3 +164,33 @@ def test_real_jupyterlab_starts_and_stops_without_orphans(tmp_path):
     finally:
         if lab.poll() is None:
             lab.kill()
+
+
+def test_colab_links_open_each_notebook_from_the_repository():
+    for path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        assert colab_url(path.name) == \
+            f"https://colab.research.google.com/github/{REPOSITORY}/blob/main/notebooks/{path.name}"
+    assert colab_url("dashboard.ipynb", repository="me/irnb", branch="dev") == \
+        "https://colab.research.google.com/github/me/irnb/blob/dev/notebooks/dashboard.ipynb"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"notebook": "00_tour.md"}, "notebook must be the file name of a notebook in notebooks/ such as "
+                                 "'00_tour.ipynb', got '00_tour.md'"),
+    ({"notebook": "notebooks/00_tour.ipynb"}, "got 'notebooks/00_tour.ipynb'"),
+    ({"notebook": "00_tour.ipynb", "repository": "irnb"}, "repository must be 'owner/name', got 'irnb'"),
+    ({"notebook": "00_tour.ipynb", "branch": ""}, "branch must be a branch name such as 'main', got ''"),
+])
+def test_colab_link_refuses_what_is_not_a_notebook_of_a_repository(kwargs, message):
+    notebook = kwargs.pop("notebook")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        colab_url(notebook, **kwargs)
+
+
+def test_colab_requirement_installs_the_colab_extra_from_the_repository():
+    assert colab_requirement() == f"irnb[colab] @ git+https://github.com/{REPOSITORY}@main"
+    assert colab_requirement(repository="me/irnb", branch="dev") == "irnb[colab] @ git+https://github.com/me/irnb@dev"
+    with pytest.raises(ValueError, match=re.escape("branch must be a branch name such as 'main', got 'a b'")):
+        colab_requirement(branch="a b")
+    with pytest.raises(ValueError, match=re.escape("repository must be 'owner/name', got 'a/b/c'")):
+        colab_requirement(repository="a/b/c")

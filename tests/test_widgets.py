@@ -5,6 +5,7 @@ the explorer on TREC-COVID round 1."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -338,6 +339,7 @@ def test_unjudged_view_keeps_the_overlap_while_only_the_estimate_changes(experim
 def test_explorer_redraws_the_visible_tab_and_the_others_when_shown(experiment):
     ex = widgets.explorer(experiment)
     assert list(ex.views) == ["intervals", "decision matrix", "bias", "unjudged documents"]
+    assert [ex.tabs.get_title(i) for i in range(len(ex.views))] == list(ex.views)  # in ipywidgets 7 and 8
     assert ex.artists["bias"]["rank"] == {}  # hidden tabs draw when first shown
     ex.controls["depth"].value = 6
     assert "depth-6 pool" in ex.views["intervals"].status.value
@@ -389,6 +391,13 @@ def test_ipympl_canvas_is_the_widget_when_asked(experiment, keep_backend):
                                _expected_rows(view, "runs", iv.mean_lower, iv.mean_upper, experiment.run_names))
     # with the ipympl backend active, "auto" picks the ipympl canvas too
     assert widgets.unjudged_view(experiment).canvas == "ipympl"
+
+
+def test_the_ipympl_canvas_without_ipympl_says_what_to_use(experiment, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ipympl.backend_nbagg", None)  # as where ipympl is not installed (Colab)
+    with pytest.raises(ImportError, match="canvas='ipympl' needs the ipympl package.*canvas='auto' or 'png'"):
+        widgets.intervals_view(experiment, canvas="ipympl")
+    assert widgets.intervals_view(experiment).canvas == "png"  # auto, with the inline/Agg backend
 
 
 def test_views_reject_bad_arguments(experiment):

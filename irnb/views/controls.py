@@ -30,7 +30,8 @@ from ..params import slider_range
 from ..pooling import POOL_PARAMS
 
 __all__ = ["MEASURES", "SLIDER_LABELS", "SLIDER_PARAMS", "ALL_CONTROLS", "build_controls", "background_rates",
-           "locked_controls", "sync_controls", "control_help"]
+           "locked_controls", "sync_controls", "control_help", "tooltip_trait",
+           "ipywidgets_major"]
 
 #: Measure choices; "@k" takes the measurement-depth slider's value.
 MEASURES = ("P@k", "SDCG@k", "RBP(p=0.8)@k", "RBP(p=0.95)@k", "AP@k")
@@ -69,40 +70,69 @@ def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, An
     run_b = others[0] if others else run_a
     make = {
         "depth": lambda: w.IntSlider(value=min(d_param.default, depth), **slider_range(_to_depth(d_param, depth)),
-                                     description=SLIDER_LABELS["depth"], tooltip=d_param.doc, style=style,
-                                     continuous_update=False),
+                                     description=SLIDER_LABELS["depth"], style=style, continuous_update=False),
         "measurement_depth": lambda: w.IntSlider(value=min(k_param.default, depth),
                                                  **slider_range(_to_depth(k_param, depth)),
-                                                 description=SLIDER_LABELS["measurement_depth"],
-                                                 tooltip=k_param.doc, style=style, continuous_update=False),
+                                                 description=SLIDER_LABELS["measurement_depth"], style=style,
+                                                 continuous_update=False),
         "background_rate": lambda: w.SelectionSlider(options=background_rates(e_param), value=e_param.default,
-                                                     tooltip=e_param.doc, style=style, continuous_update=False,
+                                                     style=style, continuous_update=False,
                                                      description=SLIDER_LABELS["background_rate"]),
         "smoothing": lambda: w.FloatSlider(value=0.5, **slider_range(l_param),
-                                           description=SLIDER_LABELS["smoothing"], tooltip=l_param.doc,
-                                           style=style, continuous_update=False, disabled=True),
+                                           description=SLIDER_LABELS["smoothing"], style=style,
+                                           continuous_update=False, disabled=True),
         "auto_smoothing": lambda: w.Checkbox(value=l_param.default == "auto", description="λ = 1 − Δ",
-                                             tooltip="λ = 1 − Δ per topic (X_M = B(1 + Δ) + Δ²E)", indent=False),
-        "measure": lambda: w.Dropdown(options=list(MEASURES), value=MEASURES[0], description="measure",
-                                      tooltip="the measure; @k takes the measurement depth k"),
+                                             indent=False),
+        "measure": lambda: w.Dropdown(options=list(MEASURES), value=MEASURES[0], description="measure"),
         "estimator": lambda: w.Dropdown(options=[(f"X_{k} ({v})", k) for k, v in ESTIMATORS.items()], value="M",
-                                        description="estimator", tooltip="point estimator inside [B, T]"),
+                                        description="estimator"),
         "contributors": lambda: w.SelectMultiple(options=list(experiment.run_names), value=contributors, rows=6,
-                                                 description="contributors",
-                                                 tooltip="runs whose top d documents form the pool"),
-        "groups": lambda: w.SelectMultiple(options=groups, value=groups, rows=6, description="groups",
-                                           tooltip="groups whose runs are shown"),
+                                                 description="contributors"),
+        "groups": lambda: w.SelectMultiple(options=groups, value=groups, rows=6, description="groups"),
         "run": lambda: w.Dropdown(options=list(experiment.run_names), value=experiment.run_names[0],
-                                  description="run", tooltip="the run whose topics are shown"),
-        "run_a": lambda: w.Dropdown(options=list(experiment.run_names), value=run_a,
-                                    description="run a", tooltip="the baseline run"),
-        "run_b": lambda: w.Dropdown(options=list(experiment.run_names), value=run_b, description="run b",
-                                    tooltip="the run compared with run a"),
+                                  description="run"),
+        "run_a": lambda: w.Dropdown(options=list(experiment.run_names), value=run_a, description="run a"),
+        "run_b": lambda: w.Dropdown(options=list(experiment.run_names), value=run_b, description="run b"),
     }
+    # what each control does (a locked one says why instead: sync_controls)
+    tooltips = {"depth": d_param.doc, "measurement_depth": k_param.doc, "background_rate": e_param.doc,
+                "smoothing": l_param.doc, "auto_smoothing": "λ = 1 − Δ per topic (X_M = B(1 + Δ) + Δ²E)",
+                "measure": "the measure; @k takes the measurement depth k",
+                "estimator": "point estimator inside [B, T]",
+                "contributors": "runs whose top d documents form the pool", "groups": "groups whose runs are shown",
+                "run": "the run whose topics are shown", "run_a": "the baseline run",
+                "run_b": "the run compared with run a"}
+    trait = tooltip_trait()
     controls = {name: make[name]() for name in names}
-    for control in controls.values():
-        control._irnb_tooltip = control.tooltip  # what the control does (a locked one says why instead)
+    for name, control in controls.items():
+        setattr(control, trait, tooltips[name])
+        control._irnb_tooltip = tooltips[name]
     return controls
+
+
+def tooltip_trait(ipywidgets_version: str | None = None) -> str:
+    """The name of a control's tooltip under ipywidgets ``ipywidgets_version`` (default: the
+    installed release): ``tooltip`` from ipywidgets 8 on; ``description_tooltip`` in
+    ipywidgets 7 (Colab's widget stack), whose sliders and pickers have no ``tooltip``.
+
+    >>> tooltip_trait("7.7.1"), tooltip_trait("8.1.5")
+    ('description_tooltip', 'tooltip')
+    """
+    return "tooltip" if ipywidgets_major(ipywidgets_version) >= 8 else "description_tooltip"
+
+
+def ipywidgets_major(version: str | None = None) -> int:
+    """The major release of ipywidgets ``version`` (default: the installed one), which decides
+    the spelling of what ipywidgets 7 (Colab's) and 8 name differently.
+
+    >>> ipywidgets_major("7.7.1")
+    7
+    """
+    if version is None:
+        import ipywidgets
+
+        version = ipywidgets.__version__
+    return int(version.split(".", 1)[0])
 
 
 def _to_depth(param, depth: int):
@@ -196,11 +226,12 @@ def locked_controls(view: str, uses: Sequence[str], controls: Mapping[str, Any])
 
 def sync_controls(controls: Mapping[str, Any], locked: Mapping[str, str]) -> None:
     """Lock (disable) the controls in ``locked`` with the reason as their tooltip; unlock the others."""
+    trait = tooltip_trait()
     for name, control in controls.items():
         reason = locked.get(name)
         control.disabled = reason is not None
-        original = getattr(control, "_irnb_tooltip", control.tooltip)
-        control.tooltip = f"locked: {reason}" if reason is not None else original
+        original = getattr(control, "_irnb_tooltip", getattr(control, trait))
+        setattr(control, trait, f"locked: {reason}" if reason is not None else original)
 
 
 def control_help(control_name: str):

@@ -95,7 +95,11 @@ def _figure(figsize: tuple[float, float], canvas: str, grid: tuple[int, int], wi
     from matplotlib.figure import Figure
 
     if mode == "ipympl":  # the figure's canvas is the widget; not registered with pyplot
-        from ipympl.backend_nbagg import Canvas, FigureManager
+        try:
+            from ipympl.backend_nbagg import Canvas, FigureManager
+        except ImportError:
+            raise ImportError("canvas='ipympl' needs the ipympl package, which is not installed (Colab does not "
+                              "run it); canvas='auto' or 'png' draws the view as a picture instead") from None
 
         figure = Figure(figsize=figsize, layout="constrained")
         FigureManager(frame_canvas(Canvas)(figure), 0)

@@ -21,10 +21,10 @@ from io import BytesIO
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from .controls import control_help
+from .controls import control_help, ipywidgets_major
 
 __all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOTE", "sidebar", "beside", "live_box",
-           "still", "two_lines"]
+           "still", "two_lines", "display_method"]
 
 #: What a still picture of a live view says under it, where the page cannot run the view.
 STILL_NOTE = ("A still of the live view at its default setting: this page cannot run its controls. "
@@ -122,12 +122,25 @@ def live_box(kind: str, children, still_of: Callable[[], dict[str, str]], **kwar
                                                                 "model_id": self.model_id}
             return data
 
-        if "_ipython_display_" in vars(w.Widget):  # ipywidgets 7 displays widgets this way, not by the bundle
-            def _ipython_display_(self, **kwargs):
-                display(self._repr_mimebundle_(), raw=True)
-                self._handle_displayed(**kwargs)
+        def _display_bundle(self, **kwargs):
+            display(self._repr_mimebundle_(), raw=True)
+            self._handle_displayed(**kwargs)
 
+    if display_method() == "_ipython_display_":  # IPython calls it before looking for a bundle
+        LiveBox._ipython_display_ = LiveBox._display_bundle
     return LiveBox(children, **kwargs)
+
+
+def display_method(ipywidgets_version: str | None = None) -> str:
+    """The method IPython shows a widget of ipywidgets ``ipywidgets_version`` (default: the
+    installed release) by: ``_repr_mimebundle_`` from ipywidgets 8 on; ``_ipython_display_`` in
+    ipywidgets 7 (Colab's widget stack), which IPython calls before looking for a mime bundle, so
+    :func:`live_box` gives its bundle through it there.
+
+    >>> display_method("7.7.1"), display_method("8.1.5")
+    ('_ipython_display_', '_repr_mimebundle_')
+    """
+    return "_repr_mimebundle_" if ipywidgets_major(ipywidgets_version) >= 8 else "_ipython_display_"
 
 
 def two_lines(text: str) -> str:

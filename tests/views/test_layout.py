@@ -13,7 +13,7 @@ pytest.importorskip("matplotlib")
 from PIL import Image  # noqa: E402
 
 from irnb.datasets import simulate  # noqa: E402
-from irnb.views.layout import PNG_DPI, STILL_NOTE, still  # noqa: E402
+from irnb.views.layout import PNG_DPI, STILL_NOTE, display_method, still  # noqa: E402
 from irnb.widgets import explorer, intervals_view  # noqa: E402
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -51,3 +51,27 @@ def test_the_assessors_still_is_its_text_as_it_reads_now():
     assert "image/png" not in bundle and STILL_NOTE in bundle["text/html"]
     assert judge.counters.value in bundle["text/html"] and judge.document.value in bundle["text/html"]
     assert bundle[WIDGET]["model_id"] == judge.widget.model_id
+
+
+@pytest.mark.parametrize("version, method", [("7.7.1", "_ipython_display_"), ("7.8.5", "_ipython_display_"),
+                                             ("8.0.0", "_repr_mimebundle_"), ("8.1.5", "_repr_mimebundle_")])
+def test_the_display_method_is_the_one_ipython_calls_for_the_release(version, method):
+    assert display_method(version) == method
+
+
+def test_a_live_box_as_a_cells_result_is_its_widget_and_its_still(experiment, monkeypatch):
+    """IPython's display formatter (what a cell's last expression goes through): under
+    ipywidgets 8 the bundle is the cell's result; under 7 the box displays it itself."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shown = []
+    monkeypatch.setattr(shell.display_pub, "publish", lambda data, *args, **kwargs: shown.append(data))
+    view = intervals_view(experiment, canvas="png")
+    data, _metadata = shell.display_formatter.format(view.widget)
+    if display_method() == "_repr_mimebundle_":
+        assert not hasattr(view.widget, "_ipython_display_") and shown == []
+    else:
+        assert data == {} and len(shown) == 1
+        data = shown[0]
+    assert data[WIDGET]["model_id"] == view.widget.model_id and "image/png" in data and STILL_NOTE in data["text/html"]
