@@ -36,13 +36,13 @@ PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["
 #: Import names whose distribution has another name (the rest are their own distribution's name).
 DISTRIBUTION_OF = {"sklearn": "scikit-learn", "PIL": "pillow", "yaml": "pyyaml", "IPython": "ipython",
                    "jupyterlab_widgets": "jupyterlab-widgets"}
-#: Imports a lesson never reaches under the docs build, with the reason: the docs extra may lack them.
+#: Imports a lesson never reaches under the docs build or in Colab, with the reason: those extras may lack them.
 NOT_IN_LESSONS = {
     "jupyterlab": "only `irnb lab` (irnb/lab.py) starts JupyterLab; no notebook does",
     "ipympl": "the live canvas under `%matplotlib widget`; the docs build draws the PNG canvas (irnb/views/frames.py)",
 }
 #: What each path installs besides the core: an extra of pyproject, or Binder's pins.
-PATHS = ("notebook", "docs", "binder")
+PATHS = ("notebook", "docs", "binder", "colab")
 
 
 def _code_cells(markdown: str) -> list[str]:
@@ -113,7 +113,7 @@ def uncovered(path: str) -> dict[str, list[str]]:
     have = installed_by(path)
     missing = {}
     for module, files in needed_imports().items():
-        if path == "docs" and module in NOT_IN_LESSONS:
+        if path in ("docs", "colab") and module in NOT_IN_LESSONS:  # Colab runs no JupyterLab, no ipympl
             continue
         if canonicalize_name(DISTRIBUTION_OF.get(module, module)) not in have:
             missing[module] = sorted(files)
