@@ -70,7 +70,8 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
-           "PROGRESS", "HOLDS", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
+           "PROGRESS", "DOWNLOAD_PROGRESS", "TREC_COVID_ROUND",
+           "HOLDS", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
            "CHOICES", "ADJUSTMENT", "INTERVAL_ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
@@ -708,6 +709,13 @@ WITHIN_QRELS = Param("within_qrels", bool, False,
 #: A sweep's progress bar: None shows it where someone watches (a terminal, a notebook).
 PROGRESS = Param("progress", bool, None, sentinels=(None,), meanings=((None, "automatic"),),
                  doc="show a progress bar (None: only in a terminal or a notebook)")
+#: A download's progress bar (irnb.datasets.trec_covid): shown only when asked for.
+DOWNLOAD_PROGRESS = replace(PROGRESS, default=False, sentinels=(), meanings=(),
+                            doc="show a progress bar while files download")
+#: The TREC-COVID round irnb downloads (the later rounds' judgments are round 1's deep truth).
+TREC_COVID_ROUND = Param("round", int, 1, low=1, high=1, note="the later rounds' judgments are round 1's deep truth",
+                         doc="TREC-COVID round (round 1: 143 runs, 30 topics)")
+
 #: Whether a claim of a paper's headline holds on the data (None: the data cannot test it).
 HOLDS = Param("holds", bool, None, sentinels=(None,), label="Claim.holds",
               doc="the claim holds on the data (None: the data cannot test it)")
@@ -747,7 +755,8 @@ BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "dee
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, NUM_DOCS, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
     PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, DRAWS, CONTRIBUTING_RUNS, FACTOR, TOP_RUNS, TEST,
-    CORRECTION, ESTIMATOR, STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS)})
+    CORRECTION, ESTIMATOR, STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS,
+    TREC_COVID_ROUND)})
 #: Every declared flag by name (True or False, or a sentinel where declared).
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
@@ -755,7 +764,7 @@ FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     LOG_SCALE, ACROSS_GROUPS, OVERWRITE, WITH_TRUTH, OPEN_BROWSER, FIGURE, STANDALONE, ACTIVE)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
-                                                 "random_state": RANDOM_STATE})
+                                                 "random_state": RANDOM_STATE, "download_progress": DOWNLOAD_PROGRESS})
 #: Every declared choice beyond the registry's own (words from a fixed list), by what it chooses.
 CHOICES: Mapping[str, Param] = MappingProxyType({
     "adjustment": ADJUSTMENT, "interval_adjustment": INTERVAL_ADJUSTMENT, "matrix_value": MATRIX_VALUE,

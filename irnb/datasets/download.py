@@ -29,21 +29,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..params import WITH_TRUTH, Param
+from ..params import DOWNLOAD_PROGRESS, TREC_COVID_ROUND, WITH_TRUTH
 from .trec_covid_files import ROUND1
 
 __all__ = ["trec_covid", "fetch_trec_covid", "cache_folder", "PublishedFile", "published_files", "CACHE_VARIABLE",
-           "GITHUB_RAW", "ROUND", "SHOW_PROGRESS", "DownloadError"]
+           "GITHUB_RAW", "DownloadError"]
 
 #: Environment variable: the cache folder when ``cache=`` is not given.
 CACHE_VARIABLE = "IRNB_CACHE"
 #: The raw-file host of GitHub: ``GITHUB_RAW/OWNER/REPO/COMMIT/PATH`` is a file as committed.
 GITHUB_RAW = "https://raw.githubusercontent.com"
-#: TREC-COVID rounds irnb can download (the later rounds' judgments are round 1's deep truth).
-ROUND = Param("round", int, 1, low=1, high=1, note="the later rounds' judgments are round 1's deep truth",
-              doc="TREC-COVID round (round 1: 143 runs, 30 topics)")
-#: Show a progress bar while files download.
-SHOW_PROGRESS = Param("progress", bool, False, doc="show a progress bar while files download")
 #: The cache's subfolder for round 1 (the shared folder's name).
 FOLDER_NAME = "trec-covid-round1"
 _STORED = {"leaderboard": "leaderboard-round1.csv", "qrels": "qrels-rnd1.txt", "truth": "qrels.covid-complete.txt"}
@@ -84,6 +79,7 @@ def published_files(*, with_truth: bool = True) -> list[PublishedFile]:
     >>> sorted({f.role for f in files}), sum(f.role == "run" for f in files)
     (['leaderboard', 'qrels', 'run', 'truth'], 143)
     """
+    with_truth = WITH_TRUTH.validate(with_truth, "published_files")
     files = []
     for line in ROUND1.splitlines():
         role, repository, commit, path, size, sha256 = line.split("\t")
@@ -161,9 +157,9 @@ def fetch_trec_covid(*, round: int = 1, with_truth: bool = True, cache: str | os
     the file when a cached or downloaded file does not hash to the manifest's sha256.
     ``progress`` shows a bar while files download.
     """
-    ROUND.validate(round, "trec_covid")
+    TREC_COVID_ROUND.validate(round, "trec_covid")
     with_truth = WITH_TRUTH.validate(with_truth, "trec_covid")
-    progress = SHOW_PROGRESS.validate(progress, "trec_covid")
+    progress = DOWNLOAD_PROGRESS.validate(progress, "trec_covid")
     host = _mirror(mirror)
     folder = cache_folder(cache) / FOLDER_NAME
     files = published_files(with_truth=with_truth)
@@ -226,5 +222,8 @@ def trec_covid(*, round: int = 1, with_truth: bool = True, cache: str | os.PathL
     """
     from .real import trec_covid_round1
 
+    TREC_COVID_ROUND.validate(round, "trec_covid")
+    with_truth = WITH_TRUTH.validate(with_truth, "trec_covid")
+    progress = DOWNLOAD_PROGRESS.validate(progress, "trec_covid")
     folder = fetch_trec_covid(round=round, with_truth=with_truth, cache=cache, mirror=mirror, progress=progress)
     return trec_covid_round1(folder, with_truth=with_truth)
