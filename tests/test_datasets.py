@@ -544,7 +544,10 @@ def test_relevant_and_near_topic_documents_overlap(one_topic):
 def test_relevance_classifiers_find_the_text_hard_but_learnable(method):
     """Büttcher et al.'s Table 6 setting (train on half the qrels, predict the rest): per-topic
     F1 well above chance (the pool is about 20% relevant) and well short of perfect, as the
-    paper's 0.24–0.47 on TREC data."""
+    paper's 0.24–0.47 on TREC data. The text is what is tested here, so both classifiers mark
+    as many documents as training had relevant ones (the count rule): the SVM's own sign
+    cut-off trades recall for precision on small training sets, a property of the classifier
+    (tests/test_predict.py), not of the text."""
     if method == "svm":
         pytest.importorskip("sklearn")
     from irnb.pooling import random_subsample
@@ -554,7 +557,8 @@ def test_relevance_classifiers_find_the_text_hard_but_learnable(method):
                  median_relevant=60, novel_runs=2, keyword_runs=3)
     exp = c.experiment
     pool = random_subsample(exp, fraction=0.5, seed=np.random.default_rng(0))
-    done = complete_qrels(exp, c.documents, pool=pool, targets=~pool.judged, method=method, probabilities=False)
+    done = complete_qrels(exp, c.documents, pool=pool, targets=~pool.judged, method=method, probabilities=False,
+                          decision_rule="count")
     f1 = done.accuracy()["f1"].mean()
     assert 0.25 < f1 < 0.8
 
