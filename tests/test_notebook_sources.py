@@ -205,13 +205,15 @@ def test_every_seed_reproduction_appears_in_a_notebook():
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
 def test_a_notebook_opens_in_colab_and_installs_irnb_there(source):
-    """The first markdown cell links the notebook's Colab page; the first code cell installs irnb
-    with the colab extra only in Colab (Colab's own widget stack kept), and is kept off the site."""
+    """A lesson's first markdown cell links its Colab page (the Voila dashboard has no room above
+    its plot for one); every notebook's first code cell installs irnb with the colab extra only
+    in Colab (Colab's own widget stack kept), and is kept off the site."""
     from irnb.lab import colab_requirement, colab_url
 
     notebook = jupytext.read(source)
     markdown = next(c for c in notebook.cells if c.cell_type == "markdown")
     first = next(c for c in notebook.cells if c.cell_type == "code")
-    assert f"[Open in Colab]({colab_url(source.stem + '.ipynb')})" in markdown.source
+    link = f"[Open in Colab]({colab_url(source.stem + '.ipynb')})"
+    assert (link in markdown.source) == (source in TEACHING)
     assert f'"{colab_requirement()}"' in first.source and '"google.colab" in sys.modules' in first.source
     assert "remove-cell" in first.metadata.get("tags", [])
