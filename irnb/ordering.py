@@ -11,7 +11,6 @@ then score descending as trec_eval compares scores, then docno descending
 
 from __future__ import annotations
 
-import sys
 import weakref
 from typing import NamedTuple
 
@@ -497,21 +496,6 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     return KeyTable(start, key[entry], entry, bits, codes, strings)
 
 
-def _bucket_bounds(start: np.ndarray, bucket: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``start[bucket]`` and ``start[bucket + 1] - start[bucket]``: with 32-bit starts, both
-    read as one unaligned 64-bit word (one gather instead of two; little-endian machines)."""
-    if start.dtype != np.int32 or sys.byteorder != "little":
-        first = start[bucket]
-        return first, start[bucket + 1] - first
-    pairs = np.ndarray(shape=(start.size - 1,), dtype="<u8", buffer=start, strides=(4,))  # start[b], start[b + 1]
-    word = pairs[bucket]
-    first = (word & np.uint64(0xFFFFFFFF)).astype(np.int64)
-    word >>= np.uint64(32)
-    count = word.view(np.int64)
-    count -= first
-    return first, count
-
-
 def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,
               missing: int = -1) -> np.ndarray:
     """The entry of ``table`` holding each pair (``codes[i]``, ``strings[i]``) (its first,
@@ -531,7 +515,9 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
         return out
     key = pair_key(codes, strings)
     bucket = (key >> np.uint64(64 - table.bits)).astype(np.intp)
-    first, count = _bucket_bounds(table.start, bucket)
+    first = table.start[bucket].astype(np.int64)
+    bucket += 1
+    count = table.start[bucket] - first
     rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
     first, count, key = first[rows], count[rows], key[rows]
     while rows.size:
