@@ -269,45 +269,67 @@ def _wilcoxon_exact_p(r_plus: np.ndarray, count: np.ndarray) -> np.ndarray:
     return p
 
 
+
+
+_INF_BITS = np.float64(np.inf).view(np.uint64)
+_DROPPED_KEY = _INF_BITS << np.uint64(1)  # +inf, not positive: sorts after every |d|
+
+
 def _signed_ranks(D: np.ndarray, dropped: np.ndarray, zero_method: str, want_ranks: bool):
     """Average ranks of |d| per row (dropped elements excluded) and their sums.
 
-    Rows are sorted once; the tie groups are then found along the rank axis in a
-    rank-major (T, P) layout, where numpy's accumulate runs over contiguous rows. Returns
-    R+, R−, the tie term Σ_groups (t³ − t), whether a row has ties, R+ of the zeros (for
-    ``zsplit``) and, when ``want_ranks``, the sorted ranks with the sign masks (for the
-    permutation p-value)."""
+    Each row is sorted once as values, not through an argsort: the bits of |d| (a
+    non-negative float orders as its bits do, and its sign bit is free) shifted left by one,
+    with d > 0 in the lowest bit — the order within a tie group of |d| is irrelevant. The
+    tie groups are then found along the rank axis in a rank-major (T, P) layout, where
+    numpy's running maximum and minimum go over contiguous rows of small integers (the
+    first and last position of each element's group; twice an average rank is their sum
+    plus 2, so every sum below is exact in integers). Returns R+, R−, the tie term
+    Σ_groups (t³ − t), whether a row has ties, R+ of the zeros (for ``zsplit``) and, when
+    ``want_ranks``, the sorted ranks with the sign masks (for the permutation p-value)."""
     P, T = D.shape
     # +inf marks a dropped element (topic not shared, or a zero under "wilcox"): it sorts last
-    A = np.where(dropped, np.inf, np.abs(D))
-    order = np.argsort(A, axis=1)  # the order within ties is irrelevant
-    Y = np.take_along_axis(A, order, axis=1).T.copy()  # (T, P), sorted along axis 0
-    Ds = np.take_along_axis(D, order, axis=1).T.copy()
-    valid = Y < np.inf
-    idx = np.arange(T, dtype=np.float64)[:, None]
+    key = np.abs(D).view(np.uint64)
+    key <<= np.uint64(1)
+    key |= D > 0  # NaN compares False
+    key = np.where(dropped, _DROPPED_KEY, key)
+    key.sort(axis=1)
+    Y = key.T.copy()  # (T, P), sorted along axis 0
+    positive = (Y & np.uint64(1)).astype(bool)
+    Y >>= np.uint64(1)  # the bits of |d|
+    valid = Y != _INF_BITS
+    small = np.int16 if T < 2**14 else np.int32
+    idx = np.arange(T, dtype=small)[:, None]
     change = Y[1:] != Y[:-1]  # a new tie group starts at r + 1
-    start = np.zeros((T, P))
+    start = np.zeros((T, P), dtype=small)
     np.copyto(start[1:], idx[1:], where=change)
-    end = np.full((T, P), T - 1.0)
+    end = np.full((T, P), T - 1, dtype=small)
     np.copyto(end[:-1], idx[:-1], where=change)
     for r in range(1, T):  # running max/min row by row: each step is one contiguous vector op
         np.maximum(start[r - 1], start[r], out=start[r])  # first position of each element's tie group
         np.minimum(end[T - r], end[T - r - 1], out=end[T - r - 1])  # its last position
-    size = end - start + 1.0  # tie group sizes
-    rank = (start + end) * 0.5 + 1.0  # average rank
-    rank[~valid] = 0.0
-    positive, negative = Ds > 0, Ds < 0  # NaN compares False
-    r_plus = np.where(positive, rank, 0.0).sum(axis=0)
-    r_minus = np.where(negative, rank, 0.0).sum(axis=0)
-    tie = valid & (size > 1.0)
+    size = end - start  # tie group sizes minus 1
+    end += start  # first + last position: twice the average rank, minus 2
+    twice = end
+    zero_sorted = valid & (Y == 0)
+    negative = valid & ~positive & ~zero_sorted
+    r_plus = np.where(positive, twice, 0).sum(axis=0) / 2.0 + np.count_nonzero(positive, axis=0)
+    r_minus = np.where(negative, twice, 0).sum(axis=0) / 2.0 + np.count_nonzero(negative, axis=0)
+    tie = valid & (size > 0)
     has_ties = tie.any(axis=0)
-    zero_sorted = valid & (Ds == 0)
-    terms = np.where(tie, size * size - 1.0, 0.0)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
     if zero_method == "pratt":
-        terms[zero_sorted] = 0.0  # zeros do not enter the tie correction
-    tie_correct = terms.sum(axis=0)
-    r_zero = np.where(zero_sorted, rank, 0.0).sum(axis=0) / 2.0 if zero_method == "zsplit" else None
-    ranks = (rank.T, (positive | negative).T, zero_sorted.T) if want_ranks else None
+        tie &= ~zero_sorted  # zeros do not enter the tie correction
+    size = size.astype(np.int64)
+    size += 1
+    terms = np.where(tie, size * size - 1, 0)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
+    tie_correct = terms.sum(axis=0).astype(np.float64)
+    r_zero = None
+    if zero_method == "zsplit":
+        r_zero = (np.where(zero_sorted, twice, 0).sum(axis=0) / 2.0 + np.count_nonzero(zero_sorted, axis=0)) / 2.0
+    ranks = None
+    if want_ranks:
+        rank = np.where(valid, twice * 0.5 + 1.0, 0.0)
+        ranks = (rank.T, (positive | negative).T, zero_sorted.T)
     return r_plus, r_minus, tie_correct, has_ties, r_zero, ranks
 
 
