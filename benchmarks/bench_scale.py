@@ -1,16 +1,28 @@
-"""Scale: many topics, many runs, all pairs, and sweeps (issue 17), each as a ratio against
-its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-runs it).
+"""Scale: input shapes, many runs, all pairs, and sweeps, each as a ratio against its peer
+measured in the same run (not a test; tests/test_bench_smoke.py smoke-runs it).
 
-1. Many topics. read + Experiment + evaluate (P@10, AP, nDCG@10, bpref) against pytrec_eval
-   (parse the same files into its dicts in Python + evaluate), CPU seconds (the best of 3
-   rounds, irnb and pytrec_eval taking turns), at
-   5 runs × 5,000 topics × 200 documents and 1 run × 100,000 topics × 20 documents
-   (benchmarks/_data.py generates them once). Target: irnb ≤ 1/3 of pytrec_eval. Then the
-   parse rate on TREC-COVID round 1's runs (target ≥ 2 M lines/s; needs ../shared).
-2. All pairs, 1,000 runs × 50 topics (coarse P@10-like values, ties and zeros): Wilcoxon
-   against ``scipy.stats.wilcoxon(x, y, axis=1)`` over the same pairs (target ≤ 1/2, same
-   p-values); the t-test against a vectorised numpy baseline (differences, mean, sd,
-   Student's t; target ≤ 1/2); the decision matrix (every pair, a measure and its
+1. Shape families. Read runs + qrels, build the Experiment, evaluate P@10, AP, nDCG@10 and
+   bpref, against pytrec_eval (the same files parsed into its dicts in Python, then
+   evaluated; each run parsed, evaluated and dropped in turn). One family per axis, the
+   other axes at a base shape of 5 runs × 1,000 topics × 200 documents, 100 graded
+   judgments per topic, docnos distinct across topics: docnos shared by the topics (one
+   collection) or distinct; 10, 100 or 500 judgments per topic; binary or graded; 20, 200
+   or 1,000 documents per topic; 1, 20 or 200 runs; 50, 5,000 or 100,000 topics (the
+   largest values with the other axes lowered, see ``_SHRINK``). Every shape is generated
+   from a seed (``_data.generate_shape``, once per machine, into the temp folder). Each tool
+   runs in a fresh process (imports untimed), ``--repeats`` pairs taking turns; the table
+   gives medians of CPU (every thread) and wall seconds, the medians of the paired ratios
+   (targets: CPU ≤ 1/3, wall ≤ 1/4) and irnb's peak resident memory above the imports per
+   run line (Linux VmHWM, as benchmarks/bench_memory.py measures it). ``--msmarco`` adds
+   the MS MARCO-scale case (10 runs × 6,980 topics × 1,000 documents, docnos distinct, one
+   binary judgment per topic; 70 M run lines, about 2.4 GB of files, one pair: targets
+   CPU ≤ 1/3 and ≤ 40 bytes per line). Then the parse rate on TREC-COVID round 1's runs
+   (target ≥ 2 M lines/s; needs ../shared).
+2. All pairs. Wilcoxon on scores rounded to one and two decimals (ties and zero
+   differences, as real P@10 and AP scores have) for 100, 300 and 1,000 runs × 50 topics,
+   against ``scipy.stats.wilcoxon(x, y, axis=1)`` over the same pairs (target ≤ 1/2,
+   identical p-values); the t-test against a vectorised numpy baseline (differences, mean,
+   sd, Student's t; target ≤ 1/2); the decision matrix (every pair, a measure and its
    assessment measure, t-test and ANOVA + Bonferroni: "a few seconds").
 3. Tukey HSD over the 143 TREC-COVID round-1 runs (P@10, 30 topics) against statsmodels'
    ``pairwise_tukeyhsd`` (target ≤ 1/20, p-values within 1e-4). Needs ../shared; with
@@ -23,10 +35,13 @@ its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-r
 5. The bias view's curve (leave-one-group-out at 5 pool depths), re-evaluating every topic
    against reusing the topics a group's removal leaves untouched.
 
-    python benchmarks/bench_scale.py [--quick] [--shared ../shared] [--skip many,parse,pairs,tukey,sweeps,bias]
+    python benchmarks/bench_scale.py [--quick] [--repeats 3] [--msmarco] [--save] [--shared ../shared]
+                                     [--skip shapes,parse,pairs,tukey,sweeps,bias]
 
-The machine and its load are printed first: on a shared 2-core machine wall times move
-with the load, CPU times and ratios much less.
+The machine (cores, CPU model) and its load averages are printed first and last (``--save``
+writes the output to benchmarks/RESULTS_scale.md): on a shared machine wall times move with
+the load, CPU times less, and a fresh process's CPU time includes the kernel's time for its
+page faults.
 """
 
 from __future__ import annotations

@@ -443,7 +443,7 @@ _MOST_TIED = 8
 class KeyTable(NamedTuple):
     """(code, string) pairs — a qrels' (topic index, docno) entries — prepared for looking
     many pairs up at once (:func:`key_table`, :func:`find_keys`): a hash table with
-    ``2**bits`` buckets (at least twice as many as entries) laid out end to end. Bucket b
+    ``2**bits`` buckets (more than entries, at most twice as many) laid out end to end. Bucket b
     holds the entries ``entry[start[b]:start[b + 1]]`` whose 64-bit :func:`pair_key` has b
     as its top ``bits`` bits (``key`` beside them). A key is only a filter: a match is
     confirmed on the code and the string's bytes."""
@@ -480,19 +480,18 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     pair listed twice is kept twice, the earlier entry first."""
     strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
     n = codes.size
-    bits = max(4, (2 * n).bit_length())  # ≥ 2n buckets: most hold no entry or one
-    bits = min(bits, 64 - max(1, n.bit_length()))
-    key = pair_key(codes, strings)
+    bits = max(4, n.bit_length())  # n < 2**bits ≤ 2n buckets: most hold no entry or one
     row_bits = max(1, n.bit_length())
+    key = pair_key(codes, strings)
     # the bucket in the top bits, the entry in the low bits: one sort of values, not an argsort
     packed = key >> np.uint64(64 - bits)
     packed <<= np.uint64(row_bits)
     packed |= np.arange(n, dtype=np.uint64)
     packed.sort()
     entry = (packed & np.uint64((1 << row_bits) - 1)).astype(np.int64)
-    packed >>= np.uint64(row_bits)
-    start = np.searchsorted(packed, np.arange((1 << bits) + 1, dtype=np.uint64))
-    start = start.astype(np.int32 if n < 2**31 else np.int64)
+    packed >>= np.uint64(row_bits)  # the buckets, in order
+    start = np.zeros((1 << bits) + 1, dtype=np.int32 if n < 2**31 else np.int64)
+    np.cumsum(np.bincount(packed.astype(np.intp), minlength=1 << bits), out=start[1:])
     return KeyTable(start, key[entry], entry, bits, codes, strings)
 
 
