@@ -343,7 +343,8 @@ class _Blocks(NamedTuple):
     count: np.ndarray  # (B,) lines laid out
 
 
-# Lines looked up per call of the docno hash table: few calls, bounded temporary arrays.
+# Lines looked up at a time (a large run's lines in several batches): few calls, bounded
+# temporary arrays.
 _BATCH_LINES = 1 << 20
 
 
@@ -497,7 +498,8 @@ class Experiment:
                  depth: int, codes: tuple[np.ndarray, pa.Array] | None = None) -> Judgments:
         """``doc[s, t, r]``: NO_DOCUMENT beyond ``length[s, t]``, NOT_IN_QRELS before it,
         then the qrels entry of every line whose docno the qrels list for its topic — looked
-        up a batch of runs at a time, each line's place in ``doc`` found from its block."""
+        up a batch of lines at a time (a large run in several), each line's place in ``doc`` found from its
+        block."""
         qrel_topic, qrel_grade, qrel_docno, starts = encode_qrels(qrels, topics_pa, codes)
         S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
@@ -508,29 +510,30 @@ class Experiment:
             tables = [self.runs[name].table for name in self.run_names]
             index = key_table(qrel_topic, qrel_docno)  # only the judged documents: an unjudged one needs no id
             run_blocks = np.searchsorted(blocks.run, np.arange(S + 1))  # run s: blocks run_blocks[s]:[s + 1]
+            laid = np.cumsum(blocks.count)  # lines laid out up to and with each block
             lo = 0
-            while lo < S:  # runs lo:hi, about _BATCH_LINES lines
-                hi, lines = lo + 1, tables[lo].num_rows
-                while hi < S and lines + tables[hi].num_rows <= _BATCH_LINES:
-                    lines += tables[hi].num_rows
-                    hi += 1
-                batch = slice(int(run_blocks[lo]), int(run_blocks[hi]))
-                docno = [self._laid_out_docnos(tables[s], blocks.first[run_blocks[s]:run_blocks[s + 1]],
-                                               blocks.count[run_blocks[s]:run_blocks[s + 1]]) for s in range(lo, hi)]
+            while lo < laid.size:  # blocks lo:hi, at most _BATCH_LINES lines (at least one block)
+                before = int(laid[lo - 1]) if lo else 0
+                hi = max(lo + 1, int(np.searchsorted(laid, before + _BATCH_LINES, side="right")))
+                docno = []
+                for s in range(int(blocks.run[lo]), int(blocks.run[hi - 1]) + 1):  # the runs of these blocks
+                    part = slice(max(lo, int(run_blocks[s])), min(hi, int(run_blocks[s + 1])))
+                    docno.append(self._laid_out_docnos(tables[s], blocks.first[part], blocks.count[part]))
                 self._scatter(doc, index, pa.chunked_array(
                     [chunk for column in docno for chunk in column.chunks], type=pa.string()),
-                    blocks.run[batch], blocks.topic[batch], blocks.count[batch])
+                    blocks.run[lo:hi], blocks.topic[lo:hi], blocks.count[lo:hi])
                 lo = hi
         return Judgments(doc=doc, qrel_topic=qrel_topic, qrel_grade=qrel_grade, qrel_docno=qrel_docno,
                          topic_start=starts)
 
     @staticmethod
     def _laid_out_docnos(table: pa.Table, first: np.ndarray, count: np.ndarray) -> pa.ChunkedArray:
-        """The docnos of a run's blocks (rows ``first[i]:first[i] + count[i]``), in order."""
+        """The docnos of some of a run's blocks (rows ``first[i]:first[i] + count[i]``, in
+        increasing order), in order."""
         column = table["docno"]
         n = int(count.sum())
-        if n == table.num_rows:  # every line is laid out (the usual case): no copy
-            return column
+        if n == 0 or int(first[-1]) + int(count[-1]) - int(first[0]) == n:  # no gap between them: no copy
+            return column.slice(int(first[0]) if n else 0, n)
         before = np.r_[0, np.cumsum(count)[:-1]]
         return column.take(pa.array(np.repeat(first - before, count) + np.arange(n)))
 

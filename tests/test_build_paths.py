@@ -316,3 +316,36 @@ def test_key_lookup_with_every_key_equal_tells_topics_and_docnos_apart(monkeypat
     table = irnb_ordering.key_table(np.array([0, 1, 1, 0, 1]), pa.array(["a", "a", "b", "bb", "a"]))
     got = irnb_ordering.find_keys(table, np.array([1, 0, 0, 1, 2, 0]), pa.array(["a", "a", "b", "bb", "a", "bb"]))
     assert got.tolist() == [1, 0, -1, -1, -1, 3]
+
+
+@pytest.mark.parametrize("budget", [1, 64 << 20])
+def test_files_over_the_bytes_in_flight_are_parsed_one_at_a_time_with_the_same_runs_and_errors(
+        tmp_path, monkeypatch, budget):
+    """With a budget of 1 byte every file is read and parsed alone (as large files are):
+    the runs are those read inline, and the first bad file in name order is the one
+    reported."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for i in range(9):
+        _good(folder / f"r{i}", f"d{i}")
+    (folder / "r4").write_text("# a comment\n1 Q0 a 1 2.0 t\n", encoding="utf-8")  # the exact path keeps comments
+    monkeypatch.setattr(irnb_io, "_BYTES_IN_FLIGHT", budget)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 3)
+    threaded = read_runs(folder)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 1)
+    inline = read_runs(folder)
+    assert list(threaded) == list(inline) and all(threaded[n].table.equals(inline[n].table) for n in inline)
+    assert threaded["r4"].comments == inline["r4"].comments == ("a comment",)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 3)
+    (folder / "r6").write_text("1 Q0 a 1 x t\n", encoding="utf-8")
+    (folder / "r7").write_text("1 Q0 a 1 1.0\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"{folder / 'r6'}:1: expected a number in column 5")):
+        read_runs(folder)
+
+
+def test_a_parse_frees_the_text_it_was_handed():
+    """The file's bytes go to the parse in a one-item list, which the parse empties (so the
+    text is freed as soon as the parse no longer needs it)."""
+    text = [b"1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n"]
+    run = irnb_io._run_from_bytes(text, "r", "r", "error")
+    assert text == [] and run.table["docno"].to_pylist() == ["a", "b"]
