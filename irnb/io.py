@@ -161,7 +161,7 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
 
 
 # File text parsed at once on the reading threads, beyond a single file (see _InOrder).
-_BYTES_IN_FLIGHT = 64 << 20
+_BYTES_IN_FLIGHT = 256 << 20
 
 
 def _parse_threads() -> int:
