@@ -417,9 +417,8 @@ class Experiment:
     """
 
     # Built with numpy's huge-page advice as the caller has it (on by default), unlike the
-    # parse (irnb.memory.small_pages): the build and evaluate's temporaries are fewer and larger
-    # since issue 17's second pass, and 2 MB pages cost them less CPU than 4 KB faults
-    # (bench_scale, 100,000 topics: 0.33 against 0.39–0.42 CPU-s for build + evaluate).
+    # parse (irnb.memory.small_pages): the build's and evaluate's temporaries are few and
+    # large, and for them 2 MB pages cost less CPU than 4 KB faults (benchmarks/bench_scale.py).
     def __init__(
         self,
         runs,

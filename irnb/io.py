@@ -325,8 +325,7 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     table, numbers = parse_qrels_bytes(read_bytes(path, "qrels file"), str(path))
     qrels = qrels_from_table(table, numbers, str(path), on_duplicate)
     # as read_runs does: without it, Arrow's allocator hands the parse's freed memory back
-    # later, bit by bit, inside whatever runs next (the Experiment build took 0.46 instead
-    # of 0.26 CPU-s after reading 3 M qrels lines; benchmarks/bench_scale.py)
+    # later, bit by bit, inside whatever runs next (the Experiment build; benchmarks/bench_scale.py)
     return_freed_memory()
     return qrels
 
