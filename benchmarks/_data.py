@@ -36,7 +36,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-__all__ = ["SyntheticSpec", "SyntheticSet", "generate", "ensure_generated", "default_dir"]
+__all__ = ["SyntheticSpec", "SyntheticSet", "generate", "ensure_generated", "default_dir", "ShapeSpec",
+           "generate_shape", "ensure_shape"]
 
 _ALPHABET = np.frombuffer(b"0123456789abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)
 _DOCNO_LEN = 8
@@ -207,3 +208,116 @@ def ensure_generated(spec: SyntheticSpec | None = None, out_dir: str | os.PathLi
         if found.qrels_path.is_file() and all(p.is_file() for p in found.run_paths):
             return found
     return generate(root, spec)
+
+
+# ----------------------------------------------------------------------------- shape families
+
+
+@dataclass(frozen=True)
+class ShapeSpec:
+    """One input shape of benchmarks/bench_scale.py's families: ``n_runs`` runs of ``depth``
+    documents for each of ``n_topics`` topics, ``judgments_per_topic`` judged documents per
+    topic, binary grades (0/1) or graded (0-3), docnos shared by the topics (drawn from one
+    collection of 2**18 documents) or distinct across topics (each topic its own candidates,
+    as in MS MARCO's passage runs)."""
+
+    n_runs: int = 5
+    n_topics: int = 1_000
+    depth: int = 200
+    judgments_per_topic: int = 100
+    graded: bool = True
+    distinct_docnos: bool = True
+    seed: int = 34
+
+    @property
+    def candidates_per_topic(self) -> int:
+        """Documents a topic's runs and judgments are drawn from: twice the deeper of the two."""
+        return max(2 * self.depth, 2 * self.judgments_per_topic, 60)
+
+    @property
+    def num_lines(self) -> int:
+        return self.n_runs * self.n_topics * self.depth
+
+
+_SHARED_COLLECTION = 1 << 18
+_BASE36_SPAN = 36 ** _DOCNO_LEN
+
+
+def _docno_strings(index: np.ndarray) -> np.ndarray:
+    """Distinct 8-character base-36 docnos for distinct indices below 36**8: the index
+    scrambled by a bijection of [0, 36**8) (times a multiplier prime to 36, plus a shift),
+    written in base 36 — random-looking, distinct by construction, no uniqueness check."""
+    value = (index.astype(np.uint64) * np.uint64(1_000_003_577) + np.uint64(987_654_321)) % np.uint64(_BASE36_SPAN)
+    digits = np.empty((value.size, _DOCNO_LEN), dtype=np.uint8)
+    for j in range(_DOCNO_LEN - 1, -1, -1):
+        digits[:, j] = _ALPHABET[(value % np.uint64(36)).astype(np.intp)]
+        value //= np.uint64(36)
+    return digits.view(f"S{_DOCNO_LEN}").ravel()
+
+
+def generate_shape(out_dir: str | os.PathLike, spec: ShapeSpec) -> SyntheticSet:
+    """Write the runs and qrels of ``spec`` (vectorised over topics; popularity, noise and
+    grades as :func:`generate` draws them)."""
+    root = Path(out_dir)
+    run_dir = root / "runs"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(spec.seed)
+    T, C, D, J = spec.n_topics, spec.candidates_per_topic, spec.depth, spec.judgments_per_topic
+    if spec.distinct_docnos:  # topic t's candidates: documents t*C ... t*C + C - 1
+        candidates = np.arange(T * C, dtype=np.int64).reshape(T, C)
+    else:  # C distinct documents of one collection: start + i * stride (odd) modulo 2**18
+        start = rng.integers(0, _SHARED_COLLECTION, size=(T, 1))
+        stride = 2 * rng.integers(0, _SHARED_COLLECTION // 2, size=(T, 1)) + 1
+        candidates = (start + np.arange(C) * stride) % _SHARED_COLLECTION
+    log_w = -np.log(np.arange(C, dtype=np.float64) + 10.0)
+    topics = np.asarray(_topic_ids(T), dtype=object)
+    topic_col = pa.array(np.repeat(topics, D), pa.string())
+    rank_col = pa.array(np.tile(np.arange(1, D + 1, dtype=np.int64), T))
+    for i in range(spec.n_runs):
+        sigma = rng.uniform(0.3, 1.5)
+        keys = log_w[None, :] + sigma * rng.gumbel(size=(T, C))
+        top = np.argpartition(-keys, D - 1, axis=1)[:, :D]
+        top_keys = np.take_along_axis(keys, top, axis=1)
+        order = np.argsort(-top_keys, axis=1, kind="stable")
+        top, top_keys = np.take_along_axis(top, order, axis=1), np.take_along_axis(top_keys, order, axis=1)
+        scores = np.round(top_keys - top_keys.min() + 1.0, 4)  # rounded: some ties
+        docs = _docno_strings(np.take_along_axis(candidates, top, axis=1).ravel())
+        name = f"run{i:03d}"
+        _write_lines(pa.table({"qid": topic_col, "q0": pa.array(np.full(T * D, "Q0", dtype=object), pa.string()),
+                               "docno": pa.array(docs.astype(str), pa.string()), "rank": rank_col,
+                               "score": pa.array(scores.ravel()),
+                               "tag": pa.array(np.full(T * D, name, dtype=object), pa.string())}),
+                     run_dir / f"{name}.txt")
+    # judged: J candidates per topic without replacement, more likely the popular ones
+    # (Gumbel top-J of the log popularities), relevant with probability 0.03 + 0.6 exp(-j / 300)
+    keys = log_w[None, :] + rng.gumbel(size=(T, C))
+    picked = np.argpartition(-keys, J - 1, axis=1)[:, :J] if J < C else np.tile(np.arange(C), (T, 1))
+    relevant = rng.random(picked.shape) < 0.03 + 0.6 * np.exp(-picked / 300.0)
+    grade = np.where(relevant, rng.integers(1, 4, size=picked.shape) if spec.graded else 1, 0)
+    docs = _docno_strings(np.take_along_axis(candidates, picked, axis=1).ravel())
+    qrels_path = root / "qrels.txt"
+    _write_lines(pa.table({"qid": pa.array(np.repeat(topics, J), pa.string()),
+                           "iteration": pa.array(np.zeros(T * J, dtype=np.int64)),
+                           "docno": pa.array(docs.astype(str), pa.string()), "grade": pa.array(grade.ravel())}),
+                 qrels_path)
+    (root / "manifest.json").write_text(json.dumps(asdict(spec), indent=1, sort_keys=True) + "\n")
+    spec_set = SyntheticSpec(n_runs=spec.n_runs, n_topics=T, depth=D, judgments_per_topic=J, candidates_per_topic=C,
+                             collection_size=max(T * C, _SHARED_COLLECTION), seed=spec.seed)
+    return SyntheticSet(root=root, run_dir=run_dir, qrels_path=qrels_path, spec=spec_set)
+
+
+def ensure_shape(spec: ShapeSpec, out_dir: str | os.PathLike | None = None) -> SyntheticSet:
+    """:func:`generate_shape` unless ``out_dir`` (default: a per-spec temp folder) holds it."""
+    key = "-".join(f"{v}" for v in asdict(spec).values())
+    root = Path(out_dir) if out_dir is not None else Path(tempfile.gettempdir()) / f"irnb-bench-shape-{key}"
+    manifest = root / "manifest.json"
+    if manifest.is_file() and json.loads(manifest.read_text()) == asdict(spec):
+        paths = [root / "runs" / f"run{i:03d}.txt" for i in range(spec.n_runs)]
+        if (root / "qrels.txt").is_file() and all(p.is_file() for p in paths):
+            spec_set = SyntheticSpec(n_runs=spec.n_runs, n_topics=spec.n_topics, depth=spec.depth,
+                                     judgments_per_topic=spec.judgments_per_topic,
+                                     candidates_per_topic=spec.candidates_per_topic,
+                                     collection_size=max(spec.n_topics * spec.candidates_per_topic,
+                                                         _SHARED_COLLECTION), seed=spec.seed)
+            return SyntheticSet(root=root, run_dir=root / "runs", qrels_path=root / "qrels.txt", spec=spec_set)
+    return generate_shape(root, spec)

@@ -1,16 +1,28 @@
-"""Scale: many topics, many runs, all pairs, and sweeps (issue 17), each as a ratio against
-its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-runs it).
+"""Scale: input shapes, many runs, all pairs, and sweeps, each as a ratio against its peer
+measured in the same run (not a test; tests/test_bench_smoke.py smoke-runs it).
 
-1. Many topics. read + Experiment + evaluate (P@10, AP, nDCG@10, bpref) against pytrec_eval
-   (parse the same files into its dicts in Python + evaluate), CPU seconds (the best of 3
-   rounds, irnb and pytrec_eval taking turns), at
-   5 runs × 5,000 topics × 200 documents and 1 run × 100,000 topics × 20 documents
-   (benchmarks/_data.py generates them once). Target: irnb ≤ 1/3 of pytrec_eval. Then the
-   parse rate on TREC-COVID round 1's runs (target ≥ 2 M lines/s; needs ../shared).
-2. All pairs, 1,000 runs × 50 topics (coarse P@10-like values, ties and zeros): Wilcoxon
-   against ``scipy.stats.wilcoxon(x, y, axis=1)`` over the same pairs (target ≤ 1/2, same
-   p-values); the t-test against a vectorised numpy baseline (differences, mean, sd,
-   Student's t; target ≤ 1/2); the decision matrix (every pair, a measure and its
+1. Shape families. Read runs + qrels, build the Experiment, evaluate P@10, AP, nDCG@10 and
+   bpref, against pytrec_eval (the same files parsed into its dicts in Python, then
+   evaluated; each run parsed, evaluated and dropped in turn). One family per axis, the
+   other axes at a base shape of 5 runs × 1,000 topics × 200 documents, 100 graded
+   judgments per topic, docnos distinct across topics: docnos shared by the topics (one
+   collection) or distinct; 10, 100 or 500 judgments per topic; binary or graded; 20, 200
+   or 1,000 documents per topic; 1, 20 or 200 runs; 50, 5,000 or 100,000 topics (the
+   largest values with the other axes lowered, see ``_SHRINK``). Every shape is generated
+   from a seed (``_data.generate_shape``, once per machine, into the temp folder). Each tool
+   runs in a fresh process (imports untimed), ``--repeats`` pairs taking turns; the table
+   gives medians of CPU (every thread) and wall seconds, the medians of the paired ratios
+   (targets: CPU ≤ 1/3, wall ≤ 1/4) and irnb's peak resident memory above the imports per
+   run line (Linux VmHWM, as benchmarks/bench_memory.py measures it). ``--msmarco`` adds
+   the MS MARCO-scale case (10 runs × 6,980 topics × 1,000 documents, docnos distinct, one
+   binary judgment per topic; 70 M run lines, about 2.4 GB of files, one pair: targets
+   CPU ≤ 1/3 and ≤ 40 bytes per line). Then the parse rate on TREC-COVID round 1's runs
+   (target ≥ 2 M lines/s; needs ../shared).
+2. All pairs. Wilcoxon on scores rounded to one and two decimals (ties and zero
+   differences, as real P@10 and AP scores have) for 100, 300 and 1,000 runs × 50 topics,
+   against ``scipy.stats.wilcoxon(x, y, axis=1)`` over the same pairs (target ≤ 1/2,
+   identical p-values); the t-test against a vectorised numpy baseline (differences, mean,
+   sd, Student's t; target ≤ 1/2); the decision matrix (every pair, a measure and its
    assessment measure, t-test and ANOVA + Bonferroni: "a few seconds").
 3. Tukey HSD over the 143 TREC-COVID round-1 runs (P@10, 30 topics) against statsmodels'
    ``pairwise_tukeyhsd`` (target ≤ 1/20, p-values within 1e-4). Needs ../shared; with
@@ -23,17 +35,23 @@ its peer measured in the same run (not a test; tests/test_bench_smoke.py smoke-r
 5. The bias view's curve (leave-one-group-out at 5 pool depths), re-evaluating every topic
    against reusing the topics a group's removal leaves untouched.
 
-    python benchmarks/bench_scale.py [--quick] [--shared ../shared] [--skip many,parse,pairs,tukey,sweeps,bias]
+    python benchmarks/bench_scale.py [--quick] [--repeats 3] [--msmarco] [--save] [--shared ../shared]
+                                     [--skip shapes,parse,pairs,tukey,sweeps,bias]
 
-The machine and its load are printed first: on a shared 2-core machine wall times move
-with the load, CPU times and ratios much less.
+The machine (cores, CPU model) and its load averages are printed first and last (``--save``
+writes the output to benchmarks/RESULTS_scale.md): on a shared machine wall times move with
+the load, CPU times less, and a fresh process's CPU time includes the kernel's time for its
+page faults.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import statistics
+import subprocess
 import sys
 import time
 import warnings
@@ -78,7 +96,7 @@ def _ratio(name: str, ours: float, peer: float, target: float | None) -> str:
     return f"  {name}: irnb {ours:.3f} s, peer {peer:.3f} s, ratio {ratio:.3f}{verdict}"
 
 
-# ----------------------------------------------------------------------------- 1. many topics
+# ----------------------------------------------------------------------------- 1. shape families
 def _parse_trec(path, number):
     out = {}
     with open(path, encoding="utf-8") as f:
@@ -89,50 +107,148 @@ def _parse_trec(path, number):
     return out
 
 
-def many_topics(quick: bool) -> list[str]:
+# The base shape and, per axis, the values the family takes (the other axes at the base).
+BASE = dict(n_runs=5, n_topics=1_000, depth=200, judgments_per_topic=100, graded=True, distinct_docnos=True)
+FAMILIES = [
+    ("docnos", "distinct_docnos", [False, True]),
+    ("judgments / topic", "judgments_per_topic", [10, 100, 500]),
+    ("grades", "graded", [False, True]),
+    ("documents / topic", "depth", [20, 200, 1_000]),
+    ("runs", "n_runs", [1, 20, 200]),
+    ("topics", "n_topics", [50, 5_000, 100_000]),
+]
+# Values that would make a case slow: the other axes are lowered there, keeping the run lines
+# near a million (the axis's own value is never changed).
+_SHRINK = {("n_runs", 200): dict(n_topics=50, depth=100), ("n_topics", 100_000): dict(n_runs=1, depth=20),
+           ("depth", 1_000): dict(n_topics=200), ("judgments_per_topic", 500): dict(n_topics=500)}
+MSMARCO = dict(n_runs=10, n_topics=6_980, depth=1_000, judgments_per_topic=1, graded=False, distinct_docnos=True)
+
+
+def family_specs(quick: bool) -> list[tuple[str, str, dict]]:
+    """(family, value label, ShapeSpec fields) of every case, the base case once per family."""
+    cases = []
+    for family, axis, values in FAMILIES:
+        for value in values:
+            fields = dict(BASE, **_SHRINK.get((axis, value), {}), **{axis: value})
+            if quick:  # a smoke run: tiny sizes, the same shapes
+                fields.update(n_runs=min(fields["n_runs"], 2), n_topics=min(fields["n_topics"], 50),
+                              depth=min(fields["depth"], 50),
+                              judgments_per_topic=min(fields["judgments_per_topic"], 20))
+            if isinstance(value, bool):
+                label = ("distinct" if value else "shared") if axis == "distinct_docnos" else \
+                    ("graded" if value else "binary")
+            else:
+                label = f"{value:,}"
+            if not (quick and any(fields == seen for _, _, seen in cases)):
+                cases.append((family, label, fields))
+    return cases
+
+
+def child(tool: str, data_dir: str) -> dict:
+    """Runs in a fresh process: read the runs and qrels, evaluate P@10, AP, nDCG@10 and bpref;
+    CPU (every thread), wall, the peak resident set above the one after the imports, and the
+    first run's MAP (a check that both tools computed the same thing)."""
+    import bench_memory
+
+    root = Path(data_dir)
+    run_files = sorted((root / "runs").glob("*.txt"))
+    if tool == "irnb":
+        irnb.read_runs, irnb.read_qrels, irnb.Experiment, irnb.evaluate  # noqa: B018  (imports, untimed)
+    else:
+        import pytrec_eval
+    base = bench_memory._status("VmRSS")
+    bench_memory._reset_peak()
+    cpu, wall = time.process_time(), time.perf_counter()
+    if tool == "irnb":
+        ev = irnb.evaluate(irnb.Experiment(irnb.read_runs(run_files), irnb.read_qrels(root / "qrels.txt")), MEASURES)
+        check = float(np.nanmean(np.where(ev.evaluated[0], ev["AP"][0], np.nan)))
+    else:  # each run parsed, evaluated and dropped in turn: pytrec_eval's smallest footprint
+        qrels = _parse_trec(root / "qrels.txt", int)
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES)
+        check = None
+        for path in run_files:
+            result = evaluator.evaluate(_parse_trec(path, float))
+            if check is None:
+                check = float(np.mean([v["map"] for v in result.values()]))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return {"cpu": cpu, "wall": wall, "peak": bench_memory._status("VmHWM") - base, "check": check}
+
+
+def _in_child(tool: str, data_dir: Path) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", tool, str(data_dir)], capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"{tool} on {data_dir} failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure_shape(fields: dict, repeats: int, *, peer: bool = True) -> dict:
+    """irnb and pytrec_eval on one shape, each in a fresh process, ``repeats`` pairs taking
+    turns (irnb first in even pairs, pytrec_eval first in odd ones): medians of CPU, wall and
+    their paired ratios; bytes per run line at irnb's peak."""
     import _data
 
-    # irnb imports its modules (and pandas) on first use; pytrec_eval is imported before its
-    # timing too: import time is left out on both sides
-    irnb.read_runs, irnb.read_qrels, irnb.Experiment, irnb.evaluate  # noqa: B018
-    sizes = [(5, 5_000, 200), (1, 100_000, 20)] if not quick else [(2, 200, 50), (1, 2_000, 10)]
-    repeats = 1 if quick else 3
-    lines = []
-    for n_runs, n_topics, depth in sizes:
-        spec = _data.SyntheticSpec(n_runs=n_runs, n_topics=n_topics, depth=depth, judgments_per_topic=30,
-                                   candidates_per_topic=max(2 * depth, 60), collection_size=200_000, seed=17)
-        data = _data.ensure_generated(spec)
-        run_files = sorted(data.run_dir.glob("*.txt"))
+    spec = _data.ShapeSpec(**fields)
+    data = _data.ensure_shape(spec)
+    ours, theirs = [], []
+    for r in range(repeats):
+        order = ["irnb", "pytrec_eval"] if peer else ["irnb"]
+        for tool in order if r % 2 == 0 else order[::-1]:
+            (ours if tool == "irnb" else theirs).append(_in_child(tool, data.root))
+    med = statistics.median
+    row = {"lines": spec.num_lines, "irnb_cpu": med(x["cpu"] for x in ours), "irnb_wall": med(x["wall"] for x in ours),
+           "bytes_per_line": med(x["peak"] for x in ours) / spec.num_lines, "irnb_check": ours[0]["check"]}
+    if peer:
+        row.update(peer_cpu=med(x["cpu"] for x in theirs), peer_wall=med(x["wall"] for x in theirs),
+                   cpu_ratio=med(a["cpu"] / b["cpu"] for a, b in zip(ours, theirs, strict=True)),
+                   wall_ratio=med(a["wall"] / b["wall"] for a, b in zip(ours, theirs, strict=True)),
+                   peer_check=theirs[0]["check"])
+    return row
 
-        system = []  # irnb's system CPU seconds in each round (page faults, mostly)
 
-        def ours():
-            before = os.times().system
-            exp = irnb.Experiment(irnb.read_runs(run_files), irnb.read_qrels(data.qrels_path))
-            ev = irnb.evaluate(exp, MEASURES)
-            system.append(os.times().system - before)
-            return ev
+def _shape_text(fields: dict) -> str:
+    return (f"{fields['n_runs']} × {fields['n_topics']:,} × {fields['depth']:,}, {fields['judgments_per_topic']} "
+            f"{'graded' if fields['graded'] else 'binary'} judgments/topic, "
+            f"{'distinct' if fields['distinct_docnos'] else 'shared'} docnos")
 
-        try:
-            import pytrec_eval
-        except ImportError:
-            ev, ours_cpu, _ = _cpu(ours)
-            lines.append(f"  {n_runs}×{n_topics}×{depth}: irnb {ours_cpu:.3f} CPU-s; pytrec_eval not installed")
-            continue
 
-        def peer():
-            qrels = _parse_trec(data.qrels_path, int)
-            runs = [_parse_trec(p, float) for p in run_files]
-            evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES)
-            return [evaluator.evaluate(r) for r in runs]
-
-        (ev, ours_cpu, ours_wall), (res, peer_cpu, peer_wall) = _best([ours, peer], repeats)
-        got = float(np.nanmean(np.where(ev.evaluated[0], ev["AP"][0], np.nan)))
-        want = float(np.mean([v["map"] for v in res[0].values()]))
-        lines.append(_ratio(f"{n_runs} runs × {n_topics:,} topics × {depth} docs, CPU (MAP of run 1: "
-                            f"{got:.6f} / {want:.6f})", ours_cpu, peer_cpu, 1 / 3))
-        lines.append(f"    wall: irnb {ours_wall:.3f} s, pytrec_eval {peer_wall:.3f} s; irnb's system time "
-                     f"(page faults) {' / '.join(f'{x:.2f}' for x in system)} s in its {len(system)} rounds")
+def families(quick: bool, repeats: int, msmarco: bool) -> list[str]:
+    """Every shape family (and, with ``msmarco``, the MS MARCO-scale case) as a Markdown table."""
+    try:
+        import pytrec_eval  # noqa: F401
+    except ImportError:
+        return ["  pytrec_eval not installed (pip install -e '.[bench]')"]
+    lines = ["Read + Experiment + evaluate (P@10, AP, nDCG@10, bpref) against pytrec_eval (its files parsed "
+             "in Python, then evaluated), each tool in a fresh process, medians of "
+             f"{repeats} interleaved pairs; ratios are medians of the paired ratios (targets: CPU ≤ 1/3, wall ≤ 1/4); "
+             "bytes per run line at irnb's peak RSS above the imports.",
+             "",
+             "| family | value | shape (runs × topics × docs) | lines | irnb CPU s | peer CPU s | CPU ratio | "
+             "irnb wall s | peer wall s | wall ratio | B/line | MAP run 1 irnb / peer |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
+    cases = family_specs(quick) + ([("MS MARCO scale", "10 runs", MSMARCO)] if msmarco else [])
+    for family, label, fields in cases:
+        reps = 1 if family == "MS MARCO scale" else repeats
+        row = measure_shape(fields, reps)
+        rows.append((family, label, row))
+        lines.append(f"| {family} | {label} | {_shape_text(fields)} | {row['lines']:,} | {row['irnb_cpu']:.2f} | "
+                     f"{row['peer_cpu']:.2f} | {row['cpu_ratio']:.3f} | {row['irnb_wall']:.2f} | "
+                     f"{row['peer_wall']:.2f} | {row['wall_ratio']:.3f} | {row['bytes_per_line']:.1f} | "
+                     f"{row['irnb_check']:.6f} / {row['peer_check']:.6f} |")
+        print(lines[-1], flush=True)
+    family_rows = [r for r in rows if r[0] != "MS MARCO scale"]
+    worst_cpu = max(family_rows, key=lambda r: r[2]["cpu_ratio"])
+    worst_wall = max(family_rows, key=lambda r: r[2]["wall_ratio"])
+    lines += ["",
+              f"Worst CPU ratio: {worst_cpu[2]['cpu_ratio']:.3f} ({worst_cpu[0]} = {worst_cpu[1]}; "
+              f"{'meets' if worst_cpu[2]['cpu_ratio'] <= 1 / 3 else 'MISSES'} ≤ 1/3). "
+              f"Worst wall ratio: {worst_wall[2]['wall_ratio']:.3f} ({worst_wall[0]} = {worst_wall[1]}; "
+              f"{'meets' if worst_wall[2]['wall_ratio'] <= 1 / 4 else 'MISSES'} ≤ 1/4)."]
+    for family, _, row in rows:
+        if family == "MS MARCO scale":
+            lines.append(f"MS MARCO scale ({_shape_text(MSMARCO)}): CPU ratio {row['cpu_ratio']:.3f}, wall ratio "
+                         f"{row['wall_ratio']:.3f} (target ≤ 1/3), {row['bytes_per_line']:.1f} bytes per run line at "
+                         f"irnb's peak (target ≤ 40).")
     return lines
 
 
@@ -174,26 +290,38 @@ def all_pairs(quick: bool) -> list[str]:
     from scipy import special
     from scipy import stats as sps
 
+    lines = []
+    # Wilcoxon on scores with ties and zero differences (real P@10 and AP scores have them):
+    # P@10-like (one decimal) and AP-like (two decimals) scores, 100 to 1,000 runs
+    sizes = [(100, 50), (300, 50), (1000, 50)] if not quick else [(60, 50)]
+    for S, T in sizes:
+        for decimals in (1, 2):
+            rng = np.random.default_rng(0)
+            V = np.round(rng.beta(2, 5, size=(S, T)), decimals)
+            a, b = np.triu_indices(S, 1)
+            names = [f"r{i}" for i in range(S)]
+
+            def scipy_wilcoxon(V=V, a=a, b=b):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return sps.wilcoxon(V[a], V[b], axis=1)
+
+            (res, ours, _), (ref, peer, _) = _best([lambda V=V, names=names: stats.wilcoxon_test(V, run_names=names),
+                                                    scipy_wilcoxon], 1 if quick or S >= 1000 else 3)
+            same = np.array_equal(np.isnan(res.p_value), np.isnan(ref.pvalue)) and \
+                np.nanmax(np.abs(res.p_value - ref.pvalue)) == 0.0
+            d = V[a] - V[b]
+            lines.append(_ratio(f"Wilcoxon, {S} runs × {T} topics, scores to {decimals} decimal(s) ({a.size:,} pairs, "
+                                f"{(d == 0).any(axis=1).mean():.0%} with zero differences) vs "
+                                f"scipy.stats.wilcoxon(axis=1) (identical p-values: {same})", ours, peer, 0.5))
+
     S, T = (1000, 50) if not quick else (60, 50)
     rng = np.random.default_rng(0)
     P = np.round(rng.beta(2, 5, size=(S, T)) * 10) / 10  # P@10-like: ties and zero differences
     A = np.round(rng.beta(5, 2, size=(S, T)) * 10) / 10
     a, b = np.triu_indices(S, 1)
     names = [f"r{i}" for i in range(S)]
-    lines = [f"  {S} runs × {T} topics = {a.size:,} pairs"]
-
-    res, ours, _ = _cpu(lambda: stats.wilcoxon_test(P, run_names=names))
-
-    def scipy_wilcoxon():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return sps.wilcoxon(P[a], P[b], axis=1)
-
-    ref, peer, _ = _cpu(scipy_wilcoxon)
-    same = np.array_equal(np.isnan(res.p_value), np.isnan(ref.pvalue)) and \
-        np.nanmax(np.abs(res.p_value - ref.pvalue)) == 0.0
-    lines.append(_ratio(f"Wilcoxon vs scipy.stats.wilcoxon(axis=1) (identical p-values: {same})", ours, peer, 0.5))
-
+    lines.append(f"  {S} runs × {T} topics = {a.size:,} pairs")
     res, ours, _ = _cpu(lambda: stats.t_test(P, run_names=names))
 
     def numpy_t():
@@ -327,10 +455,16 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     parser.add_argument("--skip", default="",
-                        help="comma-separated parts to skip: many, parse, pairs, tukey, sweeps, bias")
-    parser.add_argument("--save", action="store_true",
-                        help="also write the output into benchmarks/RESULTS.md (its 'Scale' section)")
+                        help="comma-separated parts to skip: shapes, parse, pairs, tukey, sweeps, bias")
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved pairs per shape (medians reported)")
+    parser.add_argument("--msmarco", action="store_true",
+                        help="also the MS MARCO-scale case (10 runs × 6,980 topics × 1,000: 70 M lines, minutes)")
+    parser.add_argument("--save", action="store_true", help="also write the output into benchmarks/RESULTS_scale.md")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(*args.child)))
+        return
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     printed = []
 
@@ -338,9 +472,9 @@ def main(argv=None) -> None:
         print(line, flush=True)
         printed.append(line)
 
-    say(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-        f"{platform.python_version()}, load average {_load()} at the start")
-    parts = [("many", "1. many topics", lambda: many_topics(args.quick)),
+    say(f"machine: {_machine()}; load average {_load()} at the start")
+    parts = [("shapes", "1. shape families", lambda: families(args.quick, 1 if args.quick else args.repeats,
+                                                              args.msmarco)),
              ("parse", "1b. parse rate", lambda: parse_rate(args.quick, args.shared)),
              ("pairs", "2. all pairs", lambda: all_pairs(args.quick)),
              ("tukey", "3. Tukey HSD", lambda: tukey(args.quick, args.shared)),
@@ -351,10 +485,29 @@ def main(argv=None) -> None:
             continue
         say(title)
         for line in fn():
-            say(line)
+            if key != "shapes" or not line.startswith("| ") or line.startswith("| family") or line.startswith("|---"):
+                say(line)
+            else:
+                printed.append(line)  # the table's rows were printed as they came
     say(f"load average {_load()} at the end")
     if args.save:
-        _save(printed)
+        _save(printed, argv)
+
+
+def _machine() -> str:
+    """``nproc`` (the cores this process may use), the CPU model, the OS and Python."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count()
+    model = platform.processor() or platform.machine()
+    try:
+        model = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                     if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (f"{cores} cores (nproc), {model}, {platform.system()} {platform.release()}, "
+            f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}")
 
 
 def _load() -> str:
@@ -362,25 +515,17 @@ def _load() -> str:
     return " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
 
 
-_SECTION = "## Scale: many topics, many runs, all pairs, sweeps (bench_scale.py)"
-
-
-def _save(printed: list[str]) -> None:
-    """Replace (or add, at the end) the Scale section of benchmarks/RESULTS.md."""
+def _save(printed: list[str], argv) -> None:
+    """Write the output into benchmarks/RESULTS_scale.md (replaced on every --save)."""
     import datetime
 
-    path = Path(__file__).resolve().parent / "RESULTS.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if _SECTION in text:
-        head, rest = text.split(_SECTION, 1)
-        tail = rest[rest.find("\n## "):] if "\n## " in rest else ""
-    else:
-        head, tail = text.rstrip() + "\n\n", ""
-    today = datetime.date.today().isoformat()
-    body = (f"{_SECTION}\n\n`python benchmarks/bench_scale.py --save` — {today}; a 2-core machine shared with "
-            "other jobs (its load averages are printed first and last): CPU seconds move by about ±10 % from "
-            "run to run, ratios less.\n\n```\n" + "\n".join(printed) + "\n```\n")
-    path.write_text(head + body + tail, encoding="utf-8")
+    path = Path(__file__).resolve().parent / "RESULTS_scale.md"
+    command = " ".join(["python benchmarks/bench_scale.py", *(sys.argv[1:] if argv is None else argv)])
+    body = (f"# Scale: shape families, all pairs, sweeps (bench_scale.py)\n\n`{command}` — "
+            f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC. The machine is shared with other "
+            "jobs: its load averages (1, 5, 15 minutes, as `uptime` prints them) are recorded first and last; "
+            "wall times move with the load, CPU times and ratios much less.\n\n" + "\n".join(printed) + "\n")
+    path.write_text(body, encoding="utf-8")
     print(f"saved {path}", file=sys.stderr)
 
 

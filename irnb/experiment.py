@@ -62,8 +62,8 @@ from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
 from .params import COMPLETE, RUN_DEPTH
 from .trecdata import Qrels, Run, check_duplicate_policy
-from .ordering import (StringBytes, check_compat, encode_topics, remember_blocks, sorted_blocks, string_bytes,
-                       string_hash, strings_equal, topic_blocks)
+from .ordering import (KeyTable, check_compat, encode_topics, find_keys, key_table, remember_blocks, sorted_blocks,
+                       topic_blocks)
 
 __all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
            "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note", "PoolMaskError"]
@@ -322,239 +322,15 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
     return topic_idx, grades.astype(np.int8), docno, starts
 
 
-class _QrelsKeys(NamedTuple):
-    """The qrels as one sorted array of 64-bit keys, for matching run lines by sorting
-    (:func:`_match`): each key packs, from the top, the entry's topic index
-    (``topic_bits``), the top ``hash_bits`` of a 64-bit hash of its docno, and the entry's
-    index (the low ``low_bits``)."""
-
-    sorted_key: np.ndarray  # (Q,) uint64, ascending
-    topic_bits: int
-    hash_bits: int
-    low_bits: int
-    qrel_docno: StringBytes  # the docnos' bytes, to confirm matches
-
-
-# Fewest docno-hash bits worth keying on: with fewer, entries of one topic would often share
-# a key (still exact, every match is confirmed on the strings, but slower); then the
-# hash-table path (_QrelsIndex) looks lines up instead.
-_MIN_HASH_BITS = 16
-_MAX_HASH_BITS = 64  # tests lower it to force many entries of a topic onto one key
-
-
-def _pack(topic: np.ndarray, docno_hash: np.ndarray, low: np.ndarray, bits: tuple[int, int, int]) -> np.ndarray:
-    """uint64 keys: ``topic`` in the top ``bits[0]`` bits, the top ``bits[1]`` bits of
-    ``docno_hash`` below, ``low`` in the last ``bits[2]`` bits. ``docno_hash`` is used up
-    (shifted in place: the callers pass a fresh :func:`string_hash`)."""
-    topic_bits, hash_bits, low_bits = bits
-    key = topic.astype(np.uint64)
-    key <<= np.uint64(64 - topic_bits)
-    docno_hash >>= np.uint64(64 - hash_bits)
-    docno_hash <<= np.uint64(low_bits)
-    key |= docno_hash
-    key |= low
-    return key
-
-
-def _qrels_keys(qrel_topic: np.ndarray, qrel_docno: pa.Array, *, topics: int, lines: int) -> _QrelsKeys | None:
-    """The sorted keys of the qrels, for batches of at most ``lines`` lines on topic indices
-    below ``topics``; None when topic and row bits leave fewer than 16 bits of hash."""
-    topic_bits = max(1, int(topics).bit_length())
-    low_bits = max(1, int(max(qrel_topic.size, lines)).bit_length())
-    hash_bits = min(_MAX_HASH_BITS, 64 - topic_bits - low_bits)
-    if hash_bits < _MIN_HASH_BITS:
-        return None
-    bits = (topic_bits, hash_bits, low_bits)
-    docno = string_bytes(qrel_docno)
-    key = _pack(qrel_topic, string_hash(docno), np.arange(qrel_topic.size, dtype=np.uint64), bits)
-    key.sort()  # numpy's SIMD sort of integers: a few ms per million keys
-    return _QrelsKeys(key, *bits, docno)
-
-
-def _match(keys: _QrelsKeys, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
-    """The qrels entry of every line (``topic[i]``, ``docno[i]``), or NOT_IN_QRELS.
-
-    The lines' keys (topic, docno hash, line number) are sorted too, so one binary search
-    of sorted values against sorted values finds, for every line, the first entry with the
-    same topic and hash bits; the docno strings of each such candidate pair are then
-    compared, so a hash collision never makes a false match. Entries sharing a key (the
-    same docno listed twice, or a collision) are tried in entry order: the first entry
-    whose docno is the line's wins."""
-    n = topic.size
-    out = np.full(n, NOT_IN_QRELS, dtype=np.int32)
-    sorted_key = keys.sorted_key
-    if n == 0 or sorted_key.size == 0:
-        return out
-    low = np.uint64((1 << keys.low_bits) - 1)
-    line_docno = string_bytes(docno)
-    line_key = _pack(topic, string_hash(line_docno), np.arange(n, dtype=np.uint64),
-                     (keys.topic_bits, keys.hash_bits, keys.low_bits))
-    line_key.sort()
-    high = line_key & ~low
-    start = _first_at_least(sorted_key, high, low)
-    np.minimum(start, sorted_key.size - 1, out=start)  # past the end: the last key, whose high part is lower
-    found = sorted_key[start]
-    found &= ~low
-    pending = np.flatnonzero(found == high)  # lines with a candidate entry (same topic and hash bits)
-    del found
-    step = 0
-    while pending.size:  # round k tries the k-th entry sharing the line's key; usually one round
-        rows = line_key[pending]  # gathered arrays masked in place: no second temporary each
-        rows &= low
-        rows = rows.view(np.int64)
-        entries = start[pending]
-        entries += step
-        entries = sorted_key[entries]
-        entries &= low
-        entries = entries.view(np.int64)
-        equal = strings_equal(line_docno, rows, keys.qrel_docno, entries)
-        out[rows[equal]] = entries[equal]
-        pending = pending[~equal]
-        step += 1
-        at = start[pending] + step
-        inside = at < sorted_key.size
-        pending, at = pending[inside], at[inside]
-        pending = pending[(sorted_key[at] & ~low) == high[pending]]
-    return out
-
-
-def _first_at_least(sorted_key: np.ndarray, high: np.ndarray, low: np.uint64) -> np.ndarray:
-    """For every value of the sorted ``high``, the position of the first of the sorted keys
-    that is ≥ it (``np.searchsorted(sorted_key, high)``), for keys whose lowest bits (the
-    mask ``low``) are never all ones and values whose lowest bits are all zero, as
-    :func:`_match` packs them.
-
-    When the keys are at least as many, value h is sorted together with the keys as h - 1
-    (its higher bits minus one, the low bits all ones): that lands after every key below h
-    and before every key from h on, and no key equals it; one sort of values (numpy's SIMD
-    sort, no argsort), and each value's place, minus the values before it, counts the
-    keys below it (h = 0, which would wrap, has none). When the keys are fewer, each key
-    is searched among the values instead (fewer binary searches, in a smaller array's
-    cache) and the positions counted back: the keys < high[i] are those placed before i.
-
-    >>> keys = np.array([2 << 2, 4 << 2 | 1, 4 << 2 | 2, 9 << 2], np.uint64)
-    >>> high = np.array([0, 1, 4, 5, 9, 10], np.uint64) << np.uint64(2)
-    >>> _first_at_least(keys, high, np.uint64(3)).tolist() == np.searchsorted(keys, high).tolist()
-    True
-    >>> _first_at_least(keys, high[[2, 2, 5]], np.uint64(3)).tolist()   # more keys than values
-    [1, 1, 4]
-    """
-    if sorted_key.size >= high.size:
-        n = high.size
-        merged = np.concatenate([sorted_key, high])
-        merged[sorted_key.size:] -= np.uint64(1)  # h - 1: wraps only for h = 0
-        merged.sort()
-        merged &= low
-        landed = np.flatnonzero(merged == low)  # where the values went, in value order (h = 0 last)
-        del merged
-        zeros = int(np.searchsorted(high, np.uint64(1)))
-        if zeros == 0:  # the usual case: the positions are counted in place
-            landed -= np.arange(n)
-            return landed
-        out = np.zeros(n, dtype=np.int64)
-        out[zeros:] = landed[:n - zeros]
-        out[zeros:] -= np.arange(n - zeros)
-        return out
-    before = np.bincount(np.searchsorted(high, sorted_key, side="right"), minlength=high.size + 1)
-    return np.cumsum(before[:-1])
-
-
-class _QrelsIndex(NamedTuple):
-    """The qrels prepared for looking docnos up: one hash table of the distinct judged
-    docnos (``vocab``), then the entry of (topic, docno id) from a dense table when topics
-    × docnos is small, else by indexing for a docno judged for one topic only (the usual
-    case) and by binary search in ``sorted_key`` for the others."""
-
-    qrel_topic: np.ndarray  # (Q,) topic index of every entry
-    vocab: pa.Array  # distinct judged docnos
-    dense: np.ndarray | None  # (topics + 1, V) entry or -1; the last row is for other topics
-    entries_per_id: np.ndarray  # (V,) entries with that docno
-    some_entry: np.ndarray  # (V,) one entry with that docno
-    order: np.ndarray | None  # entries sorted by (topic, docno id); None when no docno repeats
-    sorted_key: np.ndarray | None
-
-
-# Largest topics × judged docnos looked up in a dense int32 table (16 MB); it is also
-# never larger than one entry per line looked up.
-_DENSE_ENTRIES = 1 << 22
-
-
-def _qrels_index(qrel_topic: np.ndarray, qrel_docno: pa.Array, *, lines: int) -> _QrelsIndex:
-    """The lookup structures for ``lines`` run lines to come (which sets the table sizes)."""
-    vocab = pc.unique(qrel_docno)
-    V, Q = len(vocab), qrel_topic.size
-    qrel_id = pc.index_in(qrel_docno, value_set=vocab).to_numpy().astype(np.int64)
-    rows = int(qrel_topic.max(initial=-1)) + 2
-    dense = None
-    if rows * V <= min(_DENSE_ENTRIES, max(lines, 1 << 12)):
-        dense = np.full((rows, V), -1, dtype=np.int32)
-        dense[qrel_topic, qrel_id] = np.arange(Q, dtype=np.int32)
-    entries_per_id = np.bincount(qrel_id, minlength=V)
-    some_entry = np.empty(V, dtype=np.int64)
-    some_entry[qrel_id] = np.arange(Q)
-    order = sorted_key = None
-    if dense is None and (entries_per_id > 1).any():
-        qrel_key = qrel_topic.astype(np.int64) * V + qrel_id
-        order = np.argsort(qrel_key, kind="stable")
-        sorted_key = qrel_key[order]
-    return _QrelsIndex(qrel_topic, vocab, dense, entries_per_id, some_entry, order, sorted_key)
-
-
-def _entries(index: _QrelsIndex, found_topic: np.ndarray, found_id: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For docnos found in ``index.vocab`` (ids ``found_id``) retrieved for ``found_topic``:
-    which of them the qrels list for that topic (bool) and those entries."""
-    if index.dense is not None:
-        entry = index.dense[np.minimum(found_topic, index.dense.shape[0] - 1), found_id]
-        return entry >= 0, entry
-    hit = np.zeros(found_id.size, dtype=bool)
-    entry = np.zeros(found_id.size, dtype=np.int64)
-    single = index.entries_per_id[found_id] == 1
-    one = index.some_entry[found_id[single]]
-    hit[single] = index.qrel_topic[one] == found_topic[single]
-    entry[single] = one
-    if index.sorted_key is not None:
-        several = ~single
-        if several.any():
-            V, Q = len(index.vocab), index.qrel_topic.size
-            key = found_topic[several].astype(np.int64) * V + found_id[several]
-            pos = np.minimum(np.searchsorted(index.sorted_key, key), Q - 1)
-            hit[several] = index.sorted_key[pos] == key
-            entry[several] = index.order[pos]
-    return hit, entry
-
-
-def _docno_ids(index: _QrelsIndex, docno: pa.ChunkedArray) -> np.ndarray:
-    """Position of every docno in ``index.vocab``, -1 when the qrels do not judge it."""
-    ids = pc.index_in(docno, value_set=index.vocab)
-    ids = ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids
-    return ids.fill_null(-1).to_numpy(zero_copy_only=False)
-
-
 def qrels_row_of(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
-    """The qrels entry of every (topic, docno), or NOT_IN_QRELS (see :func:`_match`)."""
+    """The qrels entry of every (topic, docno), or NOT_IN_QRELS (the first entry, should the
+    qrels list a docno twice for a topic; see :func:`irnb.ordering.find_keys`)."""
     if qrel_topic.size == 0 or topic.size == 0:
         return np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
-    topics = int(max(qrel_topic.max(), topic.max())) + 1
-    index = _qrels_keys(qrel_topic, qrel_docno, topics=topics, lines=topic.size)
-    if index is None:
-        index = _qrels_index(qrel_topic, qrel_docno, lines=topic.size)
-    return _entries_of_lines(index, topic, docno)
+    return find_keys(key_table(qrel_topic, qrel_docno), topic, docno, NOT_IN_QRELS)
 
 
 _lookup = qrels_row_of  # the name tests/test_build_paths.py calls
-
-
-def _entries_of_lines(index: _QrelsKeys | _QrelsIndex, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
-    """The qrels entry of every line, or NOT_IN_QRELS, by sorted keys (:func:`_match`) or,
-    when the keys would be too short, by the hash table of judged docnos."""
-    if isinstance(index, _QrelsKeys):
-        return _match(index, topic, docno)
-    out = np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
-    ids = _docno_ids(index, docno)
-    found = np.flatnonzero(ids >= 0)
-    hit, entry = _entries(index, topic[found], ids[found].astype(np.int64))
-    out[found[hit]] = entry[hit]
-    return out
 
 
 class _Blocks(NamedTuple):
@@ -567,7 +343,8 @@ class _Blocks(NamedTuple):
     count: np.ndarray  # (B,) lines laid out
 
 
-# Lines looked up per call of the docno hash table: few calls, bounded temporary arrays.
+# Lines looked up at a time (a large run's lines in several batches): few calls, bounded
+# temporary arrays.
 _BATCH_LINES = 1 << 20
 
 
@@ -640,9 +417,8 @@ class Experiment:
     """
 
     # Built with numpy's huge-page advice as the caller has it (on by default), unlike the
-    # parse (irnb.memory.small_pages): the build and evaluate's temporaries are fewer and larger
-    # since issue 17's second pass, and 2 MB pages cost them less CPU than 4 KB faults
-    # (bench_scale, 100,000 topics: 0.33 against 0.39–0.42 CPU-s for build + evaluate).
+    # parse (irnb.memory.small_pages): the build's and evaluate's temporaries are few and
+    # large, and for them 2 MB pages cost less CPU than 4 KB faults (benchmarks/bench_scale.py).
     def __init__(
         self,
         runs,
@@ -721,7 +497,8 @@ class Experiment:
                  depth: int, codes: tuple[np.ndarray, pa.Array] | None = None) -> Judgments:
         """``doc[s, t, r]``: NO_DOCUMENT beyond ``length[s, t]``, NOT_IN_QRELS before it,
         then the qrels entry of every line whose docno the qrels list for its topic — looked
-        up a batch of runs at a time, each line's place in ``doc`` found from its block."""
+        up a batch of lines at a time (a large run in several), each line's place in ``doc`` found from its
+        block."""
         qrel_topic, qrel_grade, qrel_docno, starts = encode_qrels(qrels, topics_pa, codes)
         S, T = length.shape
         doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
@@ -730,45 +507,43 @@ class Experiment:
             np.copyto(doc[s], NOT_IN_QRELS, where=ranks < length[s, :, None])
         if qrel_topic.size:
             tables = [self.runs[name].table for name in self.run_names]
-            widest = max(_BATCH_LINES, max(table.num_rows for table in tables))  # most lines in a batch
-            index = _qrels_keys(qrel_topic, qrel_docno, topics=T, lines=widest)
-            if index is None:
-                index = _qrels_index(qrel_topic, qrel_docno, lines=int(length.sum()))
+            index = key_table(qrel_topic, qrel_docno)  # only the judged documents: an unjudged one needs no id
             run_blocks = np.searchsorted(blocks.run, np.arange(S + 1))  # run s: blocks run_blocks[s]:[s + 1]
+            laid = np.cumsum(blocks.count)  # lines laid out up to and with each block
             lo = 0
-            while lo < S:  # runs lo:hi, about _BATCH_LINES lines
-                hi, lines = lo + 1, tables[lo].num_rows
-                while hi < S and lines + tables[hi].num_rows <= _BATCH_LINES:
-                    lines += tables[hi].num_rows
-                    hi += 1
-                batch = slice(int(run_blocks[lo]), int(run_blocks[hi]))
-                docno = [self._laid_out_docnos(tables[s], blocks.first[run_blocks[s]:run_blocks[s + 1]],
-                                               blocks.count[run_blocks[s]:run_blocks[s + 1]]) for s in range(lo, hi)]
+            while lo < laid.size:  # blocks lo:hi, at most _BATCH_LINES lines (at least one block)
+                before = int(laid[lo - 1]) if lo else 0
+                hi = max(lo + 1, int(np.searchsorted(laid, before + _BATCH_LINES, side="right")))
+                docno = []
+                for s in range(int(blocks.run[lo]), int(blocks.run[hi - 1]) + 1):  # the runs of these blocks
+                    part = slice(max(lo, int(run_blocks[s])), min(hi, int(run_blocks[s + 1])))
+                    docno.append(self._laid_out_docnos(tables[s], blocks.first[part], blocks.count[part]))
                 self._scatter(doc, index, pa.chunked_array(
                     [chunk for column in docno for chunk in column.chunks], type=pa.string()),
-                    blocks.run[batch], blocks.topic[batch], blocks.count[batch])
+                    blocks.run[lo:hi], blocks.topic[lo:hi], blocks.count[lo:hi])
                 lo = hi
         return Judgments(doc=doc, qrel_topic=qrel_topic, qrel_grade=qrel_grade, qrel_docno=qrel_docno,
                          topic_start=starts)
 
     @staticmethod
     def _laid_out_docnos(table: pa.Table, first: np.ndarray, count: np.ndarray) -> pa.ChunkedArray:
-        """The docnos of a run's blocks (rows ``first[i]:first[i] + count[i]``), in order."""
+        """The docnos of some of a run's blocks (rows ``first[i]:first[i] + count[i]``, in
+        increasing order), in order."""
         column = table["docno"]
         n = int(count.sum())
-        if n == table.num_rows:  # every line is laid out (the usual case): no copy
-            return column
+        if n == 0 or int(first[-1]) + int(count[-1]) - int(first[0]) == n:  # no gap between them: no copy
+            return column.slice(int(first[0]) if n else 0, n)
         before = np.r_[0, np.cumsum(count)[:-1]]
         return column.take(pa.array(np.repeat(first - before, count) + np.arange(n)))
 
     @staticmethod
-    def _scatter(doc: np.ndarray, index: _QrelsKeys | _QrelsIndex, docno: pa.ChunkedArray, run: np.ndarray,
+    def _scatter(doc: np.ndarray, index: KeyTable, docno: pa.ChunkedArray, run: np.ndarray,
                  topic: np.ndarray, count: np.ndarray) -> None:
         """Write into ``doc`` the qrels entry of every line whose docno the qrels list for its
         topic; the lines are the blocks (run, topic, count) laid end to end, ranks from 0."""
         _, T, depth = doc.shape
         block = np.repeat(np.arange(count.size, dtype=np.int32), count)  # the block of each line
-        entry = _entries_of_lines(index, topic[block], docno)
+        entry = find_keys(index, topic[block], docno, NOT_IN_QRELS)
         hit = np.flatnonzero(entry >= 0)
         block = block[hit]
         line_start = np.r_[0, np.cumsum(count)[:-1]]

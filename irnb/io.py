@@ -115,11 +115,19 @@ Source = str | os.PathLike | pd.DataFrame
 # (declared in irnb._grades beside those markers, which the lean trec_eval reader shares).
 
 
-def _run_from_bytes(data: bytes, name: str, label: str, on_duplicate: str) -> Run:
+def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str) -> Run:
+    """The run in a file's bytes, handed over as a one-item list that this empties: when the
+    fast path parsed the file (no comment lines to keep), its text is freed before the run
+    is checked and sorted — the text is a third of what a large file's parse holds."""
+    data = text.pop()
     table, numbers, tag = parse_run_bytes(data, label)
+    if numbers is None:  # pyarrow's path: every line is a data line, no comments to read
+        data = None
     if table.num_rows == 0:
         raise ValueError(f"{label}: empty run: expected lines of '{RUN_COLUMNS}', found none")
     run = run_from_table(table, numbers, name, tag, label, on_duplicate)
+    if data is None:
+        return run
     comments, metadata = read_comments(data, label)
     return dataclasses.replace(run, comments=comments, metadata=metadata) if comments else run
 
@@ -147,9 +155,13 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
     path = Path(source)
     if file_kind(path, "run file") == "dir" or is_archive(path):
         raise ValueError(f"{path}: holds several runs; use read_runs() for directories and archives")
-    run = _run_from_bytes(read_bytes(path, "run file"), name or path.name, str(path), on_duplicate)
+    run = _run_from_bytes([read_bytes(path, "run file")], name or path.name, str(path), on_duplicate)
     return_freed_memory()  # as read_runs and read_qrels do
     return run
+
+
+# File text parsed at once on the reading threads, beyond a single file (see _InOrder).
+_BYTES_IN_FLIGHT = 256 << 20
 
 
 def _parse_threads() -> int:
@@ -164,28 +176,48 @@ class _InOrder:
     """Run files parsed on a few threads (pyarrow and numpy release the GIL) while the next
     files are read. Results and errors are taken in submission order, and at most a few
     files are in flight, so the error raised is the one a file-by-file loop would raise
-    first; with one thread, everything runs inline."""
+    first; with one thread, everything runs inline.
+
+    In flight means at most two files per thread and, beyond one file, at most
+    :data:`_BYTES_IN_FLIGHT` bytes of file text: a parse holds several times its file's
+    size in temporaries, so large files (millions of lines each) are read and parsed one
+    at a time, and peak memory stays near what the parsed runs keep."""
 
     def __init__(self, threads: int):
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="irnb-read") if threads > 1 else None
-        self._window: collections.deque[Future] = collections.deque()
+        self._window: collections.deque[tuple[Future, int]] = collections.deque()
         self._limit = 2 * threads
+        self._bytes = 0
 
-    def submit(self, fn, *args) -> Future:
+    def submit(self, fn, text: list[bytes], *args) -> Future:
+        """``fn(text, *args)`` on a thread; ``text`` holds the file's bytes (see :func:`_run_from_bytes`)."""
         if self._pool is None:
             done: Future = Future()
-            done.set_result(fn(*args))  # raises here, as a plain loop would
+            done.set_result(fn(text, *args))  # raises here, as a plain loop would
             return done
-        future = self._pool.submit(fn, *args)
-        self._window.append(future)
-        while len(self._window) > self._limit:
-            self._window.popleft().result()  # the oldest first: its error comes first
+        size = len(text[0])
+        while self._window and (len(self._window) >= self._limit or self._bytes + size > _BYTES_IN_FLIGHT):
+            self._wait_oldest()  # the oldest first: its error comes first
+        future = self._pool.submit(fn, text, *args)
+        self._window.append((future, size))
+        self._bytes += size
         return future
+
+    def make_room(self) -> None:
+        """Before the next file is read: wait while the files in flight hold the budget
+        already (a large file is parsed before the next one is read into memory)."""
+        while self._window and self._bytes >= _BYTES_IN_FLIGHT:
+            self._wait_oldest()
+
+    def _wait_oldest(self) -> None:
+        future, size = self._window.popleft()
+        self._bytes -= size
+        future.result()
 
     def drain(self) -> None:
         """Wait for every submitted file, raising the first error in submission order."""
         while self._window:
-            self._window.popleft().result()
+            self._wait_oldest()
 
     def __enter__(self) -> _InOrder:
         return self
@@ -233,6 +265,7 @@ def read_runs(
                 continue
             parsed, files = [], run_files(Path(source))
             while True:
+                parsing.make_room()
                 try:
                     rel, label, data = next(files)
                 except StopIteration:
@@ -240,7 +273,8 @@ def read_runs(
                 except Exception:
                     parsing.drain()  # a file read before this one may hold the first error
                     raise
-                parsed.append((rel, parsing.submit(_run_from_bytes, data, rel, label, on_duplicate)))
+                parsed.append((rel, parsing.submit(_run_from_bytes, [data], rel, label, on_duplicate)))
+                del data  # the parse holds the file's text, and frees it as soon as it can
             slots.append((given, parsed))
         parsing.drain()
     found: list[Run] = []
@@ -291,8 +325,7 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     table, numbers = parse_qrels_bytes(read_bytes(path, "qrels file"), str(path))
     qrels = qrels_from_table(table, numbers, str(path), on_duplicate)
     # as read_runs does: without it, Arrow's allocator hands the parse's freed memory back
-    # later, bit by bit, inside whatever runs next (the Experiment build took 0.46 instead
-    # of 0.26 CPU-s after reading 3 M qrels lines; benchmarks/bench_scale.py)
+    # later, bit by bit, inside whatever runs next (the Experiment build; benchmarks/bench_scale.py)
     return_freed_memory()
     return qrels
 

@@ -20,7 +20,8 @@ import pyarrow.compute as pc
 
 from .params import TREC_VERSION
 
-__all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics", "repeated_rows",
+__all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
+           "repeated_rows", "KeyTable", "pair_key", "key_table", "find_keys",
            "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "topic_blocks",
            "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
 
@@ -443,3 +444,100 @@ def _ordered_with_repeats(order: np.ndarray, ordered_key: np.ndarray, docno: pa.
 # prefix, and leaves the string comparison at most one row in _MOST_TIED.
 _MIN_PREFIX_BITS = 16
 _MOST_TIED = 8
+
+
+# --------------------------------------------------------------------------- (code, string) lookup
+
+
+class KeyTable(NamedTuple):
+    """(code, string) pairs — a qrels' (topic index, docno) entries — prepared for looking
+    many pairs up at once (:func:`key_table`, :func:`find_keys`): a hash table with
+    ``2**bits`` buckets (more than entries, at most twice as many) laid out end to end. Bucket b
+    holds the entries ``entry[start[b]:start[b + 1]]`` whose 64-bit :func:`pair_key` has b
+    as its top ``bits`` bits (``key`` beside them). A key is only a filter: a match is
+    confirmed on the code and the string's bytes."""
+
+    start: np.ndarray  # (2**bits + 1,) where each bucket starts in entry and key
+    key: np.ndarray  # (Q,) uint64, the entries' keys, bucket by bucket
+    entry: np.ndarray  # (Q,) the entries, bucket by bucket (within one: entry order)
+    bits: int
+    codes: np.ndarray  # (Q,) every entry's code, in entry order
+    strings: StringBytes  # every entry's string, in entry order
+
+
+# Bits of the string hash a key keeps (all; tests lower it so that unequal strings share keys
+# and only the comparison of the strings tells them apart).
+_KEY_BITS = 64
+
+
+def pair_key(codes: np.ndarray, strings: StringBytes) -> np.ndarray:
+    """A 64-bit key of every (code, string) pair: the string's hash mixed with the code."""
+    key = string_hash(strings)
+    if _KEY_BITS < 64:
+        key = key >> np.uint64(64 - _KEY_BITS) if _KEY_BITS else np.zeros_like(key)
+    mixed = codes.astype(np.uint64)
+    mixed += np.uint64(1)
+    mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
+    key ^= mixed
+    key *= np.uint64(0x94D049BB133111EB)  # the top bits (the bucket) depend on every bit of both
+    key ^= key >> np.uint64(31)
+    return key
+
+
+def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes) -> KeyTable:
+    """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...; a
+    pair listed twice is kept twice, the earlier entry first."""
+    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    n = codes.size
+    bits = max(4, n.bit_length())  # n < 2**bits ≤ 2n buckets: most hold no entry or one
+    row_bits = max(1, n.bit_length())
+    key = pair_key(codes, strings)
+    # the bucket in the top bits, the entry in the low bits: one sort of values, not an argsort
+    packed = key >> np.uint64(64 - bits)
+    packed <<= np.uint64(row_bits)
+    packed |= np.arange(n, dtype=np.uint64)
+    packed.sort()
+    entry = (packed & np.uint64((1 << row_bits) - 1)).astype(np.int64)
+    packed >>= np.uint64(row_bits)  # the buckets, in order
+    start = np.zeros((1 << bits) + 1, dtype=np.int32 if n < 2**31 else np.int64)
+    np.cumsum(np.bincount(packed.astype(np.intp), minlength=1 << bits), out=start[1:])
+    return KeyTable(start, key[entry], entry, bits, codes, strings)
+
+
+def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,
+              missing: int = -1) -> np.ndarray:
+    """The entry of ``table`` holding each pair (``codes[i]``, ``strings[i]``) (its first,
+    when listed twice), or ``missing`` (int64). One gather of bucket bounds for every pair,
+    then one round per entry of the fullest bucket over the pairs whose bucket has that many
+    (a few rounds, over ever fewer pairs); keys that agree are confirmed on codes and bytes,
+    so a hash collision never makes a false match.
+
+    >>> t = key_table(np.array([0, 0, 1]), pa.array(["a", "b", "a"]))
+    >>> find_keys(t, np.array([1, 0, 2, 0]), pa.array(["a", "a", "a", "c"])).tolist()
+    [2, 0, -1, -1]
+    """
+    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    n = codes.size
+    out = np.full(n, missing, dtype=np.int64)
+    if n == 0 or table.entry.size == 0:
+        return out
+    key = pair_key(codes, strings)
+    bucket = (key >> np.uint64(64 - table.bits)).astype(np.intp)
+    first = table.start[bucket].astype(np.int64)
+    bucket += 1
+    count = table.start[bucket] - first
+    rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
+    first, count, key = first[rows], count[rows], key[rows]
+    while rows.size:
+        same = table.key[first] == key
+        at = np.flatnonzero(same)
+        found = table.entry[first[at]]
+        hit = rows[at]
+        confirmed = table.codes[found] == codes[hit]
+        confirmed &= strings_equal(strings, hit, table.strings, found)
+        out[hit[confirmed]] = found[confirmed]
+        count -= 1
+        go_on = count > 0
+        go_on[at[confirmed]] = False  # found: the first entry holding it
+        rows, first, count, key = rows[go_on], first[go_on] + 1, count[go_on], key[go_on]
+    return out

@@ -269,46 +269,70 @@ def _wilcoxon_exact_p(r_plus: np.ndarray, count: np.ndarray) -> np.ndarray:
     return p
 
 
-def _signed_ranks(D: np.ndarray, dropped: np.ndarray, zero_method: str, want_ranks: bool):
-    """Average ranks of |d| per row (dropped elements excluded) and their sums.
 
-    Rows are sorted once; the tie groups are then found along the rank axis in a
-    rank-major (T, P) layout, where numpy's accumulate runs over contiguous rows. Returns
-    R+, R−, the tie term Σ_groups (t³ − t), whether a row has ties, R+ of the zeros (for
-    ``zsplit``) and, when ``want_ranks``, the sorted ranks with the sign masks (for the
-    permutation p-value)."""
+
+_INF_BITS = np.float64(np.inf).view(np.uint64)
+_DROPPED_KEY = _INF_BITS << np.uint64(1)  # +inf, not positive: sorts after every |d|
+
+
+def _signed_ranks(D: np.ndarray, dropped: np.ndarray, count: np.ndarray, n_zero: np.ndarray, zero_method: str,
+                  want_ranks: bool):
+    """Average ranks of |d| per row (dropped elements excluded; ``count`` kept per row,
+    ``n_zero`` of them zero) and their sums.
+
+    Each row is sorted once as values, not through an argsort: the bits of |d| (a
+    non-negative float orders as its bits do, and its sign bit is free) shifted left by one,
+    with d > 0 in the lowest bit — the order within a tie group of |d| is irrelevant. The
+    tie groups are then found along the rank axis in a rank-major (T, P) layout, where
+    numpy's running maximum and minimum go over contiguous rows of small integers (the
+    first and last position of each element's group; twice an average rank is their sum
+    plus 2). Only R+ and the tie term are summed element by element; the rest follows from
+    the counts: the kept ranks sum to c(c + 1)/2, the z zeros (the smallest |d|, one tie
+    group) hold ranks 1 … z, and the dropped elements (last, one group of k) add k³ − k to
+    the tie term. Every sum is exact. Returns R+, R−, the tie term Σ_groups (t³ − t),
+    whether a row has ties, R+ of the zeros (for ``zsplit``) and, when ``want_ranks``, the
+    sorted ranks with the sign masks (for the permutation p-value)."""
     P, T = D.shape
     # +inf marks a dropped element (topic not shared, or a zero under "wilcox"): it sorts last
-    A = np.where(dropped, np.inf, np.abs(D))
-    order = np.argsort(A, axis=1)  # the order within ties is irrelevant
-    Y = np.take_along_axis(A, order, axis=1).T.copy()  # (T, P), sorted along axis 0
-    Ds = np.take_along_axis(D, order, axis=1).T.copy()
-    valid = Y < np.inf
-    idx = np.arange(T, dtype=np.float64)[:, None]
+    key = np.abs(D).view(np.uint64)
+    key <<= np.uint64(1)
+    key |= D > 0  # NaN compares False
+    key = np.where(dropped, _DROPPED_KEY, key)
+    key.sort(axis=1)
+    Y = key.T.copy()  # (T, P), sorted along axis 0
+    positive = (Y & np.uint64(1)).astype(bool)
+    Y >>= np.uint64(1)  # the bits of |d|
+    small = np.int16 if T < 2**14 else np.int32
+    idx = np.arange(T, dtype=small)[:, None]
     change = Y[1:] != Y[:-1]  # a new tie group starts at r + 1
-    start = np.zeros((T, P))
+    start = np.zeros((T, P), dtype=small)
     np.copyto(start[1:], idx[1:], where=change)
-    end = np.full((T, P), T - 1.0)
+    end = np.full((T, P), T - 1, dtype=small)
     np.copyto(end[:-1], idx[:-1], where=change)
     for r in range(1, T):  # running max/min row by row: each step is one contiguous vector op
         np.maximum(start[r - 1], start[r], out=start[r])  # first position of each element's tie group
         np.minimum(end[T - r], end[T - r - 1], out=end[T - r - 1])  # its last position
-    size = end - start + 1.0  # tie group sizes
-    rank = (start + end) * 0.5 + 1.0  # average rank
-    rank[~valid] = 0.0
-    positive, negative = Ds > 0, Ds < 0  # NaN compares False
-    r_plus = np.where(positive, rank, 0.0).sum(axis=0)
-    r_minus = np.where(negative, rank, 0.0).sum(axis=0)
-    tie = valid & (size > 1.0)
-    has_ties = tie.any(axis=0)
-    zero_sorted = valid & (Ds == 0)
-    terms = np.where(tie, size * size - 1.0, 0.0)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
+    size = (end - start).astype(np.int64)  # tie group sizes minus 1
+    end += start  # first + last position: twice the average rank, minus 2
+    r_plus = (end * positive).sum(axis=0) / 2.0 + np.count_nonzero(positive, axis=0)
+    c = count.astype(np.float64)
+    z = n_zero.astype(np.float64) if zero_method != "wilcox" else np.zeros(P)
+    r_zero = z * (z + 1.0) / 2.0  # R of the zeros: ranks 1 … z
+    r_minus = c * (c + 1.0) / 2.0 - r_plus - r_zero
+    terms = size * (size + 2)  # t² − 1 for an element of a group of t
+    k = T - count.astype(np.int64)  # the dropped elements
+    tie_correct = terms.sum(axis=0) - (k * k * k - k)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
+    has_ties = tie_correct > 0
     if zero_method == "pratt":
-        terms[zero_sorted] = 0.0  # zeros do not enter the tie correction
-    tie_correct = terms.sum(axis=0)
-    r_zero = np.where(zero_sorted, rank, 0.0).sum(axis=0) / 2.0 if zero_method == "zsplit" else None
-    ranks = (rank.T, (positive | negative).T, zero_sorted.T) if want_ranks else None
-    return r_plus, r_minus, tie_correct, has_ties, r_zero, ranks
+        tie_correct = tie_correct - (n_zero * n_zero * n_zero - n_zero)  # zeros do not enter the tie correction
+    tie_correct = tie_correct.astype(np.float64)
+    ranks = None
+    if want_ranks:
+        valid = Y != _INF_BITS
+        zero_sorted = valid & (Y == 0)
+        rank = np.where(valid, end * 0.5 + 1.0, 0.0)
+        ranks = (rank.T, (valid & ~zero_sorted).T, zero_sorted.T)
+    return r_plus, r_minus, tie_correct, has_ties, (r_zero / 2.0 if zero_method == "zsplit" else None), ranks
 
 
 def wilcoxon_kernel(pr: Pairs, zero_method: str, correction: bool, method: str):
@@ -332,7 +356,7 @@ def wilcoxon_kernel(pr: Pairs, zero_method: str, correction: bool, method: str):
     for lo in range(0, P, _BLOCK):
         sl = slice(lo, min(P, lo + _BLOCK))
         want = bool((used[sl] == "permutation").any())
-        rp, rm, tc, ht, rz, ranks = _signed_ranks(D[sl], dropped[sl], zero_method, want)
+        rp, rm, tc, ht, rz, ranks = _signed_ranks(D[sl], dropped[sl], count[sl], n_zero[sl], zero_method, want)
         r_plus[sl], r_minus[sl], tie_correct[sl], has_ties[sl] = rp, rm, tc, ht
         if r_zero is not None:
             r_zero[sl] = rz

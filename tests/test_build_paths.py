@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import irnb.experiment as experiment_module
 from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
 from irnb import io as irnb_io
+from irnb import ordering as irnb_ordering
 from irnb import trecdata as irnb_trecdata
 from irnb.experiment import NO_DOCUMENT, NOT_IN_QRELS
 
@@ -225,7 +226,7 @@ def _collection(draw):
 @settings(max_examples=60, deadline=None)
 @given(data=_collection(), max_depth=st.one_of(st.none(), st.integers(1, 3)),
        batch=st.sampled_from([1, 5, 1 << 20]), hand_built=st.booleans(),
-       path=st.sampled_from(["keys", "colliding keys", "dense", "hash table"]))
+       path=st.sampled_from(["keys", "colliding keys"]))
 def test_batched_lookup_matches_a_plain_python_reference(data, max_depth, batch, hand_built, path,
                                                          monkeypatch_module):
     qrels_rows, run_rows = data
@@ -234,12 +235,9 @@ def test_batched_lookup_matches_a_plain_python_reference(data, max_depth, batch,
     if not run_rows:
         return
     monkeypatch_module.setattr(experiment_module, "_BATCH_LINES", batch)
-    # sorted (topic, docno hash) keys — with 1 hash bit, most entries of a topic share a key and
-    # only the string comparison tells them apart — or, when keys would be too short, a dense
-    # (topic, docno) table or hashing plus binary search for docnos judged for several topics
-    monkeypatch_module.setattr(experiment_module, "_MAX_HASH_BITS", 1 if path == "colliding keys" else 64)
-    monkeypatch_module.setattr(experiment_module, "_MIN_HASH_BITS", 65 if path in ("dense", "hash table") else 1)
-    monkeypatch_module.setattr(experiment_module, "_DENSE_ENTRIES", 1 << 22 if path == "dense" else 0)
+    # (topic, docno) keys of the full docno hash, or of 1 bit of it: then most docnos of a topic
+    # share a key and only the string comparison tells them apart
+    monkeypatch_module.setattr(irnb_ordering, "_KEY_BITS", 1 if path == "colliding keys" else 64)
     qrels = read_qrels(pd.DataFrame(qrels_rows, columns=["qid", "docno", "grade"]))
     if hand_built:  # rows in drawn order: the Experiment sorts them
         runs = {name: Run(name, pa.table({"topic": [t for t, _, _ in rows], "docno": [d for _, d, _ in rows],
@@ -267,13 +265,12 @@ def monkeypatch_module():
         yield patch
 
 
-@pytest.mark.parametrize("hash_bits", [64, 1])
-def test_sorted_key_lookup_confirms_every_match_on_the_strings(hash_bits, monkeypatch):
+@pytest.mark.parametrize("hash_bits", [64, 1, 0])
+def test_key_lookup_confirms_every_match_on_the_strings(hash_bits, monkeypatch):
     """Lines and entries meet on (topic, docno hash bits); a shared key is never taken for a
-    match unless the docnos are equal, and a docno listed twice for a topic finds its first
-    entry."""
-    monkeypatch.setattr(experiment_module, "_MAX_HASH_BITS", hash_bits)
-    monkeypatch.setattr(experiment_module, "_MIN_HASH_BITS", 1)
+    match unless the topics and docnos are equal (with 0 bits every pair of a topic shares
+    its key), and a docno listed twice for a topic finds its first entry."""
+    monkeypatch.setattr(irnb_ordering, "_KEY_BITS", hash_bits)
     qrel_topic = np.array([0, 0, 0, 1, 1, 1])
     qrel_docno = pa.array(["a", "b", "c", "a", "d", "a"])  # topic 1 lists "a" twice: entries 3 and 5
     topic = np.array([0, 0, 0, 1, 1, 1, 2])
@@ -309,3 +306,46 @@ def test_huge_page_advice_is_off_while_reading_and_restored_after(tmp_path):
         with pytest.raises(ValueError, match="repeated"):
             read_qrels(path)
         assert setter(True) is True
+
+
+def test_key_lookup_with_every_key_equal_tells_topics_and_docnos_apart(monkeypatch):
+    """Every pair in one bucket under one key (the worst a hash can do): the entries found
+    are still exactly the pairs whose topic and docno are equal, the first of a pair listed
+    twice."""
+    monkeypatch.setattr(irnb_ordering, "pair_key", lambda codes, strings: np.zeros(codes.size, np.uint64))
+    table = irnb_ordering.key_table(np.array([0, 1, 1, 0, 1]), pa.array(["a", "a", "b", "bb", "a"]))
+    got = irnb_ordering.find_keys(table, np.array([1, 0, 0, 1, 2, 0]), pa.array(["a", "a", "b", "bb", "a", "bb"]))
+    assert got.tolist() == [1, 0, -1, -1, -1, 3]
+
+
+@pytest.mark.parametrize("budget", [1, 64 << 20])
+def test_files_over_the_bytes_in_flight_are_parsed_one_at_a_time_with_the_same_runs_and_errors(
+        tmp_path, monkeypatch, budget):
+    """With a budget of 1 byte every file is read and parsed alone (as large files are):
+    the runs are those read inline, and the first bad file in name order is the one
+    reported."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for i in range(9):
+        _good(folder / f"r{i}", f"d{i}")
+    (folder / "r4").write_text("# a comment\n1 Q0 a 1 2.0 t\n", encoding="utf-8")  # the exact path keeps comments
+    monkeypatch.setattr(irnb_io, "_BYTES_IN_FLIGHT", budget)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 3)
+    threaded = read_runs(folder)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 1)
+    inline = read_runs(folder)
+    assert list(threaded) == list(inline) and all(threaded[n].table.equals(inline[n].table) for n in inline)
+    assert threaded["r4"].comments == inline["r4"].comments == ("a comment",)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 3)
+    (folder / "r6").write_text("1 Q0 a 1 x t\n", encoding="utf-8")
+    (folder / "r7").write_text("1 Q0 a 1 1.0\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"{folder / 'r6'}:1: expected a number in column 5")):
+        read_runs(folder)
+
+
+def test_a_parse_frees_the_text_it_was_handed():
+    """The file's bytes go to the parse in a one-item list, which the parse empties (so the
+    text is freed as soon as the parse no longer needs it)."""
+    text = [b"1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n"]
+    run = irnb_io._run_from_bytes(text, "r", "r", "error")
+    assert text == [] and run.table["docno"].to_pylist() == ["a", "b"]

@@ -16,7 +16,7 @@ from scipy import special
 from scipy import stats as sps
 
 import irnb
-from irnb import stats
+from irnb import pair_kernels, stats
 from irnb.stats import (anova_bonferroni, bonferroni, holm, pairwise_test, randomization_test, sign_test, t_test,
                         tukey_hsd, wilcoxon_test)
 
@@ -112,6 +112,29 @@ def test_wilcoxon_options_match_scipy(rng, zero_method, method, correction):
         ref = _ref(X, res, lambda x, y: sps.wilcoxon(x, y, zero_method=zero_method, method=method,
                                                       correction=correction).pvalue)
         _assert_p(res.p_value, ref)
+
+
+@pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
+@pytest.mark.parametrize("correction", [False, True])
+def test_wilcoxon_tie_and_zero_corrections_match_scipy_across_blocks(rng, zero_method, correction):
+    """Scores rounded to two decimals (ties and zero differences in most pairs, as real P@10
+    and AP scores have), more pairs than one block of the kernel, every zero rule with and
+    without the continuity correction: p-values and statistics equal scipy's vectorised call."""
+    X = np.round(rng.beta(2, 5, size=(100, 60)), 2)
+    X[7] = X[3]  # one pair with every difference zero (p = 1 by policy; scipy gives NaN)
+    res = wilcoxon_test(X, zero_method=zero_method, correction=correction)
+    a, b = np.asarray(res.run_a), np.asarray(res.run_b)
+    assert a.size > pair_kernels._BLOCK
+    d = X[a] - X[b]
+    assert (d == 0).any(axis=1).mean() > 0.5  # zeros in most pairs
+    assert np.mean([np.unique(np.abs(row[row != 0])).size < np.count_nonzero(row) for row in d[:200]]) > 0.9  # ties
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = sps.wilcoxon(X[a], X[b], axis=1, zero_method=zero_method, correction=correction)
+    identical = (d == 0).all(axis=1)
+    assert identical.sum() == 1 and res.p_value[identical][0] == 1.0
+    _assert_p(res.p_value[~identical], ref.pvalue[~identical])
+    assert np.allclose(res.statistic[~identical], ref.statistic[~identical], rtol=0, atol=1e-9)
 
 
 def test_wilcoxon_auto_uses_scipys_three_methods(rng):
