@@ -177,6 +177,9 @@ def test_readme_speed_figures_are_the_results_files():
     speed = " ".join((REPO / "README.md").read_text(encoding="utf-8").split("## Speed", 1)[1].split())
     assert f"takes 1/{ratio['evaluate all runs (s)']} of pytrec_eval's time" in speed
     assert f"evaluating together 1/{ratio['total: parse + index + evaluate (s)']}" in speed
+    scale = (REPO / "benchmarks" / "RESULTS_scale.md").read_text(encoding="utf-8")
+    worst, family = re.search(r"^Worst CPU ratio: ([0-9.]+) \(([^;]+);", scale, re.M).groups()
+    assert f"the worst family, read to result, took {worst} times pytrec_eval's CPU time ({family}," in speed
 
 
 def test_readme_describes_the_embedded_default_as_it_is():
