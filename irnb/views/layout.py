@@ -21,6 +21,7 @@ from io import BytesIO
 from typing import Any
 from collections.abc import Callable, Mapping
 
+from ..lab import binder_url
 from .controls import control_help, ipywidgets_major
 
 __all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOTE", "sidebar", "beside", "live_box",
@@ -29,6 +30,9 @@ __all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOT
 #: What a still picture of a live view says under it, where the page cannot run the view.
 STILL_NOTE = ("A still of the live view at its default setting: this page cannot run its controls. "
               "Open the notebook in JupyterLab, on Binder or in Colab to move them.")
+#: The link under a still: the notebooks on Binder (irnb.lab.binder_url, from irnb.lab.REPOSITORY).
+STILL_LINK = '<a href="{url}">Open the notebooks on Binder</a>'
+
 
 #: Pixels per inch of the PNG views: shown at this size, a text of p points is p·80/72 px high
 #: (plots.MIN_FONT = 9 pt → 10 px); the browser tests check the size the page shows them at.
@@ -103,7 +107,8 @@ def still(figure=None, *, html: str = "") -> dict[str, str]:
         width = round(figure.get_figwidth() * PNG_DPI)
         html = (f'<img src="data:image/png;base64,{data["image/png"]}" width="{width}" '
                 f'alt="the live view at its default setting"/>{html}')
-    data["text/html"] = f'<figure class="irnb-still">{html}<figcaption>{STILL_NOTE}</figcaption></figure>'
+    link = STILL_LINK.format(url=binder_url("lab"))
+    data["text/html"] = f'<figure class="irnb-still">{html}<figcaption>{STILL_NOTE} {link}.</figcaption></figure>'
     return data
 
 

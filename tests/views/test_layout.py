@@ -13,6 +13,7 @@ pytest.importorskip("matplotlib")
 from PIL import Image  # noqa: E402
 
 from irnb.datasets import simulate  # noqa: E402
+from irnb.lab import binder_url  # noqa: E402
 from irnb.views.layout import PNG_DPI, STILL_NOTE, display_method, still  # noqa: E402
 from irnb.widgets import explorer, intervals_view  # noqa: E402
 
@@ -32,6 +33,7 @@ def test_a_view_offers_its_widget_and_a_still_of_its_figure(experiment):
     picture = Image.open(io.BytesIO(base64.b64decode(bundle["image/png"])))
     assert picture.size == (round(view.figure.get_figwidth() * PNG_DPI), round(view.figure.get_figheight() * PNG_DPI))
     assert STILL_NOTE in bundle["text/html"] and bundle["image/png"] in bundle["text/html"]
+    assert f'href="{binder_url("lab")}"' in bundle["text/html"]
 
 
 def test_the_explorers_still_is_the_visible_tabs_figure(experiment):
