@@ -70,7 +70,7 @@ def pages():
                     nan: cells.filter(t => t === 'NaN' || t === 'nan').length,
                     hidden_columns: cells.filter(t => t === '...' || t === '…').length,
                     images: imgs,
-                    stills: document.querySelectorAll('figure.irnb-still img').length,
+                    stills: document.querySelectorAll('figure.irnb-still').length,
                     still_notes: document.querySelectorAll('figure.irnb-still figcaption').length,
                     raw_maths: (document.querySelector('div.body')?.innerText.match(/\\\\\\(|\\$\\$/g) || []).length,
                     typeset: document.querySelectorAll('.MathJax, .MathJax_CHTML, mjx-container').length,
