@@ -24,12 +24,15 @@ from collections.abc import Callable, Mapping
 from ..lab import binder_url
 from .controls import control_help, ipywidgets_major
 
-__all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_NOTE", "sidebar", "beside", "live_box",
-           "still", "two_lines", "display_method"]
+__all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_DPI", "STILL_NOTE", "sidebar", "beside",
+           "live_box", "still", "two_lines", "display_method"]
 
 #: What a still picture of a live view says under it, where the page cannot run the view.
 STILL_NOTE = ("A still of the live view at its default setting: this page cannot run its controls. "
               "Open the notebook in JupyterLab, on Binder or in Colab to move them.")
+#: Pixels per inch of a still: 9 pt text is then 12.5 px, at least the 12 px a browser shows 9 pt as
+#: (a live view's PNG_DPI frame is drawn for the room beside the controls; a still has the page's width).
+STILL_DPI = 100
 #: The link under a still: the notebooks on Binder (irnb.lab.binder_url, from irnb.lab.REPOSITORY).
 STILL_LINK = '<a href="{url}">Open the notebooks on Binder</a>'
 
@@ -102,9 +105,9 @@ def still(figure=None, *, html: str = "") -> dict[str, str]:
     data: dict[str, str] = {}
     if figure is not None:
         buffer = BytesIO()
-        figure.savefig(buffer, format="png", dpi=PNG_DPI)
+        figure.savefig(buffer, format="png", dpi=STILL_DPI)
         data["image/png"] = base64.b64encode(buffer.getvalue()).decode("ascii")
-        width = round(figure.get_figwidth() * PNG_DPI)
+        width = round(figure.get_figwidth() * STILL_DPI)
         html = (f'<img src="data:image/png;base64,{data["image/png"]}" width="{width}" '
                 f'alt="the live view at its default setting"/>{html}')
     link = STILL_LINK.format(url=binder_url("lab"))

@@ -14,7 +14,7 @@ from PIL import Image  # noqa: E402
 
 from irnb.datasets import simulate  # noqa: E402
 from irnb.lab import binder_url  # noqa: E402
-from irnb.views.layout import PNG_DPI, STILL_NOTE, display_method, still  # noqa: E402
+from irnb.views.layout import STILL_DPI, STILL_NOTE, display_method, still  # noqa: E402
 from irnb.widgets import explorer, intervals_view  # noqa: E402
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -31,7 +31,13 @@ def test_a_view_offers_its_widget_and_a_still_of_its_figure(experiment):
     bundle = view.widget._repr_mimebundle_()
     assert bundle[WIDGET]["model_id"] == view.widget.model_id
     picture = Image.open(io.BytesIO(base64.b64decode(bundle["image/png"])))
-    assert picture.size == (round(view.figure.get_figwidth() * PNG_DPI), round(view.figure.get_figheight() * PNG_DPI))
+    assert picture.size == (round(view.figure.get_figwidth() * STILL_DPI),
+                            round(view.figure.get_figheight() * STILL_DPI))
+    # 9 pt (plots.MIN_FONT) drawn at least 12 px high: what a browser shows 9 pt as, when the
+    # page shows the picture at its drawn size (tests/test_docs_browser.py checks that)
+    from irnb.plots import MIN_FONT
+
+    assert MIN_FONT >= 9 and round(picture.info["dpi"][0]) * MIN_FONT / 72 >= 12
     assert STILL_NOTE in bundle["text/html"] and bundle["image/png"] in bundle["text/html"]
     assert f'href="{binder_url("lab")}"' in bundle["text/html"]
 
