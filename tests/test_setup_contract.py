@@ -140,7 +140,8 @@ def test_every_python_block_runs_in_order_in_an_empty_folder(tmp_path):
     """Every ```python block of README.md, then of the usage, simulator and reproductions
     pages, runs as written, in order, in one interpreter whose working folder starts empty
     (names defined by a block are seen by the later ones)."""
-    _run_blocks(tmp_path, _readme_blocks() + [block for page in DOC_PAGES for block in _blocks(page)])
+    fresh = _run_blocks(tmp_path, _readme_blocks() + [block for page in DOC_PAGES for block in _blocks(page)])
+    assert (fresh / "qrels.txt").is_file() and (fresh / "runs").is_dir()  # what README's first block writes
 
 
 def _readme_commands_run_by_users() -> list[str]:

@@ -41,7 +41,7 @@ or not) high; novel runs find the relevant-novel family that others rank low; ru
 match different aspects find different relevant documents; better runs (larger q) find more
 relevant documents.
 
-Three switches were added for issue 13's background-rate estimate
+Three switches serve Ravana & Moffat's background-rate estimate
 (``benchmarks/RESULTS_background_rate.md`` has what they do to it and to the calibration); the
 default turns the first two on and leaves ``TOPICALITY`` off: ``NEAR_ASPECT_BOOST`` > 0 makes
 runs that match an aspect also rank its non-relevant documents higher (mistakes several runs
@@ -66,10 +66,10 @@ spread, on its mean over those seeds); that a collection simulated with TREC-COV
 TREC-COVID's JudgedRet@10/@100 and relevant documents per topic
 (``calibration.WIDE_TOLERANCE``); that Ravana & Moffat's background-rate estimate, with every
 run pooled, lands within a factor of 2 of the true rate at pool depths 10 and 100 on seed 0
-and the held-out seeds 10–14 (issue 13; tests/test_background_rate_simulated.py; on fresh seeds
-70–99 at both depths on 14 of 30); and that the claims of notebooks 00–01 and the realism
-tests hold (``tune_simulator.REALISM`` scores some of them). The search's E term was scored on
-seeds 0–7 and, in session 7, on 0 + 20–43.
+and the held-out seeds 10–14 (tests/test_background_rate_simulated.py; on fresh seeds 70–99 at
+both depths on 14 of 30); and that the claims of notebooks 00–01 and the realism tests hold
+(``tune_simulator.REALISM`` scores some of them). The search's E term was scored on seeds 0–7
+and on 0 + 20–43.
 The per-topic normals behind R_t and h_t are standardized over blocks of ``TOPIC_BLOCK``
 topics (:func:`_topic_normals`), so the default's topics have nearly the same spread of
 size and ease for every seed (exactly, before the ease is clipped to [EASE_LOW, EASE_HIGH] and R to docs_per_topic / 5).

@@ -211,7 +211,7 @@ def _main_set(sets: dict) -> str:
 
 
 # ---------------------------------------------------------------------------- Figure 1
-#: Pool depths of Figure 1: the paper's d = 100 and a shallow d = 10, where E matters more (issue 13).
+#: Pool depths of Figure 1: the paper's d = 100 and a shallow d = 10, where E matters more.
 FIG1_DEPTHS = (10, 100)
 _FIG1_COLUMNS = ["judged", "relevant", "fraction", "fitted", "in_fit", "E", "true_rate"]
 
