@@ -9,7 +9,7 @@ import numpy as np
 
 from ..params import POOL_DEPTH
 from ..pooling import judged_depth  # noqa: F401  (tests read it here)
-from .registry import Claim, Headline, Reproduction, ReproductionNeeds, Source
+from .registry import Reproduction, ReproductionNeeds, Source
 
 _DEPTH = dataclasses.replace(POOL_DEPTH, doc="pool depth d of the reproduction (default: the data's own)")
 
@@ -66,17 +66,8 @@ def manual_split(source: Source, st: Setting, id: str) -> tuple[list[str], list[
     return auto, man
 
 
-def interim_headline(paper: str, irnb: str, agrees: bool | None) -> Headline:
-    """A headline still stated as one claim whose rule is only in the notes; each reproduction
-    is to replace it with its claims, tested one by one."""
-    return Headline(paper, [Claim(paper, irnb, "as the notes state (one claim, not yet split)", agrees,
-                                  reason="" if agrees is not None else "the data cannot say (see the notes)")])
-
-
 def make(**fields) -> Reproduction:
-    """A Reproduction; a ``(paper, irnb, agrees)`` headline becomes :func:`interim_headline`."""
-    if isinstance(fields.get("headline"), tuple):
-        fields["headline"] = interim_headline(*fields["headline"])
+    """A Reproduction from keyword fields (those the Reproduction class has)."""
     names = {f.name for f in dataclasses.fields(Reproduction)}
     return Reproduction(**{k: v for k, v in fields.items() if k in names})
 
