@@ -352,7 +352,10 @@ def _cmd_judge_next(args) -> int:
 def _configure_reproduce(parser) -> None:
     parser.add_argument("id", nargs="?", help="reproduction id, e.g. baillie2007-table1 (see --list)")
     parser.add_argument("--list", action="store_true", help="print every id with its title, one per line")
-    data = parser.add_argument_group("your data (default: the embedded simulated collection)")
+    add_option(parser, "--seed", param=SEED, default=None,
+               help="seed of the paper's simulated setting (without your data) and of the reproduction's own "
+                    "random draws (default: 0)")
+    data = parser.add_argument_group("your data (default: the paper's simulated setting)")
     data.add_argument("--qrels", default=None, metavar="FILE", help="qrels file (plain or .gz)")
     data.add_argument("--runs", nargs="+", default=None, metavar="RUN",
                       help="run files, directories of runs, or .tar/.tar.xz archives")
@@ -415,7 +418,8 @@ def _cmd_reproduce(args) -> int:
     given = [flag for flag, value in (("--groups", args.groups), ("--contributors", args.contributors),
                                       ("--truth", args.truth), ("--manual", args.manual)) if value]
     if (args.qrels is None) != (args.runs is None):
-        raise ValueError("your data needs both --qrels FILE and --runs RUN... (or neither: the embedded default)")
+        raise ValueError("your data needs both --qrels FILE and --runs RUN... (or neither: the paper's simulated "
+                         "setting)")
     experiment = None
     if args.qrels is not None:
         from .experiment import Experiment
@@ -431,7 +435,7 @@ def _cmd_reproduce(args) -> int:
                                  f"{', '.join(experiment.run_names[:8])}{more})")
     elif given:
         raise ValueError(f"{', '.join(given)} describe your data; add --qrels FILE --runs RUN...")
-    result = reproduce(args.id, experiment, manual=args.manual, label=args.label, **options)
+    result = reproduce(args.id, experiment, seed=args.seed, manual=args.manual, label=args.label, **options)
     if figure and result.draw is None:
         raise ValueError(f"--figure: {args.id} is a table; it has no figure (drop --figure)")
     drawn = None

@@ -20,6 +20,7 @@ _EXPORTS = {
     "configure_simulate_parser": "params", "SIMULATION_PARAMS": "params",
     "Documents": "text",
     "shared_data": "real", "shared_data_missing": "real",
+    "paper_setting": "settings", "Setting": "settings",
     "trec_covid": "download", "fetch_trec_covid": "download", "DownloadError": "download",
 }
 
@@ -41,6 +42,8 @@ __all__ = [
     "Collection",
     "simulate",
     "default",
+    "paper_setting",
+    "Setting",
     "write_collection",
     "main_simulate",
     "configure_simulate_parser",

@@ -125,11 +125,16 @@ def _source(experiment, *, manual=None, label=None) -> Source:
                     f"irnb.datasets.Collection, got {type(experiment).__name__}")
 
 
-def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, label: str | None = None,
-              **options) -> Reproduction:
-    """Reproduce the table or figure ``id`` on ``experiment`` (default: the embedded default).
+def reproduce(id: str, experiment=None, *, seed: int | None = None, manual: Sequence[str] | None = None,
+              label: str | None = None, **options) -> Reproduction:
+    """Reproduce the table or figure ``id`` on ``experiment``; without one, on its paper's
+    simulated setting (:func:`irnb.datasets.paper_setting`: the paper's topics, runs, groups,
+    manual runs, contributors and depths, from the same calibrated model as the embedded default).
 
-    ``manual`` names the manual runs (the default collection knows its own); ``label`` names
+    ``seed`` is the seed of everything random in the reproduction: of the paper's setting when no
+    experiment is given (default 0), and of the reproduction's own draws where it has any (random
+    subsets, training folds). An Experiment or Collection given explicitly is used as it is.
+    ``manual`` names the manual runs (a simulated collection knows its own); ``label`` names
     the data in the output. Other keyword options are the reproduction's own (see
     :func:`reproductions`). Raises :class:`ReproductionNeeds` (a ValueError) naming what the
     data lacks, e.g. groups for leave-one-group-out.
@@ -148,6 +153,19 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise TypeError(f"{id}: unknown option {unknown[0]!r}{hint} (its options: "
                         f"{', '.join(allowed) or 'none'})")
+    setting = None
+    if seed is not None:
+        from ..params import SEED
+
+        seed = SEED.validate(seed, "reproduce")
+        if "seed" in allowed:
+            options = {**options, "seed": seed}
+    if experiment is None:
+        from ..datasets.settings import setting_for
+
+        setting = setting_for(id)
+        experiment = setting.build(0 if seed is None else seed)
+        label = label or setting.label(0 if seed is None else seed)
     source = _source(experiment, manual=manual, label=label)
     source.require_all(spec.needs, id)  # names everything the data lacks, not only the first
     result = spec.run(source, **options)
@@ -158,8 +176,10 @@ def reproduce(id: str, experiment=None, *, manual: Sequence[str] | None = None, 
     if depth is None:  # the data's, by the one rule; a depth given as an option replaces it
         given = next((options[k] for k in _DEPTH_OPTIONS if options.get(k) is not None), None)
         depth = source.pool_depth_rule if given is None else PoolDepth(int(given), "given")
+    notes = result.notes if setting is None else f"{setting.describe()}\n\n{result.notes}".rstrip()
     # a reproduction may leave title and source empty: the registered ones fill them
-    return replace(result, title=result.title or spec.title, source=result.source or spec.source, pool_depth=depth)
+    return replace(result, title=result.title or spec.title, source=result.source or spec.source, pool_depth=depth,
+                   notes=notes)
 
 
 def read_groups(path) -> dict[str, str]:
