@@ -521,10 +521,10 @@ def test_readme_table_default_column_is_what_the_code_computes(table_tool):
     written = table_tool.parse(table_tool.PAGE.read_text(encoding="utf-8")).set_index("id")
     computed = table_tool.rows(ids=MINE, covid=None).set_index("id")
     assert set(MINE) <= set(written.index), "README's reproduction table lacks ids; run tools/reproduction_table.py"
-    for column in ("what it shows", "paper's headline", "irnb: default"):
+    for column in ("what it shows", "paper's headline", "irnb: paper's setting"):
         assert written.loc[list(MINE), column].tolist() == computed[column].tolist(), column
-    verdicts = written.loc[list(MINE), "verdict: default"]
-    assert verdicts.tolist() == computed["verdict: default"].tolist()
+    verdicts = written.loc[list(MINE), "verdict: paper's setting"]
+    assert verdicts.tolist() == computed["verdict: paper's setting"].tolist()
 
 
 @pytest.mark.shared

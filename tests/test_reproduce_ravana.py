@@ -375,5 +375,5 @@ def test_readme_rows_are_what_the_code_computes():
     ids = IDS + ["buttcher2007-table1", "buttcher2007-table2", "buttcher2007-table3", "buttcher2007-table4"]
     written = tool.parse(tool.PAGE.read_text(encoding="utf-8")).set_index("id")
     computed = tool.rows(ids=ids, covid=None).set_index("id")
-    for column in ("paper's headline", "irnb: default"):
+    for column in ("paper's headline", "irnb: paper's setting"):
         assert written.loc[ids, column].tolist() == computed.loc[ids, column].tolist(), column

@@ -103,5 +103,5 @@ DEFAULT_UNCHECKED = ["buttcher2007-fig1", "buttcher2007-table5", "buttcher2007-t
 
 def test_readme_default_column_for_ids_checked_nowhere_else(table_tool, readme):
     computed = table_tool.rows(ids=DEFAULT_UNCHECKED, covid=None).set_index("id")
-    for column in ("paper's headline", "irnb: default"):
+    for column in ("paper's headline", "irnb: paper's setting"):
         assert readme.loc[DEFAULT_UNCHECKED, column].tolist() == computed[column].tolist(), column

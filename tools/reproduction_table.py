@@ -1,10 +1,11 @@
 """Writes the documentation site's reproduction table (docs/reproductions.md), every id run live::
 
-    python tools/reproduction_table.py            # default collection + TREC-COVID (if ../shared has it)
+    python tools/reproduction_table.py            # each paper's setting + TREC-COVID (if ../shared has it)
     python tools/reproduction_table.py --check    # exit 1 if the page's table is not what the code computes
 
 One row per id (``irnb.reproduction_ids()``, every paper's): what it shows, the paper's
-headline, irnb's number on the embedded default and on TREC-COVID round 1, and whether each
+headline, irnb's number in the paper's simulated setting (:func:`irnb.datasets.paper_setting`,
+seed 0) and on TREC-COVID round 1, and whether each
 agrees, claim by claim. All of it comes from the reproduction's own
 :class:`irnb.papers.Headline` (its ``paper`` text and :class:`irnb.papers.Claim` list; the
 verdict column is ``Headline.summary()``: which claims hold, which fail); nothing is typed.
@@ -29,8 +30,8 @@ REPO = Path(__file__).resolve().parents[1]
 PAGE = REPO / "docs" / "reproductions.md"
 COVID = REPO.parent / "shared" / "data" / "trec-covid-round1"
 BEGIN, END = "<!-- reproductions:begin -->", "<!-- reproductions:end -->"
-COLUMNS = ["id", "what it shows", "paper's headline", "irnb: default", "irnb: TREC-COVID",
-           "verdict: default", "verdict: TREC-COVID"]
+COLUMNS = ["id", "what it shows", "paper's headline", "irnb: paper's setting", "irnb: TREC-COVID",
+           "verdict: paper's setting", "verdict: TREC-COVID"]
 COVID_LABEL = "TREC-COVID round 1"
 
 
@@ -74,7 +75,7 @@ def rows(*, ids=None, covid: Path | None = COVID, log=None) -> pd.DataFrame:
         theirs = (outcome(id, covid_exp, label=COVID_LABEL, manual=covid_manual) if covid_exp is not None else
                   {"paper": None, "irnb": "not run", "verdict": "–", "seconds": 0.0})
         if log is not None:
-            log(f"{id}: default {mine['seconds']:.2f} s, TREC-COVID {theirs['seconds']:.2f} s")
+            log(f"{id}: paper's setting {mine['seconds']:.2f} s, TREC-COVID {theirs['seconds']:.2f} s")
         paper = mine["paper"] or theirs["paper"] or "–"
         out.append([id, listing.loc[id, "title"], paper, mine["irnb"], theirs["irnb"], mine["verdict"],
                     theirs["verdict"]])

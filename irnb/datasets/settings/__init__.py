@@ -63,7 +63,7 @@ class Setting:
     def describe(self) -> str:
         """The notes' paragraph: the paper's design, the simulated one, and what differs."""
         design = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.reported.items() if k != "collection")
-        text = (f"Setting: {self.name} as {self.where} reports it ({design}); simulated with "
+        text = (f"Simulated setting: {self.name} as {self.where} reports it ({design}); simulated with "
                 f"{', '.join(f'{k}={v}' for k, v in self.params.items())}.")
         if self.mechanisms:
             text += " Mechanisms of the model this setting relies on: " + "; ".join(self.mechanisms) + "."
