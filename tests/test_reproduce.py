@@ -36,7 +36,7 @@ def exp():
 
 @pytest.fixture(scope="module")
 def results():
-    return {i: irnb.reproduce(i, **OPTIONS.get(i, {})) for i in MINE}
+    return {i: irnb.reproduce(i, default(), **OPTIONS.get(i, {})) for i in MINE}  # the tests below are about the default
 
 
 def _shares(table: pd.DataFrame) -> pd.DataFrame:
@@ -197,7 +197,7 @@ def test_table1_on_the_default(results, exp):
     with pytest.raises(ValueError, match="is a table; it has no figure"):
         rep.figure()
     # the notes say how each A_p reading (÷ k, ÷ min(k, run length), 1 − unj) moves the finding
-    other = irnb.reproduce("baillie2007-table1", assessment="JudgedRet").table.iloc[0]
+    other = irnb.reproduce("baillie2007-table1", default(), assessment="JudgedRet").table.iloc[0]
     last = rep.notes.splitlines()[-1]
     assert last.startswith("Sensitivity to the A_p reading") and "JudgedRet@d: as d grows" in last
     assert (f"weak cases 2 + 4 {fmt(other[('@10', 2)] + other[('@10', 4)])} → "
@@ -206,7 +206,7 @@ def test_table1_on_the_default(results, exp):
 
 
 def test_table1_pool_depth_rows(exp):
-    rep = irnb.reproduce("baillie2007-table1", pool_depths=(10,))
+    rep = irnb.reproduce("baillie2007-table1", default(), pool_depths=(10,))
     assert list(rep.table.index) == ["embedded default (seed 0)",
                                      "embedded default (seed 0): depth-10 pool of 12 contributing runs"]
     assert np.allclose(_shares(rep.table).T.groupby(level="depth", sort=False).sum().T, 1.0)
@@ -541,14 +541,14 @@ def test_table_tool_round_trips_a_pipe(table_tool):
 
 
 def test_assessment_option_replaces_a_p(exp):
-    rep = irnb.reproduce("baillie2008-table3", depths=(10, 1000), assessment="Unj")
+    rep = irnb.reproduce("baillie2008-table3", default(), depths=(10, 1000), assessment="Unj")
     # Unj@k, the unjudged share of the top k, is lower-is-more-judged: case 4 needs the better run LOWER on it
     expected = _case_shares(exp, "P@1000", "Unj@1000")
     assert rep.table["@1000"].iloc[0].tolist() == pytest.approx(expected.tolist())
     assert "P@d tested with Unj@d" in rep.notes
     with pytest.raises(ValueError, match="assessment must measure how much of a ranking is judged"):
         irnb.reproduce("baillie2008-table3", assessment="P")
-    table1 = irnb.reproduce("baillie2007-table1", assessment="Unj")
+    table1 = irnb.reproduce("baillie2007-table1", default(), assessment="Unj")
     assert "MAP with Unj@1000" in table1.notes
 
 
