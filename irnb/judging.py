@@ -73,7 +73,11 @@ STRATEGIES = STRATEGY.choices
 #: Declared bounds of the judging parameters.
 JUDGE_PARAMS: dict[str, Param] = {p.name: p for p in (NUM, ROUND, BUDGET)}
 _RBP_BASELINE_P = 0.8
-_TOLERANCE = 1e-12  # mean bounds are sums of floats: a gap this small is closed
+# The session keeps its mean bounds on a grid of 10⁻¹² (sums of floats such as 0.632 + 0.002 − 0.002
+# land an ulp off, and an ulp must not decide a tied pair); a closure decides a pair when it exceeds
+# the gap by more than _TOLERANCE, far above the grid's rounding and far below any weight that matters.
+_GRID_DECIMALS = 12
+_TOLERANCE = 1e-10
 
 
 # =============================================================================== candidates
@@ -436,8 +440,8 @@ class AssessmentSession:
         self._cands = candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
         iv = score_intervals(experiment, self.measure, pool=judged)
         self.run_names = tuple(experiment.run_names[s] for s in self._cands.runs)
-        self.lower = iv.mean_lower[self._cands.runs].copy()
-        self.upper = iv.mean_upper[self._cands.runs].copy()
+        self.lower = np.round(iv.mean_lower[self._cands.runs], _GRID_DECIMALS)
+        self.upper = np.round(iv.mean_upper[self._cands.runs], _GRID_DECIMALS)
         self.initial_decided = self.decided
         rate = _background(experiment, judged, self.measure, background_rate)
         self._pi = np.full(len(self._cands), rate)
@@ -486,8 +490,8 @@ class AssessmentSession:
         Rule: an undecided pair with likely winner w and loser l has gap g = T̄_l − B̄_w ≥ 0,
         and judging document d closes it by at most max(a_w(d), a_l(d)) (relevant: B̄_w rises
         by a_w(d); not relevant: T̄_l falls by a_l(d)). The pair needs the fewest open
-        documents whose largest closures sum to more than g; the minimum over both
-        directions of every undecided pair is the answer.
+        documents whose largest closures sum to more than g (a sum equal to g ties, and a tie
+        decides nothing); the minimum over both directions of every undecided pair is the answer.
 
         The class docstring's P@2 example before its judgment: the pair a > b has g = 0.5 − 0.5
         = 0 and v closes it by 0.5 > 0: one judgment.
@@ -506,7 +510,7 @@ class AssessmentSession:
         open_pair = ~((B[i] > T[j]) | (B[j] > T[i]))
         win = np.concatenate([i[open_pair], j[open_pair]])
         lose = np.concatenate([j[open_pair], i[open_pair]])
-        gap = T[lose] - B[win] - _TOLERANCE  # a sum that equals the gap up to rounding counts as closing it
+        gap = T[lose] - B[win] + _TOLERANCE  # a closure equal to the gap ties: it does not decide
         most = weight.max(axis=0)
         reach = np.maximum(most[win], most[lose])
         usable = reach > 0
@@ -544,9 +548,9 @@ class AssessmentSession:
         c = self.current["candidate"]
         a = self._cands.weight[c]
         if relevant:
-            self.lower = np.minimum(self.lower + a, self.upper)
+            self.lower = np.round(np.minimum(self.lower + a, self.upper), _GRID_DECIMALS)
         else:
-            self.upper = np.maximum(self.upper - a, self.lower)
+            self.upper = np.round(np.maximum(self.upper - a, self.lower), _GRID_DECIMALS)
         entry = int(self._cands.entry[c])
         grade = int(self.experiment.judgments.qrel_grade[entry]) if entry >= 0 else -1
         if grade >= 0:
