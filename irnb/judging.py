@@ -414,7 +414,7 @@ class AssessmentSession:
     """One assessor's loop: the next suggested document, a judgment, updated intervals.
 
     The state behind the "be the assessor" widget (:func:`irnb.widgets_judge.assessor`), and
-    usable on its own. It starts from ``judged`` (as :func:`judge_next`), suggests one
+    usable on its own. It starts from ``judged`` (as :func:`judge_next`; kept as ``start``), suggests one
     document at a time with the decide-pairs kernel (:func:`plan`), and applies each
     judgment to the runs' mean bounds exactly (relevant: B̄_s += a_s(d); not relevant:
     T̄_s −= a_s(d)), so the assessor's answers count even where they disagree with the qrels.
@@ -436,6 +436,7 @@ class AssessmentSession:
                  background_rate: float | None = None, only_qrels: bool = False):
         only_qrels = ONLY_QRELS.validate(only_qrels, "AssessmentSession")
         self.experiment = experiment
+        self.start = judged  # the pool (or mask) judged before the first suggestion; None: the qrels as they are
         self.measure = parse_measure(measure)
         self._cands = candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
         iv = score_intervals(experiment, self.measure, pool=judged)
