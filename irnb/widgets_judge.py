@@ -12,7 +12,8 @@ decided pairs, and the counters: judgments spent, pairs decided (of all pairs), 
 agree with the qrels, and how many judgments the next decision needs at least.
 
 Given a simulated :class:`~irnb.datasets.Collection` and nothing else, the widget judges its
-complete truth (:func:`irnb.judging.complete_experiment`), shows the documents' readable text
+complete truth (:func:`irnb.judging.complete_experiment`), compares the runs that contributed
+to its official pool, shows the documents' readable text
 (:attr:`irnb.datasets.text.Documents.readable`) and the topics' descriptions, and starts from
 :func:`irnb.judging.assessor_start`: a student who judges by reading decides a pair within ten
 judgments.
@@ -141,11 +142,17 @@ class AssessorWidget:
         runs = self.session.intervals().index[:_RUNS_SHOWN]
         m = self.session.decided_matrix().loc[runs, runs]
         mark = {1: "▲", -1: "▼", 0: ""}
+        cell = "text-align:center;width:1.3em;height:1.3em;border:1px solid #ddd;padding:0"  # open pairs keep their box
         head = "".join(f"<th title='{html.escape(r)}'>{i + 1}</th>" for i, r in enumerate(runs))
         body = "".join(f"<tr><th style='text-align:left'>{i + 1} {html.escape(r)}</th>"
-                       + "".join(f"<td style='text-align:center'>{mark[int(v)]}</td>" for v in m.loc[r]) + "</tr>"
+                       + "".join(f"<td style='{cell}'>{mark[int(v)]}</td>" for v in m.loc[r]) + "</tr>"
                        for i, r in enumerate(runs))
-        return f"<b>pairs decided</b><table><tr><th></th>{head}</tr>{body}</table>"
+        total = len(self.session.run_names)
+        note = "" if total <= len(runs) else (
+            f"<br><small>the {len(runs)} runs with the highest T̄ of {total}: {self.session.decided} pairs are "
+            "decided among all runs</small>")
+        return (f"<b>pairs decided</b> (a triangle points up where the row's run lies above the column's){note}"
+                f"<table style='border-collapse:collapse'><tr><th></th>{head}</tr>{body}</table>")
 
     def refresh(self) -> None:
         done = self.session.current is None
@@ -192,9 +199,10 @@ def assessor(source, *, judged=None, measure: str = "P@10", runs=None, backgroun
     """A "be the assessor" widget (see :class:`~irnb.judging.AssessmentSession` for the options).
 
     ``source`` is an :class:`~irnb.Experiment`, judged from ``judged`` (default: the qrels as
-    they are), or a simulated :class:`~irnb.datasets.Collection`: its complete truth, judged
-    from :func:`~irnb.judging.assessor_start` unless ``judged`` is given, with its readable
-    text and its topics' descriptions unless ``documents`` or ``topics`` are given.
+    they are), or a simulated :class:`~irnb.datasets.Collection`: its complete truth, comparing
+    the runs that contributed to its official pool unless ``runs`` is given, judged from
+    :func:`~irnb.judging.assessor_start` unless ``judged`` is given, with its readable text and
+    its topics' descriptions unless ``documents`` or ``topics`` are given.
     ``topics``: a DataFrame with columns ``topic, title`` and optionally ``description``.
     """
     from .datasets import Collection
@@ -203,6 +211,8 @@ def assessor(source, *, judged=None, measure: str = "P@10", runs=None, backgroun
     only_qrels = ONLY_QRELS.validate(only_qrels, "assessor")
     if isinstance(source, Collection):
         experiment = source.complete_experiment
+        if runs is None:  # the official pool's contributors: few enough that every run and pair is on screen
+            runs = [run for run, pooled in zip(experiment.run_names, experiment.contributors, strict=True) if pooled]
         if judged is None:
             judged = assessor_start(experiment, measure=measure, runs=runs, background_rate=background_rate)
         if documents is None:

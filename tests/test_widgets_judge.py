@@ -27,8 +27,12 @@ def test_a_collection_alone_starts_where_ten_truthful_clicks_decide_a_pair(judge
     collection = default()
     session = judge.session
     assert isinstance(session, AssessmentSession) and session.experiment is collection.complete_experiment
-    start = assessor_start(collection.complete_experiment)
-    assert session.initial_decided == AssessmentSession(collection.complete_experiment, judged=start).initial_decided
+    truth = collection.complete_experiment
+    contributors = [run for run, pooled in zip(truth.run_names, truth.contributors, strict=True) if pooled]
+    assert session.run_names == tuple(contributors) and 1 < len(contributors) < len(truth.run_names)
+    start = assessor_start(truth, runs=contributors)
+    assert session.start.judged.tolist() == start.judged.tolist()
+    assert session.initial_decided == AssessmentSession(truth, judged=start, runs=contributors).initial_decided
     shown = judge.counters.value
     need = int(re.search(r"needs at least <b>(\d+)</b> more judgment", shown).group(1))
     assert need == session.judgments_to_decide()
@@ -64,10 +68,16 @@ def test_options_override_the_collections_defaults():
     from irnb.pooling import depth_pool
 
     judged = depth_pool(collection.complete_experiment, depth=9)
-    w = assessor(collection, judged=judged, documents={}, topics=pd.DataFrame({"topic": ["101"], "title": ["t"]}))
+    everyone = list(collection.complete_experiment.run_names)
+    w = assessor(collection, judged=judged, runs=everyone, documents={},
+                 topics=pd.DataFrame({"topic": ["101"], "title": ["t"]}))
+    assert w.session.start is judged and w.session.run_names == tuple(everyone)
     assert w.session.initial_decided == AssessmentSession(collection.complete_experiment,
                                                           judged=judged).initial_decided
     assert "padding:4px" not in w.document.value  # no text for the document
+    shown = w.session.intervals().index[:20]
+    assert f"the {len(shown)} runs with the highest T̄ of {len(everyone)}" in w.matrix.value
+    assert all(f"{i + 1} {run}</th>" in w.matrix.value for i, run in enumerate(shown))
 
 
 def test_topics_and_sources_are_checked():
