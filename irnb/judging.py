@@ -418,6 +418,7 @@ class AssessmentSession:
     document at a time with the decide-pairs kernel (:func:`plan`), and applies each
     judgment to the runs' mean bounds exactly (relevant: B̄_s += a_s(d); not relevant:
     T̄_s −= a_s(d)), so the assessor's answers count even where they disagree with the qrels.
+    The bounds are kept on a grid of 10⁻¹², so that rounding never decides a tie (B̄_i = T̄_j).
     ``agreements`` counts the answers that match the qrels' grade when the qrels judge the
     document (on :func:`complete_experiment`, the truth).
 
