@@ -63,16 +63,21 @@ from .measures import Measure, parse_measure
 from .params import BACKGROUND_RATE, BUDGET, ONLY_QRELS, RELEVANT, STRATEGY, Param
 from .params import ROUND_SIZE as ROUND
 from .params import SUGGESTIONS as NUM
-from .pooling import contributor_index, judged_mask_of
+from .pooling import Pool, contributor_index, depth_pool, judged_mask_of
 
 __all__ = ["STRATEGIES", "JUDGE_PARAMS", "judge_next", "decided_pairs", "simulate_judging", "complete_experiment",
-           "Candidates", "candidates", "plan", "AssessmentSession"]
+           "Candidates", "candidates", "plan", "AssessmentSession", "assessor_start"]
 
 #: Strategy names: the default aims to decide pairs; the other two are baselines.
 STRATEGIES = STRATEGY.choices
 #: Declared bounds of the judging parameters.
 JUDGE_PARAMS: dict[str, Param] = {p.name: p for p in (NUM, ROUND, BUDGET)}
 _RBP_BASELINE_P = 0.8
+# The session keeps its mean bounds on a grid of 10⁻¹² (sums of floats such as 0.632 + 0.002 − 0.002
+# land an ulp off, and an ulp must not decide a tied pair); a closure decides a pair when it exceeds
+# the gap by more than _TOLERANCE, far above the grid's rounding and far below any weight that matters.
+_GRID_DECIMALS = 12
+_TOLERANCE = 1e-10
 
 
 # =============================================================================== candidates
@@ -409,10 +414,11 @@ class AssessmentSession:
     """One assessor's loop: the next suggested document, a judgment, updated intervals.
 
     The state behind the "be the assessor" widget (:func:`irnb.widgets_judge.assessor`), and
-    usable on its own. It starts from ``judged`` (as :func:`judge_next`), suggests one
+    usable on its own. It starts from ``judged`` (as :func:`judge_next`; kept as ``start``), suggests one
     document at a time with the decide-pairs kernel (:func:`plan`), and applies each
     judgment to the runs' mean bounds exactly (relevant: B̄_s += a_s(d); not relevant:
     T̄_s −= a_s(d)), so the assessor's answers count even where they disagree with the qrels.
+    The bounds are kept on a grid of 10⁻¹², so that rounding never decides a tie (B̄_i = T̄_j).
     ``agreements`` counts the answers that match the qrels' grade when the qrels judge the
     document (on :func:`complete_experiment`, the truth).
 
@@ -431,12 +437,13 @@ class AssessmentSession:
                  background_rate: float | None = None, only_qrels: bool = False):
         only_qrels = ONLY_QRELS.validate(only_qrels, "AssessmentSession")
         self.experiment = experiment
+        self.start = judged  # the pool (or mask) judged before the first suggestion; None: the qrels as they are
         self.measure = parse_measure(measure)
         self._cands = candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
         iv = score_intervals(experiment, self.measure, pool=judged)
         self.run_names = tuple(experiment.run_names[s] for s in self._cands.runs)
-        self.lower = iv.mean_lower[self._cands.runs].copy()
-        self.upper = iv.mean_upper[self._cands.runs].copy()
+        self.lower = np.round(iv.mean_lower[self._cands.runs], _GRID_DECIMALS)
+        self.upper = np.round(iv.mean_upper[self._cands.runs], _GRID_DECIMALS)
         self.initial_decided = self.decided
         rate = _background(experiment, judged, self.measure, background_rate)
         self._pi = np.full(len(self._cands), rate)
@@ -467,6 +474,63 @@ class AssessmentSession:
         frame = pd.DataFrame({"lower": self.lower, "upper": self.upper}, index=pd.Index(self.run_names, name="run"))
         return frame.sort_values(["upper", "lower"], ascending=False)
 
+    @property
+    def current_truth(self) -> bool | None:
+        """The qrels' answer for the current suggestion (on :func:`complete_experiment`, the
+        truth): True when its grade reaches the measure's relevance level, None when the qrels
+        do not judge it or nothing is suggested."""
+        if self.current is None:
+            return None
+        entry = int(self._cands.entry[self.current["candidate"]])
+        grade = int(self.experiment.judgments.qrel_grade[entry]) if entry >= 0 else -1
+        return None if grade < 0 else grade >= self.measure.rel
+
+    def judgments_to_decide(self) -> int | None:
+        """The fewest judgments that can decide one more pair, if every answer goes its way
+        (a lower bound); None when no pair can be decided any more.
+
+        Rule: an undecided pair with likely winner w and loser l has gap g = T̄_l − B̄_w ≥ 0,
+        and judging document d closes it by at most max(a_w(d), a_l(d)) (relevant: B̄_w rises
+        by a_w(d); not relevant: T̄_l falls by a_l(d)). The pair needs the fewest open
+        documents whose largest closures sum to more than g (a sum equal to g ties, and a tie
+        decides nothing); the minimum over both directions of every undecided pair is the answer.
+
+        The class docstring's P@2 example before its judgment: the pair a > b has g = 0.5 − 0.5
+        = 0 and v closes it by 0.5 > 0: one judgment.
+
+        >>> run = pd.DataFrame({"run": ["a", "a", "b", "b"], "qid": "1", "docno": ["x", "u", "y", "v"],
+        ...                     "score": [2.0, 1.0, 2.0, 1.0]})
+        >>> qrels = pd.DataFrame({"qid": "1", "docno": ["x", "y"], "grade": [1, 0]})
+        >>> AssessmentSession(Experiment(run, qrels), measure="P@2", background_rate=0.1).judgments_to_decide()
+        1
+        """
+        weight = self._cands.weight[self._open]
+        if weight.shape[0] == 0:
+            return None
+        B, T = self.lower, self.upper
+        i, j = np.triu_indices(B.size, k=1)
+        open_pair = ~((B[i] > T[j]) | (B[j] > T[i]))
+        win = np.concatenate([i[open_pair], j[open_pair]])
+        lose = np.concatenate([j[open_pair], i[open_pair]])
+        gap = T[lose] - B[win] + _TOLERANCE  # a closure equal to the gap ties: it does not decide
+        most = weight.max(axis=0)
+        reach = np.maximum(most[win], most[lose])
+        usable = reach > 0
+        win, lose, gap, reach = win[usable], lose[usable], gap[usable], reach[usable]
+        if win.size == 0:
+            return None
+        bound = np.maximum(np.floor(gap / reach), 0).astype(np.int64) + 1  # every document closing the most
+        best = None
+        for d in np.argsort(bound, kind="stable"):
+            if best is not None and bound[d] >= best:
+                break
+            closure = np.sort(np.maximum(weight[:, win[d]], weight[:, lose[d]]))[::-1]
+            total = np.cumsum(closure)
+            if total[-1] > gap[d]:
+                need = int(np.searchsorted(total, gap[d], side="right")) + 1
+                best = need if best is None else min(best, need)
+        return best
+
     def _advance(self) -> None:
         rows = np.flatnonzero(self._open)
         picked, gain, why = plan(self._cands.weight[rows], self._pi[rows], self.lower, self.upper, 1,
@@ -486,9 +550,9 @@ class AssessmentSession:
         c = self.current["candidate"]
         a = self._cands.weight[c]
         if relevant:
-            self.lower = np.minimum(self.lower + a, self.upper)
+            self.lower = np.round(np.minimum(self.lower + a, self.upper), _GRID_DECIMALS)
         else:
-            self.upper = np.maximum(self.upper - a, self.lower)
+            self.upper = np.round(np.maximum(self.upper - a, self.lower), _GRID_DECIMALS)
         entry = int(self._cands.entry[c])
         grade = int(self.experiment.judgments.qrel_grade[entry]) if entry >= 0 else -1
         if grade >= 0:
@@ -498,3 +562,31 @@ class AssessmentSession:
         self.history.append({**{k: v for k, v in self.current.items() if k != "candidate"},
                              "relevant": bool(relevant), "qrels_grade": grade if grade >= 0 else None})
         self._advance()
+
+
+def assessor_start(experiment: Experiment, *, measure: str | Measure = "P@10", runs=None, clicks: int = 10,
+                   background_rate: float | None = None) -> Pool:
+    """Where an assessor should start: the shallowest depth pool (of the Experiment's
+    contributors) from which :class:`AssessmentSession` decides one more pair within
+    ``clicks`` judgments answered with the qrels' grades (an unjudged document counts as not
+    relevant). On :func:`complete_experiment` the answers are the truth, so a student who
+    judges truthfully decides a pair within ``clicks`` judgments.
+
+    Depths 1 to the measure's cutoff (the run depth for RBP) are tried, shallowest first; a
+    depth where every pair is already decided or nothing can be judged is passed over. A
+    ValueError says so when no depth lets ``clicks`` judgments decide a pair.
+    """
+    clicks = NUM.validate(clicks, "assessor_start", label="clicks")
+    m = parse_measure(measure)
+    deepest = min(m.cutoff or experiment.depth, experiment.depth)
+    for depth in range(1, deepest + 1):
+        pool = depth_pool(experiment, depth=depth)
+        session = AssessmentSession(experiment, judged=pool, measure=m, runs=runs, background_rate=background_rate)
+        for _ in range(clicks):
+            if session.current is None:
+                break
+            session.judge(bool(session.current_truth))
+            if session.decided > session.initial_decided:
+                return pool
+    raise ValueError(f"assessor_start: from no depth pool of depth 1 to {deepest} do clicks={clicks} judgments "
+                     f"answered with the qrels decide a pair on {m.name}; allow more clicks or compare fewer runs")

@@ -253,3 +253,115 @@ def test_simulation_judges_only_qrels_entries(exp):
     # the experiment's qrels list only x and y: nothing is judgeable, so nothing is spent
     table = simulate_judging(exp, start=None, budget=2, round_size=1, measure="P@2", background_rate=0.1)
     assert table["judgments"].max() == 0
+
+
+# ----------------------------------------------------------------------------- the assessor's start and next decision
+def test_judgments_to_decide_counts_the_largest_closures(exp):
+    """P@2 (module case): a ∈ [0.5, 1], b ∈ [0, 0.5], gap a > b = 0.5 − 0.5 = 0 and v closes it by
+    0.5 > 0: one judgment. Judging u not relevant first (a → [0.5, 0.5]) leaves the gap at 0, and
+    v still decides it: one."""
+    s = AssessmentSession(exp, measure="P@2", background_rate=0.1)
+    assert s.judgments_to_decide() == 1
+    assert s.current_truth is None  # v is not in the qrels
+
+
+def test_judgments_to_decide_needs_more_than_a_tie():
+    """Two runs over two topics, P@1 (each document weighs 1/2 in a run's mean): a = (x1 judged
+    relevant, u2 unjudged) ∈ [0.5, 1], b = (v1, v2 unjudged) ∈ [0, 1]. For a > b the gap is
+    T̄_b − B̄_a = 1 − 0.5 = 0.5; one judgment closes at most 0.5, which only ties (B̄_a = T̄_b
+    decides nothing), so two are needed; b > a has gap 1 − 0 = 1 and needs three. Answer: 2."""
+    run = pd.DataFrame({"run": ["a", "a", "b", "b"], "qid": ["1", "2", "1", "2"],
+                        "docno": ["x1", "u2", "v1", "v2"], "score": 1.0})
+    qrels = pd.DataFrame({"qid": ["1", "2", "2"], "docno": ["x1", "u2", "v2"], "grade": [1, 1, 0]})
+    judged = np.array([True, False, False])  # entries in (topic, docno) order: x1, u2, v2; only x1 judged
+    s = AssessmentSession(Experiment(run, qrels), judged=judged, measure="P@1", background_rate=0.5)
+    assert (s.lower.tolist(), s.upper.tolist()) == ([0.5, 0.0], [1.0, 1.0])
+    assert s.judgments_to_decide() == 2
+    s.judge(s.current_truth if s.current_truth is not None else False)
+    assert s.decided == 0 and s.judgments_to_decide() == 1  # one judgment made the tie; one more decides
+
+
+def test_ties_stay_ties_after_rounding_noise():
+    """Why the session keeps its bounds on a grid: 0.1 + 0.2 lands an ulp above 0.3, which would
+    decide a tied pair by rounding."""
+    assert 0.1 + 0.2 > 0.3 and not np.round(0.1 + 0.2, 12) > 0.3
+    run = pd.DataFrame({"run": ["a"] * 10 + ["b"] * 10, "qid": "1", "score": 1.0,
+                        "docno": [f"a{i}" for i in range(10)] + [f"b{i}" for i in range(10)]})
+    qrels = pd.DataFrame({"qid": "1", "docno": ["a0", "a1", "a2"] + [f"b{i}" for i in range(3, 10)],
+                          "grade": [1, 1, 1] + [0] * 7})
+    judged = np.array([True, True, False] + [True] * 7)  # a: 2 relevant of 10 known; b: 7 non-relevant known
+    s = AssessmentSession(Experiment(run, qrels), judged=judged, measure="P@10", background_rate=0.5)
+    assert s.lower[0] == 0.2 and s.upper[1] == 0.3  # a ∈ [0.2, 1], b ∈ [0, 0.3]
+    assert s.current["docno"].startswith("a")  # the suggestion is one of a's documents
+    s.judge(True)  # relevant: B̄_a = 0.2 + 0.1, which floats make 0.30000000000000004 > T̄_b = 0.3
+    assert s.lower[0] == 0.3 and s.decided == 0, (repr(s.lower[0]), s.decided)
+
+
+def test_judgments_to_decide_is_a_lower_bound_on_the_default(truth):
+    """Along truthful and random answers from three pools, every count is at most the judgments
+    that the next decision took (the rule fails without the tie grid: an ulp decided a tie)."""
+    from irnb.pooling import depth_pool
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for depth, honest in ((7, True), (8, False), (9, False)):
+        s = AssessmentSession(truth, judged=depth_pool(truth, depth=depth))
+        counts, base = [], s.decided
+        for _ in range(40):
+            if s.current is None:
+                break
+            counts.append(s.judgments_to_decide())
+            s.judge(bool(s.current_truth) if honest else bool(rng.random() < 0.5))
+            if s.decided > base:
+                taken = len(counts)
+                assert all(c is not None and c <= taken - i for i, c in enumerate(counts)), (depth, counts)
+                checked += len(counts)
+                counts, base = [], s.decided
+    assert checked >= 20, checked
+
+
+def test_judgments_to_decide_is_none_when_nothing_can_be_decided(exp):
+    s = AssessmentSession(exp, measure="P@2", background_rate=0.1)
+    s.judge(False)  # v: the only pair is decided
+    assert s.decided == 1 and s.judgments_to_decide() is None
+
+
+@pytest.fixture(scope="module")
+def truth():
+    from irnb.datasets import default
+    from irnb.judging import complete_experiment
+
+    return complete_experiment(default())
+
+
+def _truthful_clicks(session: AssessmentSession, limit: int) -> int:
+    """Judge with the truth until a new pair is decided; the judgments that took (limit + 1 if none did)."""
+    for click in range(1, limit + 1):
+        session.judge(bool(session.current_truth))
+        if session.decided > session.initial_decided:
+            return click
+    return limit + 1
+
+
+def test_assessor_start_lets_ten_truthful_judgments_decide_a_pair(truth):
+    from irnb.judging import assessor_start
+    from irnb.pooling import depth_pool
+
+    start = assessor_start(truth)
+    session = AssessmentSession(truth, judged=start)
+    need = session.judgments_to_decide()
+    clicks = _truthful_clicks(session, 10)
+    assert need is not None and need <= clicks <= 10, (need, clicks)
+    assert session.agreements == clicks  # the truth's answers agree with the truth
+    # the start is the shallowest such pool: one level shallower, ten truthful judgments decide nothing
+    shallower = AssessmentSession(truth, judged=depth_pool(truth, depth=start.depth - 1))
+    assert _truthful_clicks(shallower, 10) == 11
+
+
+def test_assessor_start_says_when_no_depth_is_enough(truth):
+    from irnb.judging import assessor_start
+
+    with pytest.raises(ValueError, match=r"from no depth pool of depth 1 to 10 do clicks=1 judgments"):
+        assessor_start(truth, clicks=1, runs=list(truth.run_names[:2]))
+    with pytest.raises(ValueError, match="clicks"):
+        assessor_start(truth, clicks=0)

@@ -50,6 +50,11 @@ def test_pair_is_in_sync_and_committed_without_outputs(source):
     assert outputs == [], f"{source.stem}.ipynb is committed with outputs; {SYNC} (it writes none)"
 
 
+# A collapsed cell still shows its first line (JupyterLab's placeholder previews it): an answer's
+# first line says what the cell is, never how the answer is computed.
+ANSWER_FIRST_LINE = "# The answer's code: try the exercise before you open it."
+
+
 @pytest.mark.parametrize("source", TEACHING, ids=[p.name for p in TEACHING])
 def test_notebook_states_its_goal_and_folds_its_answers(source):
     notebook = jupytext.read(source)
@@ -60,6 +65,9 @@ def test_notebook_states_its_goal_and_folds_its_answers(source):
     for cell in answers:
         assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, cell.source[:80]
         assert "hide-input" in cell.metadata.get("tags", ()), cell.source[:80]
+        assert cell.source.splitlines()[0] == ANSWER_FIRST_LINE, \
+            f"{source.name}: a collapsed answer shows its first line; start it with {ANSWER_FIRST_LINE!r}: " \
+            f"{cell.source[:80]}"
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=[p.name for p in SOURCES])

@@ -65,6 +65,18 @@ weights w (sum W) becomes a table of M = 2^k slots, slot j holding the word whos
 cumulative-weight interval contains ⌊j·W / M⌋, so each word gets about w·M/W slots;
 Zipf-like weights are ⌊2⁴⁰ / (10·rank + shift)⌋. The mixture uses only IEEE +, −, × and
 floor on the hash's uniforms. So the same seed gives the same text on every machine.
+
+**Text for a person** (``Documents.readable``, ``Documents.topic_description``). The texts
+above are for classifiers, and a person cannot judge them. An assessor reads another text
+of the same document, built so that reading decides: a relevant document (true grade ≥ 1)
+draws ``READABLE_SHARE`` of its words from its topic's subject words (the title and
+``topic`` lists, title first, Zipf-like), a non-relevant one as much from the subject words
+of another topic (picked by the document's hash), and the rest from the function-word-like
+filler (vocabulary ranks below ``CONTENT_START``); ``READABLE_LENGTH`` words. The topic's
+description names its title and its most frequent subject words, so a reader compares the
+document's words with it. With a single topic there is no other topic: its non-relevant
+documents are filler only. The draws are the same counter-based hashes, keyed apart from the
+classifiers' text, which the readable text leaves unchanged.
 """
 
 from __future__ import annotations
@@ -77,7 +89,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["Documents", "vocabulary", "rare_words", "CLASSES", "COMPONENTS", "topic_words", "splitmix64", "mixtures"]
+__all__ = ["Documents", "ReadableDocuments", "vocabulary", "rare_words", "CLASSES", "COMPONENTS", "topic_words",
+           "splitmix64", "mixtures"]
 
 COMPONENTS = ("background", "topic", "title", "facet", "near", "aspect", "own")
 VOCABULARY_SIZE = 6000
@@ -88,6 +101,9 @@ MIN_LENGTH, LENGTH_RANGE = 40, 400  # words per document: 40 + ⌊400·u²⌋ = 
 TOPICALITY_LOW = 0.2  # τ ranges over τ̄·[0.2, 1.8]
 OWN_SHARE, NUM_OWN = 0.05, 4  # share of a document's words that are its own (names, numbers), and how many
 NUM_RARE = 20_000  # the rare words that own words are drawn from (document frequency ≈ 4·documents / 20,000)
+READABLE_SHARE = 0.4  # share of a readable text's words that are subject words (its topic's or another's)
+READABLE_LENGTH = (60, 120)  # words of a readable text: 60 … 119, short enough to read in a class
+DESCRIPTION_WORDS = 8  # subject words named by a topic's description, most frequent first
 
 # per (family, grade ≥ 2): mean topicality τ̄, lean range [ρ_lo, ρ_hi], title, facet and aspect shares
 #            τ̄     ρ_lo  ρ_hi  title facet aspect length
@@ -108,6 +124,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _LATENT_KEYS = (np.uint64(0xA0761D6478BD642F), np.uint64(0xE7037ED1A0B428DB), np.uint64(0x8EBC6AF09C88C6E3),
                 np.uint64(0x589965CC75374CC3))  # length, topicality, lean, aspect
 _OWN_KEY = np.uint64(0x1D8E4E27C47D124F)
+_READABLE_KEY = np.uint64(0x6A09E667F3BCC909)  # keys the readable text's draws apart from the classifiers' text
 _BACKGROUND_BITS, _TOPIC_BITS = 20, 12  # table sizes 2²⁰ and 2¹² slots
 _SYLLABLES = pa.array([c + v for c in "bdfgklmnprstvz" for v in "aeiou"], pa.string())  # 70 syllables
 
@@ -178,6 +195,11 @@ _LOCAL_TABLES = {
     "near": _slot_table(_zipf_weights(NUM_NEAR, 20), _TOPIC_BITS),
     "aspect": _slot_table(_zipf_weights(NUM_ASPECT_WORDS, 30), _TOPIC_BITS),
 }
+
+
+# readable text: subject words (title first, then the topic list) and the filler below CONTENT_START
+_SUBJECT_TABLE = _slot_table(_zipf_weights(NUM_TOPIC, 20), _TOPIC_BITS)
+_FILLER_TABLE = _slot_table(_zipf_weights(CONTENT_START, 27), _TOPIC_BITS)
 
 
 @lru_cache(maxsize=1)
@@ -353,12 +375,35 @@ class Documents(Mapping):
             t_idx[k], d_idx[k] = where
         return t_idx, d_idx
 
-    def topic_title(self, topic: str) -> str:
-        """The topic's title: its three title words."""
+    def _topic_number(self, topic: str) -> int:
         if topic not in self._topic_index:
             raise KeyError(f"unknown topic {topic!r}; expected one of {self._topics[:5]}…")
-        title = _topic_words(self._seed, self._topic_index[topic])["title"]
+        return self._topic_index[topic]
+
+    def topic_title(self, topic: str) -> str:
+        """The topic's title: its three title words."""
+        title = _topic_words(self._seed, self._topic_number(topic))["title"]
         return " ".join(vocabulary().take(pa.array(title)).to_pylist())
+
+    def subject_words(self, topic: str) -> list[str]:
+        """The topic's subject words, most frequent first: its title words, then its ``topic``
+        list (the words a relevant document's readable text is drawn from)."""
+        words = _topic_words(self._seed, self._topic_number(topic))
+        return vocabulary().take(pa.array(np.concatenate([words["title"], words["topic"]]))).to_pylist()
+
+    def topic_description(self, topic: str) -> str:
+        """What a relevant document of ``topic`` is about, for a person judging its readable
+        text: the title and the ``DESCRIPTION_WORDS`` most frequent subject words after it."""
+        words = self.subject_words(topic)
+        more = words[NUM_TITLE:NUM_TITLE + DESCRIPTION_WORDS]
+        return (f"A relevant document is about {' '.join(words[:NUM_TITLE])}: it uses the title's words and "
+                f"words such as {', '.join(more)}. A document about another subject is not relevant.")
+
+    @property
+    def readable(self) -> ReadableDocuments:
+        """Read-only mapping docno → text a person can judge (the module docstring's *text for a
+        person*)."""
+        return ReadableDocuments(self)
 
     # ------------------------------------------------------------------ generation
     def texts(self, docnos: Iterable[str]) -> list[str]:
@@ -415,3 +460,78 @@ class Documents(Mapping):
         own_words = (own_words % np.uint64(NUM_RARE)).astype(np.int32).ravel()  # (n·NUM_OWN,) rare-word indices
         word[own] = VOCABULARY_SIZE + own_words[owner[own] * NUM_OWN + slot[own] % NUM_OWN]
         return offsets, component, word
+
+    def _readable(self, t: np.ndarray, i: np.ndarray) -> list[str]:
+        """Readable texts of documents (t[k], i[k]) (the module docstring's *text for a person*)."""
+        if t.size == 0:
+            return []
+        T = len(self._topics)
+        base = splitmix64(splitmix64(splitmix64(np.full(t.size, self._seed, dtype=np.uint64))
+                                     ^ t.astype(np.uint64)) ^ i.astype(np.uint64)) ^ _READABLE_KEY
+        h_doc = splitmix64(base)
+        low, high = READABLE_LENGTH
+        length = low + (h_doc % np.uint64(high - low)).astype(np.int64)
+        relevant = self._grade[t, i] >= 1
+        # a non-relevant document's subject: another topic, t + 1 + (hash mod T − 1), cyclically
+        other = (t + 1 + ((h_doc >> np.uint64(32)) % np.uint64(max(T - 1, 1))).astype(np.int64)) % T
+        subject = np.where(relevant, t, other)
+        has_subject = relevant | (T > 1)
+        offsets = np.zeros(t.size + 1, dtype=np.int64)
+        np.cumsum(length, out=offsets[1:])
+        owner = np.repeat(np.arange(t.size), length)
+        position = (np.arange(offsets[-1], dtype=np.int64) - offsets[owner]).astype(np.uint64)
+        h = splitmix64(base[owner] + (position + np.uint64(1)) * _M1)
+        cut = np.uint64(int(READABLE_SHARE * 4294967296.0))
+        on_subject = ((h >> np.uint64(32)) < cut) & has_subject[owner]
+        slot = ((h >> np.uint64(_BACKGROUND_BITS)) & np.uint64((1 << _TOPIC_BITS) - 1)).astype(np.int64)
+        word = _FILLER_TABLE[slot].astype(np.int64)
+        lists = {s: np.concatenate([_topic_words(self._seed, s)["title"], _topic_words(self._seed, s)["topic"]])
+                 for s in np.unique(subject[has_subject]).tolist()}
+        for s_topic, words in lists.items():
+            here = on_subject & (subject[owner] == s_topic)
+            word[here] = words[_SUBJECT_TABLE[slot[here]]]
+        texts = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), vocabulary().take(pa.array(word)))
+        return pc.binary_join(texts, " ").to_pylist()
+
+
+class ReadableDocuments(Mapping):
+    """Read-only mapping docno → readable text (``Documents.readable``): the same documents as
+    the :class:`Documents` it comes from, in text a person can judge against
+    :meth:`Documents.topic_description`.
+
+    >>> from irnb.datasets import simulate
+    >>> docs = simulate(seed=1, num_topics=2, num_runs=4, num_groups=2, docs_per_topic=500,
+    ...                 run_depth=100, pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1).documents
+    >>> text = docs.readable["D101-00007"]
+    >>> text == docs.readable.texts(["D101-00007"])[0], 60 <= len(text.split()) < 120
+    (True, True)
+    """
+
+    def __init__(self, documents: Documents):
+        self.documents = documents
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.documents)
+
+    def __contains__(self, docno: object) -> bool:
+        return docno in self.documents
+
+    def __getitem__(self, docno: str) -> str:
+        return self.texts([docno])[0]
+
+    def __repr__(self) -> str:
+        return f"ReadableDocuments({self.documents!r})"
+
+    def texts(self, docnos: Iterable[str]) -> list[str]:
+        """The readable texts of many documents at once."""
+        t, i = self.documents.locate(docnos)
+        return self.documents._readable(t, i)
+
+    def topic_title(self, topic: str) -> str:
+        return self.documents.topic_title(topic)
+
+    def topic_description(self, topic: str) -> str:
+        return self.documents.topic_description(topic)
