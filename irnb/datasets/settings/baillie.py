@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..params import SIMULATION_PARAMS
 from . import Setting
 
 __all__ = ["SETTINGS", "deep_uniqueness", "runs_of_pairs"]
@@ -22,8 +23,9 @@ __all__ = ["SETTINGS", "deep_uniqueness", "runs_of_pairs"]
 _POOLED = ("the papers do not say which runs were pooled: every run is pooled here, so that at depth 10 nearly "
            "every pair is evenly judged, as the papers' tables show (weak comparisons at @10 are few)")
 _GROUPS = "the papers do not print the groups: {groups} are simulated"
-_SLICE = ("each topic has the simulator's 5,000 documents, so a pool over every run judges a far larger share of "
-          "the runs' 1,000-deep lists than a TREC pool of a newswire collection does")
+_SLICE = (f"each topic has the simulator's {SIMULATION_PARAMS['docs_per_topic'].default:,} documents, so a pool "
+          "over every run judges a far larger share of the runs' lists than a pool of a real collection does "
+          "(tests/datasets/test_settings_baillie.py measures it against CLEF eHealth 2016)")
 
 
 def runs_of_pairs(pairs: int) -> int:
@@ -42,6 +44,12 @@ def runs_of_pairs(pairs: int) -> int:
     return n
 
 
+# pooled_runs_per_group = num_runs: every run pooled (see _POOLED)
+_TREC3 = {"num_topics": 50, "num_runs": 40, "num_groups": 12, "pool_depth": 100, "pooled_runs_per_group": 40,
+          "run_depth": 1000}
+_ROBUST05 = {"num_topics": 50, "num_runs": 55, "num_groups": 17, "pool_depth": 55, "pooled_runs_per_group": 55,
+             "run_depth": 1000}
+
 SETTINGS = (
     Setting(
         paper="baillie2007",
@@ -49,10 +57,9 @@ SETTINGS = (
         reported={"collection": "TREC-3 ad hoc (first of the 8 collections of Table 1)", "topics": 50, "runs": 40,
                   "pool_depth": 100, "run_depth": 1000},
         where="Baillie et al. (2007), Section 4 and Table 1 (780 pairs)",
-        params={"num_topics": 50, "num_runs": 40, "num_groups": 12, "pool_depth": 100, "pooled_runs_per_group": 40,
-                "run_depth": 1000},
+        params=_TREC3,
         differs=("one collection stands for the eight of Table 1 (TREC-3 to HARD 2005, pools of depth 47–100)",
-                 _GROUPS.format(groups=12), _POOLED, _SLICE),
+                 _GROUPS.format(groups=_TREC3["num_groups"]), _POOLED, _SLICE),
     ),
     Setting(
         paper="baillie2008",
@@ -60,10 +67,9 @@ SETTINGS = (
         reported={"collection": "Robust 2005 (AQUAINT), the collection of Figs. 9–11", "topics": 50, "runs": 55,
                   "pool_depth": 55, "run_depth": 1000},
         where="Baillie et al. (2008), Sections 4.1 and 4.2.3 (runs: the 2007 paper's Table 1, 1,485 pairs)",
-        params={"num_topics": 50, "num_runs": 55, "num_groups": 17, "pool_depth": 55, "pooled_runs_per_group": 55,
-                "run_depth": 1000},
+        params=_ROBUST05,
         differs=("Fig. 12 ranks the runs of TREC-3, 6, 7 and 8 (pools of depth 100), not Robust 2005's",
-                 _GROUPS.format(groups=17), _POOLED, _SLICE),
+                 _GROUPS.format(groups=_ROBUST05["num_groups"]), _POOLED, _SLICE),
     ),
 )
 
