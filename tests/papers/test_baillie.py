@@ -174,7 +174,7 @@ def test_pair_figures_draw_bonferroni_adjusted_bars_wider_than_unadjusted(fig2):
 
     curves = fig2.details["curves"]
     row = fig2.table.loc["top (even judging)"].iloc[0]
-    plain = depth_curves(irnb.datasets.default().experiment, row["run_a"], row["run_b"], depths=FAST,
+    plain = depth_curves(irnb.datasets.paper_setting("baillie2007").experiment, row["run_a"], row["run_b"], depths=FAST,
                          intervals="none")
     mine = curves[curves["pair"] == "top (even judging)"].reset_index(drop=True)
     width, plain_width = mine["upper"] - mine["lower"], plain["upper"] - plain["lower"]
