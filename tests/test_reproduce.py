@@ -17,7 +17,7 @@ import pytest
 
 import irnb
 from irnb.cli import main
-from irnb.datasets import default, paper_setting
+from irnb.datasets import default
 
 R = importlib.import_module("irnb.papers")  # the package holding the reproductions
 
@@ -32,11 +32,6 @@ OPTIONS = {"baillie2008-table3": {"depths": FAST}, "baillie2008-table4": {"depth
 @pytest.fixture(scope="module")
 def exp():
     return default().experiment
-
-
-def _setting(paper: str):
-    """The experiment a reproduction of ``paper`` runs on when given no data: its paper's setting."""
-    return paper_setting(paper).experiment
 
 
 @pytest.fixture(scope="module")
@@ -172,11 +167,10 @@ def test_table1_paper_frame_is_the_printed_table():
     assert np.allclose(sums, 1.0, atol=0.025)  # every printed group of four shares sums to 1 (rounding)
 
 
-def test_table1_on_its_setting(results):
-    exp = _setting("baillie2007")
+def test_table1_on_the_default(results, exp):
     rep = results["baillie2007-table1"]
     table = rep.table
-    assert list(table.index) == ["simulated TREC-3 ad hoc setting (seed 0)"] and table["pairs"].iloc[0].item() == 780
+    assert list(table.index) == ["embedded default (seed 0)"] and table["pairs"].iloc[0].item() == 780
     assert table.columns.equals(R.baillie._paper_table1().columns)  # the paper's layout
     sums = _shares(table).T.groupby(level="depth", sort=False).sum().T
     assert np.allclose(sums, 1.0)
@@ -193,8 +187,8 @@ def test_table1_on_its_setting(results):
     falls = row[("@10", 3)] - row[("@1000", 3)]
     rises = row[("@1000", 2)] + row[("@1000", 4)] - row[("@10", 2)] - row[("@10", 4)]
     assert [c.holds for c in rep.headline.claims] == [significant >= 0.05, falls >= 0.05, rises >= 0.05]
-    # every run pooled to depth 100: no weak comparison at @10, many at @1000, so every claim holds
-    assert row[("@10", 2)] + row[("@10", 4)] < 0.05 and rep.headline.verdict == "agrees"
+    # the default's weak share does not move (.43 → .43): the verdict is "partly", no longer "agrees"
+    assert rep.headline.verdict == "partly" and rep.headline.claims[2].holds is False
     fmt = R.baillie._fmt
     assert rep.headline.claims[1].irnb == f"{fmt(row[('@10', 3)])} → {fmt(row[('@1000', 3)])}"
     assert ("one-way ANOVA + Bonferroni multiple comparisons, α = 0.05 (irnb's reading of the papers' 'ANOVA test' "
@@ -211,16 +205,15 @@ def test_table1_on_its_setting(results):
     assert set(rep.headline.claims[0].readings) == {"Judged@k", "JudgedRet@k", "NotUnj@k"}
 
 
-def test_table1_pool_depth_rows():
+def test_table1_pool_depth_rows(exp):
     rep = irnb.reproduce("baillie2007-table1", pool_depths=(10,))
-    label = "simulated TREC-3 ad hoc setting (seed 0)"
-    assert list(rep.table.index) == [label, f"{label}: depth-10 pool of all runs"]  # every run contributes
+    assert list(rep.table.index) == ["embedded default (seed 0)",
+                                     "embedded default (seed 0): depth-10 pool of 12 contributing runs"]
     assert np.allclose(_shares(rep.table).T.groupby(level="depth", sort=False).sum().T, 1.0)
 
 
 @pytest.mark.parametrize("id, family", [("baillie2008-table3", "P"), ("baillie2008-table4", "AP")])
-def test_tables_3_and_4_pair_each_measure_with_judged_at_the_same_depth(results, id, family):
-    exp = _setting("baillie2008")
+def test_tables_3_and_4_pair_each_measure_with_judged_at_the_same_depth(results, exp, id, family):
     rep = results[id]
     assert list(rep.table.columns.get_level_values(0).unique()) == ["pairs", "@10", "@100", "@1000"]
     for d in FAST:
@@ -242,11 +235,10 @@ def test_tables_3_and_4_pair_each_measure_with_judged_at_the_same_depth(results,
 
 
 # ------------------------------------------------------------------------------------- figures
-def test_fig2_pairs_and_their_numbers(results):
+def test_fig2_pairs_and_their_numbers(results, exp):
     from irnb.decision import compare_table
     from irnb.metrics import evaluate
 
-    exp = _setting("baillie2007")
     rep = results["baillie2007-fig2"]
     table = rep.table
     assert rep.paper is None and set(table.index.get_level_values("depth")) == set(FAST)
@@ -278,8 +270,8 @@ def test_fig2_pairs_and_their_numbers(results):
     # in each row's left panel when the caller gives the Axes
     procedure = "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05"
     bars = "95% t intervals, Bonferroni-adjusted over the 780 pairs of runs compared"
-    assert axes[0, 0].figure.get_suptitle().replace("\n", " ") == (
-        f"baillie2007-fig2 (simulated TREC-3 ad hoc setting (seed 0)): cases by {procedure}; bars: {bars}")
+    assert axes[0, 0].figure.get_suptitle().replace("\n", " ") == (f"baillie2007-fig2 (embedded default (seed 0)): "
+                                                                   f"cases by {procedure}; bars: {bars}")
     import matplotlib.pyplot as plt
 
     _, given = plt.subplots(2, 2)
@@ -301,10 +293,9 @@ def test_fig4_has_a_pair_for_each_case(results):
     assert rep.figure().shape == (4, 2)
 
 
-def test_fig11_counts_the_swapping_pairs(results):
+def test_fig11_counts_the_swapping_pairs(results, exp):
     from irnb.decision import compare_table
 
-    exp = _setting("baillie2008")
     rep = results["baillie2008-fig11"]
     first, last = (compare_table(exp, f"AP@{d}", assessment=f"Judged@{d}", test="anova") for d in (FAST[0], FAST[-1]))
     x_is_a = first["mean_diff"] > 0
@@ -314,16 +305,14 @@ def test_fig11_counts_the_swapping_pairs(results):
     swapped = np.where(x_is_a, last["mean_diff"] < 0, last["mean_diff"] > 0)
     y_more = last["more_assessed"] == y
     n = int((strong & swapped & y_more).sum())
-    # every simulated run is 1000 deep: every pair is eligible
-    assert rep.headline.claims[0].irnb.startswith(f"{n} of {len(first)} eligible pairs")
+    assert rep.headline.claims[0].irnb.startswith(f"{n} of 780 eligible pairs")  # every default run is 1000 deep
     assert rep.headline.claims[0].holds == (n >= 1)
     assert len(rep.table.index.get_level_values("pair").unique()) == 2
 
 
-def test_fig12_tau_by_a_double_loop(results):
+def test_fig12_tau_by_a_double_loop(results, exp):
     from irnb.metrics import evaluate
 
-    exp = _setting("baillie2008")
     rep = results["baillie2008-fig12"]
     means = evaluate(exp, ["AP", "Judged@1000"]).means()
     a, b = means["AP"].to_numpy(), means["Judged@1000"].to_numpy()
@@ -334,7 +323,7 @@ def test_fig12_tau_by_a_double_loop(results):
     assert rep.paper["tau(MAP, A_p@1000)"].tolist() == [0.394, 0.402, 0.402, 0.462]
     assert rep.headline.claims[0].holds == (0.394 - 0.15 <= tau <= 0.462 + 0.15)
     runs = rep.details["runs"]
-    assert runs["AP"].is_monotonic_decreasing and len(runs) == len(exp.run_names)
+    assert runs["AP"].is_monotonic_decreasing and len(runs) == 40
     assert rep.figure().get_xlabel() == "runs ranked by AP"
 
 

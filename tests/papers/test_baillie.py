@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import irnb
+from irnb.datasets import default
 
 B = importlib.import_module("irnb.papers.baillie")
 FAST = (10, 100, 1000)
@@ -166,7 +167,7 @@ def test_grid_measures_how_deep_both_runs_of_a_pair_go():
 # ------------------------------------------------------------------------------ procedures
 @pytest.fixture(scope="module")
 def fig2():
-    return irnb.reproduce("baillie2007-fig2", depths=FAST)
+    return irnb.reproduce("baillie2007-fig2", default(), depths=FAST)  # these tests are about the default
 
 
 def test_pair_figures_draw_bonferroni_adjusted_bars_wider_than_unadjusted(fig2):
@@ -174,7 +175,7 @@ def test_pair_figures_draw_bonferroni_adjusted_bars_wider_than_unadjusted(fig2):
 
     curves = fig2.details["curves"]
     row = fig2.table.loc["top (even judging)"].iloc[0]
-    plain = depth_curves(irnb.datasets.paper_setting("baillie2007").experiment, row["run_a"], row["run_b"], depths=FAST,
+    plain = depth_curves(irnb.datasets.default().experiment, row["run_a"], row["run_b"], depths=FAST,
                          intervals="none")
     mine = curves[curves["pair"] == "top (even judging)"].reset_index(drop=True)
     width, plain_width = mine["upper"] - mine["lower"], plain["upper"] - plain["lower"]
