@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import irnb
+from irnb.datasets import default
 
 B = importlib.import_module("irnb.papers.baillie")
 FAST = (10, 100, 1000)
@@ -166,7 +167,7 @@ def test_grid_measures_how_deep_both_runs_of_a_pair_go():
 # ------------------------------------------------------------------------------ procedures
 @pytest.fixture(scope="module")
 def fig2():
-    return irnb.reproduce("baillie2007-fig2", depths=FAST)
+    return irnb.reproduce("baillie2007-fig2", default(), depths=FAST)  # these tests are about the default
 
 
 def test_pair_figures_draw_bonferroni_adjusted_bars_wider_than_unadjusted(fig2):
