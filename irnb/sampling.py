@@ -83,10 +83,7 @@ if TYPE_CHECKING:
 
     from .experiment import Experiment
 
-__all__ = ["SampledScores", "sample_scores", "relevance_probabilities", "PRIORS"]
-
-#: The named priors and what each means (declared with the parameter, :data:`irnb.params.PRIOR`).
-PRIORS = dict(PRIOR.meanings)
+__all__ = ["SampledScores", "sample_scores", "relevance_probabilities"]
 
 # Cells (sample × run × topic × rank) scored at once: the kernels' temporaries are some 30
 # bytes per cell, so a batch stays near 100 MB.
@@ -153,6 +150,40 @@ def _per_document(experiment: Experiment, prior, mask, owner: str) -> np.ndarray
     return expected_relevance(experiment, prior, pool=pool, background_rate=0.0, owner=owner)
 
 
+def _topic_holes(experiment: Experiment, holes: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(T,) distinct unjudged documents that some run retrieves for each topic, and (T,) the
+    sum of their probabilities π (a document several runs retrieve counts once, with the π
+    of its first rank). A document is its qrels entry, or its docno when the qrels do not list it."""
+    import pyarrow as pa
+
+    from .predict.completion import run_lines
+
+    S, T, D = experiment.shape
+    doc = experiment.judgments.doc
+    listed = holes & (doc >= 0)
+    keys = [doc[listed].astype(np.int64)]
+    topics = [experiment.judgments.qrel_topic[keys[0]].astype(np.int64)]
+    probs = [prob[listed]]
+    unlisted = holes & ~listed
+    if unlisted.any():
+        names, where = [], []
+        for s in np.flatnonzero(unlisted.any(axis=(1, 2))):  # a loop over runs: each run's lines are vectorised
+            t, r, docno = run_lines(experiment, int(s), D)
+            keep = unlisted[s, t, r]
+            names.append(docno.filter(pa.array(keep)))
+            where.append((np.full(int(keep.sum()), s), t[keep], r[keep]))
+        codes = pa.chunked_array(names, type=pa.string()).combine_chunks().dictionary_encode().indices
+        code = np.asarray(codes.to_numpy(zero_copy_only=False), dtype=np.int64)
+        s_, t_, r_ = (np.concatenate(part) for part in zip(*where, strict=True))
+        keys.append(experiment.judgments.num_judgments + t_ * (int(code.max(initial=0)) + 1) + code)
+        topics.append(t_)
+        probs.append(prob[s_, t_, r_])
+    key, topic, pi = np.concatenate(keys), np.concatenate(topics), np.concatenate(probs)
+    _, first = np.unique(key, return_index=True)
+    return (np.bincount(topic[first], minlength=T).astype(np.int64),
+            np.bincount(topic[first], weights=pi[first], minlength=T))
+
+
 def _grade_cdf(level_counts: np.ndarray) -> tuple[np.ndarray, int]:
     """(T, G) cumulative share of the judged relevant grades 1..G per topic (a topic with
     none: every drawn document grade 1), and the width G + 1 of the drawn level counts."""
@@ -174,7 +205,7 @@ def _needed_depth(view: Judged, parsed: list[Measure]) -> int:
 
 
 def _draw_values(view: Judged, prob: np.ndarray, parsed: list[Measure], samples: int,
-                 rng: np.random.Generator) -> dict:
+                 rng: np.random.Generator, topic_holes: tuple[np.ndarray, np.ndarray]) -> dict:
     """{measure: (S, T, samples) values}: the kernels on every sample, a batch of runs and
     samples at a time, folded into one view whose "topics" are (run, topic, sample) cells
     (each with its own qrels counts: the topic's judged ones plus its drawn ones)."""
@@ -185,6 +216,12 @@ def _draw_values(view: Judged, prob: np.ndarray, parsed: list[Measure], samples:
     holes = unjudged(grade)
     length = np.minimum(view.length, depth)
     cdf, width = _grade_cdf(view.level_counts)
+    shares = np.diff(cdf, axis=1, prepend=0.0)  # (T, G): the judged relevant grades 1..G
+    # the topic's other holes (other runs' documents, and the run's own beyond the ranks read):
+    # how many, and their mean π, drawn as a binomial count split over the grades
+    others = topic_holes[0][None, :] - holes.sum(axis=2)
+    others_pi = np.divide(topic_holes[1][None, :] - prob.sum(axis=2), others, out=np.zeros(others.shape),
+                          where=others > 0).clip(0.0, 1.0)
     base_counts = np.zeros((T, width), dtype=np.int64)
     base_counts[:, : view.level_counts.shape[1]] = view.level_counts
     out = {m: np.empty((S, T, samples)) for m in parsed}
@@ -211,6 +248,10 @@ def _draw_values(view: Judged, prob: np.ndarray, parsed: list[Measure], samples:
             counts = np.repeat(np.repeat(base_counts[None, :, None, :], s_n, axis=0), n, axis=2)
             for g in range(width):
                 counts[..., g] += ((level == g) & here).sum(axis=3)
+            k = rng.binomial(np.repeat(others[runs, :, None], n, axis=2), others_pi[runs, :, None])
+            graded = rng.multinomial(k, np.broadcast_to(shares[None, :, None, :], k.shape + shares.shape[1:]))
+            counts[..., 1:1 + graded.shape[-1]] += graded
+            counts[..., 0] += np.repeat(others[runs, :, None], n, axis=2) - k
             folded = Judged(grade=drawn.reshape(1, cells, depth), level_counts=counts.reshape(cells, width),
                             length=np.repeat(length[runs, :, None], n, axis=2).reshape(1, cells),
                             relevance_level=1, trec_version=view.trec_version)
@@ -363,7 +404,7 @@ def sample_scores(experiment: Experiment, measures: str | Measure | Iterable[str
     mask = judged_mask_of(experiment, judged, name="judged")
     view = judged_view(experiment, judged=mask)
     prob = _probabilities(experiment, view, mask, prior, owner)
-    drawn = _draw_values(view, prob, parsed, n, rng)
+    drawn = _draw_values(view, prob, parsed, n, rng, _topic_holes(experiment, unjudged(view.grade), prob))
     evaluated = experiment.length > 0
     low, high = {}, {}
     for m in parsed:
