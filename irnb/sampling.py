@@ -100,8 +100,8 @@ def relevance_probabilities(experiment: Experiment, *, judged=None, prior="run")
     >>> from irnb import Experiment
     >>> exp = Experiment(pd.DataFrame({"qid": "1", "docno": ["a", "u", "c", "d"], "score": [4, 3, 2, 1]}),
     ...                  pd.DataFrame({"qid": "1", "docno": ["a", "c", "d"], "grade": [1, 0, 0]}))
-    >>> relevance_probabilities(exp, prior="run").round(4).tolist()   # 1 relevant of 3 judged
-    [[[0.0, 0.3333, 0.0, 0.0]]]
+    >>> relevance_probabilities(exp, prior="run").tolist()   # 1 relevant of 3 judged: (1 + 1) / (3 + 2)
+    [[[0.0, 0.4, 0.0, 0.0]]]
     """
     owner = "relevance_probabilities"
     mask = judged_mask_of(experiment, judged, name="judged")
@@ -110,27 +110,37 @@ def relevance_probabilities(experiment: Experiment, *, judged=None, prior="run")
 
 
 def _probabilities(experiment: Experiment, view: Judged, mask, prior, owner: str) -> np.ndarray:
+    """(S, T, D) mean probability π at the unjudged ranks (0 elsewhere)."""
+    prob, _ = _prior(experiment, view, mask, prior, owner)
+    return prob
+
+
+def _prior(experiment: Experiment, view: Judged, mask, prior,
+           owner: str) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """(S, T, D) mean π at the unjudged ranks (0 elsewhere), and for the run and pool priors
+    the Beta parameters (relevant + 1, judged − relevant + 1) per run and topic the rate of
+    each sample is drawn from (None: π is given)."""
     holes = unjudged(view.grade)
     per_document = _per_document(experiment, prior, mask, owner)
     if per_document is not None:
-        return np.where(holes, np.nan_to_num(per_document, nan=0.0), 0.0)
+        return np.where(holes, np.nan_to_num(per_document, nan=0.0), 0.0), None
     prior = PRIOR.validate(prior, owner)  # a number or a named prior: the arrays are per-document priors
-    judged_counts = view.level_counts.sum(axis=1)
-    pool_rate = np.divide(view.level_counts[:, 1:].sum(axis=1), judged_counts,
-                          out=np.zeros(judged_counts.shape), where=judged_counts > 0)  # (T,)
-    if prior == "pool":
-        rate = np.broadcast_to(pool_rate[None, :], view.grade.shape[:2])
-    elif prior == "run":
-        judged_here = (view.grade >= 0).sum(axis=2)
-        relevant_here = (view.grade >= 1).sum(axis=2)
-        rate = np.where(judged_here > 0, relevant_here / np.maximum(judged_here, 1), pool_rate[None, :])
-    elif prior == "estimated":
+    shape = view.grade.shape[:2]
+    if prior in ("run", "pool"):
+        judged = np.broadcast_to(view.level_counts.sum(axis=1)[None, :], shape)
+        relevant = np.broadcast_to(view.level_counts[:, 1:].sum(axis=1)[None, :], shape)
+        if prior == "run":  # the run's own judged documents; the topic's when it has none
+            judged_here = (view.grade >= 0).sum(axis=2)
+            relevant_here = (view.grade >= 1).sum(axis=2)
+            relevant = np.where(judged_here > 0, relevant_here, relevant)
+            judged = np.where(judged_here > 0, judged_here, judged)
+        a, b = relevant + 1.0, judged - relevant + 1.0
+        return np.where(holes, (a / (a + b))[:, :, None], 0.0), (a, b)
+    if prior == "estimated":
         from .background_rate import estimate_background_rate
 
-        rate = np.full(view.grade.shape[:2], estimate_background_rate(experiment, pool=mask).rate)
-    else:
-        rate = np.full(view.grade.shape[:2], float(prior))
-    return np.where(holes, rate[:, :, None], 0.0)
+        prior = estimate_background_rate(experiment, pool=mask).rate
+    return np.where(holes, float(prior), 0.0), None
 
 
 def _per_document(experiment: Experiment, prior, mask, owner: str) -> np.ndarray | None:
@@ -204,7 +214,7 @@ def _needed_depth(view: Judged, parsed: list[Measure]) -> int:
     return min(view.depth, max(m.cutoff for m in parsed))
 
 
-def _draw_values(view: Judged, prob: np.ndarray, parsed: list[Measure], samples: int,
+def _draw_values(view: Judged, prob: np.ndarray, beta, parsed: list[Measure], samples: int,
                  rng: np.random.Generator, topic_holes: tuple[np.ndarray, np.ndarray]) -> dict:
     """{measure: (S, T, samples) values}: the kernels on every sample, a batch of runs and
     samples at a time, folded into one view whose "topics" are (run, topic, sample) cells
@@ -233,12 +243,17 @@ def _draw_values(view: Judged, prob: np.ndarray, parsed: list[Measure], samples:
         runs = slice(lo, min(S, lo + runs_at_once))
         s_n = runs.stop - runs.start
         here = holes[runs][:, :, None, :]
-        pi = prob[runs][:, :, None, :].astype(np.float32)  # 0 at the judged ranks: never drawn relevant
-        # u < π·cdf[g − 1] → grade ≥ g: the thresholds of grades 2..G, (s, T, 1, depth) each
-        thresholds = [pi * cdf[None, :, None, None, g].astype(np.float32) for g in range(cdf.shape[1] - 1)]
         for first in range(0, samples, samples_at_once):
             n = min(samples_at_once, samples - first)
             cells = s_n * T * n
+            if beta is None:  # π given: (s, T, 1, depth)
+                pi = prob[runs][:, :, None, :].astype(np.float32)
+                rate = np.broadcast_to(others_pi[runs, :, None], (s_n, T, n))
+            else:  # each sample's own rate, the same at every rank: (s, T, n, 1)
+                rate = rng.beta(beta[0][runs, :, None], beta[1][runs, :, None], size=(s_n, T, n))
+                pi = rate[..., None].astype(np.float32)
+            # u < π·cdf[g − 1] → grade ≥ g: the thresholds of grades 2..G
+            thresholds = [pi * cdf[None, :, None, None, g].astype(np.float32) for g in range(cdf.shape[1] - 1)]
             u = rng.random((s_n, T, n, depth), dtype=np.float32)
             relevant = u < pi
             level = relevant.view(np.int8).copy()
@@ -248,7 +263,7 @@ def _draw_values(view: Judged, prob: np.ndarray, parsed: list[Measure], samples:
             counts = np.repeat(np.repeat(base_counts[None, :, None, :], s_n, axis=0), n, axis=2)
             for g in range(width):
                 counts[..., g] += ((level == g) & here).sum(axis=3)
-            k = rng.binomial(np.repeat(others[runs, :, None], n, axis=2), others_pi[runs, :, None])
+            k = rng.binomial(np.repeat(others[runs, :, None], n, axis=2), rate)
             graded = rng.multinomial(k, np.broadcast_to(shares[None, :, None, :], k.shape + shares.shape[1:]))
             counts[..., 1:1 + graded.shape[-1]] += graded
             counts[..., 0] += np.repeat(others[runs, :, None], n, axis=2) - k
@@ -403,8 +418,8 @@ def sample_scores(experiment: Experiment, measures: str | Measure | Iterable[str
     rng = random_generator(seed, owner, note="the same seed draws the same samples")
     mask = judged_mask_of(experiment, judged, name="judged")
     view = judged_view(experiment, judged=mask)
-    prob = _probabilities(experiment, view, mask, prior, owner)
-    drawn = _draw_values(view, prob, parsed, n, rng, _topic_holes(experiment, unjudged(view.grade), prob))
+    prob, beta = _prior(experiment, view, mask, prior, owner)
+    drawn = _draw_values(view, prob, beta, parsed, n, rng, _topic_holes(experiment, unjudged(view.grade), prob))
     evaluated = experiment.length > 0
     low, high = {}, {}
     for m in parsed:

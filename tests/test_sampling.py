@@ -79,10 +79,20 @@ def test_the_run_and_pool_priors():
     exp = Experiment(runs, qrels)
     run_prior = relevance_probabilities(exp, prior="run")
     pool_prior = relevance_probabilities(exp, prior="pool")
-    # r1 judged a (relevant), b: 1/2; r2 judged c, d: 0/2; the pool 1 relevant of 4 judged
-    assert run_prior[:, 0, 1].tolist() == [0.5, 0.0]
-    assert pool_prior[:, 0, 1].tolist() == [0.25, 0.25]
+    # the mean of Beta(relevant + 1, judged − relevant + 1): r1 judged a (relevant) and b: 2/4;
+    # r2 judged c and d: 1/4; the pool 1 relevant of 4 judged: 2/6
+    assert run_prior[:, 0, 1].tolist() == [0.5, 0.25]
+    np.testing.assert_allclose(pool_prior[:, 0, 1], [1 / 3, 1 / 3])
     assert run_prior[:, 0, [0, 2]].tolist() == [[0.0, 0.0], [0.0, 0.0]]  # judged ranks are never drawn
+
+
+def test_the_run_prior_draws_each_samples_rate():
+    # 1 relevant of 1 judged: every sample's rate is Beta(2, 1); one unjudged document is relevant
+    # with probability E[rate] = 2/3, and P@2 is 1/2 or 1 with those weights
+    exp = _experiment(["a", "u"], {"a": 1})
+    values = sample_scores(exp, ["P@2"], prior="run", samples=4000, seed=5).values["P@2"][0, 0]
+    assert set(values.tolist()) == {0.5, 1.0}
+    assert abs((values == 1.0).mean() - 2 / 3) < 4 * np.sqrt(2 / 9 / 4000)
 
 
 def test_per_document_probabilities_from_a_dataframe():
