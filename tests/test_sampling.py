@@ -205,3 +205,20 @@ def test_a_probability_outside_zero_one_is_refused():
     exp = _experiment(["a", "u"], {"a": 1})
     with pytest.raises(ValueError, match=r"sample_scores: probabilities must lie in \[0, 1\]"):
         sample_scores(exp, ["P@1"], prior=np.full((1, 1, 2), 1.5))
+
+
+# ------------------------------------------------------------------ the plot
+def test_the_plot_draws_the_samples_beside_the_bounds_and_the_condensed_list(default_pooled):
+    from irnb.plots import artists, sampled_scores_plot
+
+    exp, pool = default_pooled
+    table = sample_scores(exp, ["P@10", "AP"], judged=pool, samples=10).beside_bounds()
+    ax = sampled_scores_plot(table, measure="P@10")
+    drawn = artists(ax)
+    assert {"bounds", "sampled", "condensed"} <= set(drawn)
+    means = table[table.measure == "P@10"]["mean"].sort_values(ascending=False).to_numpy()
+    np.testing.assert_allclose(drawn["sampled"].get_ydata(), means)   # ranked by the sampled mean
+    ax = sampled_scores_plot(table, measure="AP")
+    assert "bounds" not in artists(ax)                                 # AP has no [B, T]
+    with pytest.raises(ValueError, match=r"no rows for measure 'nDCG'; measures: \['AP', 'P@10'\]"):
+        sampled_scores_plot(table, measure="nDCG")
