@@ -12,10 +12,15 @@ of a run from a prior, add the drawn judgments to the qrels, score the run, and 
 unjudged document of the run's ranking (not in the qrels, outside the pool ``judged``, or a
 negative grade; the glossary's word) is drawn relevant with probability π, else judged
 non-relevant (grade 0). The drawn judgments join the qrels *for that run and sample*: its
-R, N and ideal ranking count them (Fröebe et al. score each run on the qrels completed with
-its own drawn judgments). Each run's holes are drawn on their own, so the distributions
-are those of one run's score; a document two runs share is drawn once for each. The
-measures are irnb's own kernels (:func:`irnb.kernels.compute`), run on all samples at once.
+R, N and ideal ranking count them (Fröbe et al. score each run on the qrels completed with
+its own drawn judgments). *irnb's choice:* R also counts the topic's other unjudged
+documents — those other runs retrieve, and the run's own below the ranks a cutoff measure
+reads (a document counts once however many runs retrieve it) — drawn as a binomial count
+with their mean π and split over the grades as below; a run is then not scored as if its
+own unjudged documents were the only ones that could be relevant. Each run's holes are
+drawn on their own, so the distributions are those of one run's score; a document two
+runs share is drawn once for each. The measures are irnb's own kernels
+(:func:`irnb.kernels.compute`), run on all samples at once.
 
 **The prior** π (``prior=``):
 
@@ -26,7 +31,10 @@ measures are irnb's own kernels (:func:`irnb.kernels.compute`), run on all sampl
   (grade ≥ 1) among the run's own judged documents for the topic; a run that has no judged
   document for the topic takes the pool-based prior;
 * ``"pool"``: Fröbe et al.'s pool-based prior — the share of relevant documents among the
-  topic's judged documents (0 for a topic with none judged);
+  topic's judged documents;
+* for these two, *irnb's choice*: the share is itself uncertain, so each sample draws its
+  rate from Beta(relevant + 1, judged − relevant + 1), whose mean (relevant + 1)/(judged + 2)
+  is what :func:`relevance_probabilities` gives (1/2 with nothing judged);
 * per-document probabilities: an (S, T, D) array per (run, topic, rank), a DataFrame
   ``topic, docno, probability`` (a judge's or a classifier's scores) or
   :class:`irnb.predict.CompletedQrels` (its Platt probabilities); an unjudged document
