@@ -323,20 +323,27 @@ class SampledScores(Result):
     experiment: Experiment | None = field(default=None, repr=False)
     judged: object = field(default=None, repr=False)
 
+    def __getitem__(self, measure) -> np.ndarray:
+        """(S, T, samples) values of one measure, by any of its names (``"num_rel"``, ``"NumRel"``)."""
+        m = parse_measures(measure)[0]
+        if m.name not in self.values:
+            raise KeyError(f"{m.name} was not sampled; sampled: {[x.name for x in self.measures]}")
+        return self.values[m.name]
+
     @property
     def samples(self) -> int:
         return next(iter(self.values.values())).shape[2]
 
     def topic_summary(self, measure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(S, T) mean, low and high of one measure's samples per run and topic."""
-        x = self.values[parse_measures(measure)[0].name]
+        x = self[measure]
         low, high = np.quantile(x, [(1 - self.level) / 2, (1 + self.level) / 2], axis=2)
         return x.mean(axis=2), low, high
 
     def run_mean(self, measure) -> np.ndarray:
         """(S,) mean over the samples of each run's aggregate of one measure."""
         m = parse_measures(measure)[0]
-        x = self.values[m.name]
+        x = self[m]
         S, T, n = x.shape
         per_sample = aggregate_over_topics(x.transpose(0, 2, 1).reshape(S * n, T),
                                            np.repeat(self.evaluated, n, axis=0), m.spec.aggregate)

@@ -62,6 +62,20 @@ def test_one_unjudged_document_gives_two_scores_with_weights_p_and_1_minus_p():
         assert abs(share - p) < 4 * np.sqrt(p * (1 - p) / n), (name, share)
 
 
+def test_r_counts_the_topics_other_unjudged_documents_once():
+    # r1: a (relevant), x; r2: x, y, a; x and y are unjudged (not in the qrels), x retrieved by both.
+    # With E = 1 every unjudged document is relevant: the topic has R = 1 + 2 (x counted once), so
+    # AP(r1) = (1/1 + 2/2) / 3, and AP(r2) = (1/1 + 2/2 + 3/3) / 3 = 1
+    runs = {"r1": pd.DataFrame({"qid": "1", "docno": ["a", "x"], "score": [2.0, 1.0]}),
+            "r2": pd.DataFrame({"qid": "1", "docno": ["x", "y", "a"], "score": [3.0, 2.0, 1.0]})}
+    exp = Experiment(runs, pd.DataFrame({"qid": "1", "docno": ["a"], "grade": [1]}))
+    sampled = sample_scores(exp, ["AP", "num_rel"], prior=1.0, samples=5)
+    np.testing.assert_allclose(sampled["AP"][:, 0], [[2 / 3] * 5, [1.0] * 5])
+    assert sampled["num_rel"][:, 0].tolist() == [[3.0] * 5, [3.0] * 5]
+    with pytest.raises(KeyError, match=r"P@10 was not sampled; sampled: \['AP', "):
+        sampled["P@10"]
+
+
 def test_a_drawn_relevant_document_gets_the_topics_judged_relevant_grades():
     # judged relevant grades: 1 (once) and 3 (three times) → u drawn relevant has grade 3 three times in four
     exp = _experiment(["u", "a", "b", "c", "d"], {"a": 1, "b": 3, "c": 3, "d": 3})
