@@ -236,3 +236,20 @@ def test_the_plot_draws_the_samples_beside_the_bounds_and_the_condensed_list(def
     assert "bounds" not in artists(ax)                                 # AP has no [B, T]
     with pytest.raises(ValueError, match=r"no rows for measure 'nDCG'; measures: \['AP', 'P@10'\]"):
         sampled_scores_plot(table, measure="nDCG")
+
+
+def test_a_classifiers_probabilities_give_the_expected_precision_on_average():
+    from irnb.predict import complete_qrels, expected_precision
+
+    runs = {"r1": pd.DataFrame({"qid": "1", "docno": ["a", "u", "b", "v"], "score": [4, 3, 2, 1]}),
+            "r2": pd.DataFrame({"qid": "1", "docno": ["v", "b", "a", "u"], "score": [4, 3, 2, 1]})}
+    exp = Experiment(runs, pd.DataFrame({"qid": "1", "docno": ["a", "b"], "grade": [1, 0]}))
+    texts = {"a": "cat cat purr whisker", "b": "stock market bond yield", "u": "cat purr whisker",
+             "v": "market stock yield"}
+    completed = complete_qrels(exp, texts, depth=4, method="kld")
+    n = 4000
+    sampled = sample_scores(exp, ["P@4"], prior=completed, samples=n, seed=4)
+    expected = expected_precision(exp, completed, 4)
+    # P@4 = (1 + [u] + [v]) / 4: its mean over the samples is the expected P@4, within four standard errors
+    np.testing.assert_allclose(sampled["P@4"].mean(axis=2), expected, atol=4 * 0.5 / 4 / np.sqrt(n))
+    assert sampled.prior == "per-document probabilities"
