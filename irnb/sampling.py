@@ -410,7 +410,11 @@ def sample_scores(experiment: Experiment, measures: str | Measure | Iterable[str
 
     ``judged`` is the pool (:class:`irnb.pooling.Pool` or a boolean mask over the qrels
     entries; default the official qrels); ``level`` the share of the samples inside each
-    interval; ``seed`` an integer or a numpy Generator (the same seed gives the same samples).
+    interval; ``seed`` an integer or a numpy Generator (the same seed gives the same samples
+    and the same bootstrap draws). A topic a run did not answer is left out of its mean and
+    its rows, as :func:`irnb.evaluate` does by default. The work grows with runs × topics ×
+    samples × the ranks read: measures that all have a cutoff (nDCG@10, P@10) read only the
+    top ranks, one without (AP) every rank (times: ``benchmarks/RESULTS_sampling.md``).
 
     Example: one run, a (relevant), u (unjudged), c (non-relevant), E = 0.5. AP is 1 when u
     is drawn non-relevant (R = 1) and (1 + 2/2) / 2 = 1 when relevant (R = 2): every sample
