@@ -330,8 +330,6 @@ def qrels_row_of(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray
     return find_keys(key_table(qrel_topic, qrel_docno), topic, docno, NOT_IN_QRELS)
 
 
-_lookup = qrels_row_of  # the name tests/test_build_paths.py calls
-
 
 class _Blocks(NamedTuple):
     """Where the evaluated lines of every run go: one block per (run, qrels topic) the run
@@ -416,9 +414,6 @@ class Experiment:
     ([[[0, 1]]], [[[1, 0]]])
     """
 
-    # Built with numpy's huge-page advice as the caller has it (on by default), unlike the
-    # parse (irnb.memory.small_pages): the build's and evaluate's temporaries are few and
-    # large, and for them 2 MB pages cost less CPU than 4 KB faults (benchmarks/bench_scale.py).
     def __init__(
         self,
         runs,

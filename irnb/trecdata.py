@@ -21,7 +21,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._text import shorten
-from .memory import with_small_pages
 from .nested import looks_nested, nested_frame
 from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
@@ -154,7 +153,6 @@ def run_from_table(
     return Run(name=name, table=ordered, tag=tag, source=label)
 
 
-@with_small_pages
 def run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
     """A :class:`Run` from a DataFrame (copied, never modified; errors name the row)."""
     label = f"DataFrame {name!r}"
@@ -182,7 +180,6 @@ def qrels_from_table(
     return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
 
 
-@with_small_pages
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:
     """:class:`Qrels` from a DataFrame (copied, never modified; errors name the row)."""
     label = "qrels DataFrame"

@@ -52,10 +52,6 @@ from .views.bias import BIAS_DEPTHS, BiasView
 from .views.controls import ALL_CONTROLS, MEASURES, SLIDER_LABELS, build_controls, sync_controls
 from .views.decision import DecisionView
 from .views.intervals import IntervalsView
-from .views.layout import PLOT_FRAME_PX as PLOT_FRAME_PX
-from .views.layout import PLOT_WIDTH as PLOT_WIDTH
-from .views.layout import PNG_DPI as PNG_DPI
-from .views.layout import SIDEBAR_WIDTH as SIDEBAR_WIDTH
 from .views.layout import beside, sidebar
 from .views.unjudged import UnjudgedView
 
