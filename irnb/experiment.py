@@ -32,7 +32,7 @@ Rules:
 * Runs may have different lengths; the depth D is the longest ranking (on qrels topics),
   cut at ``max_depth`` (trec_eval ``-M``) when given; shorter rankings are padded with
   ``NO_DOCUMENT``.
-* Rankings are in trec_eval order (see :mod:`irnb.io`); a :class:`~irnb.io.Run` built by
+* Rankings are in trec_eval order (see :mod:`irnb.io`); a :class:`~irnb.Run` built by
   hand is put in that order first.
 * Grades are integers in [-126, 127] (stored as int8); negative grades are kept as they are
   ("pooled but not judged": non-relevant for most measures, unjudged for bpref and the like).

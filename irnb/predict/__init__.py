@@ -64,7 +64,7 @@ Written policy
 * *Completed qrels* (:class:`CompletedQrels`): the pool's entries with their grades plus
   the predicted documents with the predicted grades. ``completed.evaluate(measures)``
   evaluates every run of the Experiment on them directly (the Experiment's arrays with the
-  grades replaced, no rebuild); ``completed.qrels`` is a plain :class:`~irnb.io.Qrels` to
+  grades replaced, no rebuild); ``completed.qrels`` is a plain :class:`~irnb.Qrels` to
   build an :class:`~irnb.Experiment` from (the same values; a test checks it).
 
 Layout: :mod:`~irnb.predict.features` (texts → term counts), :mod:`~irnb.predict.classifiers`
