@@ -83,7 +83,8 @@ import pandas as pd
 
 import pyarrow as pa
 
-from .parsing import RUN_COLUMNS, parse_qrels_bytes, parse_run_bytes
+from ._text import RUN_COLUMNS
+from .parsing import parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
 from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
 from .trecdata import DUPLICATE_POLICIES, Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
