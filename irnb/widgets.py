@@ -14,8 +14,8 @@ Speed: the layout is computed on the first draw and then frozen, text is drawn f
 cache of bitmaps, topic axes label at most 25 topics and the per-run plots show the top
 ``top`` runs (default 30); the decision view keeps Table 1 while only k or the measure
 change and tests only the shown runs' pairs when the test allows (:class:`DecisionView`).
-On the default collection a change costs 20–35 ms of drawing and PNG (80–110 ms before
-the layout froze and text came from bitmaps), see ``benchmarks/bench_widgets.py``.
+What a change costs on the default collection is measured by ``benchmarks/bench_widgets.py``
+(figures in ``benchmarks/RESULTS_widgets.md``).
 
 Sliders take their bounds from the declarations the core validates against
 (:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the

@@ -119,7 +119,7 @@ __all__ = [
 
 def _examples() -> dict:
     """The submodules' docstring examples (functions, classes and their methods), so that
-    ``doctest.testmod(irnb.predict)`` runs them as it did when this was one module."""
+    ``doctest.testmod(irnb.predict)`` runs them all from the package."""
     found = {}
     for module in (features, classifiers, completion, completed_bias, expected):
         for name, obj in vars(module).items():
