@@ -12,7 +12,7 @@ from pathlib import Path
 
 import irnb
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "architecture.md"
 NAME = re.compile(r"`(irnb(?:\.\w+)*)`")
 PACKAGE_WIDE = re.compile(r"`(irnb(?:\.\w+)*)\.\*`")  # every module of a package

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "irnb"
+PACKAGE = Path(__file__).resolve().parents[2] / "irnb"
 
 
 def _modules(package: Path = PACKAGE) -> dict[str, Path]:
