@@ -87,7 +87,7 @@ from ._text import RUN_COLUMNS
 from .parsing import parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
 from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
-from .trecdata import DUPLICATE_POLICIES, Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
+from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
 from .trecdata import run_from_frame, run_from_table
 
 __all__ = [
@@ -97,7 +97,6 @@ __all__ = [
     "read_run",
     "read_runs",
     "read_qrels",
-    "DUPLICATE_POLICIES",
 ]
 
 Source = str | os.PathLike | pd.DataFrame

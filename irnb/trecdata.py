@@ -30,10 +30,8 @@ from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_bloc
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 
-__all__ = ["Run", "Qrels", "DUPLICATE_POLICIES", "check_duplicate_policy", "run_from_table", "run_from_frame",
+__all__ = ["Run", "Qrels", "check_duplicate_policy", "run_from_table", "run_from_frame",
            "qrels_from_table", "qrels_from_frame"]
-
-DUPLICATE_POLICIES = ON_DUPLICATE.choices
 
 
 class _TopicTable:

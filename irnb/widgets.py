@@ -49,15 +49,13 @@ from .decision import DEFAULT_ALPHA, DEFAULT_TEST
 from .experiment import Experiment
 from .views.base import DEFAULT_TOP, View, check_experiment
 from .views.bias import BIAS_DEPTHS, BiasView
-from .views.controls import ALL_CONTROLS, MEASURES, SLIDER_LABELS, build_controls, sync_controls
+from .views.controls import ALL_CONTROLS, build_controls, sync_controls
 from .views.decision import DecisionView
 from .views.intervals import IntervalsView
 from .views.layout import beside, sidebar
 from .views.unjudged import UnjudgedView
 
 __all__ = [
-    "MEASURES",
-    "SLIDER_LABELS",
     "BIAS_DEPTHS",
     "View",
     "IntervalsView",
