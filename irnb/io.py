@@ -4,8 +4,8 @@ The modules behind it, each with one job: :mod:`irnb.sources` opens the sources 
 compressed or not, folders, archives) into bytes, :mod:`irnb.parsing` parses the text of
 one file into tables, and :mod:`irnb.trecdata` checks the tables (repeated docnos, grades)
 into :class:`Run` and :class:`Qrels` (trec_eval's order from :mod:`irnb.ordering`).
-Writing them back is the room beside this one, :mod:`irnb.writing`: neither imports the
-other, and both are importable from :mod:`irnb`.
+Writing them back is :mod:`irnb.writing`'s job; both stand on :mod:`irnb.trecdata`,
+neither imports the other, and both are importable from :mod:`irnb`.
 
 Sources: a path to a plain, gzip-, bzip2- or xz-compressed file, a directory of run files,
 a ``.tar``/``.tar.gz``/``.tar.xz``/``.tar.bz2`` archive (every regular member is a run), or
@@ -80,7 +80,6 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-
 import pyarrow as pa
 
 from ._text import RUN_COLUMNS
@@ -90,14 +89,7 @@ from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
 from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
 from .trecdata import run_from_frame, run_from_table
 
-__all__ = [
-    "FileReadError",
-    "Run",
-    "Qrels",
-    "read_run",
-    "read_runs",
-    "read_qrels",
-]
+__all__ = ["read_run", "read_runs", "read_qrels"]
 
 Source = str | os.PathLike | pd.DataFrame
 
