@@ -43,7 +43,7 @@ from irnb.predict import (
     leave_one_group_out_completions,
     term_counts,
 )
-from irnb.predict import _run_lines  # the docnos a run ranks (to size the general setting's TermCounts)
+from irnb.predict.completion import run_lines  # the docnos a run ranks (to size the general setting's TermCounts)
 
 POOL_DEPTH = 100
 FRACTIONS = (0.05, 0.1, 0.2, 0.4, 0.6, 0.8)
@@ -84,7 +84,7 @@ def speed(collection, corpus, methods, repeat: int) -> None:
     print(f"\n1. Speed: leaving out group {group!r} ({len(runs)} runs; {unique[group]} unique pool entries of "
           f"{int(full.sum())}); target ≤ 10 s per completion")
     # the general setting also reads documents the qrels do not list: a TermCounts covering them too
-    top = [_run_lines(exp, s, POOL_DEPTH)[2] for s in exp.run_index(runs)]
+    top = [run_lines(exp, s, POOL_DEPTH)[2] for s in exp.run_index(runs)]
     wider, took = _timed(lambda: term_counts(collection.documents, pa.concat_arrays(
         [exp.judgments.qrel_docno] + [pc.unique(pa.concat_arrays(top))])))
     print(f"  a TermCounts of the qrels documents and the group's top {POOL_DEPTH}: {wider} in {took:.1f} s")

@@ -114,7 +114,7 @@ E_CANDIDATE = {
 }
 E_DEPTHS = (10, 100)  # pool depths at which the background-rate estimate is scored (issue 13)
 # What the default's realism tests and teaching notebooks need beyond the calibration (statistic →
-# (floor, scale)): tests/test_datasets.py asks for a top and a bottom run each at least 0.7 IQR of the
+# (floor, scale)): tests/datasets/test_datasets.py asks for a top and a bottom run each at least 0.7 IQR of the
 # runs' true MAP from the median (CLEF 2016's official MAP has 0.79 and 0.72); notebook 00 for at least
 # one non-contributing run whose official AP is below its true AP; notebook 01 for the contributing
 # runs' A_p@20 (depth-10 pool) above every other run's (the notebooks check more claims, and the test

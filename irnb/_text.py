@@ -1,4 +1,5 @@
-"""The text rules every irnb reader applies to TREC files, in plain Python (no pyarrow):
+"""The text rules every irnb reader applies to TREC files (no pyarrow), the column names the
+messages quote and where a message points (``file:line``, a DataFrame's row):
 :mod:`irnb.io` and the lean reader of ``irnb trec_eval`` (:mod:`irnb.trec_eval`) share them.
 
 See :mod:`irnb.io` for the whole list of input rules.
@@ -6,11 +7,16 @@ See :mod:`irnb.io` for the whole list of input rules.
 
 from __future__ import annotations
 
-__all__ = ["MAX_LINE_BYTES", "SHOWN_CHARS"]
+import numpy as np
+
+__all__ = ["MAX_LINE_BYTES", "SHOWN_CHARS", "RUN_COLUMNS", "QRELS_COLUMNS", "clean_text", "shorten", "show_token",
+           "position", "where"]
 
 _BOM = b"\xef\xbb\xbf"
 MAX_LINE_BYTES = 10_000  # trec_eval's own line limit (MAXLINE) when it reads standard input
 SHOWN_CHARS = 60  # input echoed in an error message is cut to this many characters
+RUN_COLUMNS = "qid Q0 docno rank score tag"
+QRELS_COLUMNS = "qid iteration docno grade"
 
 
 def _line_of(data: bytes, position: int) -> int:
@@ -81,3 +87,18 @@ def show_token(token: bytes) -> str:
     return shorten(token.decode("utf-8", errors="replace"))
 
 
+def position(numbers: np.ndarray | None, row: int, unit: str) -> str:
+    """Line number (``numbers[row]``, or row + 1 when every row is a line) or, for
+    DataFrames, the row's index label (``numbers`` holds the labels)."""
+    if numbers is None:
+        return str(row + 1) if unit == "line" else str(row)
+    value = numbers[row]
+    value = value.item() if isinstance(value, np.generic) else value
+    return str(value) if unit == "line" else repr(value)
+
+
+def where(label: str, numbers: np.ndarray | None, row: int, unit: str) -> str:
+    """``file:line`` for files, ``DataFrame 'x': row LABEL`` (the index label) for frames."""
+    if unit == "row":
+        return f"{label}: row {position(numbers, row, unit)}"
+    return f"{label}:{position(numbers, row, unit)}"

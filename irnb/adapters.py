@@ -1,5 +1,5 @@
 """Runs and qrels from the Python IR ecosystem: the one place where other tools' shapes
-become irnb :class:`~irnb.io.Run` and :class:`~irnb.io.Qrels` objects.
+become irnb :class:`~irnb.Run` and :class:`~irnb.Qrels` objects.
 
 Runs (:func:`as_runs`, what :class:`~irnb.experiment.Experiment` accepts):
 

@@ -32,7 +32,7 @@ Rules:
 * Runs may have different lengths; the depth D is the longest ranking (on qrels topics),
   cut at ``max_depth`` (trec_eval ``-M``) when given; shorter rankings are padded with
   ``NO_DOCUMENT``.
-* Rankings are in trec_eval order (see :mod:`irnb.io`); a :class:`~irnb.io.Run` built by
+* Rankings are in trec_eval order (see :mod:`irnb.io`); a :class:`~irnb.Run` built by
   hand is put in that order first.
 * Grades are integers in [-126, 127] (stored as int8); negative grades are kept as they are
   ("pooled but not judged": non-relevant for most measures, unjudged for bpref and the like).
@@ -330,8 +330,6 @@ def qrels_row_of(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray
     return find_keys(key_table(qrel_topic, qrel_docno), topic, docno, NOT_IN_QRELS)
 
 
-_lookup = qrels_row_of  # the name tests/test_build_paths.py calls
-
 
 class _Blocks(NamedTuple):
     """Where the evaluated lines of every run go: one block per (run, qrels topic) the run
@@ -416,9 +414,6 @@ class Experiment:
     ([[[0, 1]]], [[[1, 0]]])
     """
 
-    # Built with numpy's huge-page advice as the caller has it (on by default), unlike the
-    # parse (irnb.memory.small_pages): the build's and evaluate's temporaries are few and
-    # large, and for them 2 MB pages cost less CPU than 4 KB faults (benchmarks/bench_scale.py).
     def __init__(
         self,
         runs,

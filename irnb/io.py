@@ -2,11 +2,10 @@
 
 The modules behind it, each with one job: :mod:`irnb.sources` opens the sources (files,
 compressed or not, folders, archives) into bytes, :mod:`irnb.parsing` parses the text of
-one file into tables, :mod:`irnb.trecdata` checks the tables (repeated docnos, grades) into
-:class:`Run` and :class:`Qrels` (trec_eval's order from :mod:`irnb.ordering`), and
-:mod:`irnb.memory` keeps the parse's memory in check. Writing them back is
-:mod:`irnb.writing`'s job; ``Run``, ``Qrels``, ``FileReadError``, ``write_run`` and
-``write_qrels`` are importable from here too.
+one file into tables, and :mod:`irnb.trecdata` checks the tables (repeated docnos, grades)
+into :class:`Run` and :class:`Qrels` (trec_eval's order from :mod:`irnb.ordering`).
+Writing them back is :mod:`irnb.writing`'s job; both stand on :mod:`irnb.trecdata`,
+neither imports the other, and both are importable from :mod:`irnb`.
 
 Sources: a path to a plain, gzip-, bzip2- or xz-compressed file, a directory of run files,
 a ``.tar``/``.tar.gz``/``.tar.xz``/``.tar.bz2`` archive (every regular member is a run), or
@@ -66,8 +65,8 @@ first; any surprise sends it to the line-by-line path, which reports the line.
 ``read_runs`` parses files on up to four threads while it reads the next ones; the runs and
 the error raised are those of reading the files one after the other.
 
-Memory (*irnb*, speed only): while a file is read, numpy's huge-page advice is off and the
-memory the parse freed is handed back afterwards; values are unchanged (see :mod:`irnb.memory`).
+Memory (*irnb*): the memory Arrow's pool holds after a parse is handed back to the system
+when the read returns (:func:`pyarrow.MemoryPool.release_unused`); values are unchanged.
 """
 
 from __future__ import annotations
@@ -81,38 +80,25 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from ._grades import MAX_GRADE, MIN_GRADE  # noqa: F401 (read as irnb.io.MIN_GRADE)
-from ._text import MAX_LINE_BYTES, SHOWN_CHARS, clean_text, shorten, show_token  # noqa: F401
-from .memory import hugepage_setter, return_freed_memory, with_small_pages
-from .ordering import COMPAT_VERSIONS, StringBytes, check_compat, encode_topics, remember_blocks  # noqa: F401
-from .ordering import sorted_blocks, string_bytes, string_hash, strings_equal, topic_blocks  # noqa: F401
-from .ordering import topic_docno_order
-from .parsing import QRELS_COLUMNS, QRELS_FAST, RUN_COLUMNS, RUN_FAST, fast_table  # noqa: F401
-from .parsing import parse_qrels_bytes, parse_qrels_exact, parse_run_bytes, parse_run_exact
+from ._text import RUN_COLUMNS
+from .parsing import parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
-from .sources import FileReadError, decompress, file_kind, is_archive, read_bytes, run_files
-from .trecdata import DUPLICATE_POLICIES, Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
+from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
+from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
 from .trecdata import run_from_frame, run_from_table
-from .writing import write_qrels, write_run
 
-__all__ = [
-    "FileReadError",
-    "Run",
-    "Qrels",
-    "read_run",
-    "read_runs",
-    "read_qrels",
-    "write_run",
-    "write_qrels",
-    "DUPLICATE_POLICIES",
-]
+__all__ = ["read_run", "read_runs", "read_qrels"]
 
 Source = str | os.PathLike | pd.DataFrame
 
-# Grades are stored as int8 (irnb.experiment), whose two lowest values mark "not in the
-# qrels" (-128) and "no document" (-127): a grade read must lie in [MIN_GRADE, MAX_GRADE]
-# (declared in irnb._grades beside those markers, which the lean trec_eval reader shares).
+
+def _return_freed_memory() -> None:
+    """Hand what Arrow's pool keeps of a parse's freed temporaries (larger than the table the
+    parse keeps) back to the system now, rather than bit by bit inside whatever runs next
+    (the Experiment build)."""
+    pa.default_memory_pool().release_unused()
 
 
 def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str) -> Run:
@@ -135,7 +121,6 @@ def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str)
 # --------------------------------------------------------------------------- public readers
 
 
-@with_small_pages
 def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "error") -> Run:
     """Read one run from a file (plain or compressed) or a DataFrame.
 
@@ -156,7 +141,7 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
     if file_kind(path, "run file") == "dir" or is_archive(path):
         raise ValueError(f"{path}: holds several runs; use read_runs() for directories and archives")
     run = _run_from_bytes([read_bytes(path, "run file")], name or path.name, str(path), on_duplicate)
-    return_freed_memory()  # as read_runs and read_qrels do
+    _return_freed_memory()
     return run
 
 
@@ -227,7 +212,6 @@ class _InOrder:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-@with_small_pages
 def read_runs(
     sources: Source | Iterable[Source] | Mapping[str, Source], *, on_duplicate: str = "error"
 ) -> dict[str, Run]:
@@ -292,7 +276,7 @@ def read_runs(
             else:
                 run_name = base if base_count[base] == 1 else rel
             found.append(dataclasses.replace(run, name=run_name))
-    return_freed_memory()
+    _return_freed_memory()
     runs: dict[str, Run] = {}
     for run in found:
         if run.name in runs:
@@ -304,7 +288,6 @@ def read_runs(
     return runs
 
 
-@with_small_pages
 def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
     """Read qrels (``qid iteration docno grade``) from a file (plain or compressed) or a
     DataFrame (columns ``topic``/``qid``/``query_id``, ``docno``/``doc_id``,
@@ -324,17 +307,5 @@ def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
                             "qrels file")
     table, numbers = parse_qrels_bytes(read_bytes(path, "qrels file"), str(path))
     qrels = qrels_from_table(table, numbers, str(path), on_duplicate)
-    # as read_runs does: without it, Arrow's allocator hands the parse's freed memory back
-    # later, bit by bit, inside whatever runs next (the Experiment build; benchmarks/bench_scale.py)
-    return_freed_memory()
+    _return_freed_memory()
     return qrels
-
-
-# the spellings tests read (test_io.py, test_build_paths.py, test_fuzz_inputs.py): private names of this
-# module before the splits (their owners: irnb._text, irnb.parsing, irnb.ordering, irnb.sources, irnb.memory)
-_clean, _decompress, _hugepage_setter = clean_text, decompress, hugepage_setter
-_parse_run_bytes, _parse_qrels_bytes, _parse_run_exact, _parse_qrels_exact = (
-    parse_run_bytes, parse_qrels_bytes, parse_run_exact, parse_qrels_exact)
-_fast_table, _RUN_FAST, _QRELS_FAST = fast_table, RUN_FAST, QRELS_FAST
-_topic_codes, _string_hash, _string_bytes, _strings_equal, _topic_docno_order = (
-    encode_topics, string_hash, string_bytes, strings_equal, topic_docno_order)

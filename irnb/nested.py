@@ -1,6 +1,6 @@
 """Nested dicts ``{qid: {docno: value}}`` (the pytrec_eval/ranx shape) as flat frames
-``qid, docno, value``, checked value by value; :meth:`irnb.io.Run.from_dict`,
-:meth:`irnb.io.Qrels.from_dict` and :mod:`irnb.adapters` read dicts through here."""
+``qid, docno, value``, checked value by value; :meth:`irnb.Run.from_dict`,
+:meth:`irnb.Qrels.from_dict` and :mod:`irnb.adapters` read dicts through here."""
 
 from __future__ import annotations
 

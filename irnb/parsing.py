@@ -1,5 +1,4 @@
-"""TREC run and qrels text (and DataFrames) parsed into Arrow tables, with errors that name
-file and line (a DataFrame's row by its index label).
+"""TREC run and qrels text parsed into Arrow tables, with errors that name file and line.
 
 The rules are :mod:`irnb.io`'s (its docstring lists them); this module applies them to the
 bytes of one file, already read and decompressed. Two paths give identical tables: a fast
@@ -7,8 +6,6 @@ one (pyarrow's CSV reader, :func:`fast_table`) for files with one kind of separa
 comments, blank lines or trailing columns, and an exact line-by-line one
 (:func:`parse_run_exact`, :func:`parse_qrels_exact`) for everything else and for every
 error. :func:`parse_run_bytes` and :func:`parse_qrels_bytes` try the fast path first.
-:func:`run_frame_table` and :func:`qrels_frame_table` do the same for a DataFrame, its
-columns found by their usual names (``qid``/``query_id``, ``doc_id``, ``relevance``...).
 """
 
 from __future__ import annotations
@@ -18,24 +15,16 @@ import re
 from collections.abc import Iterator
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from ._grades import MAX_GRADE, MIN_GRADE
-from ._text import clean_text, shorten, show_token
+from ._grades import MAX_GRADE, MIN_GRADE, check_grades
+from ._text import QRELS_COLUMNS, RUN_COLUMNS, clean_text, show_token
 from .ordering import raw_offsets
 
-__all__ = ["RUN_COLUMNS", "QRELS_COLUMNS", "RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact",
-           "parse_qrels_exact", "parse_run_bytes", "parse_qrels_bytes", "check_grades", "where", "position",
-           "run_frame_table", "qrels_frame_table"]
-
-
-RUN_COLUMNS = "qid Q0 docno rank score tag"
-
-
-QRELS_COLUMNS = "qid iteration docno grade"
+__all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qrels_exact", "parse_run_bytes",
+           "parse_qrels_bytes"]
 
 
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
@@ -270,137 +259,3 @@ def parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | N
     if table is not None:
         return table.select(["topic", "docno", "grade"]), None
     return parse_qrels_exact(data, label)
-
-
-def position(numbers: np.ndarray | None, row: int, unit: str) -> str:
-    """Line number (``numbers[row]``, or row + 1 when every row is a line) or, for
-    DataFrames, the row's index label (``numbers`` holds the labels)."""
-    if numbers is None:
-        return str(row + 1) if unit == "line" else str(row)
-    value = numbers[row]
-    value = value.item() if isinstance(value, np.generic) else value
-    return str(value) if unit == "line" else repr(value)
-
-
-def where(label: str, numbers: np.ndarray | None, row: int, unit: str) -> str:
-    """``file:line`` for files, ``DataFrame 'x': row LABEL`` (the index label) for frames."""
-    if unit == "row":
-        return f"{label}: row {position(numbers, row, unit)}"
-    return f"{label}:{position(numbers, row, unit)}"
-
-
-def check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, unit: str) -> None:
-    """Every grade in [MIN_GRADE, MAX_GRADE], or an error naming the first line (row) outside."""
-    bad = np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))
-    if bad.size:
-        row = int(bad[0])
-        raise ValueError(
-            f"{where(label, numbers, row, unit)}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}] (irnb stores "
-            f"grades as 8-bit integers and keeps -127 and -128 as markers), got {int(grades[row])}"
-        )
-
-
-# --------------------------------------------------------------------------- DataFrames
-
-
-_RUN_ALIASES = {
-    "topic": ("topic", "qid", "query_id", "q_id", "query"),
-    "docno": ("docno", "doc_id", "docid", "doc"),
-    "score": ("score", "sim"),
-}
-_QRELS_ALIASES = {
-    "topic": ("topic", "qid", "query_id", "q_id", "query"),
-    "docno": ("docno", "doc_id", "docid", "doc"),
-    "grade": ("grade", "relevance", "rel", "label", "judgment"),
-}
-
-
-def _show_value(value) -> str:
-    """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
-    ``np.float64(nan)``), cut to a readable length."""
-    return shorten(value.item() if isinstance(value, np.generic) else value)
-
-
-def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
-    for candidate in aliases[role]:
-        if candidate in frame.columns:
-            return candidate
-    raise ValueError(
-        f"{label}: expected a column for {role} (one of {', '.join(aliases[role])}), "
-        f"got columns {list(map(str, frame.columns))}"
-    )
-
-
-def _label(frame: pd.DataFrame, row: int) -> str:
-    """The index label of positional row ``row`` (what ``frame.loc`` takes)."""
-    return position(frame.index.to_numpy(), row, "row")
-
-
-def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
-    """A topic or docno column as strings; each must be non-empty text without whitespace
-    (so that it can be written as a TREC line)."""
-    values = frame[column]
-    missing = np.flatnonzero(values.isna().to_numpy())
-    if missing.size:
-        row = int(missing[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a value in column {column!r}, "
-            f"got {_show_value(values.iloc[row])}"
-        )
-    array = pa.array(values.astype(str).to_numpy(dtype=object), pa.string())
-    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, r"\s"))
-    bad = bad.to_numpy(zero_copy_only=False)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
-            f"got {shorten(array[row].as_py())}"
-        )
-    return array
-
-
-def run_frame_table(frame: pd.DataFrame, label: str) -> pa.Table:
-    """A run DataFrame's (topic, docno, score) table in row order, its columns found by
-    their aliases; errors name the row by its index label."""
-    if len(frame) == 0:
-        raise ValueError(f"{label}: empty run: expected at least one row")
-    cols = {role: _column(frame, _RUN_ALIASES, role, label) for role in _RUN_ALIASES}
-    raw = frame[cols["score"]]
-    scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64, copy=True)
-    _first_bad_value(frame, label, np.flatnonzero(~np.isfinite(scores)), "a finite number", cols["score"])
-    return _frame_ids_with(frame, cols, label, "score", pa.array(scores, pa.float64()))
-
-
-def qrels_frame_table(frame: pd.DataFrame, label: str) -> pa.Table:
-    """A qrels DataFrame's (topic, docno, grade) table in row order, its columns found by
-    their aliases; errors name the row by its index label (grades are checked by the caller
-    with :func:`check_grades`)."""
-    if len(frame) == 0:
-        raise ValueError(f"{label}: empty qrels: expected at least one row")
-    cols = {role: _column(frame, _QRELS_ALIASES, role, label) for role in _QRELS_ALIASES}
-    raw = frame[cols["grade"]]
-    numeric = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)) | (np.abs(numeric) > 2**53))
-    _first_bad_value(frame, label, bad, "an integer grade", cols["grade"])
-    return _frame_ids_with(frame, cols, label, "grade", pa.array(numeric.astype(np.int64), pa.int64()))
-
-
-def _first_bad_value(frame: pd.DataFrame, label: str, bad: np.ndarray, expected: str, column: str) -> None:
-    """An error naming the first of the ``bad`` rows, if any, and the value it holds."""
-    if bad.size:
-        row = int(bad[0])
-        raise ValueError(
-            f"{label}: row {_label(frame, row)}: expected {expected} in column {column!r}, "
-            f"got {_show_value(frame[column].iloc[row])}"
-        )
-
-
-def _frame_ids_with(frame: pd.DataFrame, cols: dict, label: str, name: str, values: pa.Array) -> pa.Table:
-    """The (topic, docno, ``name``) table: the id columns checked, then ``values``."""
-    return pa.table(
-        {
-            "topic": _id_column(frame, cols["topic"], label),
-            "docno": _id_column(frame, cols["docno"], label),
-            name: values,
-        }
-    )

@@ -351,7 +351,7 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
     CORRECTION.validate(correction, None)
     alpha, confidence = ALPHA.validate(alpha, None), CONFIDENCE.validate(confidence, None)
     n_resamples, seed = N_RESAMPLES.validate(n_resamples, None), SEED.validate(seed, None)
-    if judged_depth is not None:  # the old name (before the glossary's words)
+    if judged_depth is not None:  # deprecated spelling: the glossary's word is measurement depth
         import warnings
 
         warnings.warn("report(judged_depth=) is now report(measurement_depth=): the k of Judged@k for a measure "

@@ -12,12 +12,12 @@ as one chunk per worker, so that what they share (an Experiment) is pickled and 
 per worker rather than once per task; the progress bar then advances a chunk at a time.
 
 Workers pay only for sweeps long enough to cover their cost: sending the shared arguments
-and collecting the results took 0.1–0.8 s on this project's 2-core machine (more when the
-workers start, see benchmarks/bench_scale.py). So with workers, the first task runs here
-and is timed; when the other tasks would take less than :data:`MIN_PARALLEL_SECONDS` (2 s)
-here at that pace, they run here too, one after another, and never reach joblib's workers
-or the cluster. Otherwise they go out as above (the first task's result stands: every
-task gives the same result wherever it runs).
+and collecting the results costs a fraction of a second or more (more when the workers
+start; benchmarks/bench_scale.py measures it, benchmarks/RESULTS_scale.md has the figures).
+So with workers, the first task runs here and is timed; when the other tasks would take
+less than :data:`MIN_PARALLEL_SECONDS` (2 s) here at that pace, they run here too, one
+after another, and never reach joblib's workers or the cluster. Otherwise they go out as
+above (the first task's result stands: every task gives the same result wherever it runs).
 
 A progress bar (``tqdm.auto``: a widget in a notebook, text in a terminal) counts finished
 tasks; ``progress=False`` turns it off, ``progress=None`` (the default) shows it only where

@@ -2,12 +2,15 @@
 tables become them.
 
 :mod:`irnb.io` reads files into tables (through :mod:`irnb.sources` and
-:mod:`irnb.parsing`) and hands them here; DataFrames and ``{qid: {docno: value}}`` dicts
-come here through the same checks. The checks are :mod:`irnb.io`'s rules: a docno repeated
-within a topic is an error naming both places (``on_duplicate="keep_first"`` keeps the
-first occurrence in file or row order instead), grades must be integers in
-[MIN_GRADE, MAX_GRADE]; a run's rows take trec_eval's order (:mod:`irnb.ordering`), qrels
-are ordered by topic then docno.
+:mod:`irnb.parsing`) and hands them here; DataFrames (their columns found by their usual
+names: ``qid``/``query_id``, ``doc_id``, ``relevance``...) and ``{qid: {docno: value}}``
+dicts become tables here and go through the same checks. :mod:`irnb.io` (reading) and
+:mod:`irnb.writing` (writing) both stand on this module; neither imports the other.
+
+The checks are :mod:`irnb.io`'s rules: a docno repeated within a topic is an error naming
+both places (``on_duplicate="keep_first"`` keeps the first occurrence in file or row order
+instead), grades must be integers in [MIN_GRADE, MAX_GRADE]; a run's rows take trec_eval's
+order (:mod:`irnb.ordering`), qrels are ordered by topic then docno.
 """
 
 from __future__ import annotations
@@ -20,18 +23,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._text import shorten
-from .memory import with_small_pages
+from ._grades import check_grades
+from ._text import QRELS_COLUMNS, position, shorten, where
 from .nested import looks_nested, nested_frame
 from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
-from .parsing import QRELS_COLUMNS, check_grades, position, qrels_frame_table, run_frame_table, where
 
-__all__ = ["Run", "Qrels", "DUPLICATE_POLICIES", "check_duplicate_policy", "run_from_table", "run_from_frame",
+__all__ = ["Run", "Qrels", "check_duplicate_policy", "run_from_table", "run_from_frame",
            "qrels_from_table", "qrels_from_frame"]
-
-DUPLICATE_POLICIES = ON_DUPLICATE.choices
 
 
 class _TopicTable:
@@ -113,6 +113,115 @@ class Qrels(_TopicTable):
         return self.table.select(["topic", "docno", "grade"]).to_pandas()
 
 
+# --------------------------------------------------------------------------- DataFrames
+
+
+_RUN_ALIASES = {
+    "topic": ("topic", "qid", "query_id", "q_id", "query"),
+    "docno": ("docno", "doc_id", "docid", "doc"),
+    "score": ("score", "sim"),
+}
+_QRELS_ALIASES = {
+    "topic": ("topic", "qid", "query_id", "q_id", "query"),
+    "docno": ("docno", "doc_id", "docid", "doc"),
+    "grade": ("grade", "relevance", "rel", "label", "judgment"),
+}
+
+
+def _show_value(value) -> str:
+    """repr of a DataFrame cell, numpy scalars as plain Python values (``nan``, not
+    ``np.float64(nan)``), cut to a readable length."""
+    return shorten(value.item() if isinstance(value, np.generic) else value)
+
+
+def _column(frame: pd.DataFrame, aliases: dict, role: str, label: str) -> str:
+    for candidate in aliases[role]:
+        if candidate in frame.columns:
+            return candidate
+    raise ValueError(
+        f"{label}: expected a column for {role} (one of {', '.join(aliases[role])}), "
+        f"got columns {list(map(str, frame.columns))}"
+    )
+
+
+def _label(frame: pd.DataFrame, row: int) -> str:
+    """The index label of positional row ``row`` (what ``frame.loc`` takes)."""
+    return position(frame.index.to_numpy(), row, "row")
+
+
+def _id_column(frame: pd.DataFrame, column: str, label: str) -> pa.Array:
+    """A topic or docno column as strings; each must be non-empty text without whitespace
+    (so that it can be written as a TREC line)."""
+    values = frame[column]
+    missing = np.flatnonzero(values.isna().to_numpy())
+    if missing.size:
+        row = int(missing[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected a value in column {column!r}, "
+            f"got {_show_value(values.iloc[row])}"
+        )
+    array = pa.array(values.astype(str).to_numpy(dtype=object), pa.string())
+    bad = pc.or_(pc.equal(pc.utf8_length(array), 0), pc.match_substring_regex(array, r"\s"))
+    bad = bad.to_numpy(zero_copy_only=False)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected a non-empty {column!r} without whitespace, "
+            f"got {shorten(array[row].as_py())}"
+        )
+    return array
+
+
+def run_frame_table(frame: pd.DataFrame, label: str) -> pa.Table:
+    """A run DataFrame's (topic, docno, score) table in row order, its columns found by
+    their aliases; errors name the row by its index label."""
+    if len(frame) == 0:
+        raise ValueError(f"{label}: empty run: expected at least one row")
+    cols = {role: _column(frame, _RUN_ALIASES, role, label) for role in _RUN_ALIASES}
+    raw = frame[cols["score"]]
+    scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64, copy=True)
+    _first_bad_value(frame, label, np.flatnonzero(~np.isfinite(scores)), "a finite number", cols["score"])
+    return _frame_ids_with(frame, cols, label, "score", pa.array(scores, pa.float64()))
+
+
+def qrels_frame_table(frame: pd.DataFrame, label: str) -> pa.Table:
+    """A qrels DataFrame's (topic, docno, grade) table in row order, its columns found by
+    their aliases; errors name the row by its index label (grades are checked by the caller
+    with :func:`check_grades`)."""
+    if len(frame) == 0:
+        raise ValueError(f"{label}: empty qrels: expected at least one row")
+    cols = {role: _column(frame, _QRELS_ALIASES, role, label) for role in _QRELS_ALIASES}
+    raw = frame[cols["grade"]]
+    numeric = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)) | (np.abs(numeric) > 2**53))
+    _first_bad_value(frame, label, bad, "an integer grade", cols["grade"])
+    return _frame_ids_with(frame, cols, label, "grade", pa.array(numeric.astype(np.int64), pa.int64()))
+
+
+def _first_bad_value(frame: pd.DataFrame, label: str, bad: np.ndarray, expected: str, column: str) -> None:
+    """An error naming the first of the ``bad`` rows, if any, and the value it holds."""
+    if bad.size:
+        row = int(bad[0])
+        raise ValueError(
+            f"{label}: row {_label(frame, row)}: expected {expected} in column {column!r}, "
+            f"got {_show_value(frame[column].iloc[row])}"
+        )
+
+
+def _frame_ids_with(frame: pd.DataFrame, cols: dict, label: str, name: str, values: pa.Array) -> pa.Table:
+    """The (topic, docno, ``name``) table: the id columns checked, then ``values``."""
+    return pa.table(
+        {
+            "topic": _id_column(frame, cols["topic"], label),
+            "docno": _id_column(frame, cols["docno"], label),
+            name: values,
+        }
+    )
+
+
+# --------------------------------------------------------------------------- checks
+
+
 def check_duplicate_policy(on_duplicate: str) -> None:
     ON_DUPLICATE.validate(on_duplicate, None)
 
@@ -154,7 +263,6 @@ def run_from_table(
     return Run(name=name, table=ordered, tag=tag, source=label)
 
 
-@with_small_pages
 def run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
     """A :class:`Run` from a DataFrame (copied, never modified; errors name the row)."""
     label = f"DataFrame {name!r}"
@@ -182,7 +290,6 @@ def qrels_from_table(
     return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
 
 
-@with_small_pages
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:
     """:class:`Qrels` from a DataFrame (copied, never modified; errors name the row)."""
     label = "qrels DataFrame"

@@ -14,8 +14,8 @@ Speed: the layout is computed on the first draw and then frozen, text is drawn f
 cache of bitmaps, topic axes label at most 25 topics and the per-run plots show the top
 ``top`` runs (default 30); the decision view keeps Table 1 while only k or the measure
 change and tests only the shown runs' pairs when the test allows (:class:`DecisionView`).
-On the default collection a change costs 20–35 ms of drawing and PNG (80–110 ms before
-the layout froze and text came from bitmaps), see ``benchmarks/bench_widgets.py``.
+What a change costs on the default collection is measured by ``benchmarks/bench_widgets.py``
+(figures in ``benchmarks/RESULTS_widgets.md``).
 
 Sliders take their bounds from the declarations the core validates against
 (:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the
@@ -49,19 +49,13 @@ from .decision import DEFAULT_ALPHA, DEFAULT_TEST
 from .experiment import Experiment
 from .views.base import DEFAULT_TOP, View, check_experiment
 from .views.bias import BIAS_DEPTHS, BiasView
-from .views.controls import ALL_CONTROLS, MEASURES, SLIDER_LABELS, build_controls, sync_controls
+from .views.controls import ALL_CONTROLS, build_controls, sync_controls
 from .views.decision import DecisionView
 from .views.intervals import IntervalsView
-from .views.layout import PLOT_FRAME_PX as PLOT_FRAME_PX
-from .views.layout import PLOT_WIDTH as PLOT_WIDTH
-from .views.layout import PNG_DPI as PNG_DPI
-from .views.layout import SIDEBAR_WIDTH as SIDEBAR_WIDTH
 from .views.layout import beside, sidebar
 from .views.unjudged import UnjudgedView
 
 __all__ = [
-    "MEASURES",
-    "SLIDER_LABELS",
     "BIAS_DEPTHS",
     "View",
     "IntervalsView",

@@ -1,4 +1,5 @@
-"""Write runs and qrels as TREC text that :mod:`irnb.io` (and trec_eval) read back as they were.
+"""Write runs and qrels as TREC text that :mod:`irnb.io` (and trec_eval) read back as they were
+(writing, here, and reading, in :mod:`irnb.io`, both stand on :mod:`irnb.trecdata`; neither imports the other).
 
 A run is written as ``qid Q0 docno rank score tag`` in trec_eval order (rank from 1, the
 score in the shortest form that reads back as the same 64-bit float), qrels as

@@ -9,7 +9,7 @@
 * no legend entry names an artist with nothing drawn;
 * a log axis is labelled in plain numbers (5, 10, 100), not 10¹/10².
 
-tests/test_plots.py runs it on irnb.plots' figures; tests/test_notebooks.py runs it, inside the
+tests/plots/test_plots.py runs it on irnb.plots' figures; tests/test_notebooks.py runs it, inside the
 kernel, on every figure each notebook cell leaves open (this file is read by path there, so it
 imports only matplotlib and numpy, inside the function).
 """

@@ -12,7 +12,7 @@ is met on 16 of 30 (benchmarks/RESULTS_background_rate.md).
 
 The collection's own design (its 12 contributing runs, one per group) is checked too: there the
 cubic reads far below the truth at d = 10 (below zero on most seeds), as it does on TREC-COVID
-round 1 with 12 of its 56 contributing runs (tests/test_background_rate_contributors.py).
+round 1 with 12 of its 56 contributing runs (tests/test_background_rate.py).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ if _REASON:
 from playwright.sync_api import expect  # noqa: E402
 
 from irnb.plots import MIN_FONT  # noqa: E402 (after the module-level skip)
-from irnb.widgets import PNG_DPI  # noqa: E402
+from irnb.views.layout import PNG_DPI  # noqa: E402
 
 pytestmark = pytest.mark.slow
 # Assertions on the page retry until true or this bound (a loaded two-core machine is slow).

@@ -20,7 +20,8 @@ import irnb.experiment as experiment_module
 from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
 from irnb import io as irnb_io
 from irnb import ordering as irnb_ordering
-from irnb import trecdata as irnb_trecdata
+from irnb.ordering import encode_topics, string_bytes, string_hash, strings_equal, topic_docno_order
+from irnb.parsing import parse_run_bytes
 from irnb.experiment import NO_DOCUMENT, NOT_IN_QRELS
 
 
@@ -99,7 +100,7 @@ def test_a_repeated_docno_in_different_csv_blocks_is_found(tmp_path):
     lines[59995] = "1 Q0 doc000002 59996 1 t"  # line 3 holds doc000002
     path = tmp_path / "big.run"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert irnb_io._parse_run_bytes(path.read_bytes(), "x")[0]["docno"].num_chunks > 1
+    assert parse_run_bytes(path.read_bytes(), "x")[0]["docno"].num_chunks > 1
     with pytest.raises(ValueError, match=re.escape(f"{path}:59996: docno 'doc000002' repeated for topic '1' (first at "
                                                    "line 3)")):
         read_run(path)
@@ -110,7 +111,7 @@ def test_a_repeated_docno_in_different_csv_blocks_is_found(tmp_path):
        repeat=st.integers(1, 6))
 def test_topic_codes_equal_a_plain_dictionary_encoding(topics, repeat):
     array = pa.array([t for t in topics for _ in range(repeat)], pa.string())  # long stretches when repeat > 4
-    codes, dictionary = irnb_io._topic_codes(array)
+    codes, dictionary = encode_topics(array)
     encoded = pc.dictionary_encode(array)
     assert codes.tolist() == encoded.indices.to_pylist()
     assert dictionary.equals(encoded.dictionary)
@@ -119,11 +120,11 @@ def test_topic_codes_equal_a_plain_dictionary_encoding(topics, repeat):
 def test_string_hash_is_equal_for_equal_strings_across_chunks():
     values = ["", "a", "abcdefgh", "abcdefghi", "é" * 9, "a"]
     chunked = pa.chunked_array([pa.array(values[:3]), pa.array(values[3:])])
-    hashed = irnb_io._string_hash(chunked)
+    hashed = string_hash(chunked)
     assert hashed.shape == (6,) and hashed.dtype == np.uint64
     assert hashed[1] == hashed[5]  # 'a' twice, in different chunks
     assert len(set(hashed.tolist())) == 5
-    assert np.array_equal(hashed, irnb_io._string_hash(pa.array(values)))
+    assert np.array_equal(hashed, string_hash(pa.array(values)))
 
 
 @settings(max_examples=80, deadline=None)
@@ -135,8 +136,8 @@ def test_qrels_are_in_topic_then_docno_string_order(rows):
     """The integer keys (topic rank, docno's first bytes) and the string comparison of their
     ties give pyarrow's (topic, docno) sort, whatever the docnos share."""
     table = pa.table({"topic": [t for t, _ in rows], "docno": [d for _, d in rows], "grade": [1] * len(rows)})
-    codes, dictionary = irnb_io._topic_codes(table["topic"])
-    order = irnb_io._topic_docno_order(table["docno"], codes, dictionary)
+    codes, dictionary = encode_topics(table["topic"])
+    order = topic_docno_order(table["docno"], codes, dictionary)
     expected = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")]).to_numpy()
     assert (np.arange(len(rows)) if order is None else order).tolist() == expected.tolist()
 
@@ -153,7 +154,7 @@ def test_repeats_found_by_the_qrels_order_are_the_hashed_ones(rows):
     from irnb.ordering import repeated_rows, topic_docno_order_and_repeats
 
     table = pa.table({"topic": [t for t, _ in rows], "docno": [d for _, d in rows]})
-    codes, dictionary = irnb_io._topic_codes(table["topic"])
+    codes, dictionary = encode_topics(table["topic"])
     order, repeated, firsts = topic_docno_order_and_repeats(table["docno"], codes, dictionary)
     want_rows, want_firsts = repeated_rows(table, codes)
     assert repeated.tolist() == want_rows.tolist() and firsts.tolist() == want_firsts.tolist()
@@ -173,9 +174,9 @@ def test_strings_equal_compares_whole_strings(a, data):
     b = data.draw(st.lists(st.sampled_from(a + ["zz", "abcdefgh"]), min_size=1, max_size=12))
     rows_a = np.array(data.draw(st.lists(st.integers(0, len(a) - 1), min_size=len(b), max_size=len(b))))
     split = len(a) // 2  # the left strings come in two chunks, combined first
-    left = irnb_io._string_bytes(pa.chunked_array([pa.array(a[:split], pa.string()), pa.array(a[split:], pa.string())]))
-    right = irnb_io._string_bytes(pa.array(b, pa.string()))
-    got = irnb_io._strings_equal(left, rows_a, right, np.arange(len(b)))
+    left = string_bytes(pa.chunked_array([pa.array(a[:split], pa.string()), pa.array(a[split:], pa.string())]))
+    right = string_bytes(pa.array(b, pa.string()))
+    got = strings_equal(left, rows_a, right, np.arange(len(b)))
     assert got.tolist() == [a[i] == y for i, y in zip(rows_a.tolist(), b, strict=True)]
 
 
@@ -275,37 +276,8 @@ def test_key_lookup_confirms_every_match_on_the_strings(hash_bits, monkeypatch):
     qrel_docno = pa.array(["a", "b", "c", "a", "d", "a"])  # topic 1 lists "a" twice: entries 3 and 5
     topic = np.array([0, 0, 0, 1, 1, 1, 2])
     docno = pa.chunked_array([["c", "d", "a"], ["a", "b", "d", "a"]])
-    got = experiment_module._lookup(qrel_topic, qrel_docno, topic, docno)
+    got = experiment_module.qrels_row_of(qrel_topic, qrel_docno, topic, docno)
     assert got.tolist() == [2, NOT_IN_QRELS, 0, 3, NOT_IN_QRELS, 4, NOT_IN_QRELS]
-
-
-def test_huge_page_advice_is_off_while_reading_and_restored_after(tmp_path):
-    """numpy's huge-page advice is off inside read_qrels (see irnb.io's docstring; the
-    Experiment build keeps the caller's setting) and back to the caller's setting afterwards,
-    also after an error."""
-    setter = irnb_io._hugepage_setter()
-    if setter is None:
-        pytest.skip("this numpy has no huge-page switch")
-    seen = []
-    original = irnb_io._topic_codes
-
-    def spy(*args, **kwargs):
-        seen.append(setter(False))  # the setting inside (setting it False again changes nothing)
-        return original(*args, **kwargs)
-
-    path = tmp_path / "q"
-    path.write_text("1 0 a 1\n1 0 b 0\n", encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(irnb_trecdata, "encode_topics", spy)
-        for caller_setting in (True, False):
-            setter(caller_setting)
-            read_qrels(path)
-            assert seen[-1] is False and setter(caller_setting) is caller_setting
-        setter(True)
-        path.write_text("1 0 a 1\n1 0 a 0\n", encoding="utf-8")
-        with pytest.raises(ValueError, match="repeated"):
-            read_qrels(path)
-        assert setter(True) is True
 
 
 def test_key_lookup_with_every_key_equal_tells_topics_and_docnos_apart(monkeypatch):

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irnb import Experiment, evaluate
-from irnb import io as irnb_io
+from irnb.sources import decompress
 
 # trec_eval name → irnb name; -m flags below ask trec_eval for exactly these
 MEASURES = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet", "map": "AP", "P_5": "P@5",
@@ -127,7 +127,7 @@ def _file(draw, kind: str) -> bytes:
 
 def _as_trec_eval_reads(data: bytes, kind: str) -> bytes:
     """The file with irnb's documented departures from trec_eval applied (see module doc)."""
-    data = irnb_io._decompress(data)  # gzip, xz, bzip2: irnb reads them, trec_eval does not
+    data = decompress(data)  # gzip, xz, bzip2: irnb reads them, trec_eval does not
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if kind == "qrels":

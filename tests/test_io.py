@@ -20,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_path
-from irnb import io as irnb_io
-from irnb.io import Run, read_qrels, read_run, read_runs, write_qrels, write_run
+from irnb import Run, read_qrels, read_run, read_runs, write_qrels, write_run
+from irnb._text import clean_text
+from irnb.parsing import (QRELS_FAST, RUN_FAST, fast_table, parse_qrels_bytes, parse_qrels_exact, parse_run_bytes,
+                          parse_run_exact)
 
 RUN = """\
 1 Q0 d1 1 3.0 tagA
@@ -299,7 +301,7 @@ def test_duplicate_on_line_57_of_a_fast_path_file(tmp_path):
     lines = _clean_lines(100)
     lines[56] = "3 Q0 doc0050 9 1.0 fast"  # line 51 holds doc0050 of topic 3
     data = ("\n".join(lines) + "\n").encode()
-    assert irnb_io._fast_table(data, irnb_io._RUN_FAST) is not None  # the fast path parses it
+    assert fast_table(data, RUN_FAST) is not None  # the fast path parses it
     path = _write(tmp_path / "dup.run", data)
     with pytest.raises(ValueError, match=re.escape(f"{path}:57: docno 'doc0050' repeated for topic '3' (first at line "
                                                    "51)")):
@@ -479,14 +481,14 @@ def _run_files(draw):
 @settings(max_examples=150, deadline=None)
 @given(data=_run_files())
 def test_fast_and_exact_paths_give_identical_run_tables(data):
-    cleaned = irnb_io._clean(data, "x")
-    exact, numbers, tag = irnb_io._parse_run_exact(cleaned, "x")
-    fast = irnb_io._fast_table(cleaned, irnb_io._RUN_FAST)
+    cleaned = clean_text(data, "x")
+    exact, numbers, tag = parse_run_exact(cleaned, "x")
+    fast = fast_table(cleaned, RUN_FAST)
     if fast is not None:
         assert fast.select(["topic", "docno", "score"]).equals(exact)
         assert fast["tag"][0].as_py().decode() == tag
         assert numbers.tolist() == list(range(1, exact.num_rows + 1))  # fast path: row i is line i + 1
-    table, _, _ = irnb_io._parse_run_bytes(data, "x")
+    table, _, _ = parse_run_bytes(data, "x")
     assert table.equals(exact)
 
 
@@ -499,12 +501,12 @@ def test_fast_and_exact_paths_give_identical_qrels_tables(rows, grade_style, sep
         return {"plain": str(g), "sign": f"{g:+d}", "zeros": f"{g:03d}"}[grade_style]
 
     text = ("\r\n" if crlf else "\n").join(sep.join([t, it, d, grade(g)]) for t, it, d, g in rows) + "\n"
-    cleaned = irnb_io._clean(text.encode(), "x")
-    exact, _ = irnb_io._parse_qrels_exact(cleaned, "x")
-    fast = irnb_io._fast_table(cleaned, irnb_io._QRELS_FAST)
+    cleaned = clean_text(text.encode(), "x")
+    exact, _ = parse_qrels_exact(cleaned, "x")
+    fast = fast_table(cleaned, QRELS_FAST)
     if fast is not None:
         assert fast.select(["topic", "docno", "grade"]).equals(exact)
-    assert irnb_io._parse_qrels_bytes(text.encode(), "x")[0].equals(exact)
+    assert parse_qrels_bytes(text.encode(), "x")[0].equals(exact)
 
 
 @pytest.mark.parametrize("data,fast", [
@@ -524,14 +526,14 @@ def test_fast_and_exact_paths_give_identical_qrels_tables(rows, grade_style, sep
     (b"1 Q0 a 1 1_5 t\n", False),                       # not a number for either path
 ])
 def test_routing(data, fast):
-    cleaned = irnb_io._clean(data, "x")
-    assert (irnb_io._fast_table(cleaned, irnb_io._RUN_FAST) is not None) is fast
+    cleaned = clean_text(data, "x")
+    assert (fast_table(cleaned, RUN_FAST) is not None) is fast
 
 
 def test_qrels_routing():
-    assert irnb_io._fast_table(b"1 0 a 1\n1 0 b -2\n", irnb_io._QRELS_FAST) is not None
+    assert fast_table(b"1 0 a 1\n1 0 b -2\n", QRELS_FAST) is not None
     for data in [b"1 0 a +1\n", b"1 0 a 0x1\n", b"1 0.5  a 1\n", b"1 0 a 1 x\n"]:
-        assert irnb_io._fast_table(data, irnb_io._QRELS_FAST) is None
+        assert fast_table(data, QRELS_FAST) is None
 
 
 def test_dataframe_errors_use_index_labels():

@@ -16,7 +16,8 @@ import pytest
 
 import irnb
 from irnb import FileReadError, MissingTopicsWarning, evaluate, read_qrels, read_run, read_runs
-from irnb import io as irnb_io
+from irnb._grades import MAX_GRADE, MIN_GRADE
+from irnb._text import MAX_LINE_BYTES
 from irnb import sources as irnb_sources
 from irnb import metrics
 from irnb.cli import main
@@ -60,15 +61,15 @@ def test_a_carriage_return_inside_a_line_names_its_line(tmp_path):
 
 
 def test_a_line_longer_than_the_bound_is_an_error_naming_file_and_line(tmp_path):
-    long = b"1 Q0 " + b"d" * (irnb_io.MAX_LINE_BYTES + 1) + b" 1 1 r\n"
+    long = b"1 Q0 " + b"d" * (MAX_LINE_BYTES + 1) + b" 1 1 r\n"
     path = _write(tmp_path / "r", RUN + long + RUN)
-    with pytest.raises(ValueError, match=re.escape(f"{path}:5: line of {irnb_io.MAX_LINE_BYTES + 12:,} bytes, "
-                                                   f"expected at most {irnb_io.MAX_LINE_BYTES:,}")) as err:
+    with pytest.raises(ValueError, match=re.escape(f"{path}:5: line of {MAX_LINE_BYTES + 12:,} bytes, "
+                                                   f"expected at most {MAX_LINE_BYTES:,}")) as err:
         read_run(path)
     assert len(str(err.value)) < len(str(path)) + 250
     # a line of exactly the bound is fine
-    fits = b"1 Q0 x 1 1 " + b"t" * (irnb_io.MAX_LINE_BYTES - 11) + b"\n"
-    assert len(fits) - 1 == irnb_io.MAX_LINE_BYTES
+    fits = b"1 Q0 x 1 1 " + b"t" * (MAX_LINE_BYTES - 11) + b"\n"
+    assert len(fits) - 1 == MAX_LINE_BYTES
     assert read_run(_write(tmp_path / "fits", fits)).num_lines == 1
 
 
@@ -116,7 +117,7 @@ def test_grades_outside_the_stored_range_are_refused_where_they_are_read(tmp_pat
 def test_grades_at_the_ends_of_the_range_are_read(tmp_path):
     qrels = read_qrels(_write(tmp_path / "q", b"1 0 a -126\n1 0 b 127\n"))
     assert qrels.table["grade"].to_pylist() == [-126, 127]
-    assert (irnb_io.MIN_GRADE, irnb_io.MAX_GRADE) == (-126, 127)
+    assert (MIN_GRADE, MAX_GRADE) == (-126, 127)
 
 
 def test_dataframe_grades_outside_the_range_name_the_row_label():

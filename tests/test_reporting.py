@@ -19,7 +19,8 @@ from scipy import stats as sps
 from irnb import Experiment, evaluate, read_run, report
 from irnb.cli import main
 from irnb.reporting import compact_letters, topic_differences
-from irnb.stats import benjamini_hochberg, bonferroni, holm, t_test
+from irnb.corrections import benjamini_hochberg, bonferroni, holm
+from irnb.stats import t_test
 
 RUN_FILES = ["CUNI/CUNI_en.run1", "IELAB/IELAB_02.txt", "SINAI/SINAI_Run1_google+cTakes.result",
              "UEvora/UEvoraIRtask1run1.res", "baselines/elastic_BM25f_noqe.out", "baselines/elastic_BM25f_qe.out",

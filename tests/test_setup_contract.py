@@ -295,8 +295,8 @@ def test_test_extra_installs_every_package_the_tests_import():
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     declared = _declared_distributions(project["dependencies"] + project["optional-dependencies"]["test"])
-    local = {p.stem for folder in ("tests", "benchmarks", "tools") for p in (REPO / folder).glob("*.py")}
-    files = list((REPO / "tests").glob("*.py"))
+    local = {p.stem for folder in ("tests", "benchmarks", "tools") for p in (REPO / folder).rglob("*.py")}
+    files = list((REPO / "tests").rglob("*.py"))  # the subpackages' folders too
     modules: set[str] = set()
     for path in files:
         modules |= _imported_modules(path)

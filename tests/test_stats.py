@@ -17,8 +17,9 @@ from scipy import stats as sps
 
 import irnb
 from irnb import pair_kernels, stats
-from irnb.stats import (anova_bonferroni, bonferroni, holm, pairwise_test, randomization_test, sign_test, t_test,
-                        tukey_hsd, wilcoxon_test)
+from irnb.corrections import bonferroni, holm
+from irnb.pair_kernels import studentized_range_sf, t_two_sided_p
+from irnb.stats import anova_bonferroni, pairwise_test, randomization_test, sign_test, t_test, tukey_hsd, wilcoxon_test
 
 TOL = 1e-12
 
@@ -484,9 +485,8 @@ def test_sign_test_matrix_mirrors_the_share_of_wins():
 @given(k=st.integers(2, 1000), df=st.sampled_from([1, 2, 3, 5, 10, 29, 100, 1_000, 4_147, 50_000]),
        q=st.lists(st.floats(0.0, 30.0), min_size=1, max_size=4))
 def test_studentized_range_tail_within_documented_bound_of_scipy(k, df, q):
-    from irnb.stats import _studentized_range_sf
 
-    mine = _studentized_range_sf(np.asarray(q), k, df)
+    mine = studentized_range_sf(np.asarray(q), k, df)
     assert np.max(np.abs(mine - sps.studentized_range.sf(q, k, df))) <= 1e-8
 
 
@@ -503,11 +503,10 @@ def test_tukey_all_pairs_match_scipy_on_many_runs(rng):
        t=st.lists(st.one_of(st.floats(-60.0, 60.0), st.floats(-1e-6, 1e-6), st.sampled_from([np.inf, -np.inf, 1e8])),
                   min_size=6, max_size=6))
 def test_t_series_within_documented_bound_of_scipy(df, t):
-    from irnb.stats import _t_two_sided_p
 
     df = np.resize(np.asarray(df), 6)  # several ν in one call: each evaluated on its own pairs
     t = np.asarray(t)
-    mine = _t_two_sided_p(t, df)
+    mine = t_two_sided_p(t, df)
     ref = np.where(df >= 1, 2.0 * special.stdtr(np.maximum(df, 1), -np.abs(t)), np.nan)
     assert np.array_equal(np.isnan(mine), np.isnan(ref))
     ok = ~np.isnan(ref)
@@ -517,10 +516,9 @@ def test_t_series_within_documented_bound_of_scipy(df, t):
 
 
 def test_t_series_hand_values():
-    from irnb.stats import _t_two_sided_p
 
     # ν = 2: p = 1 − t/√(2 + t²), t = 2 → 1 − 2/√6 = 0.1835;
     # ν = 3, t = √3: θ = atan(1) = π/4, p = 1 − (2/π)(θ + sin θ cos θ) = 1/2 − 1/π = 0.1817
-    got = _t_two_sided_p(np.array([2.0, np.sqrt(3.0)]), np.array([2, 3]))
+    got = t_two_sided_p(np.array([2.0, np.sqrt(3.0)]), np.array([2, 3]))
     assert got[0] == pytest.approx(1 - 2 / np.sqrt(6), abs=1e-15)
     assert got[1] == pytest.approx(0.5 - 1 / np.pi, abs=1e-15)

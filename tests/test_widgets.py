@@ -18,6 +18,7 @@ ipywidgets = pytest.importorskip("ipywidgets")
 
 from irnb import Experiment, evaluate  # noqa: E402
 from irnb import widgets  # noqa: E402
+from irnb.views import layout  # noqa: E402
 from irnb.bias import leave_one_group_out_bias  # noqa: E402
 from irnb.datasets import simulate  # noqa: E402
 from irnb.datasets.real import trec_covid_round1  # noqa: E402
@@ -77,7 +78,7 @@ def test_sliders_take_bounds_defaults_and_symbols_from_the_declarations(experime
     assert not c["smoothing"].disabled
     # the one-line description sits beside each slider
     sidebar, plot = view.widget.children  # the controls beside the plot
-    assert sidebar.layout.width == widgets.SIDEBAR_WIDTH and view._canvas_widget in plot.children
+    assert sidebar.layout.width == layout.SIDEBAR_WIDTH and view._canvas_widget in plot.children
     helps = [child.value for child in sidebar.children if isinstance(child, ipywidgets.HTML)]
     assert any("a contributing run ranks it at depth ≤ d" in h for h in helps)
     assert any("probability that an unjudged document is relevant" in h for h in helps)
@@ -839,7 +840,7 @@ def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
         x0, x1 = ax.get_xlim()
         moves.append(float(np.max(np.abs(xs[1] - xs[0]))) * width / (x1 - x0))
     # X_M = B(1 + Δ) + Δ²E: the topic with the largest Δ moves by about Δ² times the step in E (≥ 0.01):
-    # in the 560-px figure (widgets.PLOT_WIDTH) that is about half a pixel, enough to change the antialiased picture
+    # in the 560-px figure (layout.PLOT_WIDTH) that is about half a pixel, enough to change the antialiased picture
     assert min(moves) >= 0.4, moves
 
 

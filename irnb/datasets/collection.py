@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 
 from ..params import SEED
 from ..experiment import Experiment
-from ..io import Qrels, Run
+from ..trecdata import Qrels, Run
 from . import model
 from .fast_experiment import experiment_from_ranking
 from .params import SIMULATION_PARAMS, validate_params

@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..experiment import NO_DOCUMENT, NOT_IN_QRELS, Experiment, Judgments, encode_qrels
-from ..io import Qrels
+from ..trecdata import Qrels
 
 __all__ = ["experiment_from_ranking"]
 

@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from ..io import write_qrels
+from ..writing import write_qrels
 from .collection import Collection, simulate
 from .params import SIMULATION_PARAMS, configure_simulate_parser
 from ..params import OVERWRITE

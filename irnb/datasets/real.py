@@ -27,7 +27,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..experiment import Experiment
-from ..io import Qrels, read_qrels, read_runs
+from ..io import read_qrels, read_runs
+from ..trecdata import Qrels
 from ..params import WITH_TRUTH
 
 __all__ = ["shared_data", "shared_data_missing", "SHARED_DATA_VARIABLE", "trec_covid_leaderboard",

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..params import POOL_DEPTH
-from ..pooling import judged_depth  # noqa: F401  (tests read it here)
 from .registry import Reproduction, ReproductionNeeds, Source
 
 _DEPTH = dataclasses.replace(POOL_DEPTH, doc="pool depth d of the reproduction (default: the data's own)")

@@ -8,7 +8,7 @@ pool from 20 groups):
   pool depth, judged / relevant / non-relevant documents per topic);
 * Figure 1 — unbiased incomplete judgments: random subsets of 5 %–80 % of the qrels, the
   runs' mean score (a) and Kendall's τ against the full qrels (b) per measure (an id of
-  irnb's own: the issue's list names the tables only);
+  irnb's own: the paper numbers its figure, irnb names its tables and figures alike);
 * Table 2 — leave-one-group-out: each group's unique pool contributions removed, the
   group's pooled runs re-ranked (rank change, RMS error, % significant) for MRR, P@10, P@20,
   nDCG@20, AP, bpref, P@20(j), RankEff;
@@ -55,7 +55,7 @@ PAPER = "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007)"
 MEASURES = ("RR", "P@10", "P@20", "nDCG@20", "AP", "Bpref", "P@20(j)", "RankEff")
 LABELS = {"RR": "MRR", "AP": "Avg. Prec.", "Bpref": "bpref"}
 COLUMNS = [LABELS.get(m, m) for m in MEASURES]
-#: irnb adds infAP to Tables 2 and 3 (the issue's list of measures); the paper has no column for it.
+#: irnb adds infAP to Tables 2 and 3 (an estimator made for incomplete judgments); the paper has no column for it.
 EXTRA = ("infAP",)
 
 AVG, UP, DOWN, RMS, SIG = ("Avg. absolute rank difference", "Max. rank difference ↑", "Max. rank difference ↓",

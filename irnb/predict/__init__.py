@@ -64,7 +64,7 @@ Written policy
 * *Completed qrels* (:class:`CompletedQrels`): the pool's entries with their grades plus
   the predicted documents with the predicted grades. ``completed.evaluate(measures)``
   evaluates every run of the Experiment on them directly (the Experiment's arrays with the
-  grades replaced, no rebuild); ``completed.qrels`` is a plain :class:`~irnb.io.Qrels` to
+  grades replaced, no rebuild); ``completed.qrels`` is a plain :class:`~irnb.Qrels` to
   build an :class:`~irnb.Experiment` from (the same values; a test checks it).
 
 Layout: :mod:`~irnb.predict.features` (texts → term counts), :mod:`~irnb.predict.classifiers`
@@ -77,7 +77,7 @@ Hand-checkable threshold example: training scores 0.9, 0.7, 0.4, 0.1 with R = 2 
 relevant → ϑ = (0.7 + 0.4)/2 = 0.55; an unjudged document scoring 0.6 is predicted relevant,
 one scoring 0.5 is not.
 
->>> _threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2)
+>>> classifiers.relevance_threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2)
 0.55
 """
 
@@ -90,10 +90,10 @@ import pandas as pd  # noqa: F401
 
 from . import classifiers, completed_bias, completion, expected, features
 from .classifiers import (DECISION_RULES, DEFAULT_DECISION_RULE, INSTALL_HINT, METHODS, PREDICT_PARAMS,
-                          ClassifierOptions, decide, neg_kld, platt_fit, relevance_threshold)
+                          ClassifierOptions)
 from .completed_bias import (completed_leave_one_group_out_bias, completed_pool_bias, contributor_subset_completion,
                              leave_one_group_out_completions)
-from .completion import CompletedQrels, complete_qrels, run_lines
+from .completion import CompletedQrels, complete_qrels
 from .expected import expected_precision, expected_rbp, expected_relevance
 from .features import TermCounts, term_counts
 
@@ -117,13 +117,10 @@ __all__ = [
     "expected_rbp",
 ]
 
-# the spellings tests/test_predict.py and benchmarks/bench_predict.py read
-_threshold, _decide, _neg_kld, _platt, _run_lines = relevance_threshold, decide, neg_kld, platt_fit, run_lines
-
 
 def _examples() -> dict:
     """The submodules' docstring examples (functions, classes and their methods), so that
-    ``doctest.testmod(irnb.predict)`` runs them as it did when this was one module."""
+    ``doctest.testmod(irnb.predict)`` runs them all from the package."""
     found = {}
     for module in (features, classifiers, completion, completed_bias, expected):
         for name, obj in vars(module).items():

@@ -236,6 +236,7 @@ def decide(scores: np.ndarray, threshold: float, rule: str) -> np.ndarray:
     threshold pass); ``sign`` — score > 0 (SVMlight's classification: the sign of the decision
     value w·x + b; a value of exactly 0 is not relevant). The threshold of ``sign`` is 0.
 
+    >>> from irnb.predict.classifiers import decide
     >>> decide(np.array([0.6, 0.55, 0.5]), 0.55, "count").tolist()
     [True, True, False]
     >>> decide(np.array([0.2, 0.0, -0.1]), 0.0, "sign").tolist()

@@ -196,7 +196,7 @@ class CompletedQrels:
 
     @property
     def qrels(self) -> Qrels:
-        """The completed qrels as a :class:`~irnb.io.Qrels` (``Experiment(runs, completed.qrels)``
+        """The completed qrels as a :class:`~irnb.Qrels` (``Experiment(runs, completed.qrels)``
         evaluates like :meth:`evaluate`, provided every topic keeps at least one entry)."""
         frame = self.frame()
         qrels = read_qrels(frame[["topic", "docno", "grade"]])

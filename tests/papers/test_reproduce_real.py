@@ -2,7 +2,7 @@
 round 1 each id either runs or names what the data lacks, and README's TREC-COVID column is
 what it computes; on CLEF eHealth 2016 (no manual runs marked, no document texts) exactly
 the ids that need those say so, naming every need, and the others run. The Baillie and
-thesis ids are run on both collections by tests/test_reproduce.py; this file covers the
+thesis ids are run on both collections by tests/papers/test_reproduce.py; this file covers the
 Büttcher and Ravana ids there and the README cells those tests do not check."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def test_reproduce_names_every_need_at_once():
 
 
 # the default column of ids whose own tests run them in a fast setting or not at all with
-# their defaults (tests/test_reproduce*.py check the rest); table6 and table7 (~5 and ~10 s)
+# their defaults (tests/papers/test_*reproduc*.py check the rest); table6 and table7 (~5 and ~10 s)
 # are left to `python tools/reproduction_table.py --check`
 DEFAULT_UNCHECKED = ["buttcher2007-fig1", "buttcher2007-table5", "buttcher2007-table8"]
 

@@ -19,14 +19,11 @@ from irnb.bias import leave_one_group_out_bias
 from irnb.datasets import simulate
 from irnb.intervals import score_intervals
 from irnb.pooling import depth_pool, random_subsample
+from irnb.predict.classifiers import decide, neg_kld, platt_fit, relevance_threshold
 from irnb.predict import (
     INSTALL_HINT,
     CompletedQrels,
     TermCounts,
-    _neg_kld,
-    _platt,
-    _decide,
-    _threshold,
     complete_qrels,
     completed_leave_one_group_out_bias,
     completed_pool_bias,
@@ -131,7 +128,7 @@ def test_kld_by_hand():
     KLD(u ‖ R) = 0.5 ln(0.5/0.9) + 0.5 ln(0.5/0.1) = ln(5/3) = 0.5108;
     KLD(n ‖ R) = 0.1 ln(1/9) + 0.9 ln 9 = 0.8 ln 9 = 1.7578; KLD(r ‖ R) = 0."""
     tc = term_counts({"r": "a a", "n": "b b", "u": "a b"}, ["r", "n", "u"])
-    scores = _neg_kld(tc.counts, tc.lengths, tc.background, np.array([0, 1]), np.array([True, False]),
+    scores = neg_kld(tc.counts, tc.lengths, tc.background, np.array([0, 1]), np.array([True, False]),
                       np.array([0, 1, 2]), 0.2)
     np.testing.assert_allclose(-scores, [0.0, 0.8 * math.log(9), math.log(5 / 3)], atol=1e-12)
 
@@ -147,7 +144,7 @@ def test_kld_matches_the_dense_formula(seed, lam):
     counts = tc.counts.toarray()
     train, labels = np.array([0, 1, 2]), np.array([True, rng.random() < 0.5, False])
     rows = np.arange(6)
-    got = -_neg_kld(tc.counts, tc.lengths, tc.background, train, labels, rows, lam)
+    got = -neg_kld(tc.counts, tc.lengths, tc.background, train, labels, rows, lam)
     bg = counts.sum(0) / counts.sum()
     rel = counts[train[labels]].sum(0)
     p_r = (1 - lam) * rel / rel.sum() + lam * bg
@@ -160,9 +157,9 @@ def test_kld_matches_the_dense_formula(seed, lam):
 
 # ============================================================================ threshold rule
 def test_threshold_by_hand():
-    assert _threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
-    assert _threshold(np.array([0.3, 0.2]), 0) == math.inf
-    assert _threshold(np.array([0.3, 0.2]), 2) == -math.inf
+    assert relevance_threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
+    assert relevance_threshold(np.array([0.3, 0.2]), 0) == math.inf
+    assert relevance_threshold(np.array([0.3, 0.2]), 2) == -math.inf
 
 
 @settings(max_examples=100, deadline=None)
@@ -170,7 +167,7 @@ def test_threshold_by_hand():
 def test_threshold_passes_exactly_r_training_documents(scores, data):
     scores = np.array(scores)
     r = data.draw(st.integers(0, scores.size))
-    assert int((scores >= _threshold(scores, r)).sum()) == r
+    assert int((scores >= relevance_threshold(scores, r)).sum()) == r
 
 
 def test_kld_completion_by_hand():
@@ -248,11 +245,11 @@ def test_sign_and_count_rules_differ_by_hand():
     # decision values 0.3, 0.1, -0.2 with R = 1 of the training documents relevant and a
     # count threshold of 0.2: the count rule passes one document, SVMlight's sign rule two
     scores = np.array([0.3, 0.1, -0.2])
-    assert _decide(scores, 0.2, "count").tolist() == [True, False, False]
-    assert _decide(scores, 0.0, "sign").tolist() == [True, True, False]
+    assert decide(scores, 0.2, "count").tolist() == [True, False, False]
+    assert decide(scores, 0.0, "sign").tolist() == [True, True, False]
     # and the other way round: a negative count threshold passes a negative decision value
-    assert _decide(scores, -0.3, "count").tolist() == [True, True, True]
-    assert _decide(np.array([0.0]), 0.0, "sign").tolist() == [False]  # exactly 0 is not positive
+    assert decide(scores, -0.3, "count").tolist() == [True, True, True]
+    assert decide(np.array([0.0]), 0.0, "sign").tolist() == [False]  # exactly 0 is not positive
 
 
 def test_svm_marks_positive_decision_values_relevant_by_default(small, small_corpus):
@@ -303,7 +300,7 @@ def test_import_irnb_does_not_import_sklearn():
 def test_platt_recovers_a_logistic_model(rng):
     scores = rng.normal(size=4000)
     labels = rng.random(4000) < 1 / (1 + np.exp(-(2.0 * scores - 1.0)))  # A = −2, B = 1
-    a, b = _platt(scores, labels)
+    a, b = platt_fit(scores, labels)
     assert a == pytest.approx(-2.0, abs=0.2) and b == pytest.approx(1.0, abs=0.15)
 
 
@@ -508,15 +505,14 @@ def test_docstring_examples():
 
 
 def test_threshold_between_adjacent_floats_passes_exactly_r():
-    from irnb.predict import _threshold
 
     # 5e-324 and 0.0 are adjacent doubles: their midpoint rounds to 0.0, which would let the
     # two 0.0 scores pass too; the threshold must sit strictly above the (R + 1)-th score.
     scores = np.array([5e-324, 0.0, 0.0])
-    threshold = _threshold(scores, 1)
+    threshold = relevance_threshold(scores, 1)
     assert int((scores >= threshold).sum()) == 1
     # ordinary case: halfway, (0.7 + 0.4) / 2 = 0.55
-    assert _threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
+    assert relevance_threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
 
 
 def test_completed_qrels_evaluate_at_their_relevance_level():

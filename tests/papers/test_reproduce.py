@@ -36,7 +36,7 @@ def exp():
 
 @pytest.fixture(scope="module")
 def results():
-    return {i: irnb.reproduce(i, default(), **OPTIONS.get(i, {})) for i in MINE}  # the tests below are about the default
+    return {i: irnb.reproduce(i, default(), **OPTIONS.get(i, {})) for i in MINE}  # these tests are about the default
 
 
 def _shares(table: pd.DataFrame) -> pd.DataFrame:

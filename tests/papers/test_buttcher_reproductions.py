@@ -76,7 +76,8 @@ def test_paper_numbers_transcribed():
 
 def test_judged_depth_and_setting_by_hand():
     from irnb.papers import Source
-    from irnb.papers._common import judged_depth, setting
+    from irnb.papers._common import setting
+    from irnb.pooling import judged_depth
 
     # a: x, y, u (u unjudged) → judged to depth 2; b: y, x → its whole ranking (2 documents),
     # counted as judged past its end up to the array depth 3; c: u first → depth 0.

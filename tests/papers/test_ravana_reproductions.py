@@ -366,7 +366,7 @@ def test_readme_rows_are_what_the_code_computes():
     import sys
     from pathlib import Path
 
-    tools = Path(__file__).resolve().parents[1] / "tools"
+    tools = Path(__file__).resolve().parents[2] / "tools"
     sys.path.insert(0, str(tools))
     try:
         tool = importlib.import_module("reproduction_table")

@@ -19,7 +19,7 @@ import pytest
 jupytext = pytest.importorskip("jupytext")
 nbformat = pytest.importorskip("nbformat")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SOURCES = sorted(NOTEBOOKS.glob("*.md"))
 TEACHING = [p for p in SOURCES if re.match(r"\d\d_", p.name)]

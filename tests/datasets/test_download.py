@@ -197,6 +197,6 @@ def test_the_embedded_manifest_is_what_the_shared_files_hash_to(shared_covid):
     file's bytes checked there against the git blob its MANIFEST.tsv names)."""
     import runpy
 
-    tool = runpy.run_path(str(Path(__file__).resolve().parents[1] / "tools" / "trec_covid_manifest.py"))
+    tool = runpy.run_path(str(Path(__file__).resolve().parents[2] / "tools" / "trec_covid_manifest.py"))
     assert tool["MODULE"].read_text(encoding="utf-8") == tool["text"](), \
         "run python tools/trec_covid_manifest.py: the embedded manifest differs from the shared files"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import irnb
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "architecture.md"
 NAME = re.compile(r"`(irnb(?:\.\w+)*)`")
 PACKAGE_WIDE = re.compile(r"`(irnb(?:\.\w+)*)\.\*`")  # every module of a package
@@ -131,3 +131,34 @@ def test_imports_go_down_the_layers_except_the_listed_ones():
 def test_the_page_is_in_the_documentation_toctree():
     index = (REPO / "docs" / "index.md").read_text(encoding="utf-8")
     assert re.search(r"^architecture$", index, re.M), "docs/index.md's toctree must list architecture"
+
+
+FILE = re.compile(r"`((?:irnb|tests|docs|tools)/[\w/<>.-]+)`")
+TASKS = ("a measure", "a reproduction", "a live view", "a default", "an input format")
+
+
+def _missing_files(cells: list[list[str]], repo: Path = REPO) -> list[str]:
+    """The files (and, for a ``<name>`` placeholder, the folders) the rows name that do not exist."""
+    missing = []
+    for row in cells:
+        for path in FILE.findall(row[-1]):
+            where = repo / (path.rpartition("/")[0] if "<" in path else path)
+            if not where.exists():
+                missing.append(f"{row[0]}: {path}")
+    return missing
+
+
+def test_where_to_change_what_names_files_that_exist_for_the_five_tasks():
+    rows = _table_rows("## Where to change what")
+    assert [cells[0] for cells in rows] == list(TASKS)
+    assert all(len(FILE.findall(cells[-1])) >= 3 for cells in rows)  # every file, not a pointer to one
+    assert _missing_files(rows) == []
+
+
+def test_the_file_check_sees_a_missing_file(tmp_path):
+    """A named file that is gone, and a placeholder in a folder that is gone, are reported;
+    a placeholder in a folder that exists is not."""
+    (tmp_path / "irnb" / "measures").mkdir(parents=True)
+    (tmp_path / "irnb" / "io.py").write_text("")
+    rows = [["a", "`irnb/io.py`, `irnb/gone.py`, `irnb/measures/<family>.py`, `tests/measures/<x>.py`"]]
+    assert _missing_files(rows, tmp_path) == ["a: irnb/gone.py", "a: tests/measures/<x>.py"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "irnb"
+PACKAGE = Path(__file__).resolve().parents[2] / "irnb"
 
 
 def _modules(package: Path = PACKAGE) -> dict[str, Path]:
@@ -135,3 +135,45 @@ def test_the_checks_see_a_cycle_and_a_private_import(tmp_path):
     assert _cycles(_edges(modules)) == [["irnb.a", "irnb.b"]]
     assert "irnb.sub.c" not in _edges(modules) and _edges(modules)["irnb.d"] == {"irnb.sub.c"}
     assert len(list(_imports(_modules()))) > 100  # the real package's imports are read
+
+
+def _reaches(edges: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen, todo = set(), [start]
+    while todo:
+        for target in edges.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def _rooms_apart(edges: dict[str, set[str]], package: str = "irnb") -> list[str]:
+    """``a reaches b`` for each of reading (``io``) and writing (``writing``) that imports the
+    other, directly or through another module, and for the checked tables (``trecdata``)
+    reaching either or the text parser (``parsing``): reading and writing stand side by side
+    on the tables, not in a chain."""
+    reading, writing, tables, parsing = (f"{package}.{m}" for m in ("io", "writing", "trecdata", "parsing"))
+    pairs = [(reading, writing), (writing, reading), (tables, reading), (tables, writing), (tables, parsing)]
+    return [f"{a} reaches {b}" for a, b in pairs if b in _reaches(edges, a)]
+
+
+def test_reading_and_writing_stand_side_by_side():
+    edges = _edges(_modules())
+    assert _rooms_apart(edges) == []
+    assert {"irnb.trecdata"} <= _reaches(edges, "irnb.io") & _reaches(edges, "irnb.writing")
+
+
+def test_the_side_by_side_check_sees_a_chain(tmp_path):
+    """On a made-up package where reading imports writing (through a helper) and the tables
+    import the parser, the check names both."""
+    package = tmp_path / "irnb"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "parsing.py").write_text("")
+    (package / "trecdata.py").write_text("from . import parsing\n")
+    (package / "writing.py").write_text("from .trecdata import Run\n")
+    (package / "helper.py").write_text("from .writing import write_run\n")
+    (package / "io.py").write_text("from .helper import write_run\nfrom .trecdata import Run\n")
+    assert _rooms_apart(_edges(_modules(package))) == ["irnb.io reaches irnb.writing",
+                                                       "irnb.trecdata reaches irnb.parsing"]
