@@ -17,64 +17,15 @@ when it is given no data.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
-from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
 from collections.abc import Mapping
 
-__all__ = ["Setting", "SETTINGS", "paper_setting", "setting_for", "paper_of"]
+from . import baillie, buttcher, ravana, thesis
+from .base import REPORTED_KEYS, Setting
 
-#: What a setting's ``reported`` may name: the paper's design, in the paper's own numbers.
-REPORTED_KEYS = ("collection", "topics", "runs", "groups", "manual_runs", "contributors", "pool_depth",
-                 "run_depth", "judged", "relevant")
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One paper's design (``reported``, as the paper prints it, with ``where`` it prints it) and
-    the simulator's keywords that build it (``params``, passed to :func:`irnb.datasets.simulate`);
-    ``differs`` lists, in sentences, what the simulated setting does not share with the paper's.
-    """
-
-    paper: str
-    name: str
-    reported: Mapping[str, Any]
-    where: str
-    params: Mapping[str, Any]
-    differs: tuple[str, ...] = ()
-    mechanisms: tuple[str, ...] = field(default=())
-
-    def __post_init__(self):
-        unknown = sorted(set(self.reported) - set(REPORTED_KEYS))
-        if unknown:
-            raise ValueError(f"setting {self.paper}: unknown reported key(s) {unknown}; one of {REPORTED_KEYS}")
-        object.__setattr__(self, "reported", MappingProxyType(dict(self.reported)))
-        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-
-    def build(self, seed: int = 0):
-        """The simulated collection of this setting on ``seed`` (cached: the same object per seed)."""
-        return _build(self.paper, seed)
-
-    def label(self, seed: int = 0) -> str:
-        """How a reproduction names its data, e.g. ``"simulated TREC 2006 Terabyte setting (seed 0)"``."""
-        return f"simulated {self.name} setting (seed {seed})"
-
-    def describe(self) -> str:
-        """The notes' paragraph: the paper's design, the simulated one, and what differs."""
-        design = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in self.reported.items() if k != "collection")
-        text = (f"Simulated setting: {self.name} as {self.where} reports it ({design}); simulated with "
-                f"{', '.join(f'{k}={v}' for k, v in self.params.items())}.")
-        if self.mechanisms:
-            text += " Mechanisms of the model this setting relies on: " + "; ".join(self.mechanisms) + "."
-        if self.differs:
-            text += " Differs from the paper's: " + "; ".join(self.differs) + "."
-        return text
-
+__all__ = ["Setting", "SETTINGS", "REPORTED_KEYS", "paper_setting", "setting_for", "paper_of"]
 
 def _registry() -> dict[str, Setting]:
-    from . import baillie, buttcher, ravana, thesis
-
     out: dict[str, Setting] = {}
     for module in (baillie, buttcher, ravana, thesis):
         for setting in module.SETTINGS:
@@ -82,28 +33,8 @@ def _registry() -> dict[str, Setting]:
     return out
 
 
-class _Settings(Mapping):
-    """paper key → :class:`Setting`, loaded on first use."""
-
-    def _all(self) -> dict[str, Setting]:
-        return _cached_registry()
-
-    def __getitem__(self, key):
-        return self._all()[key]
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __len__(self):
-        return len(self._all())
-
-
-@lru_cache(maxsize=1)
-def _cached_registry() -> dict[str, Setting]:
-    return _registry()
-
-
-SETTINGS: Mapping[str, Setting] = _Settings()
+#: paper key → :class:`Setting`, in the papers' order.
+SETTINGS: Mapping[str, Setting] = MappingProxyType(_registry())
 
 
 def paper_of(id_or_paper: str) -> str:
@@ -122,13 +53,6 @@ def paper_of(id_or_paper: str) -> str:
 def setting_for(id_or_paper: str) -> Setting:
     """The :class:`Setting` of a paper key (``"baillie2008"``) or of a reproduction id."""
     return SETTINGS[paper_of(id_or_paper)]
-
-
-@lru_cache(maxsize=8)
-def _build(paper: str, seed: int):
-    from ..collection import simulate
-
-    return simulate(seed, **SETTINGS[paper].params)
 
 
 def paper_setting(id_or_paper: str, seed: int = 0):

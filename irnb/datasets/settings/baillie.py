@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..params import SIMULATION_PARAMS
-from . import Setting
+from .base import Setting
 
 __all__ = ["SETTINGS", "deep_uniqueness", "runs_of_pairs"]
 

@@ -3,7 +3,7 @@ pool of depth 50 from 42 runs (11 manual), measured on the top 10,000 documents.
 
 from __future__ import annotations
 
-from . import Setting
+from .base import Setting
 
 SETTINGS = (
     Setting(

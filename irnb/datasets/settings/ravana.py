@@ -3,7 +3,7 @@ depth 100 (69,100 judgments, 2,614 relevant)."""
 
 from __future__ import annotations
 
-from . import Setting
+from .base import Setting
 
 SETTINGS = (
     Setting(

@@ -3,7 +3,7 @@ lvl1 is a semantic search run that did not contribute to the pool."""
 
 from __future__ import annotations
 
-from . import Setting
+from .base import Setting
 
 SETTINGS = (
     Setting(
