@@ -381,9 +381,13 @@ def pooled_runs(group: np.ndarray, manual: np.ndarray, index_in_group: np.ndarra
 
     By default each group's first ``per_group`` runs, its manual runs first, as TREC groups
     chose. A count ≥ 0 for a kind (``manual_count``, ``automatic_count``) replaces that
-    kind's choice: that many runs of the kind, spread over the groups — every group's first
-    run of the kind (in group order) before any group's second — as TREC 2006 Terabyte pooled
-    11 of its 19 manual and 31 of its 61 automatic runs from 20 groups.
+    kind's choice: that many runs of the kind, manual runs first, spread over the groups — a
+    run's turn is the number of its group's runs already pooled plus its number within its
+    kind; earlier turns go first, within a turn (while the other kind is still to choose) a
+    group with no run of the other kind, which would pool nothing otherwise, then group
+    order — as TREC 2006
+    Terabyte pooled 11 of its 19 manual and 31 of its 61 automatic runs, up to three from
+    each of its 20 groups.
 
     >>> group, manual = np.array([0, 0, 0, 1, 1, 2]), np.array([True, False, False, True, False, False])
     >>> index = np.array([1, 1, 2, 1, 1, 1])
@@ -395,13 +399,16 @@ def pooled_runs(group: np.ndarray, manual: np.ndarray, index_in_group: np.ndarra
     contributor = np.zeros(group.size, dtype=bool)
     for g in np.unique(group):
         contributor[np.flatnonzero(group == g)[:per_group]] = True
-    for flag, count in ((True, manual_count), (False, automatic_count)):
-        if count < 0:
-            continue
+    counted = [(flag, count) for flag, count in ((True, manual_count), (False, automatic_count)) if count >= 0]
+    for flag, _ in counted:
+        contributor[manual == flag] = False
+    for k, (flag, count) in enumerate(counted):
         same = np.flatnonzero(manual == flag)
-        first = same[np.lexsort((group[same], index_in_group[same]))]  # round by round over the groups
-        contributor[same] = False
-        contributor[first[:count]] = True
+        already = np.bincount(group[contributor], minlength=int(group.max()) + 1)
+        turn = already[group[same]] + index_in_group[same]
+        pending = k + 1 < len(counted)  # the other kind is still to choose: it can pool for groups that have it
+        has_other = np.isin(group[same], group[manual != flag]) & pending
+        contributor[same[np.lexsort((group[same], has_other, turn))[:count]]] = True
     return contributor
 
 
