@@ -48,7 +48,7 @@ _P = [
           doc="share of relevant documents in the family only novel runs see well"),
     Param("pooled_manual_runs", int, -1, low=0, high=400, sentinels=(-1,),
           meanings=((-1, "as pooled_runs_per_group picks them"),),
-          doc="manual runs in the pool, spread over groups (each group's first before any group's second); "
+          doc="manual runs in the pool, spread over the groups (a group with fewer runs pooled first); "
               "-1: as pooled_runs_per_group picks them"),
     Param("pooled_automatic_runs", int, -1, low=0, high=400, sentinels=(-1,),
           meanings=((-1, "as pooled_runs_per_group picks them"),),

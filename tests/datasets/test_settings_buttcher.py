@@ -88,6 +88,11 @@ def test_pooled_counts_are_checked_against_the_runs_of_their_kind():
     with pytest.raises(ValueError, match=r"pooled_automatic_runs \+ novel_runs \(12 \+ 5\) must be ≤ num_runs "
                                          r"\(16\)"):
         simulate(0, **{**SMALL, "pooled_automatic_runs": 12})
+    with pytest.raises(ValueError, match=r"pooled_manual_runs must be -1 \(as pooled_runs_per_group picks them\) "
+                                         r"or an integer with 0 ≤ pooled_manual_runs ≤ 400, got -2"):
+        simulate(0, **{**SMALL, "pooled_manual_runs": -2})
+    with pytest.raises(ValueError, match=r"facet_decoys must be a number with 0 ≤ facet_decoys ≤ 10, got -1"):
+        simulate(0, **SMALL, facet_decoys=-1)
     c = simulate(0, **SMALL)
     manual, automatic = _split(c)
     assert (len(manual), len(automatic)) == (3, 6)
