@@ -463,7 +463,7 @@ def test_a_relation_between_parameters():
 def test_the_simulator_declares_its_relations():
     from irnb.datasets.params import RELATIONS, SIMULATION_PARAMS, defaults, validate_params
 
-    assert len(RELATIONS) == 6 and all(set(r.names) <= set(SIMULATION_PARAMS) for r in RELATIONS)
+    assert len(RELATIONS) == 8 and all(set(r.names) <= set(SIMULATION_PARAMS) for r in RELATIONS)
     for relation in RELATIONS:                                                        # the defaults satisfy each
         relation.check(validate_params(defaults()), "f")
     with pytest.raises(ValueError) as caught:                                         # the first one broken is told

@@ -137,6 +137,9 @@ def simulate(
     keyword_runs: int = SIMULATION_PARAMS["keyword_runs"].default,
     title_share: float = SIMULATION_PARAMS["title_share"].default,
     novel_share: float = SIMULATION_PARAMS["novel_share"].default,
+    pooled_manual_runs: int = SIMULATION_PARAMS["pooled_manual_runs"].default,
+    pooled_automatic_runs: int = SIMULATION_PARAMS["pooled_automatic_runs"].default,
+    facet_decoys: float = SIMULATION_PARAMS["facet_decoys"].default,
 ) -> Collection:
     """Simulate a TREC-like ad-hoc test collection whose complete truth is known.
 
@@ -161,10 +164,11 @@ def simulate(
     latents = model.draw_latents(
         seed, num_topics=p["num_topics"], docs_per_topic=p["docs_per_topic"], median_relevant=p["median_relevant"],
         relevant_spread=p["relevant_spread"], title_share=p["title_share"], novel_share=p["novel_share"],
-        difficulty_spread=p["difficulty_spread"])
+        difficulty_spread=p["difficulty_spread"], facet_decoys=p["facet_decoys"])
     design = model.draw_design(
         seed, num_runs=p["num_runs"], num_groups=p["num_groups"], novel_runs=p["novel_runs"],
-        keyword_runs=p["keyword_runs"], pooled_runs_per_group=p["pooled_runs_per_group"])
+        keyword_runs=p["keyword_runs"], pooled_runs_per_group=p["pooled_runs_per_group"],
+        pooled_manual_runs=p["pooled_manual_runs"], pooled_automatic_runs=p["pooled_automatic_runs"])
     ranking, score = model.rank_documents(seed, latents, design, run_depth=p["run_depth"])
     return _assemble(seed, p, latents, design, ranking, score)
 

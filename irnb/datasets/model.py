@@ -54,6 +54,12 @@ aspect count as covered), so that even a poor run retrieves documents about the 
 real poor runs do, rather than background noise — and with a = 1 only about the aspects its
 formulation matches.
 
+Two mechanisms serve the papers' own settings (:mod:`irnb.datasets.settings`) and are off in
+the default: :func:`pooled_runs` pools a declared number of manual and of automatic runs
+spread over the groups (TREC 2006 Terabyte's 11 + 31), and :func:`facet_decoys_of` gives
+manual formulations non-relevant documents of their own, so that what only manual runs pool
+is about as often relevant as the pool (as in TREC 2006 Terabyte and TREC-COVID round 1).
+
 The constants were chosen by a search scored on seeds 0–7 and finished on seed 0
 (``benchmarks/tune_simulator.py``; ``benchmarks/calibration.py`` prints the comparison) so
 that the default collection lies within [min, max] of TREC-COVID round 1 and CLEF eHealth
@@ -94,7 +100,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["FAMILY_NAMES", "FEATURE_MEANS", "APPROACH_WEIGHTS", "KINDS", "Latents", "Design",
-           "draw_latents", "draw_design", "rank_documents"]
+           "draw_latents", "draw_design", "pooled_runs", "facet_decoys_of", "rank_documents"]
 
 FAMILY_NAMES = ("background", "near", "near-title", "relevant-main", "relevant-title", "relevant-novel")
 BACKGROUND, NEAR, NEAR_TITLE, REL_MAIN, REL_TITLE, REL_NOVEL = range(6)
@@ -202,12 +208,14 @@ class Latents:
 
 def draw_latents(seed: int, *, num_topics: int, docs_per_topic: int, median_relevant: float,
                  relevant_spread: float, title_share: float, novel_share: float,
-                 difficulty_spread: float = 0.0) -> Latents:
+                 difficulty_spread: float = 0.0, facet_decoys: float = 0.0) -> Latents:
     """Families, grades and features of every document of every topic, and each topic's
     ease h_t = clip(1 + difficulty_spread · z_t, EASE_LOW, EASE_HIGH), with z_t from
     :func:`_topic_normals` (standardized per block of topics; no exp, so the same bits
     everywhere). The topic sizes R_t = rint(median_relevant · exp(relevant_spread · z'_t))
-    use another stream of :func:`_topic_normals`."""
+    use another stream of :func:`_topic_normals`. ``facet_decoys`` > 0 makes that many
+    near-topic documents per relevant-novel one look like relevant-novel documents
+    (:func:`facet_decoys`); 0 draws the same bits as before it existed."""
     T, N = num_topics, docs_per_topic
     z = _topic_normals(seed, _TOPIC_SIZES, T)
     R = np.rint(median_relevant * np.exp(relevant_spread * z)).astype(np.int64)
@@ -235,14 +243,52 @@ def draw_latents(seed: int, *, num_topics: int, docs_per_topic: int, median_rele
         sigma = FEATURE_NOISE[fam].copy()
         near_topic = (fam == NEAR) | (fam == NEAR_TITLE)
         sigma[near_topic & (u_grade < DECOY_SHARE), 0] *= DECOY_SPREAD  # u_grade: unused off the relevant families
-        family[t], grade[t], features[t] = fam, g, means + sigma * noise
         about = near_topic | (fam == REL_MAIN) | (fam == REL_TITLE)
+        if facet_decoys:
+            decoy = facet_decoys_of(fam, u_family, per_novel=facet_decoys)
+            means[decoy], sigma[decoy] = FEATURE_MEANS[REL_NOVEL], FEATURE_NOISE[REL_NOVEL]
+            about &= ~decoy  # described, as the relevant-novel documents, with none of the title's aspects
+        family[t], grade[t], features[t] = fam, g, means + sigma * noise
         aspect[t] = np.where(about, (u_aspect * NUM_ASPECTS).astype(np.int8), -1)
     ease = np.clip(1.0 + difficulty_spread * _topic_normals(seed, _DIFFICULTY, T), EASE_LOW, EASE_HIGH)
     for arr in (family, grade, features, aspect, R, ease):
         arr.flags.writeable = False
     return Latents(family=family, grade=grade, features=features, aspect=aspect, num_relevant=R,
                    difficulty=ease)
+
+
+def facet_decoys_of(family: np.ndarray, u_family: np.ndarray, *, per_novel: float) -> np.ndarray:
+    """Which near-topic documents of one topic are *facet decoys*: non-relevant documents
+    whose features are drawn as a relevant-novel document's (they match the words a manual
+    formulation adds as well as the relevant-novel documents do), ``per_novel`` of them per
+    relevant-novel document (at most every plain near document).
+
+    Why: without them the facet that manual ("novel") runs weight finds relevant documents
+    only, so the documents only manual runs pool are far richer in relevant ones than the
+    pool as a whole. In real pools they are not: a manual formulation retrieves documents
+    the automatic runs miss, relevant and non-relevant alike — TREC 2006 Terabyte's documents
+    pooled only by manual runs are about as often relevant as its pool (Büttcher et al.,
+    Table 4), and so are TREC-COVID round 1's (``tests/datasets/test_settings_buttcher.py``
+    measures the ratio on the shared data). These decoys are what bpref no longer counts
+    above a manual run's relevant documents once the manual runs leave the pool.
+
+    The choice reuses the family draw ``u_family`` (a plain near document has u ≥
+    ``NEAR_TITLE_SHARE``, uniform above it), so it draws nothing new.
+
+    >>> fam = np.array([REL_NOVEL, NEAR, NEAR, NEAR, NEAR_TITLE])
+    >>> u = np.array([0.5, 0.40, 0.90, 0.60, 0.1])
+    >>> facet_decoys_of(fam, u, per_novel=2.0).tolist()    # 2 of the 3 plain near documents: u = 0.40, 0.60
+    [False, True, False, True, False]
+    """
+    plain = family == NEAR
+    available = int(plain.sum())
+    if available == 0 or per_novel <= 0:
+        return np.zeros(family.shape, dtype=bool)
+    wanted = min(available, int(round(per_novel * int((family == REL_NOVEL).sum()))))
+    v = np.where(plain, u_family, np.inf)
+    chosen = np.zeros(family.shape, dtype=bool)
+    chosen[np.argsort(v, kind="stable")[:wanted]] = True
+    return chosen
 
 
 @dataclass(frozen=True, eq=False)
@@ -275,8 +321,8 @@ def _quality_curve(n: int) -> np.ndarray:
 
 
 def draw_design(seed: int, *, num_runs: int, num_groups: int, novel_runs: int, keyword_runs: int,
-                pooled_runs_per_group: int) -> Design:
-    """Group sizes, approaches, manual and contributing runs, run quality."""
+                pooled_runs_per_group: int, pooled_manual_runs: int = -1, pooled_automatic_runs: int = -1) -> Design:
+    """Group sizes, approaches, manual and contributing runs (:func:`pooled_runs`), run quality."""
     rng = _rng(seed, _DESIGN)
     S, G = num_runs, num_groups
     sizes = 1 + rng.multinomial(S - G, rng.dirichlet(np.full(G, 1.5)))
@@ -320,19 +366,56 @@ def draw_design(seed: int, *, num_runs: int, num_groups: int, novel_runs: int, k
     quality, weights, scale, offset = quality[order], weights[order], scale[order], offset[order]
     cover = cover[order].astype(np.float64)
     index_in_group = np.zeros(S, dtype=np.int64)
-    contributor = np.zeros(S, dtype=bool)
     for g in range(G):
         members = np.flatnonzero(group == g)
-        contributor[members[:pooled_runs_per_group]] = True  # manual runs first, as TREC groups chose
         for flag in (True, False):
             same = members[manual[members] == flag]
             index_in_group[same] = np.arange(1, same.size + 1)
+    contributor = pooled_runs(group, manual, index_in_group, per_group=pooled_runs_per_group,
+                              manual_count=pooled_manual_runs, automatic_count=pooled_automatic_runs)
     out = Design(group=group, kind=kind, manual=manual, contributor=contributor, quality=quality,
                  weights=weights, aspect_cover=cover, score_scale=scale, score_offset=offset,
                  index_in_group=index_in_group)
     for arr in vars(out).values():
         arr.flags.writeable = False
     return out
+
+
+def pooled_runs(group: np.ndarray, manual: np.ndarray, index_in_group: np.ndarray, *, per_group: int,
+                manual_count: int = -1, automatic_count: int = -1) -> np.ndarray:
+    """Which runs (in output order: by group, manual runs first) contribute to the pool.
+
+    By default each group's first ``per_group`` runs, its manual runs first, as TREC groups
+    chose. A count ≥ 0 for a kind (``manual_count``, ``automatic_count``) replaces that
+    kind's choice: that many runs of the kind, manual runs first, spread over the groups — a
+    run's turn is the number of its group's runs already pooled plus its number within its
+    kind; earlier turns go first, within a turn (while the other kind is still to choose) a
+    group with no run of the other kind, which would pool nothing otherwise, then group
+    order — as TREC 2006
+    Terabyte pooled 11 of its 19 manual and 31 of its 61 automatic runs, up to three from
+    each of its 20 groups.
+
+    >>> group, manual = np.array([0, 0, 0, 1, 1, 2]), np.array([True, False, False, True, False, False])
+    >>> index = np.array([1, 1, 2, 1, 1, 1])
+    >>> pooled_runs(group, manual, index, per_group=1).astype(int).tolist()   # each group's first run
+    [1, 0, 0, 1, 0, 1]
+    >>> pooled_runs(group, manual, index, per_group=1, manual_count=1, automatic_count=4).astype(int).tolist()
+    [1, 1, 1, 0, 1, 1]
+    """
+    contributor = np.zeros(group.size, dtype=bool)
+    for g in np.unique(group):
+        contributor[np.flatnonzero(group == g)[:per_group]] = True
+    counted = [(flag, count) for flag, count in ((True, manual_count), (False, automatic_count)) if count >= 0]
+    for flag, _ in counted:
+        contributor[manual == flag] = False
+    for k, (flag, count) in enumerate(counted):
+        same = np.flatnonzero(manual == flag)
+        already = np.bincount(group[contributor], minlength=int(group.max()) + 1)
+        turn = already[group[same]] + index_in_group[same]
+        pending = k + 1 < len(counted)  # the other kind is still to choose: it can pool for groups that have it
+        has_other = np.isin(group[same], group[manual != flag]) & pending
+        contributor[same[np.lexsort((group[same], has_other, turn))[:count]]] = True
+    return contributor
 
 
 def trec_order_key(micro: np.ndarray, doc: np.ndarray) -> np.ndarray:

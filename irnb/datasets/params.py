@@ -46,6 +46,17 @@ _P = [
           doc="share of relevant documents in the title-matching family"),
     Param("novel_share", float, 0.18, low=0.0, high=0.9,
           doc="share of relevant documents in the family only novel runs see well"),
+    Param("pooled_manual_runs", int, -1, low=0, high=400, sentinels=(-1,),
+          meanings=((-1, "as pooled_runs_per_group picks them"),),
+          doc="manual runs in the pool, spread over the groups (a group with fewer runs pooled first); "
+              "-1: as pooled_runs_per_group picks them"),
+    Param("pooled_automatic_runs", int, -1, low=0, high=400, sentinels=(-1,),
+          meanings=((-1, "as pooled_runs_per_group picks them"),),
+          doc="automatic runs in the pool, spread over groups as the manual ones; -1: as pooled_runs_per_group "
+              "picks them"),
+    Param("facet_decoys", float, 0.0, low=0.0, high=10.0,
+          doc="non-relevant near-topic documents per relevant-novel one that look like relevant-novel documents "
+              "(manual formulations' own mistakes); 0: none"),
 ]
 
 SIMULATION_PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in _P})
@@ -66,6 +77,9 @@ RELATIONS: tuple[Relation, ...] = (
              note="the rest of the relevant documents form the mainstream family"),
     Relation(("median_relevant",), "docs_per_topic", divisor=10,
              note="relevant documents are a small part of a topic's documents"),
+    Relation(("pooled_manual_runs",), "novel_runs", note="only manual runs can be pooled as manual runs"),
+    Relation(("pooled_automatic_runs", "novel_runs"), "num_runs",
+             note="only automatic runs (num_runs − novel_runs) can be pooled as automatic runs"),
 )
 
 

@@ -173,7 +173,7 @@ PAPER_TABLE8 = _two(
 # ---------------------------------------------------------------------------- shared pieces
 def _setting_text(source: Source, st, extra: str = "") -> str:
     exp = _experiment(source)
-    return (f"Setting: {source.label}, {len(exp.topics)} topics, {len(exp.run_names)} runs in "
+    return (f"Data: {source.label}, {len(exp.topics)} topics, {len(exp.run_names)} runs in "
             f"{len(set(exp.groups))} groups, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}"
             f"{extra}. The paper: TREC 2006 Terabyte, 50 topics, 42 runs from 20 groups in a depth-50 pool, "
             f"runs 10,000 deep.")
@@ -459,7 +459,7 @@ def fig1(source: Source, *, seed: int = 0, repeats: int = 1,
     inf = (table[("(a) mean score", "infAP")] - table[("(a) mean score", "Avg. Prec.")]).abs().max()
     between = "bpref-10" in tau.index and bool(min(tau["bpref"], tau["RankEff"]) <= tau["bpref-10"]
                                                 <= max(tau["bpref"], tau["RankEff"]))
-    notes = (f"Setting: {source.label}, {len(exp.topics)} topics, all {len(exp.run_names)} runs evaluated on uniform "
+    notes = (f"Data: {source.label}, {len(exp.topics)} topics, all {len(exp.run_names)} runs evaluated on uniform "
              f"random subsets of each topic's qrels ({repeats} per fraction, seed {seed}); τ against the ranking on "
              f"the full qrels, ties concordant; judgments binary, as the paper's. The paper: TREC 2006 Terabyte, 42 "
              f"pool runs, 5 %–80 % of the qrels. At {low:.0%} of the qrels the mean score of "

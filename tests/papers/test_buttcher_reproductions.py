@@ -45,7 +45,7 @@ def test_ids_registered():
 @pytest.mark.parametrize("id", IDS)
 def test_layout_matches_paper(reps, id):
     rep = reps[id]
-    assert rep.id == id and rep.paper is not None and rep.notes.startswith("Setting:")
+    assert rep.id == id and rep.paper is not None and rep.notes.startswith("Data:")
     if id == "buttcher2007-table5":  # the runs differ; the columns are the paper's
         assert rep.table.columns.equals(rep.paper.columns)
         assert rep.table.index.names == rep.paper.index.names
