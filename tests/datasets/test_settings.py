@@ -75,3 +75,22 @@ def test_the_command_takes_a_seed(capsys):
     with pytest.raises(SystemExit) as exit:
         main(["reproduce", "thesis-fig7.2", "--seed", "x"])
     assert exit.value.code == 2 and "--seed: invalid int value: 'x'" in capsys.readouterr().err
+
+
+def test_ravana_setting_is_trec9s_design():
+    c = paper_setting("ravana2010")
+    reported = setting_for("ravana2010").reported
+    info = c.run_info
+    assert len(c.topics) == reported["topics"] == 50
+    assert len(info) == reported["runs"] == 105
+    assert int(info["contributor"].sum()) == reported["contributors"] == 59
+    assert c.params["pool_depth"] == reported["pool_depth"] == 100 and c.params["run_depth"] == 1000
+
+
+def test_thesis_setting_pools_no_semantic_run():
+    c = paper_setting("thesis")
+    info = c.run_info
+    assert len(c.topics) == setting_for("thesis").reported["topics"] == 85
+    assert not (info["manual"] & info["contributor"]).any()   # the novel ("semantic") runs stay out of the pool
+    assert int(info["contributor"].sum()) == setting_for("thesis").params["pooled_automatic_runs"]
+    assert info.loc[info["contributor"], "group"].nunique() == int(info["contributor"].sum())  # one per group
