@@ -59,7 +59,7 @@ from scipy import special
 from .measures import ASSESSMENT_FAMILIES, FAMILIES, Measure, parse_measure
 from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
                      INTERVAL_ADJUSTMENT, MEASUREMENT_DEPTH, TEST, TOPIC_RULE)
-from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
+from .stats import PairwiseTests, SignificanceTest, significance_test
 
 __all__ = [
     "CASES",
@@ -92,14 +92,10 @@ CASES = {
 STRENGTH = {1: "strong", 2: "weak", 3: "strong", 4: "weak"}
 TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie et al. 2007 Table 1 columns
 DEPTHS = (10, 30, 100, 500, 1000)  # the papers' measurement depths d (2007 Table 1; 2008 §4.2, Tables 3-4)
-DEFAULT_TEST = "anova"  # the papers' ANOVA then Bonferroni comparisons; one-way and α = 0.05 are irnb's reading
-DEFAULT_ALPHA = 0.05
+DEFAULT_TEST = TEST.default  # the papers' ANOVA then Bonferroni comparisons (irnb.params.TEST)
+DEFAULT_ALPHA = ALPHA.default
 FORMS = CASE_FORM.choices  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
-_TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
-               "randomization": "paired randomization test",
-               "anova": "one-way ANOVA + Bonferroni multiple comparisons", "tukey": "Tukey HSD"}
-_CORRECTIONS = {"anova": "bonferroni", "tukey": "tukey-hsd"}  # the others: no correction for multiplicity
 
 
 # =================================================================== procedure and measures
@@ -111,16 +107,17 @@ def procedure_label(test: str = DEFAULT_TEST, *, alpha: float = DEFAULT_ALPHA) -
     >>> procedure_label("t", alpha=0.01)
     'paired t-test (no correction), α = 0.01'
     """
-    _check_test(test, TOPIC_RULES[0])
-    alpha = _check_alpha(alpha)
-    corrected = test in _CORRECTIONS
-    return f"{_TEST_NAMES[test]}{'' if corrected else ' (no correction)'}, α = {alpha:g}"
+    return _label(significance_test(test), _check_alpha(alpha))
 
 
-def _attrs(test: str, alpha: float, assessment: str, **more) -> dict:
+def _label(test: SignificanceTest, alpha: float) -> str:
+    return f"{test.name}{'' if test.correction != 'none' else ' (no correction)'}, α = {alpha:g}"
+
+
+def _attrs(test: SignificanceTest, alpha: float, assessment: str, **more) -> dict:
     """The ``.attrs`` of every decision table: what produced it."""
-    return {"test": test, "correction": _CORRECTIONS.get(test, "none"), "alpha": alpha, "assessment": assessment,
-            "procedure": procedure_label(test, alpha=alpha), **more}
+    return {"test": test.test, "correction": test.correction, "alpha": alpha, "assessment": assessment,
+            "procedure": _label(test, alpha), **more}
 
 
 def _check_form(form) -> str:
@@ -310,7 +307,8 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
         # object columns: a missing name stays None (JSON null), not NaN
         "better": pd.Series(better_name, dtype=object), "more_assessed": pd.Series(more_name, dtype=object),
     })
-    out.attrs = _attrs(measure_tests.test, alpha, assessment_tests.measure, measure=measure_tests.measure)
+    out.attrs = _attrs(SignificanceTest(measure_tests.test), alpha, assessment_tests.measure,
+                       measure=measure_tests.measure)
     return out
 
 
@@ -332,28 +330,28 @@ def _evaluation(source, measures: Sequence[Measure], judged):
     raise TypeError(f"expected an Experiment or an Evaluation, got {type(source).__name__}")
 
 
-def _table(ev, measure: Measure, assessment: Measure, test: str, alpha: float, topics: str,
-           options: dict) -> pd.DataFrame:
-    res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
-    res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
+def _table(ev, measure: Measure, assessment: Measure, test: SignificanceTest, alpha: float,
+           topics: str) -> pd.DataFrame:
+    res_m, res_a = test(ev, measure, topics=topics), test(ev, assessment, topics=topics)
     return decide(res_m, res_a, alpha=alpha, higher_is_better=measure.spec.higher_is_better,
                   assessment_higher_is_better=assessment.spec.higher_is_better)
 
 
-def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, topics: str,
-           options: dict) -> np.ndarray:
+def _cases(ev, measure: Measure, assessment: Measure, test: SignificanceTest, alpha: float,
+           topics: str) -> np.ndarray:
     """The ``case`` column of :func:`_table` alone (what the counts need): the same tests
     and :func:`classify`, without building the per-pair table."""
-    res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
-    res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
+    res_m, res_a = test(ev, measure, topics=topics), test(ev, assessment, topics=topics)
     better = res_m.direction * (1 if measure.spec.higher_is_better else -1)
     more = res_a.direction * (1 if assessment.spec.higher_is_better else -1)
     return classify(_effective_p(res_m), _effective_p(res_a), better, more, alpha=alpha)
 
 
-def _check_test(test, topics):
-    TEST.validate(test, None)
+def _check_test(test, topics, options: dict) -> SignificanceTest:
+    """The test with its options (validated here, once, for every table below) and the topic rule."""
+    checked = significance_test(test, **options)
     TOPIC_RULE.validate(topics, None)
+    return checked
 
 
 def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
@@ -374,11 +372,11 @@ def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TES
     measure``. This is what ``irnb compare`` prints.
     """
     alpha = _check_alpha(alpha)
-    _check_test(test, topics)
+    test = _check_test(test, topics, options)
     m = parse_measure(measure)
     a = _given_assessment(m, assessment)
     ev = _evaluation(experiment, [m, a], judged)
-    table = _table(ev, m, a, test, alpha, topics, options)
+    table = _table(ev, m, a, test, alpha, topics)
     table.attrs = _attrs(test, alpha, a.name, measure=m.name)
     return table
 
@@ -444,7 +442,7 @@ def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measur
     ``.attrs``: ``test, correction, alpha, assessment, procedure, form``.
     """
     alpha = _check_alpha(alpha)
-    _check_test(test, topics)
+    test = _check_test(test, topics, options)
     form = _check_form(form)
     depths = _check_depths(depths)
     if measures is None:
@@ -457,7 +455,7 @@ def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measur
     for name, (source, judged) in _settings(settings).items():
         ev = _evaluation(source, [x for pair in pairs for x in pair], judged)
         for m, a in pairs:
-            counts = np.bincount(_cases(ev, m, a, test, alpha, topics, options).astype(np.int64), minlength=5)[1:5]
+            counts = np.bincount(_cases(ev, m, a, test, alpha, topics).astype(np.int64), minlength=5)[1:5]
             total = int(counts.sum())
             for c in range(1, 5):
                 rows.append({"setting": name, "measure": m.name, "assessment": a.name, "case": c,
@@ -532,7 +530,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     the bars are, in words), ``comparisons`` (m) and ``interval_confidence`` (each bar's).
     """
     alpha = _check_alpha(alpha)
-    _check_test(test, topics)
+    test = _check_test(test, topics, options)
     CONFIDENCE.validate(confidence, None, wording="satisfy")
     intervals = INTERVAL_ADJUSTMENT.validate(intervals, "depth_curves")
     depths = _check_depths(depths)
@@ -554,12 +552,12 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     first, second = names[min(ia, ib)], names[max(ia, ib)]  # tables list each pair once, in run order
     shared = ev.evaluated.all(axis=0) if topics == "common" else ev.evaluated[ia] & ev.evaluated[ib]
     n = int(shared.sum())
-    comparisons = interval_comparisons(len(names), test=test, intervals=intervals)
+    comparisons = _comparisons(len(names), test, intervals)
     level = 1 - (1 - confidence) / comparisons
     crit = special.stdtrit(n - 1, 0.5 + level / 2) if n >= 2 else np.nan
     rows = []
     for d, m, a in pairs:
-        table = _table(ev, m, a, test, alpha, topics, options)
+        table = _table(ev, m, a, test, alpha, topics)
         row = table[(table["run_a"] == first) & (table["run_b"] == second)].iloc[0]
         for kind, meas, p in (("measure", m, row["p_measure"]), ("assessment", a, row["p_assessment"])):
             for r, i in ((run_a, ia), (run_b, ib)):
@@ -587,7 +585,9 @@ def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str 
     >>> interval_comparisons(40), interval_comparisons(40, test="t"), interval_comparisons(40, intervals="none")
     (780, 1, 1)
     """
-    _check_test(test, TOPIC_RULES[0])
-    intervals = INTERVAL_ADJUSTMENT.validate(intervals, "interval_comparisons")
-    adjusted = intervals == "bonferroni" or (intervals == "test" and test in _CORRECTIONS)
+    return _comparisons(runs, significance_test(test), INTERVAL_ADJUSTMENT.validate(intervals, "interval_comparisons"))
+
+
+def _comparisons(runs: int, test: SignificanceTest, intervals: str) -> int:
+    adjusted = intervals == "bonferroni" or (intervals == "test" and test.correction != "none")
     return max(1, runs * (runs - 1) // 2) if adjusted else 1

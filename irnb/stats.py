@@ -65,6 +65,7 @@ t = 0.2 / (0.1/√3) = 3.4641 with 2 degrees of freedom, p = 0.0742; d_z = 0.2/0
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 from collections.abc import Sequence
 
@@ -78,8 +79,8 @@ from .pair_kernels import (EXACT_MAX_TOPICS, PERMUTATION_MAX_TOPICS, Pairs, Scor
                            paired_summaries, paired_t_kernel, pairs, studentized_range_sf, wilcoxon_kernel)
 from .pair_kernels import studentized_range_sf as _studentized_range_sf  # noqa: F401 (the spelling tests read)
 from .pair_kernels import t_two_sided_p as _t_two_sided_p  # noqa: F401 (the spelling tests read)
-from .params import (ADJUSTMENT, CONTINUITY_CORRECTION, MATRIX_VALUE, N_RESAMPLES, TEST, TOPIC_RULE, WILCOXON_METHOD,
-                     WILCOXON_ZERO_METHOD, random_generator)
+from .params import (ADJUSTMENT, CONTINUITY_CORRECTION, MATRIX_VALUE, N_RESAMPLES, PAIRED_TEST, TEST, TOPIC_RULE,
+                     WILCOXON_METHOD, WILCOXON_ZERO_METHOD, random_generator)
 from .results import Result
 
 __all__ = [
@@ -88,6 +89,10 @@ __all__ = [
     "PairwiseTests",
     "Omnibus",
     "pairwise_test",
+    "significance_test",
+    "SignificanceTest",
+    "options_of",
+    "TEST_OPTIONS",
     "t_test",
     "wilcoxon_test",
     "sign_test",
@@ -107,7 +112,7 @@ TESTS = TEST.choices
 #: ``topics="pairwise"`` and the default fixed seed): testing a subset of the runs gives
 #: its pairs the p-values they get among all runs (ANOVA and Tukey HSD take all runs as
 #: their family).
-PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
+PAIR_LOCAL_TESTS = PAIRED_TEST.choices
 TOPIC_RULES = TOPIC_RULE.choices
 WILCOXON_ZERO_METHODS = WILCOXON_ZERO_METHOD.choices
 WILCOXON_METHODS = WILCOXON_METHOD.choices
@@ -512,17 +517,63 @@ def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
 # =================================================================== dispatcher
 _FUNCTIONS = {"t": t_test, "wilcoxon": wilcoxon_test, "sign": sign_test, "randomization": randomization_test,
               "anova": anova_bonferroni, "tukey": tukey_hsd}
-_OPTIONS = {"t": (), "wilcoxon": ("zero_method", "correction", "method"), "sign": (),
-            "randomization": ("n_resamples", "seed"), "anova": (), "tukey": ()}
+#: Each test's own keyword options, besides scores, run names and topics.
+TEST_OPTIONS = MappingProxyType({"t": (), "wilcoxon": ("zero_method", "correction", "method"), "sign": (),
+                                 "randomization": ("n_resamples", "seed"), "anova": (), "tukey": ()})
+_CORRECTIONS = {"anova": "bonferroni", "tukey": "tukey-hsd"}  # the others: no correction for multiplicity
 
 
-def pairwise_test(scores, measure=None, *, test: str = "t", run_names: Sequence[str] | None = None,
+@dataclass(frozen=True)
+class SignificanceTest:
+    """A named test of :data:`TESTS` with its own options, checked once by
+    :func:`significance_test`; calling it tests every pair of runs (:class:`PairwiseTests`).
+
+    ``name`` is the test in words, ``correction`` the correction for multiple comparisons it
+    applies itself (``bonferroni`` for ``anova``, ``tukey-hsd`` for ``tukey``, else ``none``).
+
+    >>> st = significance_test("anova")
+    >>> st.name, st.correction, significance_test("t").correction
+    ('one-way ANOVA + Bonferroni multiple comparisons', 'bonferroni', 'none')
+    """
+
+    test: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return dict(TEST.meanings)[self.test]
+
+    @property
+    def correction(self) -> str:
+        return _CORRECTIONS.get(self.test, "none")
+
+    def __call__(self, scores, measure=None, *, run_names: Sequence[str] | None = None,
+                 topics: str = "pairwise") -> PairwiseTests:
+        return _FUNCTIONS[self.test](scores, measure, run_names=run_names, topics=topics, **dict(self.options))
+
+
+def options_of(test: str) -> tuple[str, ...]:
+    """The keyword options a test of :data:`TESTS` takes (its own, besides scores and topics).
+
+    >>> options_of("randomization"), options_of("anova")
+    (('n_resamples', 'seed'), ())
+    """
+    return TEST_OPTIONS[TEST.validate(test, None)]
+
+
+def significance_test(test: str = PAIRED_TEST.default, **options) -> SignificanceTest:
+    """``test`` (one of :data:`TESTS`) with ``options``, its own keywords (e.g. ``seed`` for
+    ``"randomization"``), checked: the one place both are validated on the way to p-values."""
+    allowed = options_of(test)
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise TypeError(f"test {test!r} takes no option {', '.join(map(repr, unknown))} "
+                        f"(allowed: {', '.join(allowed) or 'none'})")
+    return SignificanceTest(test, tuple(options.items()))
+
+
+def pairwise_test(scores, measure=None, *, test: str = PAIRED_TEST.default, run_names: Sequence[str] | None = None,
                   topics: str = "pairwise", **options) -> PairwiseTests:
     """Run the named test (one of :data:`TESTS`) on every pair; ``options`` are that
     test's own keywords (e.g. ``seed`` for ``"randomization"``)."""
-    TEST.validate(test, None)
-    unknown = sorted(set(options) - set(_OPTIONS[test]))
-    if unknown:
-        allowed = ", ".join(_OPTIONS[test]) or "none"
-        raise TypeError(f"test {test!r} takes no option {', '.join(map(repr, unknown))} (allowed: {allowed})")
-    return _FUNCTIONS[test](scores, measure, run_names=run_names, topics=topics, **options)
+    return significance_test(test, **options)(scores, measure, run_names=run_names, topics=topics)
