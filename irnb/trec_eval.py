@@ -24,10 +24,12 @@ Rules where trec_eval 10.0 and 9.x differ (``--compat 9``):
   after the per-topic rows printed so far); 9.x skips it. With ``-c`` both score it as an
   empty ranking; 10.0 prints its per-topic rows with ``-q``, 9.x does not.
 
-Reading follows :mod:`irnb.io`'s rules (comments, blank lines, CRLF, a UTF-8 BOM, at least 6
-columns in a run line, exactly 4 in a qrels line, an integer grade, a finite score, a docno
-once per topic), with plain Python instead of pyarrow so that a call starts in about the
-time numpy takes to import. Errors name file and line and go to standard error.
+Files are opened and decompressed by :mod:`irnb.sources` (gzip, xz or bzip2 recognised by
+their magic bytes, as :mod:`irnb.io` reads them). Lines follow :mod:`irnb.io`'s rules
+(comments, blank lines, CRLF, a UTF-8 BOM, at least 6 columns in a run line, exactly 4 in a
+qrels line, an integer grade, a finite score, a docno once per topic), with plain Python
+instead of pyarrow so that a call starts in about the time numpy takes to import. Errors
+name file and line and go to standard error.
 """
 
 from __future__ import annotations
@@ -654,37 +656,18 @@ _INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
 def _read_bytes(path: str) -> bytes:
-    """The bytes of a file (``-``: standard input), decompressed when named ``.gz``, ``.bz2``
-    or ``.xz``. A path that cannot be read — missing, permission denied, a directory, a
-    device or pipe (never read: it could block) — is an error naming the path and the cause
-    in the operating system's words (:func:`irnb.sources.os_reason`, as :mod:`irnb.io` says it)."""
+    """The bytes of a file (``-``: standard input), read and decompressed (gzip, xz or bzip2,
+    by their magic bytes) by :mod:`irnb.sources` as :mod:`irnb.io` reads them. A path that
+    cannot be read — missing, permission denied, a directory, a device or pipe (never read:
+    it could block) — is an error naming the path and the cause in the operating system's
+    words."""
     if path == "-":
         return sys.stdin.buffer.read()
-    import os
-    import stat
+    from .sources import file_kind, read_bytes
 
-    from .sources import os_reason
-
-    try:
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode):
-            raise ValueError(f"{path}: cannot read file: "
-                             + ("a directory" if stat.S_ISDIR(mode) else "not a regular file"))
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as err:
-        raise ValueError(f"{path}: cannot read file: {os_reason(err)}") from None
-    if path.endswith((".gz", ".bz2", ".xz")):
-        import bz2
-        import gzip
-        import lzma
-
-        opener = {".gz": gzip.decompress, ".bz2": bz2.decompress, ".xz": lzma.decompress}
-        try:
-            data = opener[path[path.rindex("."):]](data)
-        except (OSError, EOFError, lzma.LZMAError, ValueError) as err:
-            raise ValueError(f"{path}: corrupt or truncated compressed data: {err}") from None
-    return data
+    if file_kind(path, "file") == "dir":
+        raise ValueError(f"{path}: cannot read file: a directory")
+    return read_bytes(path)
 
 
 def _lines(data: bytes, label: str):
