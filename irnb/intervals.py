@@ -165,8 +165,7 @@ def has_interval(measure: str | Measure) -> bool:
     >>> [has_interval(m) for m in ("P@10", "RBP(p=0.8)", "SDCG@20", "AP", "RBP(p=0.9,gain=graded)")]
     [True, True, True, False, False]
     """
-    m = parse_measure(measure)
-    return m.spec.interval and (m.family != "RBP" or m.param("gain") == "binary")
+    return parse_measure(measure).has_interval
 
 
 def interval_measure(measure, measurement_depth, owner: str) -> Measure:
@@ -176,9 +175,11 @@ def interval_measure(measure, measurement_depth, owner: str) -> Measure:
                 "pessimistic scenarios" if m.spec.scenarios else "")
         raise ValueError(f"{owner}: score intervals exist for P@k, RBP(p) and SDCG@k (weighted precision), "
                          f"got {m.name}{hint}")
-    if m.family == "RBP" and m.param("gain") != "binary":
-        raise ValueError(f"{owner}: score intervals use binary-gain RBP (unjudged → relevant = gain 1), got "
-                         f"{m.name}; use RBP(p={m.param('p'):g})")
+    if not m.has_interval:
+        need = dict(m.spec.interval_when)
+        fixed = Measure(m.family, m.cutoff, tuple({**dict(m.params), **need}.items()), m.rel)
+        raise ValueError(f"{owner}: score intervals use {' '.join(f'{v}-{k}' for k, v in need.items())} {m.family} "
+                         f"(an unjudged document made relevant counts fully), got {m.name}; use {fixed.name}")
     if measurement_depth is not None:
         k = MEASUREMENT_DEPTH.validate(measurement_depth, owner)
         m = dataclasses.replace(m, cutoff=k)
