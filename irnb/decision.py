@@ -134,7 +134,7 @@ def _check_depths(depths) -> list[int]:
         raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}") from None
 
 
-def form_measures(form: str = "2007", *, depths: Sequence[int] = DEPTHS) -> list[str]:
+def form_measures(form: str = CASE_FORM.default, *, depths: Sequence[int] = DEPTHS) -> list[str]:
     """The performance measures (columns) of a paper's case-proportion table.
 
     ``"2007"`` (Baillie et al. 2007, Table 1): P@d for each depth, then AP (MAP over the
@@ -164,7 +164,7 @@ def _assessment_family(name: str, owner: str) -> str:
 
 
 def assessment_measure(measure: str | Measure, *, assessment: str | Measure | None = None,
-                       form: str = "2007", depth: int | None = None) -> Measure:
+                       form: str = CASE_FORM.default, depth: int | None = None) -> Measure:
     """The assessment measure A paired with a performance measure P (written rule).
 
     Without ``assessment`` (the papers' pairing):
@@ -233,7 +233,7 @@ def _check_alpha(alpha) -> float:
 
 
 # =================================================================== kernel
-def classify(p_measure, p_assessment, better, more_assessed, *, alpha: float = 0.05) -> np.ndarray:
+def classify(p_measure, p_assessment, better, more_assessed, *, alpha: float = DEFAULT_ALPHA) -> np.ndarray:
     """Decision-matrix case (1–4, int8) per pair from two p-values and two directions.
 
     ``better``: +1 when the first run has the better measure, −1 when the second does;
@@ -264,7 +264,7 @@ def _effective_p(res: PairwiseTests) -> np.ndarray:
     return np.asarray(res.p_value)
 
 
-def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alpha: float = 0.05,
+def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alpha: float = DEFAULT_ALPHA,
            higher_is_better: bool = True, assessment_higher_is_better: bool = True) -> pd.DataFrame:
     """The decision-matrix table from two :class:`~irnb.stats.PairwiseTests` on the same
     runs (one for the measure, one for its assessment measure).
@@ -356,7 +356,7 @@ def _check_test(test, topics, options: dict) -> SignificanceTest:
 
 def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
                   judged: np.ndarray | None = None, assessment: str | Measure | None = None,
-                  topics: str = "pairwise", **options) -> pd.DataFrame:
+                  topics: str = TOPIC_RULE.default, **options) -> pd.DataFrame:
     """Every pair of runs of ``experiment`` (an Experiment, or an Evaluation holding both
     measures) classified by the decision matrix: see :func:`decide` for the columns.
 
@@ -428,9 +428,9 @@ def _default_pairing(form: str) -> str:
     return "A_p@k = Judged@k; MAA for AP" if form == "2007" else "A_p@d = Judged@d (also for MAP@d = AP@d)"
 
 
-def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measure] | None = None,
+def case_counts(settings, *, form: str = CASE_FORM.default, measures: Iterable[str | Measure] | None = None,
                 assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
-                test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
+                test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = TOPIC_RULE.default,
                 **options) -> pd.DataFrame:
     """How many pairs fall in each case, per setting and measure (tidy).
 
@@ -468,9 +468,9 @@ def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measur
     return out
 
 
-def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | Measure] | None = None,
+def case_proportions(settings, *, form: str = CASE_FORM.default, measures: Iterable[str | Measure] | None = None,
                      assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
-                     test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
+                     test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = TOPIC_RULE.default,
                      **options) -> pd.DataFrame:
     """Baillie et al.'s case-proportion tables: rows are settings (pool settings or
     collections), columns are (measure, case 1–4) — four proportions per measure, summing
@@ -505,8 +505,8 @@ def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | M
 def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depths: Sequence[int] = DEPTHS,
                  judged: np.ndarray | None = None, assessment: str | Measure | None = None,
                  test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
-                 confidence: float = 0.95, intervals: str = "test", topics: str = "pairwise",
-                 **options) -> pd.DataFrame:
+                 confidence: float = CONFIDENCE.default, intervals: str = INTERVAL_ADJUSTMENT.default,
+                 topics: str = TOPIC_RULE.default, **options) -> pd.DataFrame:
     """Two runs' measure and assessment curves across measurement depths (the data behind
     Baillie et al.'s Fig. 2 / Fig. 11), with confidence intervals and the pair's case.
 
@@ -576,7 +576,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     return out
 
 
-def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str = "test") -> int:
+def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str = INTERVAL_ADJUSTMENT.default) -> int:
     """m, the number of comparisons a pair figure's intervals are adjusted for (Bonferroni:
     each interval at confidence 1 − (1 − confidence)/m): every pair of ``runs`` runs when
     ``intervals`` is ``"bonferroni"``, or ``"test"`` and the test corrects for multiplicity

@@ -228,11 +228,13 @@ class ScoreIntervals(Result):
     def mean_residual(self) -> np.ndarray:
         return aggregate_over_topics(self.residual, self.evaluated, "mean")
 
-    def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
+    def estimates(self, *, background_rate: float = BACKGROUND_RATE.default,
+                  smoothing=SMOOTHING.default) -> PointEstimates:
         """All four point estimators (see :func:`point_estimates`)."""
         return point_estimates(self, background_rate=background_rate, smoothing=smoothing)
 
-    def estimate(self, estimator: str, *, background_rate: float = 0.01, smoothing="auto") -> np.ndarray:
+    def estimate(self, estimator: str, *, background_rate: float = BACKGROUND_RATE.default,
+                 smoothing=SMOOTHING.default) -> np.ndarray:
         """(S, T) values of one estimator: ``"S"``, ``"B"``, ``"I"`` or ``"M"`` (or its name)."""
         return self.estimates(background_rate=background_rate, smoothing=smoothing).get(estimator)
 
@@ -260,8 +262,8 @@ class PointEstimates(Result):
     interpolated: np.ndarray = field(repr=False)  # X_I
     smoothed: np.ndarray = field(repr=False)  # X_M
     evaluated: np.ndarray = field(repr=False)
-    background_rate: float = 0.01
-    smoothing: float | str = "auto"
+    background_rate: float = BACKGROUND_RATE.default
+    smoothing: float | str = SMOOTHING.default
 
     def __post_init__(self):
         for name in ESTIMATORS.values():
@@ -327,7 +329,8 @@ def score_intervals(experiment: Experiment, measure: str | Measure, *, pool=None
                           pool=pool_label(pool))
 
 
-def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
+def point_estimates(intervals: ScoreIntervals, *, background_rate: float = BACKGROUND_RATE.default,
+                    smoothing=SMOOTHING.default) -> PointEstimates:
     """X_S, X_B(E), X_I and X_M(E, λ) from score intervals (formulas in the module docstring).
 
     ``background_rate`` is E in [0, 1]; ``smoothing`` is λ in [0, 1] or ``"auto"`` (λ = 1 − Δ).
@@ -481,8 +484,8 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
 
 # =============================================================================== CLI table
 def interval_table(experiment: Experiment, measures: str | Measure | Iterable[str | Measure], *, pool=None,
-                   estimator: str | None = None, background_rate: float = 0.01, smoothing="auto",
-                   include_all: bool = True) -> pd.DataFrame:
+                   estimator: str | None = None, background_rate: float = BACKGROUND_RATE.default,
+                   smoothing=SMOOTHING.default, include_all: bool = True) -> pd.DataFrame:
     """One tidy table for ``irnb evaluate --intervals``: columns ``run, topic, measure,
     value, lower, upper, residual, estimate``.
 

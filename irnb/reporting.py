@@ -62,7 +62,8 @@ _BOOTSTRAP_CELLS = 4_000_000  # topic draws per block of resamples (32 MB of ind
 
 
 # =================================================================== pieces
-def bootstrap_ci(values, *, confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0,
+def bootstrap_ci(values, *, confidence: float = CONFIDENCE.default, n_resamples: int = N_RESAMPLES.default,
+                 seed: int = SEED.default,
                  log_scale: bool = False) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``values`` (one run's per-topic scores).
 

@@ -217,7 +217,7 @@ class PairwiseTests(Result):
 
 
 def score_matrix(scores, measure=None, *, run_names: Sequence[str] | None = None,
-                 topics: str = "pairwise") -> pd.DataFrame:
+                 topics: str = TOPIC_RULE.default) -> pd.DataFrame:
     """The run × topic matrix the tests use, NaN where a run was not evaluated (and, with
     ``topics="common"``, only the topics evaluated for every run)."""
     sc = _scores(scores, measure, run_names, topics)
@@ -310,7 +310,7 @@ def _result(test, sc: Scores, pr: Pairs, statistic, p, direction, method, *, omn
 
 # =================================================================== t-test
 def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
-           topics: str = "pairwise") -> PairwiseTests:
+           topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """Paired t-test for every pair of runs: t = mean(d) / (sd(d)/√n), n − 1 degrees of
     freedom, two-sided; equals ``scipy.stats.ttest_rel(a, b)``.
 
@@ -327,7 +327,7 @@ def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
 
 
 # =================================================================== Wilcoxon
-def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = "pairwise",
+def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = TOPIC_RULE.default,
                   zero_method: str = "wilcox", correction: bool = False, method: str = "auto") -> PairwiseTests:
     """Wilcoxon signed-rank test for every pair; equals ``scipy.stats.wilcoxon(a, b,
     zero_method=zero_method, correction=correction, method=method)`` (scipy's defaults).
@@ -356,7 +356,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
 
 # =================================================================== sign test
 def sign_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
-              topics: str = "pairwise") -> PairwiseTests:
+              topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """Sign test for every pair: k = topics where a > b out of n = topics where a ≠ b,
     two-sided binomial p with probability ½; equals ``scipy.stats.binomtest(k, n)``.
     ``statistic`` is k/n (scipy's); ties (zero differences) are dropped.
@@ -384,8 +384,9 @@ def sign_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
 
 
 # =================================================================== randomization
-def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = "pairwise",
-                       n_resamples: int = 9999, seed: int | np.random.Generator = 0) -> PairwiseTests:
+def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
+                       topics: str = TOPIC_RULE.default, n_resamples: int = 9999,
+                       seed: int | np.random.Generator = 0) -> PairwiseTests:
     """Paired randomization (sign-flip) test on the mean difference, two-sided.
 
     Under H0 each topic's difference is as likely to be + as −. B = ``n_resamples`` random
@@ -441,7 +442,7 @@ def _groups(sc: Scores):
 
 
 def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = None,
-                     topics: str = "pairwise") -> PairwiseTests:
+                     topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """One-way ANOVA over runs, then Bonferroni-corrected pairwise comparisons.
 
     Omnibus: F = [SSB/(S − 1)] / [SSW/(N − S)] (``scipy.stats.f_oneway``), in ``omnibus``.
@@ -485,7 +486,7 @@ def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = 
 
 
 def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
-              topics: str = "pairwise") -> PairwiseTests:
+              topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """Tukey's HSD for every pair (Tukey–Kramer with unequal group sizes); equals
     ``scipy.stats.tukey_hsd(*runs)`` to 10⁻⁸ (the shared distribution is built once, see
     :func:`studentized_range_sf`). ``statistic`` is the studentized range
@@ -548,7 +549,7 @@ class SignificanceTest:
         return _CORRECTIONS.get(self.test, "none")
 
     def __call__(self, scores, measure=None, *, run_names: Sequence[str] | None = None,
-                 topics: str = "pairwise") -> PairwiseTests:
+                 topics: str = TOPIC_RULE.default) -> PairwiseTests:
         return _FUNCTIONS[self.test](scores, measure, run_names=run_names, topics=topics, **dict(self.options))
 
 
@@ -573,7 +574,7 @@ def significance_test(test: str = PAIRED_TEST.default, **options) -> Significanc
 
 
 def pairwise_test(scores, measure=None, *, test: str = PAIRED_TEST.default, run_names: Sequence[str] | None = None,
-                  topics: str = "pairwise", **options) -> PairwiseTests:
+                  topics: str = TOPIC_RULE.default, **options) -> PairwiseTests:
     """Run the named test (one of :data:`TESTS`) on every pair; ``options`` are that
     test's own keywords (e.g. ``seed`` for ``"randomization"``)."""
     return significance_test(test, **options)(scores, measure, run_names=run_names, topics=topics)
