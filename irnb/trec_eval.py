@@ -49,6 +49,7 @@ from ._text import clean_text, show_token
 from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure, trec_family
 from .kernels import Judged, compute
 from .measures.precision import interpolated_precision
+from .measures.set_measures import set_f, set_utility
 from .metrics import level_counts_of
 from .params import NUM_DOCS, RELEVANCE_LEVEL, RUN_DEPTH, TREC_VERSION, Param
 
@@ -382,11 +383,11 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
                 raise MeasureInitError(f"{what}: utility takes 4 coefficients (relevant retrieved, non-relevant "
                                        f"retrieved, relevant missed, non-relevant missed), got {len(values)}",
                                        status=_EXIT_CALC)
-            return [Row(name, spec, lambda view, ctx: _utility(view, values, options.num_docs))]
+            return [Row(name, spec, lambda view, ctx: set_utility(view, *values, num_docs=options.num_docs)[0])]
         if spec.name == "11pt_avg":
             return [Row(name, spec, _iprec(values, mean=True))]
         if spec.name == "set_F":
-            return [Row(name, spec, lambda view, ctx, x=values[0]: _set_f(view, x))]
+            return [Row(name, spec, lambda view, ctx, x=values[0]: set_f(view, x)[0])]
     if spec.kind == "pairs" and spec.pairs:  # rbp, rbp_resid: p=…; trec_eval's defaults as the family declares
         params = dict(FAMILIES[spec.family].trec_defaults)
         if param is not None:
@@ -612,30 +613,6 @@ def _iprec(levels, *, mean: bool = False):
         return out.mean(axis=0) if mean else out[0]
 
     return value
-
-
-def _set_counts(view: Judged):
-    n = view.length[0].astype(np.float64)
-    rel_ret = view.at(view.cum_rel, None)[0].astype(np.float64)
-    return n, rel_ret, view.num_rel.astype(np.float64)
-
-
-def _set_f(view: Judged, x: float) -> np.ndarray:
-    """trec_eval set_F: (x + 1)·P·R / (x·P + R) over the retrieved set (x = β²); 0 when
-    nothing relevant is retrieved."""
-    n, rr, R = _set_counts(view)
-    out = np.zeros_like(n)
-    ok = rr > 0
-    P, Rc = rr[ok] / n[ok], rr[ok] / R[ok]
-    out[ok] = (x + 1.0) * P * Rc / (x * P + Rc)
-    return out
-
-
-def _utility(view: Judged, c: list[float], num_docs: int) -> np.ndarray:
-    """trec_eval utility: c1·(relevant retrieved) + c2·(non-relevant retrieved)
-    + c3·(relevant missed) + c4·(N + relevant retrieved − retrieved − R), N = -N."""
-    n, rr, R = _set_counts(view)
-    return c[0] * rr + c[1] * (n - rr) + c[2] * (R - rr) + c[3] * (num_docs + rr - n - R)
 
 
 def _relstring(view: Judged, n: int) -> list[str]:
