@@ -320,7 +320,7 @@ def score_intervals(experiment: Experiment, measure: str | Measure, *, pool=None
     complete = COMPLETE.validate(complete, None)
     mask = judged_mask_of(experiment, pool)
     pos = _positions(experiment.judgments)
-    p = float(m.param("p")) if m.family == "RBP" else 0.0
+    p = float(dict(m.params).get("p", 0.0))  # RBP's persistence; the other families have none
     lower, residual = weighted_precision_bounds(pos.grade, pos.q, pos.st3, pos.rank_end, mask, experiment.length,
                                                 m.family, k=m.cutoff, p=p, relevance_level=m.rel)
     evaluated = np.ones(lower.shape, dtype=bool) if complete else experiment.length > 0
