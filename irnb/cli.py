@@ -280,6 +280,7 @@ def _cmd_compare(args) -> int:
     import warnings
 
     from .decision import compare_table
+    from .stats import TEST_OPTIONS
     from .experiment import Experiment, MissingTopicsWarning, missing_topics_note
 
     ALPHA.validate(args.alpha, None, label="--alpha", wording="satisfy")
@@ -287,7 +288,7 @@ def _cmd_compare(args) -> int:
     experiment = Experiment(args.runs, args.qrels, on_duplicate="keep_first" if args.keep_first else "error")
     if len(experiment.run_names) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(experiment.run_names)}")
-    options = {"seed": args.seed} if args.test == "randomization" else {}
+    options = {"seed": args.seed} if "seed" in TEST_OPTIONS[args.test] else {}
     with warnings.catch_warnings():  # said below, in the CLI's own words
         warnings.simplefilter("ignore", MissingTopicsWarning)
         table = compare_table(experiment, args.measure, test=args.test, alpha=args.alpha,

@@ -59,7 +59,7 @@ from scipy import special
 from .measures import ASSESSMENT_FAMILIES, FAMILIES, Measure, parse_measure
 from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
                      INTERVAL_ADJUSTMENT, MEASUREMENT_DEPTH, TEST, TOPIC_RULE)
-from .stats import TOPIC_RULES, PairwiseTests, pairwise_test
+from .stats import PairwiseTests, SignificanceTest, significance_test
 
 __all__ = [
     "CASES",
@@ -92,14 +92,10 @@ CASES = {
 STRENGTH = {1: "strong", 2: "weak", 3: "strong", 4: "weak"}
 TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie et al. 2007 Table 1 columns
 DEPTHS = (10, 30, 100, 500, 1000)  # the papers' measurement depths d (2007 Table 1; 2008 §4.2, Tables 3-4)
-DEFAULT_TEST = "anova"  # the papers' ANOVA then Bonferroni comparisons; one-way and α = 0.05 are irnb's reading
-DEFAULT_ALPHA = 0.05
+DEFAULT_TEST = TEST.default  # the papers' ANOVA then Bonferroni comparisons (irnb.params.TEST)
+DEFAULT_ALPHA = ALPHA.default
 FORMS = CASE_FORM.choices  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
-_TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
-               "randomization": "paired randomization test",
-               "anova": "one-way ANOVA + Bonferroni multiple comparisons", "tukey": "Tukey HSD"}
-_CORRECTIONS = {"anova": "bonferroni", "tukey": "tukey-hsd"}  # the others: no correction for multiplicity
 
 
 # =================================================================== procedure and measures
@@ -111,16 +107,17 @@ def procedure_label(test: str = DEFAULT_TEST, *, alpha: float = DEFAULT_ALPHA) -
     >>> procedure_label("t", alpha=0.01)
     'paired t-test (no correction), α = 0.01'
     """
-    _check_test(test, TOPIC_RULES[0])
-    alpha = _check_alpha(alpha)
-    corrected = test in _CORRECTIONS
-    return f"{_TEST_NAMES[test]}{'' if corrected else ' (no correction)'}, α = {alpha:g}"
+    return _label(significance_test(test), _check_alpha(alpha))
 
 
-def _attrs(test: str, alpha: float, assessment: str, **more) -> dict:
+def _label(test: SignificanceTest, alpha: float) -> str:
+    return f"{test.name}{'' if test.correction != 'none' else ' (no correction)'}, α = {alpha:g}"
+
+
+def _attrs(test: SignificanceTest, alpha: float, assessment: str, **more) -> dict:
     """The ``.attrs`` of every decision table: what produced it."""
-    return {"test": test, "correction": _CORRECTIONS.get(test, "none"), "alpha": alpha, "assessment": assessment,
-            "procedure": procedure_label(test, alpha=alpha), **more}
+    return {"test": test.test, "correction": test.correction, "alpha": alpha, "assessment": assessment,
+            "procedure": _label(test, alpha), **more}
 
 
 def _check_form(form) -> str:
@@ -137,7 +134,7 @@ def _check_depths(depths) -> list[int]:
         raise ValueError(f"depths must be integers ≥ 1 (measurement depths), got {depths!r}") from None
 
 
-def form_measures(form: str = "2007", *, depths: Sequence[int] = DEPTHS) -> list[str]:
+def form_measures(form: str = CASE_FORM.default, *, depths: Sequence[int] = DEPTHS) -> list[str]:
     """The performance measures (columns) of a paper's case-proportion table.
 
     ``"2007"`` (Baillie et al. 2007, Table 1): P@d for each depth, then AP (MAP over the
@@ -167,7 +164,7 @@ def _assessment_family(name: str, owner: str) -> str:
 
 
 def assessment_measure(measure: str | Measure, *, assessment: str | Measure | None = None,
-                       form: str = "2007", depth: int | None = None) -> Measure:
+                       form: str = CASE_FORM.default, depth: int | None = None) -> Measure:
     """The assessment measure A paired with a performance measure P (written rule).
 
     Without ``assessment`` (the papers' pairing):
@@ -236,7 +233,7 @@ def _check_alpha(alpha) -> float:
 
 
 # =================================================================== kernel
-def classify(p_measure, p_assessment, better, more_assessed, *, alpha: float = 0.05) -> np.ndarray:
+def classify(p_measure, p_assessment, better, more_assessed, *, alpha: float = DEFAULT_ALPHA) -> np.ndarray:
     """Decision-matrix case (1–4, int8) per pair from two p-values and two directions.
 
     ``better``: +1 when the first run has the better measure, −1 when the second does;
@@ -267,7 +264,7 @@ def _effective_p(res: PairwiseTests) -> np.ndarray:
     return np.asarray(res.p_value)
 
 
-def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alpha: float = 0.05,
+def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alpha: float = DEFAULT_ALPHA,
            higher_is_better: bool = True, assessment_higher_is_better: bool = True) -> pd.DataFrame:
     """The decision-matrix table from two :class:`~irnb.stats.PairwiseTests` on the same
     runs (one for the measure, one for its assessment measure).
@@ -310,7 +307,8 @@ def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alp
         # object columns: a missing name stays None (JSON null), not NaN
         "better": pd.Series(better_name, dtype=object), "more_assessed": pd.Series(more_name, dtype=object),
     })
-    out.attrs = _attrs(measure_tests.test, alpha, assessment_tests.measure, measure=measure_tests.measure)
+    out.attrs = _attrs(SignificanceTest(measure_tests.test), alpha, assessment_tests.measure,
+                       measure=measure_tests.measure)
     return out
 
 
@@ -332,33 +330,33 @@ def _evaluation(source, measures: Sequence[Measure], judged):
     raise TypeError(f"expected an Experiment or an Evaluation, got {type(source).__name__}")
 
 
-def _table(ev, measure: Measure, assessment: Measure, test: str, alpha: float, topics: str,
-           options: dict) -> pd.DataFrame:
-    res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
-    res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
+def _table(ev, measure: Measure, assessment: Measure, test: SignificanceTest, alpha: float,
+           topics: str) -> pd.DataFrame:
+    res_m, res_a = test(ev, measure, topics=topics), test(ev, assessment, topics=topics)
     return decide(res_m, res_a, alpha=alpha, higher_is_better=measure.spec.higher_is_better,
                   assessment_higher_is_better=assessment.spec.higher_is_better)
 
 
-def _cases(ev, measure: Measure, assessment: Measure, test: str, alpha: float, topics: str,
-           options: dict) -> np.ndarray:
+def _cases(ev, measure: Measure, assessment: Measure, test: SignificanceTest, alpha: float,
+           topics: str) -> np.ndarray:
     """The ``case`` column of :func:`_table` alone (what the counts need): the same tests
     and :func:`classify`, without building the per-pair table."""
-    res_m = pairwise_test(ev, measure, test=test, topics=topics, **options)
-    res_a = pairwise_test(ev, assessment, test=test, topics=topics, **options)
+    res_m, res_a = test(ev, measure, topics=topics), test(ev, assessment, topics=topics)
     better = res_m.direction * (1 if measure.spec.higher_is_better else -1)
     more = res_a.direction * (1 if assessment.spec.higher_is_better else -1)
     return classify(_effective_p(res_m), _effective_p(res_a), better, more, alpha=alpha)
 
 
-def _check_test(test, topics):
-    TEST.validate(test, None)
+def _check_test(test, topics, options: dict) -> SignificanceTest:
+    """The test with its options (validated here, once, for every table below) and the topic rule."""
+    checked = significance_test(test, **options)
     TOPIC_RULE.validate(topics, None)
+    return checked
 
 
 def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
                   judged: np.ndarray | None = None, assessment: str | Measure | None = None,
-                  topics: str = "pairwise", **options) -> pd.DataFrame:
+                  topics: str = TOPIC_RULE.default, **options) -> pd.DataFrame:
     """Every pair of runs of ``experiment`` (an Experiment, or an Evaluation holding both
     measures) classified by the decision matrix: see :func:`decide` for the columns.
 
@@ -374,11 +372,11 @@ def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TES
     measure``. This is what ``irnb compare`` prints.
     """
     alpha = _check_alpha(alpha)
-    _check_test(test, topics)
+    test = _check_test(test, topics, options)
     m = parse_measure(measure)
     a = _given_assessment(m, assessment)
     ev = _evaluation(experiment, [m, a], judged)
-    table = _table(ev, m, a, test, alpha, topics, options)
+    table = _table(ev, m, a, test, alpha, topics)
     table.attrs = _attrs(test, alpha, a.name, measure=m.name)
     return table
 
@@ -430,9 +428,9 @@ def _default_pairing(form: str) -> str:
     return "A_p@k = Judged@k; MAA for AP" if form == "2007" else "A_p@d = Judged@d (also for MAP@d = AP@d)"
 
 
-def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measure] | None = None,
+def case_counts(settings, *, form: str = CASE_FORM.default, measures: Iterable[str | Measure] | None = None,
                 assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
-                test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
+                test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = TOPIC_RULE.default,
                 **options) -> pd.DataFrame:
     """How many pairs fall in each case, per setting and measure (tidy).
 
@@ -444,7 +442,7 @@ def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measur
     ``.attrs``: ``test, correction, alpha, assessment, procedure, form``.
     """
     alpha = _check_alpha(alpha)
-    _check_test(test, topics)
+    test = _check_test(test, topics, options)
     form = _check_form(form)
     depths = _check_depths(depths)
     if measures is None:
@@ -457,7 +455,7 @@ def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measur
     for name, (source, judged) in _settings(settings).items():
         ev = _evaluation(source, [x for pair in pairs for x in pair], judged)
         for m, a in pairs:
-            counts = np.bincount(_cases(ev, m, a, test, alpha, topics, options).astype(np.int64), minlength=5)[1:5]
+            counts = np.bincount(_cases(ev, m, a, test, alpha, topics).astype(np.int64), minlength=5)[1:5]
             total = int(counts.sum())
             for c in range(1, 5):
                 rows.append({"setting": name, "measure": m.name, "assessment": a.name, "case": c,
@@ -470,9 +468,9 @@ def case_counts(settings, *, form: str = "2007", measures: Iterable[str | Measur
     return out
 
 
-def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | Measure] | None = None,
+def case_proportions(settings, *, form: str = CASE_FORM.default, measures: Iterable[str | Measure] | None = None,
                      assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
-                     test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = "pairwise",
+                     test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = TOPIC_RULE.default,
                      **options) -> pd.DataFrame:
     """Baillie et al.'s case-proportion tables: rows are settings (pool settings or
     collections), columns are (measure, case 1–4) — four proportions per measure, summing
@@ -507,8 +505,8 @@ def case_proportions(settings, *, form: str = "2007", measures: Iterable[str | M
 def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depths: Sequence[int] = DEPTHS,
                  judged: np.ndarray | None = None, assessment: str | Measure | None = None,
                  test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
-                 confidence: float = 0.95, intervals: str = "test", topics: str = "pairwise",
-                 **options) -> pd.DataFrame:
+                 confidence: float = CONFIDENCE.default, intervals: str = INTERVAL_ADJUSTMENT.default,
+                 topics: str = TOPIC_RULE.default, **options) -> pd.DataFrame:
     """Two runs' measure and assessment curves across measurement depths (the data behind
     Baillie et al.'s Fig. 2 / Fig. 11), with confidence intervals and the pair's case.
 
@@ -532,7 +530,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     the bars are, in words), ``comparisons`` (m) and ``interval_confidence`` (each bar's).
     """
     alpha = _check_alpha(alpha)
-    _check_test(test, topics)
+    test = _check_test(test, topics, options)
     CONFIDENCE.validate(confidence, None, wording="satisfy")
     intervals = INTERVAL_ADJUSTMENT.validate(intervals, "depth_curves")
     depths = _check_depths(depths)
@@ -554,12 +552,12 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     first, second = names[min(ia, ib)], names[max(ia, ib)]  # tables list each pair once, in run order
     shared = ev.evaluated.all(axis=0) if topics == "common" else ev.evaluated[ia] & ev.evaluated[ib]
     n = int(shared.sum())
-    comparisons = interval_comparisons(len(names), test=test, intervals=intervals)
+    comparisons = _comparisons(len(names), test, intervals)
     level = 1 - (1 - confidence) / comparisons
     crit = special.stdtrit(n - 1, 0.5 + level / 2) if n >= 2 else np.nan
     rows = []
     for d, m, a in pairs:
-        table = _table(ev, m, a, test, alpha, topics, options)
+        table = _table(ev, m, a, test, alpha, topics)
         row = table[(table["run_a"] == first) & (table["run_b"] == second)].iloc[0]
         for kind, meas, p in (("measure", m, row["p_measure"]), ("assessment", a, row["p_assessment"])):
             for r, i in ((run_a, ia), (run_b, ib)):
@@ -578,7 +576,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     return out
 
 
-def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str = "test") -> int:
+def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str = INTERVAL_ADJUSTMENT.default) -> int:
     """m, the number of comparisons a pair figure's intervals are adjusted for (Bonferroni:
     each interval at confidence 1 − (1 − confidence)/m): every pair of ``runs`` runs when
     ``intervals`` is ``"bonferroni"``, or ``"test"`` and the test corrects for multiplicity
@@ -587,7 +585,9 @@ def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str 
     >>> interval_comparisons(40), interval_comparisons(40, test="t"), interval_comparisons(40, intervals="none")
     (780, 1, 1)
     """
-    _check_test(test, TOPIC_RULES[0])
-    intervals = INTERVAL_ADJUSTMENT.validate(intervals, "interval_comparisons")
-    adjusted = intervals == "bonferroni" or (intervals == "test" and test in _CORRECTIONS)
+    return _comparisons(runs, significance_test(test), INTERVAL_ADJUSTMENT.validate(intervals, "interval_comparisons"))
+
+
+def _comparisons(runs: int, test: SignificanceTest, intervals: str) -> int:
+    adjusted = intervals == "bonferroni" or (intervals == "test" and test.correction != "none")
     return max(1, runs * (runs - 1) // 2) if adjusted else 1

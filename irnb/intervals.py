@@ -31,11 +31,11 @@ AP, nDCG and bpref have no monotone bounds (a newly found relevant document can 
 them): :mod:`irnb.measure_scenarios` gives them two named scenarios instead. The background rate E
 is estimated from data by :mod:`irnb.background_rate`. Both are re-exported here.
 
-Speed: the kernels look only at the ranks whose document is in the qrels (built once per
-Experiment and cached weakly), sorted by rank, so a measurement depth k reads a prefix and
-a pool change is one gather plus two ``bincount`` calls; no pandas, no Python loop over
-runs or topics. RBP skips the ranks r with p^r ≤ 2^-64 (e.g. beyond rank 199 for p = 0.8):
-together they weigh at most 5e-20, so B and Δ change by less than that.
+Speed: B and Δ are computed by :func:`irnb.kernels.weighted_precision_bounds` (the same
+weights per rank as every weighted-precision kernel) over the ranks whose document is in the
+qrels (indexed here, once per Experiment, cached weakly), sorted by rank, so a measurement
+depth k reads a prefix and a pool change is one gather plus two ``bincount`` calls; no
+pandas, no Python loop over runs or topics.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ import pandas as pd
 
 from .background_rate import BackgroundRateFit, estimate_background_rate, true_background_rate
 from .experiment import Experiment, Judgments
-from .kernels import dcg_discount, rbp_weights, sdcg_normaliser
+from .kernels import weighted_precision_bounds
 from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, Param, parse_measure, parse_measures
 from .params import BACKGROUND_RATE, COMPLETE, ESTIMATOR_NAME, INCLUDE_ALL, MEASUREMENT_DEPTH, SMOOTHING
 from .metrics import aggregate_over_topics, evaluate
@@ -91,12 +91,6 @@ INTERVAL_PARAMS: dict[str, Param] = {p.name: p for p in (BACKGROUND_RATE, SMOOTH
 _DELTA_ONE = 1e-12  # Δ within this of 1 counts as "nothing known" for X_I (absorbs rounding)
 
 
-def _rbp_negligible_from(p: float) -> int:
-    """The first rank r (0-based) with p^r ≤ 2^-64: RBP weights from r on sum to at most
-    2^-64 ≈ 5e-20, far below float64 resolution of a score in [0, 1]."""
-    return int(np.ceil(-64.0 * np.log(2.0) / np.log(p)))
-
-
 # =============================================================================== index
 @dataclass(frozen=True, eq=False)
 class _Positions:
@@ -135,49 +129,7 @@ def _positions(judgments: Judgments) -> _Positions:
     return pos
 
 
-# =============================================================================== kernels
-def _bounds(pos: _Positions, judged_q: np.ndarray | None, length: np.ndarray, family: str,
-            k: int | None, p: float, rel_level: int) -> tuple[np.ndarray, np.ndarray]:
-    """(B, Δ) as (S, T) arrays for one weighted-precision measure.
-
-    Only positions in the top min(k, D) are touched (a prefix of the rank-sorted index).
-    """
-    S, T, D = pos.shape
-    cut = D if k is None else min(k, D)
-    n = np.minimum(length, cut if k is None else k).reshape(-1)  # documents in the top k
-    if family == "RBP":  # ranks whose weights sum to < 2^-64 change nothing in float64: skip them
-        cut = min(cut, _rbp_negligible_from(p))
-    end = int(pos.rank_end[cut])
-    grade = pos.grade[:end]
-    judged = grade >= 0
-    if judged_q is not None:
-        judged &= judged_q.take(pos.q[:end])
-    rel = judged & (grade >= rel_level)
-    # one bin per (run, topic, class): class 0 unjudged, 1 judged non-relevant, 2 relevant
-    idx = pos.st3[:end] + judged.view(np.uint8) + rel.view(np.uint8)
-    counts = np.bincount(idx, minlength=3 * S * T).reshape(S * T, 3)
-    unjudged = np.minimum(n, cut) - counts[:, 1] - counts[:, 2]  # includes documents not in the qrels
-    if family == "P":
-        lower, residual = counts[:, 2] / k, unjudged / k
-    else:
-        if family == "SDCG":
-            weight, norm = dcg_discount(D), float(sdcg_normaliser(k))
-        else:  # RBP
-            weight, norm = rbp_weights(p, D), 1.0
-        weights = np.repeat(weight[:cut], np.diff(pos.rank_end[: cut + 1]))  # positions are sorted by rank
-        sums = np.bincount(idx, weights=weights, minlength=3 * S * T).reshape(S * T, 3)
-        rel_w, judged_w = sums[:, 2], sums[:, 1] + sums[:, 2]
-        lower = rel_w / norm
-        if family == "SDCG":
-            prefix = np.concatenate([[0.0], np.cumsum(weight)])  # weight of the first n ranks
-            residual = np.where(unjudged == 0, 0.0, np.maximum(prefix[np.minimum(n, D)] - judged_w, 0.0) / norm)
-        else:
-            # unjudged weight in the top n plus the tail p^n: (1 − p^n − J) + p^n = 1 − J
-            residual = np.where((unjudged == 0) & (n <= cut), p ** n, np.maximum(1.0 - judged_w, 0.0))
-        residual = np.minimum(residual, np.maximum(1.0 - lower, 0.0))  # rounding: keep T ≤ 1
-    return lower.reshape(S, T), residual.reshape(S, T)
-
-
+# =============================================================================== estimators
 def _estimates(lower: np.ndarray, residual: np.ndarray, background_rate: float, smoothing):
     known = 1.0 - residual
     simplistic = lower
@@ -213,8 +165,7 @@ def has_interval(measure: str | Measure) -> bool:
     >>> [has_interval(m) for m in ("P@10", "RBP(p=0.8)", "SDCG@20", "AP", "RBP(p=0.9,gain=graded)")]
     [True, True, True, False, False]
     """
-    m = parse_measure(measure)
-    return m.spec.interval and (m.family != "RBP" or m.param("gain") == "binary")
+    return parse_measure(measure).has_interval
 
 
 def interval_measure(measure, measurement_depth, owner: str) -> Measure:
@@ -224,9 +175,11 @@ def interval_measure(measure, measurement_depth, owner: str) -> Measure:
                 "pessimistic scenarios" if m.spec.scenarios else "")
         raise ValueError(f"{owner}: score intervals exist for P@k, RBP(p) and SDCG@k (weighted precision), "
                          f"got {m.name}{hint}")
-    if m.family == "RBP" and m.param("gain") != "binary":
-        raise ValueError(f"{owner}: score intervals use binary-gain RBP (unjudged → relevant = gain 1), got "
-                         f"{m.name}; use RBP(p={m.param('p'):g})")
+    if not m.has_interval:
+        need = dict(m.spec.interval_when)
+        fixed = Measure(m.family, m.cutoff, tuple({**dict(m.params), **need}.items()), m.rel)
+        raise ValueError(f"{owner}: score intervals use {' '.join(f'{v}-{k}' for k, v in need.items())} {m.family} "
+                         f"(an unjudged document made relevant counts fully), got {m.name}; use {fixed.name}")
     if measurement_depth is not None:
         k = MEASUREMENT_DEPTH.validate(measurement_depth, owner)
         m = dataclasses.replace(m, cutoff=k)
@@ -275,11 +228,13 @@ class ScoreIntervals(Result):
     def mean_residual(self) -> np.ndarray:
         return aggregate_over_topics(self.residual, self.evaluated, "mean")
 
-    def estimates(self, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
+    def estimates(self, *, background_rate: float = BACKGROUND_RATE.default,
+                  smoothing=SMOOTHING.default) -> PointEstimates:
         """All four point estimators (see :func:`point_estimates`)."""
         return point_estimates(self, background_rate=background_rate, smoothing=smoothing)
 
-    def estimate(self, estimator: str, *, background_rate: float = 0.01, smoothing="auto") -> np.ndarray:
+    def estimate(self, estimator: str, *, background_rate: float = BACKGROUND_RATE.default,
+                 smoothing=SMOOTHING.default) -> np.ndarray:
         """(S, T) values of one estimator: ``"S"``, ``"B"``, ``"I"`` or ``"M"`` (or its name)."""
         return self.estimates(background_rate=background_rate, smoothing=smoothing).get(estimator)
 
@@ -307,8 +262,8 @@ class PointEstimates(Result):
     interpolated: np.ndarray = field(repr=False)  # X_I
     smoothed: np.ndarray = field(repr=False)  # X_M
     evaluated: np.ndarray = field(repr=False)
-    background_rate: float = 0.01
-    smoothing: float | str = "auto"
+    background_rate: float = BACKGROUND_RATE.default
+    smoothing: float | str = SMOOTHING.default
 
     def __post_init__(self):
         for name in ESTIMATORS.values():
@@ -365,15 +320,17 @@ def score_intervals(experiment: Experiment, measure: str | Measure, *, pool=None
     complete = COMPLETE.validate(complete, None)
     mask = judged_mask_of(experiment, pool)
     pos = _positions(experiment.judgments)
-    p = float(m.param("p")) if m.family == "RBP" else 0.0
-    lower, residual = _bounds(pos, mask, experiment.length, m.family, m.cutoff, p, m.rel)
+    p = float(dict(m.params).get("p", 0.0))  # RBP's persistence; the other families have none
+    lower, residual = weighted_precision_bounds(pos.grade, pos.q, pos.st3, pos.rank_end, mask, experiment.length,
+                                                m.family, k=m.cutoff, p=p, relevance_level=m.rel)
     evaluated = np.ones(lower.shape, dtype=bool) if complete else experiment.length > 0
     return ScoreIntervals(measure=m, run_names=experiment.run_names, topics=experiment.topics, lower=lower,
                           upper=lower + residual, residual=residual, evaluated=evaluated.copy(),
                           pool=pool_label(pool))
 
 
-def point_estimates(intervals: ScoreIntervals, *, background_rate: float = 0.01, smoothing="auto") -> PointEstimates:
+def point_estimates(intervals: ScoreIntervals, *, background_rate: float = BACKGROUND_RATE.default,
+                    smoothing=SMOOTHING.default) -> PointEstimates:
     """X_S, X_B(E), X_I and X_M(E, λ) from score intervals (formulas in the module docstring).
 
     ``background_rate`` is E in [0, 1]; ``smoothing`` is λ in [0, 1] or ``"auto"`` (λ = 1 − Δ).
@@ -527,8 +484,8 @@ def pessimistic_t_test(intervals: ScoreIntervals) -> pd.DataFrame:
 
 # =============================================================================== CLI table
 def interval_table(experiment: Experiment, measures: str | Measure | Iterable[str | Measure], *, pool=None,
-                   estimator: str | None = None, background_rate: float = 0.01, smoothing="auto",
-                   include_all: bool = True) -> pd.DataFrame:
+                   estimator: str | None = None, background_rate: float = BACKGROUND_RATE.default,
+                   smoothing=SMOOTHING.default, include_all: bool = True) -> pd.DataFrame:
     """One tidy table for ``irnb evaluate --intervals``: columns ``run, topic, measure,
     value, lower, upper, residual, estimate``.
 

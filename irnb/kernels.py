@@ -6,8 +6,9 @@ its names in a module of :mod:`irnb.measures` (``kernel(view, measure)`` → an 
 float64 array); :func:`compute` runs it on the view at the measure's relevance level (and on
 the condensed list for a condensed family). No I/O, no pandas, no Python loop over runs or
 topics in a kernel. The weighted-precision rules — P@k, RBP(p), SDCG@k, as weights per rank
-(:func:`rbp_weights`, :func:`dcg_discount`) applied to any gains (:func:`weighted_precision`)
-— are written here once; the families, :mod:`irnb.intervals` (the bounds B and T) and
+and a normaliser (:func:`rank_weights`) applied to any gains (:func:`weighted_precision`) or
+to the judged and unjudged documents of a ranking (:func:`weighted_precision_bounds`, the
+score intervals B and T) — are written here once; the families, :mod:`irnb.intervals` and
 :mod:`irnb.predict` (expected gains) use them. AP, nDCG and bpref with R, N and the ideal
 list per run (:func:`average_precision_dense`, :func:`ndcg_dense`, :func:`bpref_dense`)
 serve the scenarios of :mod:`irnb.measure_scenarios`.
@@ -56,7 +57,8 @@ import numpy as np
 
 from ._grades import NO_DOC, unjudged
 
-__all__ = ["Judged", "condense", "compute", "weighted_precision", "rbp_weights", "dcg_discount",
+__all__ = ["Judged", "condense", "compute", "weighted_precision", "weighted_precision_bounds", "rank_weights",
+           "negligible_rbp_rank", "rbp_weights", "dcg_discount",
            "sdcg_normaliser", "safe_divide", "not_judged", "average_precision_dense", "ndcg_dense", "bpref_dense",
            "cut_depth", "dcg", "grade_gains", "sum_at_cells", "sum_per_topic"]
 
@@ -277,10 +279,29 @@ def rbp_weights(p: float, d: int) -> np.ndarray:
     return (1.0 - p) * p ** np.arange(d, dtype=np.float64)
 
 
+def rank_weights(family: str, d: int, *, k: int | None = None, p: float = 0.8) -> tuple[np.ndarray | None, float]:
+    """The weighted-precision rule of ``family`` for the first d ranks: (weight of each rank,
+    normaliser), the measure being Σ_i weight_i · g_i / normaliser. ``"P"``: every rank weighs
+    1 (None), over k; ``"RBP"``: :func:`rbp_weights`, over 1; ``"SDCG"``: :func:`dcg_discount`,
+    over :func:`sdcg_normaliser` (k). P and SDCG need k.
+
+    >>> w, norm = rank_weights("SDCG", 2, k=2); w.round(4).tolist(), round(norm, 4)   # 1, 1/log2(3)
+    ([1.0, 0.6309], 1.6309)
+    """
+    if family == "RBP":
+        return rbp_weights(p, d), 1.0
+    if family not in ("P", "SDCG"):
+        raise ValueError(f"weighted precision: family must be 'P', 'RBP' or 'SDCG', got {family!r}")
+    if k is None:
+        raise ValueError(f"weighted precision: {family} needs a cutoff k")
+    return (None, float(k)) if family == "P" else (dcg_discount(d), float(sdcg_normaliser(k)))
+
+
 def weighted_precision(gains: np.ndarray, family: str, *, k: int | None = None, p: float = 0.8) -> np.ndarray:
     """A weighted-precision measure of (…, D) gains per rank (1 relevant, 0 not, or an
     expected gain in between): ``"P"`` = Σ of the top k / k; ``"RBP"`` = Σ_i (1 − p)·p^(i−1)·g_i
-    over the top min(k, D) (all D when k is None); ``"SDCG"`` = DCG@k / :func:`sdcg_normaliser`.
+    over the top min(k, D) (all D when k is None); ``"SDCG"`` = DCG@k / :func:`sdcg_normaliser`
+    (:func:`rank_weights`).
 
     >>> float(weighted_precision(np.array([1.0, 0.25, 0.0]), "P", k=2))   # (1 + 0.25) / 2
     0.625
@@ -289,17 +310,74 @@ def weighted_precision(gains: np.ndarray, family: str, *, k: int | None = None, 
     """
     gains = np.asarray(gains, dtype=np.float64)
     d = gains.shape[-1] if k is None else min(k, gains.shape[-1])
-    if family == "P":
-        if k is None:
-            raise ValueError("weighted_precision: P needs a cutoff k")
-        return gains[..., :d].sum(axis=-1) / k
-    if family == "RBP":
-        return gains[..., :d] @ rbp_weights(p, d)
-    if family == "SDCG":
-        if k is None:
-            raise ValueError("weighted_precision: SDCG needs a cutoff k")
-        return gains[..., :d] @ dcg_discount(d) / sdcg_normaliser(k)
-    raise ValueError(f"weighted_precision: family must be 'P', 'RBP' or 'SDCG', got {family!r}")
+    weight, norm = rank_weights(family, d, k=k, p=p)
+    if weight is None:
+        return gains[..., :d].sum(axis=-1) / norm
+    out = gains[..., :d] @ weight
+    return out if norm == 1.0 else out / norm
+
+
+def negligible_rbp_rank(p: float) -> int:
+    """The first rank r (0-based) with p^r ≤ 2^-64: RBP weights from r on sum to at most
+    2^-64 ≈ 5e-20, far below float64 resolution of a score in [0, 1].
+
+    >>> negligible_rbp_rank(0.8)
+    199
+    """
+    return int(np.ceil(-64.0 * np.log(2.0) / np.log(p)))
+
+
+def weighted_precision_bounds(grade: np.ndarray, entry: np.ndarray, cell3: np.ndarray, rank_end: np.ndarray,
+                              judged_entry: np.ndarray | None, length: np.ndarray, family: str, *,
+                              k: int | None, p: float = 0.8, relevance_level: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Score intervals of a weighted-precision measure (P@k, RBP(p), SDCG@k; Ravana & Moffat):
+    (B, Δ) as (S, T) arrays, B with every unjudged document non-relevant and Δ the weight of
+    the unjudged ones (for RBP also the tail p^n beyond a run of n documents), T = B + Δ.
+
+    It reads only the positions whose document is in the qrels, sorted by rank: ``grade``
+    (P,) their qrels grade, ``entry`` (P,) their qrels entry, ``cell3`` (P,) three times their
+    (run, topic) cell ``s·T + t``, ``rank_end`` (D + 1,) where rank r's positions end;
+    ``judged_entry`` masks the qrels entries a pool judges (None: all); ``length`` (S, T) the
+    rankings' lengths. Only the top min(k, D) ranks are touched (a prefix); RBP skips the ranks
+    from :func:`negligible_rbp_rank` on (B and Δ change by less than 5e-20).
+
+    >>> B, delta = weighted_precision_bounds(np.array([1, 0], np.int8), np.array([0, 1]), np.array([0, 0]),
+    ...                                      np.array([0, 1, 1, 2]), None, np.array([[3]]), "P", k=2)
+    >>> float(B[0, 0]), float(delta[0, 0])   # ranks 1-3: relevant, not in the qrels, non-relevant
+    (0.5, 0.5)
+    """
+    D = rank_end.size - 1
+    S, T = length.shape
+    cut = D if k is None else min(k, D)
+    n = np.minimum(length, cut if k is None else k).reshape(-1)  # documents in the top k
+    if family == "RBP":  # ranks whose weights sum to < 2^-64 change nothing in float64: skip them
+        cut = min(cut, negligible_rbp_rank(p))
+    weight, norm = rank_weights(family, D, k=k, p=p)
+    end = int(rank_end[cut])
+    grade = grade[:end]
+    judged = grade >= 0
+    if judged_entry is not None:
+        judged &= judged_entry.take(entry[:end])
+    rel = judged & (grade >= relevance_level)
+    # one bin per (run, topic, class): class 0 unjudged, 1 judged non-relevant, 2 relevant
+    idx = cell3[:end] + judged.view(np.uint8) + rel.view(np.uint8)
+    counts = np.bincount(idx, minlength=3 * S * T).reshape(S * T, 3)
+    unjudged = np.minimum(n, cut) - counts[:, 1] - counts[:, 2]  # includes documents not in the qrels
+    if weight is None:  # every rank weighs the same: counts
+        lower, residual = counts[:, 2] / norm, unjudged / norm
+    else:
+        weights = np.repeat(weight[:cut], np.diff(rank_end[: cut + 1]))  # positions are sorted by rank
+        sums = np.bincount(idx, weights=weights, minlength=3 * S * T).reshape(S * T, 3)
+        rel_w, judged_w = sums[:, 2], sums[:, 1] + sums[:, 2]
+        lower = rel_w / norm
+        if family == "RBP":
+            # unjudged weight in the top n plus the tail p^n: (1 − p^n − J) + p^n = 1 − J
+            residual = np.where((unjudged == 0) & (n <= cut), p ** n, np.maximum(1.0 - judged_w, 0.0))
+        else:
+            prefix = np.concatenate([[0.0], np.cumsum(weight)])  # weight of the first n ranks
+            residual = np.where(unjudged == 0, 0.0, np.maximum(prefix[np.minimum(n, D)] - judged_w, 0.0) / norm)
+        residual = np.minimum(residual, np.maximum(1.0 - lower, 0.0))  # rounding: keep T ≤ 1
+    return lower.reshape(S, T), residual.reshape(S, T)
 
 
 # =================================================================== dense kernels with counts per run

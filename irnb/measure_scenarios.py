@@ -4,9 +4,11 @@ AP, nDCG and bpref have no monotone bounds (a newly found relevant document can 
 them), so unlike P@k, RBP and SDCG (:mod:`irnb.intervals`) they get two named *scenarios*,
 not an interval: ``optimistic`` (every unjudged retrieved document relevant, R grows by
 their number) and ``pessimistic`` (every unjudged retrieved document non-relevant; for bpref
-they count as judged non-relevant, N grows). The measure rules are the kernels'
+they count as judged non-relevant, N grows). Each family declares its scenarios
+(``Family.scenario`` in :mod:`irnb.measures`), computed by the kernels
 (:func:`irnb.kernels.average_precision_dense`, :func:`irnb.kernels.ndcg_dense`,
-:func:`irnb.kernels.bpref_dense`), fed with each run's own counts.
+:func:`irnb.kernels.bpref_dense`) fed with each run's own counts; this module runs them on
+the Experiment's view and holds the result.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .experiment import Experiment
-from .kernels import average_precision_dense, bpref_dense, compute, ndcg_dense, not_judged
+from .kernels import compute
 from .measures import SCENARIO_FAMILIES, Measure, parse_measure
 from .metrics import aggregate_over_topics, judged_view
 from .pooling import judged_mask_of
@@ -85,28 +87,9 @@ def scenarios(experiment: Experiment, measure: str | Measure, *, pool=None, comp
         raise ValueError(f"scenarios exist for AP, nDCG and Bpref, got {m.name}{hint}")
     mask = judged_mask_of(experiment, pool)
     view = judged_view(experiment, judged=mask, relevance_level=m.rel)
-    unjudged = not_judged(view)
-    u = unjudged.sum(axis=2)
-    rel = view.rel
-    S, T = u.shape
-    R = np.broadcast_to(view.num_rel[None, :], (S, T))
-    N = np.broadcast_to(view.num_nonrel[None, :], (S, T))
     official = compute(view, m)
-    if m.family == "AP":
-        pess = official  # unjudged → non-relevant, R unchanged: trec_eval's AP
-        opt = average_precision_dense(rel | unjudged, R + u, m.cutoff)
-    elif m.family == "Bpref":
-        pess = bpref_dense(rel, view.nonrel | unjudged, R, N + u)
-        opt = bpref_dense(rel | unjudged, view.nonrel, R + u, N)
-    else:  # nDCG
-        pess = official  # unjudged → gain 0, ideal list unchanged: trec_eval's nDCG
-        top = max(int(experiment.judgments.qrel_grade.max(initial=0)), m.rel, 1)
-        G = max(view.level_counts.shape[1] - 1, top)
-        counts = np.zeros((S, T, G + 1), dtype=np.int64)
-        counts[:, :, : view.level_counts.shape[1]] = view.level_counts[None, :, :]
-        counts[:, :, top] += u
-        opt = ndcg_dense(np.where(unjudged, float(top), view.gain), counts, m.cutoff)
-    evaluated = np.ones((S, T), dtype=bool) if complete else experiment.length > 0
+    pess, opt = m.spec.scenario(view, m, official, int(experiment.judgments.qrel_grade.max(initial=0)))
+    evaluated = np.ones(official.shape, dtype=bool) if complete else experiment.length > 0
     for arr in (pess, official, opt, evaluated):
         arr.flags.writeable = False
     return Scenarios(measure=m, run_names=experiment.run_names, topics=experiment.topics, pessimistic=pess,

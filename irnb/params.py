@@ -603,11 +603,15 @@ CONTRIBUTING_RUNS = Param("contributing", int, None, low=1, label="contributing 
 TOP_RUNS = Param("top", int, 20, low=1, label="top (runs shown in a plot)", doc="runs shown in a plot")
 #: Significance tests (irnb.stats.pairwise_test): paired tests per pair, or ANOVA / Tukey over all runs.
 TEST = Param("test", str, "anova", choices=("t", "wilcoxon", "sign", "randomization", "anova", "tukey"),
+             meanings=(("t", "paired t-test"), ("wilcoxon", "Wilcoxon signed-rank test"), ("sign", "sign test"),
+                       ("randomization", "paired randomization test"),
+                       ("anova", "one-way ANOVA + Bonferroni multiple comparisons"), ("tukey", "Tukey HSD")),
              doc="anova: one-way ANOVA over all runs + Bonferroni multiple comparisons (the papers' ANOVA "
                  "then Bonferroni; one-way and α are irnb's reading); t, wilcoxon, sign, randomization: paired "
                  "tests per pair, uncorrected; tukey: Tukey HSD")
 #: The paired tests (one p-value per pair, from that pair's scores alone): a comparison table's tests.
-PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], listed="tuple", suggest=False,
+PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], meanings=TEST.meanings[:4], listed="tuple",
+                      suggest=False,
                       doc="paired test over topics")
 #: Multiple-comparison corrections of p-values (``"none"`` keeps them).
 CORRECTION = Param("correction", str, "holm", choices=("bonferroni", "holm", "bh", "none"), listed="tuple",

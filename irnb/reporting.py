@@ -56,15 +56,14 @@ __all__ = ["Report", "report", "bootstrap_ci", "compact_letters", "topic_differe
 
 FORMATS = REPORT_FORMAT.choices
 REPORT_TESTS = PAIRED_TEST.choices
-_TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
-               "randomization": "paired randomization test"}
 _CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini–Hochberg (FDR)",
                      "none": "no correction"}
 _BOOTSTRAP_CELLS = 4_000_000  # topic draws per block of resamples (32 MB of indices)
 
 
 # =================================================================== pieces
-def bootstrap_ci(values, *, confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0,
+def bootstrap_ci(values, *, confidence: float = CONFIDENCE.default, n_resamples: int = N_RESAMPLES.default,
+                 seed: int = SEED.default,
                  log_scale: bool = False) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``values`` (one run's per-topic scores).
 
@@ -321,9 +320,10 @@ class Report:
 
 
 # =================================================================== building it
-def report(experiment, measures, *, baseline: str | None = None, test: str = "t", correction: str = "holm",
-           alpha: float = 0.05, confidence: float = 0.95, n_resamples: int = 10_000, seed: int = 0,
-           complete: bool = False, measurement_depth: int = 10, digits: int = 4,
+def report(experiment, measures, *, baseline: str | None = None, test: str = PAIRED_TEST.default,
+           correction: str = CORRECTION.default, alpha: float = ALPHA.default, confidence: float = CONFIDENCE.default,
+           n_resamples: int = N_RESAMPLES.default, seed: int = SEED.default, complete: bool = COMPLETE.default,
+           measurement_depth: int = MEASUREMENT_DEPTH.default, digits: int = 4,
            judged_depth: int | None = None) -> Report:
     """The comparison table of every run of ``experiment`` on ``measures`` (see the module
     docstring for what each cell means).
@@ -342,12 +342,12 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
     from .measures import parse_measures
     from .metrics import evaluate
     from .corrections import adjust_p_values
-    from .stats import pairwise_test
+    from .stats import SignificanceTest
 
     if not isinstance(experiment, Experiment):
         raise TypeError(f"experiment must be an irnb.Experiment (build one with irnb.Experiment(runs, qrels)), "
                         f"got {type(experiment).__name__}")
-    PAIRED_TEST.validate(test, None)
+    paired_test = SignificanceTest(PAIRED_TEST.validate(test, None))  # the one check of test on this path
     CORRECTION.validate(correction, None)
     alpha, confidence = ALPHA.validate(alpha, None), CONFIDENCE.validate(confidence, None)
     n_resamples, seed = N_RESAMPLES.validate(n_resamples, None), SEED.validate(seed, None)
@@ -397,7 +397,7 @@ def report(experiment, measures, *, baseline: str | None = None, test: str = "t"
         sign = 1.0 if m.spec.higher_is_better else -1.0
         scores = np.where(evaluated, values, np.nan)
         if S >= 2:
-            tests = pairwise_test(scores, test=test, run_names=names)
+            tests = paired_test(scores, run_names=names)
             a, b = tests.run_a, tests.run_b
             if baseline is not None:
                 base = names.index(baseline)
@@ -458,7 +458,7 @@ def _caption(parsed, table: pd.DataFrame, names, *, baseline, test, correction, 
         else f"{confidence * 100:g} %"
     parts = [f"Mean over {topics} [{level} percentile bootstrap confidence interval, "
              f"{n_resamples:,} resamples, seed {seed}]."]
-    how = f"{_TEST_NAMES[test]}, {_CORRECTION_NAMES[correction]} correction"
+    how = f"{dict(PAIRED_TEST.meanings)[test]}, {_CORRECTION_NAMES[correction]} correction"
     if baseline is not None:
         parts.append(f"▲/▼: significantly better/worse than the baseline {baseline} ({how} over the "
                      f"{S - 1} comparisons per measure, α = {alpha:g}); d: paired effect size d_z against "

@@ -65,6 +65,7 @@ t = 0.2 / (0.1/√3) = 3.4641 with 2 degrees of freedom, p = 0.0742; d_z = 0.2/0
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 from collections.abc import Sequence
 
@@ -75,7 +76,8 @@ from scipy import stats as _sps
 
 from .corrections import adjust_p_values
 from .pair_kernels import Pairs, Scores, pair_moments, paired_t_kernel, pairs, studentized_range_sf, wilcoxon_kernel
-from .params import (ADJUSTMENT, CONTINUITY_CORRECTION, MATRIX_VALUE, N_RESAMPLES, TEST, TOPIC_RULE, WILCOXON_METHOD,
+from .params import (ADJUSTMENT, CONTINUITY_CORRECTION, MATRIX_VALUE, N_RESAMPLES, PAIRED_TEST, TEST, TOPIC_RULE,
+                     WILCOXON_METHOD,
                      WILCOXON_ZERO_METHOD, random_generator)
 from .results import Result
 
@@ -85,6 +87,10 @@ __all__ = [
     "PairwiseTests",
     "Omnibus",
     "pairwise_test",
+    "significance_test",
+    "SignificanceTest",
+    "options_of",
+    "TEST_OPTIONS",
     "t_test",
     "wilcoxon_test",
     "sign_test",
@@ -99,7 +105,7 @@ TESTS = TEST.choices
 #: ``topics="pairwise"`` and the default fixed seed): testing a subset of the runs gives
 #: its pairs the p-values they get among all runs (ANOVA and Tukey HSD take all runs as
 #: their family).
-PAIR_LOCAL_TESTS = ("t", "wilcoxon", "sign", "randomization")
+PAIR_LOCAL_TESTS = PAIRED_TEST.choices
 TOPIC_RULES = TOPIC_RULE.choices
 WILCOXON_ZERO_METHODS = WILCOXON_ZERO_METHOD.choices
 WILCOXON_METHODS = WILCOXON_METHOD.choices
@@ -204,7 +210,7 @@ class PairwiseTests(Result):
 
 
 def score_matrix(scores, measure=None, *, run_names: Sequence[str] | None = None,
-                 topics: str = "pairwise") -> pd.DataFrame:
+                 topics: str = TOPIC_RULE.default) -> pd.DataFrame:
     """The run × topic matrix the tests use, NaN where a run was not evaluated (and, with
     ``topics="common"``, only the topics evaluated for every run)."""
     sc = _scores(scores, measure, run_names, topics)
@@ -297,7 +303,7 @@ def _result(test, sc: Scores, pr: Pairs, statistic, p, direction, method, *, omn
 
 # =================================================================== t-test
 def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
-           topics: str = "pairwise") -> PairwiseTests:
+           topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """Paired t-test for every pair of runs: t = mean(d) / (sd(d)/√n), n − 1 degrees of
     freedom, two-sided; equals ``scipy.stats.ttest_rel(a, b)``.
 
@@ -314,7 +320,7 @@ def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
 
 
 # =================================================================== Wilcoxon
-def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = "pairwise",
+def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = TOPIC_RULE.default,
                   zero_method: str = "wilcox", correction: bool = False, method: str = "auto") -> PairwiseTests:
     """Wilcoxon signed-rank test for every pair; equals ``scipy.stats.wilcoxon(a, b,
     zero_method=zero_method, correction=correction, method=method)`` (scipy's defaults).
@@ -343,7 +349,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
 
 # =================================================================== sign test
 def sign_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
-              topics: str = "pairwise") -> PairwiseTests:
+              topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """Sign test for every pair: k = topics where a > b out of n = topics where a ≠ b,
     two-sided binomial p with probability ½; equals ``scipy.stats.binomtest(k, n)``.
     ``statistic`` is k/n (scipy's); ties (zero differences) are dropped.
@@ -371,8 +377,9 @@ def sign_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
 
 
 # =================================================================== randomization
-def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = "pairwise",
-                       n_resamples: int = 9999, seed: int | np.random.Generator = 0) -> PairwiseTests:
+def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
+                       topics: str = TOPIC_RULE.default, n_resamples: int = 9999,
+                       seed: int | np.random.Generator = 0) -> PairwiseTests:
     """Paired randomization (sign-flip) test on the mean difference, two-sided.
 
     Under H0 each topic's difference is as likely to be + as −. B = ``n_resamples`` random
@@ -428,7 +435,7 @@ def _groups(sc: Scores):
 
 
 def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = None,
-                     topics: str = "pairwise") -> PairwiseTests:
+                     topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """One-way ANOVA over runs, then Bonferroni-corrected pairwise comparisons.
 
     Omnibus: F = [SSB/(S − 1)] / [SSW/(N − S)] (``scipy.stats.f_oneway``), in ``omnibus``.
@@ -472,7 +479,7 @@ def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = 
 
 
 def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
-              topics: str = "pairwise") -> PairwiseTests:
+              topics: str = TOPIC_RULE.default) -> PairwiseTests:
     """Tukey's HSD for every pair (Tukey–Kramer with unequal group sizes); equals
     ``scipy.stats.tukey_hsd(*runs)`` to 10⁻⁸ (the shared distribution is built once, see
     :func:`studentized_range_sf`). ``statistic`` is the studentized range
@@ -504,17 +511,63 @@ def tukey_hsd(scores, measure=None, *, run_names: Sequence[str] | None = None,
 # =================================================================== dispatcher
 _FUNCTIONS = {"t": t_test, "wilcoxon": wilcoxon_test, "sign": sign_test, "randomization": randomization_test,
               "anova": anova_bonferroni, "tukey": tukey_hsd}
-_OPTIONS = {"t": (), "wilcoxon": ("zero_method", "correction", "method"), "sign": (),
-            "randomization": ("n_resamples", "seed"), "anova": (), "tukey": ()}
+#: Each test's own keyword options, besides scores, run names and topics.
+TEST_OPTIONS = MappingProxyType({"t": (), "wilcoxon": ("zero_method", "correction", "method"), "sign": (),
+                                 "randomization": ("n_resamples", "seed"), "anova": (), "tukey": ()})
+_CORRECTIONS = {"anova": "bonferroni", "tukey": "tukey-hsd"}  # the others: no correction for multiplicity
 
 
-def pairwise_test(scores, measure=None, *, test: str = "t", run_names: Sequence[str] | None = None,
-                  topics: str = "pairwise", **options) -> PairwiseTests:
+@dataclass(frozen=True)
+class SignificanceTest:
+    """A named test of :data:`TESTS` with its own options, checked once by
+    :func:`significance_test`; calling it tests every pair of runs (:class:`PairwiseTests`).
+
+    ``name`` is the test in words, ``correction`` the correction for multiple comparisons it
+    applies itself (``bonferroni`` for ``anova``, ``tukey-hsd`` for ``tukey``, else ``none``).
+
+    >>> st = significance_test("anova")
+    >>> st.name, st.correction, significance_test("t").correction
+    ('one-way ANOVA + Bonferroni multiple comparisons', 'bonferroni', 'none')
+    """
+
+    test: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return dict(TEST.meanings)[self.test]
+
+    @property
+    def correction(self) -> str:
+        return _CORRECTIONS.get(self.test, "none")
+
+    def __call__(self, scores, measure=None, *, run_names: Sequence[str] | None = None,
+                 topics: str = TOPIC_RULE.default) -> PairwiseTests:
+        return _FUNCTIONS[self.test](scores, measure, run_names=run_names, topics=topics, **dict(self.options))
+
+
+def options_of(test: str) -> tuple[str, ...]:
+    """The keyword options a test of :data:`TESTS` takes (its own, besides scores and topics).
+
+    >>> options_of("randomization"), options_of("anova")
+    (('n_resamples', 'seed'), ())
+    """
+    return TEST_OPTIONS[TEST.validate(test, None)]
+
+
+def significance_test(test: str = PAIRED_TEST.default, **options) -> SignificanceTest:
+    """``test`` (one of :data:`TESTS`) with ``options``, its own keywords (e.g. ``seed`` for
+    ``"randomization"``), checked: the one place both are validated on the way to p-values."""
+    allowed = options_of(test)
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise TypeError(f"test {test!r} takes no option {', '.join(map(repr, unknown))} "
+                        f"(allowed: {', '.join(allowed) or 'none'})")
+    return SignificanceTest(test, tuple(options.items()))
+
+
+def pairwise_test(scores, measure=None, *, test: str = PAIRED_TEST.default, run_names: Sequence[str] | None = None,
+                  topics: str = TOPIC_RULE.default, **options) -> PairwiseTests:
     """Run the named test (one of :data:`TESTS`) on every pair; ``options`` are that
     test's own keywords (e.g. ``seed`` for ``"randomization"``)."""
-    TEST.validate(test, None)
-    unknown = sorted(set(options) - set(_OPTIONS[test]))
-    if unknown:
-        allowed = ", ".join(_OPTIONS[test]) or "none"
-        raise TypeError(f"test {test!r} takes no option {', '.join(map(repr, unknown))} (allowed: {allowed})")
-    return _FUNCTIONS[test](scores, measure, run_names=run_names, topics=topics, **options)
+    return significance_test(test, **options)(scores, measure, run_names=run_names, topics=topics)

@@ -24,10 +24,12 @@ Rules where trec_eval 10.0 and 9.x differ (``--compat 9``):
   after the per-topic rows printed so far); 9.x skips it. With ``-c`` both score it as an
   empty ranking; 10.0 prints its per-topic rows with ``-q``, 9.x does not.
 
-Reading follows :mod:`irnb.io`'s rules (comments, blank lines, CRLF, a UTF-8 BOM, at least 6
-columns in a run line, exactly 4 in a qrels line, an integer grade, a finite score, a docno
-once per topic), with plain Python instead of pyarrow so that a call starts in about the
-time numpy takes to import. Errors name file and line and go to standard error.
+Files are opened and decompressed by :mod:`irnb.sources` (gzip, xz or bzip2 recognised by
+their magic bytes, as :mod:`irnb.io` reads them). Lines follow :mod:`irnb.io`'s rules
+(comments, blank lines, CRLF, a UTF-8 BOM, at least 6 columns in a run line, exactly 4 in a
+qrels line, an integer grade, a finite score, a docno once per topic), with plain Python
+instead of pyarrow so that a call starts in about the time numpy takes to import. Errors
+name file and line and go to standard error.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from ._text import clean_text, show_token
 from .measures import FAMILIES, TREC_DEFAULT_CUTOFFS as _CUTS, Measure, trec_family
 from .kernels import Judged, compute
 from .measures.precision import interpolated_precision
+from .measures.set_measures import set_f, set_utility
 from .metrics import level_counts_of
 from .params import NUM_DOCS, RELEVANCE_LEVEL, RUN_DEPTH, TREC_VERSION, Param
 
@@ -380,11 +383,11 @@ def _rows(spec: TrecMeasure, param: str | None, options: Options) -> list[Row]:
                 raise MeasureInitError(f"{what}: utility takes 4 coefficients (relevant retrieved, non-relevant "
                                        f"retrieved, relevant missed, non-relevant missed), got {len(values)}",
                                        status=_EXIT_CALC)
-            return [Row(name, spec, lambda view, ctx: _utility(view, values, options.num_docs))]
+            return [Row(name, spec, lambda view, ctx: set_utility(view, *values, num_docs=options.num_docs)[0])]
         if spec.name == "11pt_avg":
             return [Row(name, spec, _iprec(values, mean=True))]
         if spec.name == "set_F":
-            return [Row(name, spec, lambda view, ctx, x=values[0]: _set_f(view, x))]
+            return [Row(name, spec, lambda view, ctx, x=values[0]: set_f(view, x)[0])]
     if spec.kind == "pairs" and spec.pairs:  # rbp, rbp_resid: p=…; trec_eval's defaults as the family declares
         params = dict(FAMILIES[spec.family].trec_defaults)
         if param is not None:
@@ -612,30 +615,6 @@ def _iprec(levels, *, mean: bool = False):
     return value
 
 
-def _set_counts(view: Judged):
-    n = view.length[0].astype(np.float64)
-    rel_ret = view.at(view.cum_rel, None)[0].astype(np.float64)
-    return n, rel_ret, view.num_rel.astype(np.float64)
-
-
-def _set_f(view: Judged, x: float) -> np.ndarray:
-    """trec_eval set_F: (x + 1)·P·R / (x·P + R) over the retrieved set (x = β²); 0 when
-    nothing relevant is retrieved."""
-    n, rr, R = _set_counts(view)
-    out = np.zeros_like(n)
-    ok = rr > 0
-    P, Rc = rr[ok] / n[ok], rr[ok] / R[ok]
-    out[ok] = (x + 1.0) * P * Rc / (x * P + Rc)
-    return out
-
-
-def _utility(view: Judged, c: list[float], num_docs: int) -> np.ndarray:
-    """trec_eval utility: c1·(relevant retrieved) + c2·(non-relevant retrieved)
-    + c3·(relevant missed) + c4·(N + relevant retrieved − retrieved − R), N = -N."""
-    n, rr, R = _set_counts(view)
-    return c[0] * rr + c[1] * (n - rr) + c[2] * (R - rr) + c[3] * (num_docs + rr - n - R)
-
-
 def _relstring(view: Judged, n: int) -> list[str]:
     """The grades of the top n documents as characters: 0-9, '>' above 9, '-' not in the
     qrels, '.' pooled but unjudged (a negative grade)."""
@@ -654,37 +633,18 @@ _INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
 def _read_bytes(path: str) -> bytes:
-    """The bytes of a file (``-``: standard input), decompressed when named ``.gz``, ``.bz2``
-    or ``.xz``. A path that cannot be read — missing, permission denied, a directory, a
-    device or pipe (never read: it could block) — is an error naming the path and the cause
-    in the operating system's words (:func:`irnb.sources.os_reason`, as :mod:`irnb.io` says it)."""
+    """The bytes of a file (``-``: standard input), read and decompressed (gzip, xz or bzip2,
+    by their magic bytes) by :mod:`irnb.sources` as :mod:`irnb.io` reads them. A path that
+    cannot be read — missing, permission denied, a directory, a device or pipe (never read:
+    it could block) — is an error naming the path and the cause in the operating system's
+    words."""
     if path == "-":
         return sys.stdin.buffer.read()
-    import os
-    import stat
+    from .sources import file_kind, read_bytes
 
-    from .sources import os_reason
-
-    try:
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode):
-            raise ValueError(f"{path}: cannot read file: "
-                             + ("a directory" if stat.S_ISDIR(mode) else "not a regular file"))
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as err:
-        raise ValueError(f"{path}: cannot read file: {os_reason(err)}") from None
-    if path.endswith((".gz", ".bz2", ".xz")):
-        import bz2
-        import gzip
-        import lzma
-
-        opener = {".gz": gzip.decompress, ".bz2": bz2.decompress, ".xz": lzma.decompress}
-        try:
-            data = opener[path[path.rindex("."):]](data)
-        except (OSError, EOFError, lzma.LZMAError, ValueError) as err:
-            raise ValueError(f"{path}: corrupt or truncated compressed data: {err}") from None
-    return data
+    if file_kind(path, "file") == "dir":
+        raise ValueError(f"{path}: cannot read file: a directory")
+    return read_bytes(path)
 
 
 def _lines(data: bytes, label: str):

@@ -12,8 +12,10 @@ The main example (run A, topic 1), used by most tests::
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -141,10 +143,23 @@ HAND = {
     "P@3(j)": 2 / 3,
     "AP(j)": (1 / 1 + 2 / 2 + 3 / 4) / 4,  # 0.6875 (f kept as non-relevant would give 0.65)
     "nDCG(j)": (1 + 2 / L3 + 1 / L5) / IDCG,  # 2.6925 / 3.5616 = 0.7560
-    # ERR, R = (2^g − 1)/2^4: a 1/16, c 3/16, e 1/16 at ranks 1, 3, 6, each reached past those above
-    "ERR@3": 1 / 16 + (15 / 16) * (3 / 16) / 3,  # 0.0625 + 0.0586 = 0.1211
-    "ERR": 1 / 16 + (15 / 16) * (3 / 16) / 3 + (15 / 16) * (13 / 16) * (1 / 16) / 6,  # 0.1290
 }
+
+
+def _family_examples() -> dict[str, float]:
+    """The hand values on EXAMPLE that a family's own test states (``EXAMPLE_VALUES`` in
+    tests/measures/test_<module>.py), so that a new family brings them in its own test file."""
+    out = {}
+    for path in sorted((Path(__file__).parent / "measures").glob("test_*.py")):
+        spec = importlib.util.spec_from_file_location(f"_examples_of_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        out.update(getattr(module, "EXAMPLE_VALUES", {}))
+    return out
+
+
+FAMILY_EXAMPLES = _family_examples()
+HAND.update(FAMILY_EXAMPLES)
 
 
 @pytest.mark.parametrize("name", list(HAND))
@@ -405,7 +420,7 @@ UNIT_MEASURES = [m for m in [
     "Judged@3", "JudgedRet@3", "NotUnj@5", "MAA", "MAAR", "Bpref10", "RecallAssessment", "RankEff", "RBP(p=0.5)",
     "RBP(p=0.9,gain=graded)",
     "RBPResidual(p=0.8)", "RBPResidual(p=0.8,tail=if_unjudged)", "SDCG@5", "P@3(j)", "AP(j)", "nDCG(j)", "GMAP",
-    "GMBpref", "ERR@3", "ERR"]]
+    "GMBpref"]] + [m for m in FAMILY_EXAMPLES if FAMILIES[parse_measure(m).family].unit_range]
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -206,6 +206,27 @@ def test_input_rules_as_irnb_io(ref, tmp_path, capsys):
     assert "q.txt:2: expected an integer grade in column 4, got '1.0'" in capsys.readouterr().err
 
 
+def test_compressed_inputs_are_read_by_their_magic_bytes(ref, tmp_path, capsys):
+    """The drop-in reads files as irnb.io does (irnb.sources): gzip, xz and bzip2 by their
+    magic bytes whatever the name, a plain file named .gz as plain text, and a cut stream
+    is an error naming the file and the format."""
+    import bz2
+    import gzip
+    import lzma
+
+    qrels, run = ref / "qrels.test", (ref / "results.test").read_bytes()
+    assert main([str(qrels), str(ref / "results.test")]) == 0
+    plain = capsys.readouterr().out
+    for name, data in [("run.txt", gzip.compress(run)), ("run.bin", lzma.compress(run)), ("run", bz2.compress(run)),
+                       ("plain.gz", run)]:
+        (tmp_path / name).write_bytes(data)
+        assert main([str(qrels), str(tmp_path / name)]) == 0
+        assert capsys.readouterr().out == plain, name
+    (tmp_path / "cut.txt").write_bytes(gzip.compress(run)[:40])
+    assert main([str(qrels), str(tmp_path / "cut.txt")]) == 2
+    assert f"{tmp_path / 'cut.txt'}: corrupt or truncated gzip data" in capsys.readouterr().err
+
+
 # ====================================================================== real runs in ../shared
 def _count_identical(binary, runs, qrels, args, capsysbinary) -> int:
     same = 0

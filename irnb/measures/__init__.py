@@ -4,7 +4,9 @@ Each module of this package declares one family or a few related ones (``precisi
 R-prec, RR …; ``rbp``: RBP and its residual): a :class:`Family` with its name, parameters,
 kernel, trec_eval names, what the intervals, scenarios, decision matrix, reports and figures
 may ask of it, its description and its source, passed to :func:`register`. Every module here
-is loaded when the package is, so a new family is a new module (``err.py``), nothing else.
+is loaded when the package is, so a new family is a new module (``err.py``) with its test
+(``tests/measures/test_err.py``, whose ``EXAMPLE_VALUES`` join tests/test_metrics.py's
+hand-computed table) and its entry on docs/definitions.md; no other module changes.
 Names are parsed in the ir_measures or the trec_eval spelling by :func:`parse_measure`
 (:mod:`irnb.measures.names`).
 

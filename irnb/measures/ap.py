@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._grades import NO_DOC
-from ..kernels import Judged, cut_depth, safe_divide, sum_at_cells, sum_per_topic
+from ..kernels import (Judged, average_precision_dense, cut_depth, not_judged, safe_divide, sum_at_cells,
+                       sum_per_topic)
 from .base import Family, register
 
 
@@ -20,6 +21,15 @@ def _average_precision(view: Judged, k: int | None) -> np.ndarray:
     flat = cell * view.depth + r
     precision_at = view.cum_rel.reshape(-1)[flat] / (r + 1.0)
     return safe_divide(sum_at_cells(view, cell, precision_at), view.num_rel[None, :])
+
+
+def _ap_scenarios(view: Judged, measure, official: np.ndarray, top_grade: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pessimistic: the unjudged documents non-relevant, R unchanged — trec_eval's AP, the
+    official value; optimistic: every unjudged retrieved document relevant, R grows by their
+    number."""
+    unjudged = not_judged(view)
+    return official, average_precision_dense(view.rel | unjudged, view.num_rel[None, :] + unjudged.sum(axis=2),
+                                             measure.cutoff)
 
 
 def _infap(view: Judged) -> np.ndarray:
@@ -41,7 +51,7 @@ def _infap(view: Judged) -> np.ndarray:
 
 AP = register(Family("AP", "average precision: mean of precision at each relevant document's rank, over R",
                      "trec_eval map / map_cut", cutoff="optional", trec_name="map", trec_cut_name="map_cut",
-                     aliases=("MAP",), scenarios=True, average_assessment=True,
+                     aliases=("MAP",), scenario=_ap_scenarios, average_assessment=True,
                      kernel=lambda v, m: _average_precision(v, m.cutoff)))
 register(AP.condensed_form("APj", "condensed-list AP (AP'): unjudged documents removed before ranking", "Sakai 2007"))
 register(Family("GMAP", "geometric mean over topics of AP (AP floored at 1e-5)", "trec_eval gm_map",

@@ -58,14 +58,18 @@ class Family:
     in [0, 1].
 
     What others ask: ``interval`` — Ravana & Moffat's score intervals [B, T] exist
-    (:mod:`irnb.intervals`); ``scenarios`` — optimistic and pessimistic scenarios instead
-    (:mod:`irnb.measure_scenarios`); ``condensed_of`` — the family computed on the condensed
-    list (trec_eval -J) for a condensed family (:meth:`condensed_form`); ``role`` —
-    ``performance`` or ``assessment`` (how much of a ranking is judged: an A of Baillie et
-    al.'s decision matrix, never a P); ``average_assessment`` — the papers pair it with MAA
-    rather than A_p@k (AP-like families, :func:`irnb.decision.assessment_measure`);
-    ``unjudged`` — what it does with unjudged documents, in a report's caption words;
-    ``symbol`` — the papers' symbol that figures print instead of the name (``A_p``).
+    (:mod:`irnb.intervals`), for the parameter values ``interval_when`` names (RBP's
+    ``gain=binary``: an unjudged document made relevant gains 1; :attr:`Measure.has_interval`);
+    ``scenario(view, measure, official, top_grade)`` — optimistic and pessimistic scenarios
+    instead (:mod:`irnb.measure_scenarios`): the family's (pessimistic, optimistic) (S, T)
+    values from the view, its official values and the top grade of the official qrels
+    (:attr:`scenarios` says whether it has one); ``condensed_of`` — the family computed on the
+    condensed list (trec_eval -J) for a condensed family (:meth:`condensed_form`); ``role`` —
+    ``performance`` or ``assessment`` (how much of a ranking is judged: an A of Baillie et al.'s
+    decision matrix, never a P); ``average_assessment`` — the papers pair it with MAA rather
+    than A_p@k (AP-like families, :func:`irnb.decision.assessment_measure`); ``unjudged`` — what
+    it does with unjudged documents, in a report's caption words; ``symbol`` — the papers'
+    symbol that figures print instead of the name (``A_p``).
     """
 
     name: str
@@ -87,12 +91,19 @@ class Family:
     unit_range: bool = True
     at_param: str | None = None
     interval: bool = False
-    scenarios: bool = False
+    interval_when: tuple[tuple[str, Any], ...] = ()  # parameter values the intervals need
+    scenario: Callable[[Judged, Measure, np.ndarray, int], tuple[np.ndarray, np.ndarray]] | None = \
+        dataclasses.field(default=None, repr=False, compare=False)
     condensed_of: str | None = None
     role: str = "performance"  # "performance" | "assessment"
     average_assessment: bool = False
     unjudged: str = NONRELEVANT
     symbol: str | None = None
+
+    @property
+    def scenarios(self) -> bool:
+        """Whether the family has optimistic and pessimistic scenarios (:mod:`irnb.measure_scenarios`)."""
+        return self.scenario is not None
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -106,7 +117,8 @@ class Family:
         intervals or scenarios, written ``P@20(j)``."""
         return dataclasses.replace(self, name=name, description=description, source=source, condensed_of=self.name,
                                    trec_name=None, trec_cut_name=None, trec_defaults=(), aliases=(), interval=False,
-                                   scenarios=False, unjudged="removed before ranking (condensed list)", symbol=None)
+                                   interval_when=(),
+                                   scenario=None, unjudged="removed before ranking (condensed list)", symbol=None)
 
 
 #: Every declared family by name, in the order the declaring modules register them.
@@ -235,6 +247,13 @@ class Measure:
         measures (nDCG, G) nor for RBP with gain=graded, whose gains are the grades."""
         spec = self.spec
         return spec.uses_rel and not any(self.param(k) == v for k, v in spec.rel_unused_when)
+
+    @property
+    def has_interval(self) -> bool:
+        """Whether this measure has score intervals: its family's, with the parameter values
+        they need (``RBP(p=0.8)`` has, ``RBP(p=0.8,gain=graded)`` has not)."""
+        spec = self.spec
+        return spec.interval and all(self.param(k) == v for k, v in spec.interval_when)
 
     @property
     def spec(self) -> Family:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import Judged, safe_divide, sum_at_cells
+from ..kernels import Judged, bpref_dense, not_judged, safe_divide, sum_at_cells
 from .base import Family, register
 
 
@@ -32,6 +32,18 @@ def _bpref(view: Judged, extra: int = 0) -> np.ndarray:
     return safe_divide(sum_at_cells(view, cell, terms), view.num_rel[None, :])
 
 
+def _bpref_scenarios(view: Judged, measure, official: np.ndarray, top_grade: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pessimistic: the unjudged retrieved documents count as judged non-relevant (n_r and N
+    grow; a larger N can raise min(N, R), so it may exceed the official value); optimistic:
+    they are relevant (R grows by their number)."""
+    unjudged = not_judged(view)
+    u = unjudged.sum(axis=2)
+    R = np.broadcast_to(view.num_rel[None, :], u.shape)
+    N = np.broadcast_to(view.num_nonrel[None, :], u.shape)
+    return (bpref_dense(view.rel, view.nonrel | unjudged, R, N + u),
+            bpref_dense(view.rel | unjudged, view.nonrel, R + u, N))
+
+
 def _rank_eff(view: Judged) -> np.ndarray:
     """(1/R) Σ over retrieved relevant r of (1 − n_r / N); N = 0 → terms of 1."""
     cell, t, n = _nonrel_above_relevant(view)
@@ -42,8 +54,8 @@ def _rank_eff(view: Judged) -> np.ndarray:
 _JUDGED_ONLY = "ignored (only judged documents count)"
 
 register(Family("Bpref", "binary preference: (1/R) Σ_r (1 − min(n_r, R)/min(N, R))",
-                "Buckley & Voorhees 2004; trec_eval bpref", trec_name="bpref", scenarios=True, unjudged=_JUDGED_ONLY,
-                kernel=lambda v, m: _bpref(v)))
+                "Buckley & Voorhees 2004; trec_eval bpref", trec_name="bpref", scenario=_bpref_scenarios,
+                unjudged=_JUDGED_ONLY, kernel=lambda v, m: _bpref(v)))
 register(Family("Bpref10", "bpref-10: (1/R) Σ_r (1 − min(n_r, R+10)/min(N, R+10)), the top R + 10 judged "
                 "non-relevant documents count", "Buckley & Voorhees 2004 (bpref-10), as described by Büttcher et al. "
                 "2007; trec_eval 8 bpref_top10pRnonrel", aliases=("bpref_top10pRnonrel", "bpref-10"),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import Judged, cut_depth, dcg, dcg_discount, grade_gains, safe_divide, sum_per_topic
+from ..kernels import (Judged, cut_depth, dcg, dcg_discount, grade_gains, ndcg_dense, not_judged, safe_divide,
+                       sum_per_topic)
 from .base import Family, register
 
 
@@ -17,6 +18,20 @@ def _ndcg(view: Judged, k: int | None) -> np.ndarray:
     ideal_depth = int(view.num_judged.max(initial=0)) if k is None else k
     ideal = dcg(view.ideal_gains(ideal_depth), ideal_depth)
     return safe_divide(dcg_run, ideal[None, :])
+
+
+def _ndcg_scenarios(view: Judged, measure, official: np.ndarray, top_grade: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pessimistic: the unjudged documents gain 0, the ideal list unchanged — trec_eval's
+    nDCG, the official value; optimistic: every unjudged retrieved document has the top grade
+    of the official qrels (at least 1), and joins the ideal list."""
+    unjudged = not_judged(view)
+    S, T = unjudged.shape[:2]
+    top = max(top_grade, measure.rel, 1)
+    G = max(view.level_counts.shape[1] - 1, top)
+    counts = np.zeros((S, T, G + 1), dtype=np.int64)
+    counts[:, :, : view.level_counts.shape[1]] = view.level_counts[None, :, :]
+    counts[:, :, top] += unjudged.sum(axis=2)
+    return official, ndcg_dense(np.where(unjudged, float(top), view.gain), counts, measure.cutoff)
 
 
 def _ideal_dcg_cumulative(view: Judged) -> tuple[np.ndarray, np.ndarray]:
@@ -71,7 +86,7 @@ def _rndcg(view: Judged) -> np.ndarray:
 
 NDCG = register(Family("nDCG", "normalised discounted cumulative gain, graded gains, log2(rank+1) discount",
                        "trec_eval ndcg / ndcg_cut (Järvelin & Kekäläinen 2002)", cutoff="optional", trec_name="ndcg",
-                       trec_cut_name="ndcg_cut", aliases=("NDCG",), uses_rel=False, scenarios=True,
+                       trec_cut_name="ndcg_cut", aliases=("NDCG",), uses_rel=False, scenario=_ndcg_scenarios,
                        kernel=lambda v, m: _ndcg(v, m.cutoff)))
 register(NDCG.condensed_form("nDCGj", "condensed-list nDCG (nDCG'): unjudged documents removed before ranking",
                              "Sakai 2007"))

@@ -48,6 +48,7 @@ register(Family("RBP", "rank-biased precision (1−p) Σ_i p^(i−1) g_i; g_i = 
                 "over the topic's top grade (gain=graded, trec_eval's rbp); the residual is reported apart",
                 "Moffat & Zobel 2008; trec_eval rbp", cutoff="optional", trec_name="rbp",
                 trec_defaults=_P_TREC + (("gain", "graded"),), rel_unused_when=(("gain", "graded"),), interval=True,
+                interval_when=(("gain", "binary"),),
                 params=(PERSISTENCE, Param("gain", str, "binary", choices=("binary", "graded"),
                                            doc="binary: 1 for grade ≥ rel; graded: grade / top grade of the topic's "
                                                "qrels")),

@@ -16,6 +16,16 @@ from irnb.measures import FAMILIES, parse_measure
 from irnb.metrics import evaluate
 
 
+#: ERR on the main example of tests/test_metrics.py (run A, topic 1: grades 1 · 2 0 −1 1 at
+#: ranks 1-6), by hand; test_metrics checks them with every family's (and, ERR being bounded,
+#: keeps them in its unit-interval property test). R = (2^g − 1)/2^4: a 1/16, c 3/16, e 1/16 at
+#: ranks 1, 3, 6, each reached past those above.
+EXAMPLE_VALUES = {
+    "ERR@3": 1 / 16 + (15 / 16) * (3 / 16) / 3,  # 0.0625 + 0.0586 = 0.1211
+    "ERR": 1 / 16 + (15 / 16) * (3 / 16) / 3 + (15 / 16) * (13 / 16) * (1 / 16) / 6,  # 0.1290
+}
+
+
 def _err(grades, k=None, top=4):
     """ERR written as the cascade, one rank after another (the reference for the kernel)."""
     value, reach = 0.0, 1.0

@@ -342,3 +342,13 @@ def test_register_refuses_what_would_break_the_registry():
     with pytest.raises(ValueError, match=r"measure family 'Xj' is the condensed form of 'X', which is not declared"):
         register(Family("Xj", "x", "a test", condensed_of="X", kernel=kernel))
     assert FAMILIES == before
+
+
+def test_an_interval_needs_the_parameter_values_its_family_declares():
+    """RBP has score intervals with binary gains only (an unjudged document made relevant
+    gains 1); a family declares such values in ``interval_when`` and every consumer asks
+    ``Measure.has_interval``."""
+    assert FAMILIES["RBP"].interval_when == (("gain", "binary"),)
+    assert parse_measure("RBP(p=0.8)").has_interval and parse_measure("P@10").has_interval
+    assert not parse_measure("RBP(p=0.8,gain=graded)").has_interval and not parse_measure("AP").has_interval
+    assert all(f.interval for f in FAMILIES.values() if f.interval_when), "interval_when without intervals"
