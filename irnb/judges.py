@@ -478,7 +478,7 @@ def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
     depth = POOL_DEPTH.validate(depth, owner)
     relevance_level = RELEVANCE_LEVEL.validate(relevance_level, owner)
     S = len(experiment.run_names)
-    top = TOP_TAU_RUNS.within(high=S, note="the runs of the Experiment").validate(top, owner)
+    top = TOP_TAU_RUNS.validate(top, owner)  # more than the runs: τ over every run
     parsed = parse_measures(measures)
     j = experiment.judgments
     pool_mask = judged_mask_of(experiment, pool)
