@@ -63,12 +63,15 @@ An entry the judge did not grade stays unjudged (non-relevant for AP, P@k and nD
 measures' rules). A judge's qrels entry that the Experiment's qrels do not list is left out
 (build the Experiment on qrels that list every document judged: ``truth=`` or the union).
 
-*Reranking with the judge*: each run's *twin* ranks the run's own top d documents by the
-judge's grade (highest first; ungraded documents after the judged non-relevant ones; ties
+*Reranking with the judge*: each run's *twin* ranks the run's own top ``rerank_depth``
+documents by the judge's grade (highest first; ungraded documents after the judged non-relevant ones; ties
 keep the run's order) and keeps the rest of the ranking. A twin's rank is its place among
 the original runs under the same qrels (1 + the runs scoring strictly higher, scores
 rounded to 12 decimals: a tie goes to the twin); ``shift`` = its rank under the reference −
-its rank under the judge's whole-pool qrels (how many places the judge's qrels flatter it).
+its rank under the judge's whole-pool qrels (how many places the judge's qrels flatter it);
+``inflation`` = the twin's score under the judge's qrels minus under the reference, less the
+same difference averaged over the original runs (how much more the judge flatters the twin
+than it flatters a run).
 
 *Rank correlations* are Kendall's τ with ties counted as concordant and τ_AP, as in
 :mod:`irnb.bias`; τ among the top k reads the k runs best under the reference (ties broken
@@ -92,7 +95,7 @@ from .io import read_qrels
 from .kernels import Judged
 from .measures import Measure, parse_measures
 from .metrics import evaluate_view, level_counts_of
-from .params import (JUDGE_ACCURACY, LENIENCY, POOL_DEPTH, RELEVANCE_LEVEL, TOP_TAU_RUNS, WORD_BIAS,
+from .params import (JUDGE_ACCURACY, LENIENCY, POOL_DEPTH, RELEVANCE_LEVEL, RERANK_DEPTH, TOP_TAU_RUNS, WORD_BIAS,
                      random_generator)
 from .pooling import judged_mask_of
 from .trecdata import Qrels
@@ -383,7 +386,8 @@ class JudgeStudy:
     rerank : one row per run and measure: ``rank`` (the run's own under the reference),
         ``twin_reference_rank``, ``twin_judge_rank`` (its twin, reranked with the judge, among
         the original runs under the reference and under the judge's whole-pool qrels),
-        ``shift`` = twin_reference_rank − twin_judge_rank
+        ``shift`` = twin_reference_rank − twin_judge_rank, and ``inflation`` (the twin's
+        score gain under the judge's qrels beyond the runs' mean gain)
     pool_entries, hole_entries : how many qrels entries the pool and the holes hold
     outside : judge's qrels entries the Experiment's qrels do not list (left out)
     """
@@ -394,14 +398,16 @@ class JudgeStudy:
     rerank: pd.DataFrame = field(repr=False)
     depth: int
     top: int
+    rerank_depth: int
     pool_entries: int
     hole_entries: int
     outside: int = 0
 
     def summary(self) -> pd.DataFrame:
-        """The correlation table with the whole-pool twins' mean shift per measure beside it."""
-        shift = self.rerank.groupby("measure", sort=False)["shift"].mean().rename("mean_twin_shift")
-        return self.correlation.merge(shift, left_on="measure", right_index=True, how="left")
+        """The correlation table with the twins' mean shift and inflation per measure beside it."""
+        twins = self.rerank.groupby("measure", sort=False)[["shift", "inflation"]].mean()
+        twins.columns = ["mean_twin_shift", "mean_twin_inflation"]
+        return self.correlation.merge(twins, left_on="measure", right_index=True, how="left")
 
 
 def _holes(judgments, pool: np.ndarray, depth: int) -> np.ndarray:
@@ -413,7 +419,7 @@ def _holes(judgments, pool: np.ndarray, depth: int) -> np.ndarray:
 
 
 def _twin_order(judgments, judge: np.ndarray, depth: int) -> np.ndarray:
-    """(S, T, d') the order of each run's top d documents by the judge's grade (highest
+    """(S, T, d) the order of each run's top d documents by the judge's grade (highest
     first, ungraded after judged non-relevant, ties in the run's order)."""
     top = judgments.doc[:, :, :depth]
     grade = np.where(judge >= 0, judge.astype(np.int64), _UNGRADED_KEY)
@@ -447,7 +453,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
                 measures: str | Measure | Iterable[str | Measure] = JUDGE_MEASURES, top: int = 10,
-                relevance_level: int = 1) -> JudgeStudy:
+                rerank_depth: int = 20, relevance_level: int = 1) -> JudgeStudy:
     """What the automatic ``judge`` does to the evaluation of ``experiment``'s runs.
 
     ``experiment``'s qrels are the reference (for a simulated collection its
@@ -458,7 +464,8 @@ def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
     :func:`classifier_judge`, or a real judge's file through :func:`irnb.read_qrels`), a
     qrels file or DataFrame, or an array of grades over the qrels entries
     (:func:`judge_entries`). ``top``: the runs best under the reference among which τ is
-    also read. See the module docstring for the four sets of grades and the twins.
+    also read; ``rerank_depth``: the top documents of each run its twin reorders. See the
+    module docstring for the four sets of grades and the twins.
 
     Example: two runs, one topic; the reference grades a, b relevant, c not; the humans
     judged a only; the judge calls every document relevant. Run x ranks a, c, b; run y
@@ -479,6 +486,7 @@ def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
     relevance_level = RELEVANCE_LEVEL.validate(relevance_level, owner)
     S = len(experiment.run_names)
     top = TOP_TAU_RUNS.validate(top, owner)  # more than the runs: τ over every run
+    rerank_depth = RERANK_DEPTH.validate(rerank_depth, owner)
     parsed = parse_measures(measures)
     j = experiment.judgments
     pool_mask = judged_mask_of(experiment, pool)
@@ -495,7 +503,7 @@ def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
         "fill holes": np.where(pool_mask, reference, np.where(hole, judge_grade, UNJUDGED)).astype(np.int8),
         "whole pool": np.where(pool_mask | hole, judge_grade, UNJUDGED).astype(np.int8),
     }
-    order = _twin_order(j, judge_grade, depth)
+    order = _twin_order(j, judge_grade, rerank_depth)
     means = {kind: _means(experiment, g, order, parsed, relevance_level) for kind, g in grades.items()}
 
     top_doc = j.doc[:, :, :depth]
@@ -520,10 +528,11 @@ def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
         judge_runs = means["whole pool"][m][:S]
         rank_ref = 1 + (ref[None, :] > twin_ref[:, None]).sum(axis=1)
         rank_judge = 1 + (judge_runs[None, :] > twin_judge[:, None]).sum(axis=1)
+        inflation = (twin_judge - twin_ref) - float(np.mean(judge_runs - ref))
         rerank_rows.append(pd.DataFrame({"run": names, "measure": m.name, "rank": ranks(ref),
                                          "twin_reference_score": twin_ref, "twin_judge_score": twin_judge,
                                          "twin_reference_rank": rank_ref, "twin_judge_rank": rank_judge,
-                                         "shift": rank_ref - rank_judge}))
+                                         "shift": rank_ref - rank_judge, "inflation": inflation}))
 
     graded = judge_grade >= 0
     parts = []
@@ -534,4 +543,5 @@ def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
     return JudgeStudy(agreement=pd.concat(parts, ignore_index=True), correlation=pd.DataFrame(corr_rows),
                       scores=pd.concat(score_rows, ignore_index=True),
                       rerank=pd.concat(rerank_rows, ignore_index=True), depth=depth, top=top,
+                      rerank_depth=rerank_depth,
                       pool_entries=int(pool_mask.sum()), hole_entries=int(hole.sum()), outside=outside)

@@ -76,7 +76,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "CHOICES", "ADJUSTMENT", "INTERVAL_ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
            "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME",
-           "JUDGE_ACCURACY", "LENIENCY", "WORD_BIAS", "TOP_TAU_RUNS"]
+           "JUDGE_ACCURACY", "LENIENCY", "WORD_BIAS", "TOP_TAU_RUNS", "RERANK_DEPTH"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # how an error lists a parameter's choices (Param.listed)
@@ -762,6 +762,9 @@ LENIENCY = Param("leniency", float, 0.0, low=0.0, high=1.0, symbol="ℓ",
 WORD_BIAS = Param("word_bias", float, 0.0, low=0.0, high=1.0, symbol="β",
                   doc="β: share of the remaining chance that the judge calls a non-relevant document containing "
                       "the topic's title words relevant (false-positive rate ℓ + β·(1 − ℓ))")
+#: How many of a run's top documents a judge reranks (irnb.judges: the run's twin).
+RERANK_DEPTH = MEASUREMENT_DEPTH.renamed("rerank_depth", default=20, symbol=None,
+                                         doc="the run's top documents reordered by the judge's grades")
 #: The best runs (by the reference) among which a rank correlation is read (Clarke & Dietz 2024).
 TOP_TAU_RUNS = TOP_RUNS.renamed("top", default=10, label="top (the best runs by the reference)",
                                 doc="the top runs by the reference scores among which τ is read")
