@@ -1,7 +1,7 @@
 """Automatic judges: qrels written by a machine, and what they do to a ranking of runs.
 
 Relevance judgments are now often made, or completed, by language models (Thomas, Spielman,
-Craswell & Mitra, SIGIR 2024, report such labels in use at scale). This module makes a
+Craswell & Mitra, SIGIR 2024). This module makes a
 judge's qrels three ways and measures them against the reference qrels (the complete truth
 of a simulated collection, or the human qrels):
 
@@ -64,8 +64,8 @@ measures' rules). A judge's qrels entry that the Experiment's qrels do not list 
 (build the Experiment on qrels that list every document judged: ``truth=`` or the union).
 
 *Reranking with the judge*: each run's *twin* ranks the run's own top ``rerank_depth``
-documents by the judge's grade (highest first; ungraded documents after the judged non-relevant ones; ties
-keep the run's order) and keeps the rest of the ranking. A twin's rank is its place among
+documents by the judge's grade (highest first; ungraded documents after the judged
+non-relevant ones; ties keep the run's order) and keeps the rest of the ranking. A twin's rank is its place among
 the original runs under the same qrels (1 + the runs scoring strictly higher, scores
 rounded to 12 decimals: a tie goes to the twin); ``shift`` = its rank under the reference −
 its rank under the judge's whole-pool qrels (how many places the judge's qrels flatter it);
@@ -95,8 +95,8 @@ from .io import read_qrels
 from .kernels import Judged
 from .measures import Measure, parse_measures
 from .metrics import evaluate_view, level_counts_of
-from .params import (JUDGE_ACCURACY, LENIENCY, POOL_DEPTH, RELEVANCE_LEVEL, RERANK_DEPTH, TOP_TAU_RUNS, WORD_BIAS,
-                     random_generator)
+from .params import (JUDGE_ACCURACY, LENIENCY, POOL_DEPTH, RELEVANCE_LEVEL, RERANK_DEPTH, SEED, TOP_TAU_RUNS,
+                     WORD_BIAS, random_generator)
 from .pooling import judged_mask_of
 from .trecdata import Qrels
 
@@ -230,8 +230,8 @@ def classifier_judge(experiment: Experiment, documents, *, pool, depth: int = 10
     depth = POOL_DEPTH.validate(depth, owner)
     mask = judged_mask_of(experiment, pool)
     mask = np.ones(experiment.judgments.num_judgments, dtype=bool) if mask is None else np.asarray(mask)
-    rng = random_generator(seed, owner, note="the same seed gives the same halves")
-    half = rng.random(mask.size) < 0.5
+    seed = SEED.validate(seed, owner)  # an integer: the classifiers take it too
+    half = np.random.default_rng(seed).random(mask.size) < 0.5
     parts = [complete_qrels(experiment, documents, pool=mask, depth=depth, method=method, seed=seed).predicted]
     for train, target in ((mask & ~half, mask & half), (mask & half, mask & ~half)):
         if target.any():
