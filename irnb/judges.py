@@ -32,9 +32,7 @@ relevant", SIGIR-AP 2024) find automatic judges more lenient than human ones and
 the query's words in a non-relevant text: the simulated judge's ``leniency`` and
 ``word_bias``.
 
-Written policy
---------------
-*The simulated judge* (:func:`simulated_grades`) grades every document of every topic of a
+**Written policy.** *The simulated judge* (:func:`simulated_grades`) grades every document of every topic of a
 :class:`~irnb.datasets.Collection`, from its true grade g and two uniform draws per document
 (one numpy Generator from ``seed``; the same seed gives the same draws whatever the other
 parameters, so a judge with more leniency makes the same false positives and more):
@@ -370,26 +368,25 @@ def top_tau(reference, other, *, top: int = 10) -> float:
 class JudgeStudy:
     """What one judge does to the evaluation of an Experiment's runs (:func:`judge_study`).
 
-    Attributes
-    ----------
-    agreement : Cohen's κ and error rates per relevance level (:func:`agreement`), with a
-        column ``documents_judged`` (``pool``, ``holes``): the judge against the reference
-        on the pool's entries and on the holes it graded
-    correlation : one row per measure and qrels (``human pool``, ``fill holes``,
-        ``whole pool``): ``tau`` (Kendall's τ against the reference ranking), ``tau_top``
-        (among the ``top`` runs by the reference), ``tau_ap``, ``rms_error`` of the mean
-        scores, ``holes_error_r`` (Pearson's r over runs between a run's share of holes and
-        its score error, score − reference score; NaN when either is constant)
-    scores : one row per run, measure and qrels (:data:`QRELS_KINDS`): ``score`` (the mean
-        over topics), ``rank`` (among the runs, 1 = best), ``error`` (score − reference score)
-        and ``holes`` (the run's share of its top-d documents outside the pool)
-    rerank : one row per run and measure: ``rank`` (the run's own under the reference),
-        ``twin_reference_rank``, ``twin_judge_rank`` (its twin, reranked with the judge, among
-        the original runs under the reference and under the judge's whole-pool qrels),
-        ``shift`` = twin_reference_rank − twin_judge_rank, and ``inflation`` (the twin's
-        score gain under the judge's qrels beyond the runs' mean gain)
-    pool_entries, hole_entries : how many qrels entries the pool and the holes hold
-    outside : judge's qrels entries the Experiment's qrels do not list (left out)
+    * ``agreement``: Cohen's κ and error rates per relevance level (:func:`agreement`), with
+      a column ``documents_judged`` (``pool``, ``holes``): the judge against the reference on
+      the pool's entries and on the holes it graded;
+    * ``correlation``: one row per measure and qrels (``human pool``, ``fill holes``,
+      ``whole pool``): ``tau`` (Kendall's τ against the reference ranking), ``tau_top``
+      (among the ``top`` runs by the reference), ``tau_ap``, ``rms_error`` of the mean
+      scores, ``holes_error_r`` (Pearson's r over runs between a run's share of holes and its
+      score error, score − reference score; NaN when either is constant);
+    * ``scores``: one row per run, measure and qrels (:data:`QRELS_KINDS`): ``score`` (the
+      mean over topics), ``rank`` (among the runs, 1 = best), ``error`` (score − reference
+      score) and ``holes`` (the run's share of its top-d documents outside the pool);
+    * ``rerank``: one row per run and measure: ``rank`` (the run's own under the reference),
+      the twin's scores and ranks among the original runs under the reference and under the
+      judge's whole-pool qrels (``twin_reference_*``, ``twin_judge_*``), ``shift`` =
+      twin_reference_rank − twin_judge_rank, and ``inflation`` (the twin's score gain under
+      the judge's qrels beyond the runs' mean gain);
+    * ``depth``, ``top``, ``rerank_depth``: the settings; ``pool_entries``, ``hole_entries``:
+      how many qrels entries the pool and the holes hold; ``outside``: the judge's qrels
+      entries that the Experiment's qrels do not list (left out).
     """
 
     agreement: pd.DataFrame = field(repr=False)
