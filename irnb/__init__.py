@@ -32,6 +32,7 @@ _EXPORTS = {
     "reproductions": "papers", "ReproductionNeeds": "papers",
     "Report": "reporting", "report": "reporting",
     "judge_next": "judging", "AssessmentSession": "judging",
+    "sample_scores": "sampling", "SampledScores": "sampling",
 }
 
 __version__ = "0.1.0"
@@ -89,6 +90,8 @@ __all__ = [
     "true_background_rate",
     "background_rate_by_contributors",
     "interval_table",
+    "sample_scores",
+    "SampledScores",
     "pairwise_test",
     "compare_table",
     "case_proportions",

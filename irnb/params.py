@@ -66,7 +66,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
            "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "DRAWS",
-           "CONTRIBUTING_RUNS", "FACTOR", "TOP_RUNS",
+           "CONTRIBUTING_RUNS", "FACTOR", "TOP_RUNS", "SAMPLES", "LEVEL", "PRIOR",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
@@ -559,6 +559,22 @@ FRACTION = Param("fraction", float, 0.5, low=0.05, high=1.0,
 N_RESAMPLES = Param("n_resamples", int, 10_000, low=1, high=1_000_000,
                     note="more resamples change no printed digit and need runs × resamples numbers in memory",
                     doc="resamples of the randomization test or bootstrap")
+#: Relevance samples of the unjudged documents (irnb.sampling): each costs one evaluation of every run.
+SAMPLES = Param("samples", int, 1000, low=1, high=100_000,
+                note="every sample is one evaluation of every run; the interval ends settle long before",
+                doc="relevance samples of the unjudged documents (each one evaluation of every run)")
+#: Level of a sampled interval (the share of the samples between its ends).
+LEVEL = CONFIDENCE.renamed("level", doc="level of the sampled intervals (0.95: the central 95% of the samples)")
+#: Prior of an unjudged document's relevance (irnb.sampling): a number E, a named prior, or per-document probabilities.
+PRIOR = Param("prior", float, "run", low=0.0, high=1.0, symbol="E", keywords=("run", "pool", "estimated"),
+              also=(np.ndarray,),
+              also_doc="per-document probabilities (an array (run, topic, rank), a DataFrame topic, docno, "
+                       "probability, or CompletedQrels)",
+              meanings=(("run", "the run's judged documents, Fröbe et al."),
+                        ("pool", "the topic's judged documents, Fröbe et al."),
+                        ("estimated", "E estimated as Ravana & Moffat do")),
+              doc="probability that an unjudged document is relevant: E, 'run', 'pool', 'estimated', or "
+                  "per-document probabilities")
 #: Seed of a random generator (a numpy Generator is accepted where said: :data:`RANDOM_STATE`).
 SEED = Param("seed", int, 0, low=0, high=2 ** 63, high_open=True, doc="random seed")
 #: A seed or a numpy Generator used as it is (numpy takes any non-negative integer): :func:`random_generator`.
@@ -772,7 +788,8 @@ TOP_TAU_RUNS = TOP_RUNS.renamed("top", default=10, label="top (the best runs by 
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, NUM_DOCS, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
-    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SEED, REPEATS, DRAWS, CONTRIBUTING_RUNS, FACTOR, TOP_RUNS, TEST,
+    PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SAMPLES, PRIOR, SEED, REPEATS, DRAWS, CONTRIBUTING_RUNS, FACTOR,
+    TOP_RUNS, TEST,
     CORRECTION, ESTIMATOR, STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS,
     JUDGE_ACCURACY, LENIENCY, WORD_BIAS,
     TREC_COVID_ROUND)})
@@ -783,7 +800,8 @@ FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     LOG_SCALE, ACROSS_GROUPS, OVERWRITE, WITH_TRUTH, OPEN_BROWSER, FIGURE, STANDALONE, ACTIVE)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
-                                                 "random_state": RANDOM_STATE, "download_progress": DOWNLOAD_PROGRESS})
+                                                 "random_state": RANDOM_STATE, "download_progress": DOWNLOAD_PROGRESS,
+                                                 "level": LEVEL})
 #: Every declared choice beyond the registry's own (words from a fixed list), by what it chooses.
 CHOICES: Mapping[str, Param] = MappingProxyType({
     "adjustment": ADJUSTMENT, "interval_adjustment": INTERVAL_ADJUSTMENT, "matrix_value": MATRIX_VALUE,

@@ -67,7 +67,7 @@ def test_irnb_plots_reexports_every_plot_from_the_module_that_owns_it():
 
     owned = {name: module for module in (live, static) for name, obj in vars(module).items()
              if inspect.isfunction(obj) and obj.__module__ == module.__name__ and not name.startswith("_")}
-    assert len(owned) == 22 and all(name.endswith("_plot") for name in owned)
+    assert len(owned) == 23 and all(name.endswith("_plot") for name in owned)
     for module in (style, roles, legends):
         owned.update({name: module for name in module.__all__ if name in plots.__all__})
     assert sorted(plots.__all__) == sorted(owned)

@@ -42,6 +42,8 @@ plot                                   source
 :func:`subsampling_plot`               random-subsampling curves (Büttcher et al. Fig. 1)
 :func:`topic_difference_plot`          run minus baseline per topic, sorted (the per-topic
                                        comparison papers draw)
+:func:`sampled_scores_plot`            sampled means and intervals beside [B, T] and the
+                                       condensed list (Fröbe et al. 2023)
 =====================================  ===========================================================
 """
 
@@ -53,8 +55,8 @@ from .live import (bias_plot, case_matrix_plot, case_proportions_plot, intervals
                    update_case_proportions_plot, update_intervals_plot, update_simulated_precision_plot,
                    update_tau_depth_plot, update_topic_intervals_plot, update_unjudged_plot)
 from .roles import artists
-from .static import (background_rate_plot, depth_curves_plot, ranked_runs_plot, separability_plot, subsampling_plot,
-                     topic_difference_plot)
+from .static import (background_rate_plot, depth_curves_plot, ranked_runs_plot, sampled_scores_plot, separability_plot,
+                     subsampling_plot, topic_difference_plot)
 from .style import (CASE_COLOURS, MIN_FONT, PALETTE, estimate_label, measure_label, plain_log_axis,
                     procedure_caption, series_style)
 
@@ -92,4 +94,5 @@ __all__ = [
     "separability_plot",
     "subsampling_plot",
     "topic_difference_plot",
+    "sampled_scores_plot",
 ]

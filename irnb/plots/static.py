@@ -243,3 +243,38 @@ def topic_difference_plot(differences: pd.DataFrame, *, run: str = "run", baseli
                  fontsize="medium")
     ax.grid(axis="y", alpha=0.3)
     return ax
+
+
+def sampled_scores_plot(table: pd.DataFrame, *, measure: str, ax=None):
+    """Sampled scores beside the bounds (Fröbe et al. 2023): every run ranked by its sampled
+    mean of ``measure``, with the sampled interval (``low``–``high``), the condensed-list value
+    and, where the measure has them, the mean bounds B and T. ``table`` is
+    :meth:`irnb.sampling.SampledScores.beside_bounds`."""
+    missing = [c for c in ("run", "measure", "mean", "low", "high", "condensed", "lower", "upper")
+               if c not in table.columns]
+    if missing:
+        raise ValueError(f"sampled_scores_plot: the table needs the columns of SampledScores.beside_bounds(); "
+                         f"missing {missing}")
+    rows = table[table["measure"] == measure]
+    if rows.empty:
+        raise ValueError(f"sampled_scores_plot: no rows for measure {measure!r}; measures: "
+                         f"{sorted(table['measure'].unique())}")
+    ax = axes_or_new(ax, (8.0, 4.0))
+    order = np.lexsort((np.arange(len(rows)), -rows["mean"].to_numpy(np.float64)))
+    rows = rows.iloc[order]
+    x = np.arange(1, len(rows) + 1, dtype=np.float64)
+    mean = rows["mean"].to_numpy(np.float64)
+    if rows["lower"].notna().any():
+        tag(ax.vlines(x, rows["lower"], rows["upper"], color=PALETTE[2], alpha=0.35, linewidth=4,
+                      label="[B, T]"), "bounds")
+    tag(ax.errorbar(x, mean, yerr=[mean - rows["low"].to_numpy(np.float64), rows["high"].to_numpy(np.float64) - mean],
+                    fmt="o", markersize=3, color=PALETTE[0], capsize=2, label="sampled mean and interval")[0],
+        "sampled")
+    tag(ax.plot(x, rows["condensed"].to_numpy(np.float64), linestyle="none", marker="s", markersize=3,
+                markerfacecolor="none", color=PALETTE[1], label="condensed list")[0], "condensed")
+    ax.set_xlabel(f"runs ranked by their sampled {measure_label(measure)}")
+    ax.set_ylabel(f"{measure_label(measure)}, mean over topics")
+    ax.grid(alpha=0.3)
+    ax.set_xticks(*thin_ticks(x, rows["run"].astype(str).tolist(), 40), rotation=90, fontsize=MIN_FONT)
+    outside_legend(ax, *ax.get_legend_handles_labels())
+    return ax

@@ -94,7 +94,7 @@ from .classifiers import (DECISION_RULES, DEFAULT_DECISION_RULE, INSTALL_HINT, M
 from .completed_bias import (completed_leave_one_group_out_bias, completed_pool_bias, contributor_subset_completion,
                              leave_one_group_out_completions)
 from .completion import CompletedQrels, complete_qrels, run_lines
-from .expected import expected_precision, expected_rbp
+from .expected import expected_precision, expected_rbp, expected_relevance
 from .features import TermCounts, term_counts
 
 __all__ = [
@@ -113,6 +113,7 @@ __all__ = [
     "completed_leave_one_group_out_bias",
     "completed_pool_bias",
     "expected_precision",
+    "expected_relevance",
     "expected_rbp",
 ]
 

@@ -75,6 +75,16 @@ def _expected(experiment, probabilities, pool, relevance_level, background_rate,
     return expected_gains(experiment, mask, level, value, cells, rate)
 
 
+def expected_relevance(experiment: Experiment, probabilities, *, pool=None, relevance_level: int = 1,
+                       background_rate: float = 0.0, owner: str = "expected_relevance") -> np.ndarray:
+    """(S, T, D) expected binary gain at every rank, the gains :func:`expected_precision` and
+    :func:`expected_rbp` weigh: 1 or 0 for a judged document, its probability of relevance
+    for an unjudged one with a prediction (``probabilities`` as there), ``background_rate``
+    for another unjudged one, 0 where the run has no document. ``owner`` names the caller in
+    errors."""
+    return _expected(experiment, probabilities, pool, relevance_level, background_rate, owner)
+
+
 def _cutoff(k, owner: str) -> int:
     return DEPTH.validate(k, owner)
 
