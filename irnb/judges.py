@@ -246,12 +246,17 @@ def judge_entries(experiment: Experiment, judge) -> np.ndarray:
     where it gives none). ``judge``: a :class:`~irnb.Qrels`, a qrels file or DataFrame
     (read with :func:`irnb.read_qrels`), or already a (Q,) array of grades over the entries.
     Entries of the judge's qrels that the Experiment's qrels do not list are left out."""
+    return _judge_entries(experiment, judge)[0]
+
+
+def _judge_entries(experiment: Experiment, judge) -> tuple[np.ndarray, int]:
+    """:func:`judge_entries`, and how many of the judge's qrels entries were left out."""
     Q = experiment.judgments.num_judgments
     if isinstance(judge, np.ndarray):
         if judge.shape != (Q,) or judge.dtype.kind not in "iu":
             raise ValueError(f"judge as an array must hold one integer grade per qrels entry of the Experiment "
                              f"(shape ({Q},)), got dtype {judge.dtype} and shape {judge.shape}")
-        return judge.astype(np.int8)
+        return judge.astype(np.int8), 0
     if isinstance(judge, (str, os.PathLike, pd.DataFrame)):
         judge = read_qrels(judge)
     if not isinstance(judge, Qrels):
@@ -269,7 +274,7 @@ def judge_entries(experiment: Experiment, judge) -> np.ndarray:
     out = np.full(Q, UNJUDGED, dtype=np.int8)
     found = entry >= 0
     out[entry[found]] = table["grade"].to_numpy()[found].astype(np.int8)
-    return out
+    return out, int((~found).sum())
 
 
 # =============================================================================== agreement
@@ -488,10 +493,7 @@ def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
     j = experiment.judgments
     pool_mask = judged_mask_of(experiment, pool)
     pool_mask = np.ones(j.num_judgments, dtype=bool) if pool_mask is None else np.asarray(pool_mask, dtype=bool)
-    judge_grade = judge_entries(experiment, judge)
-    outside = 0
-    if isinstance(judge, Qrels):
-        outside = judge.num_judgments - int((judge_grade != UNJUDGED).sum())
+    judge_grade, outside = _judge_entries(experiment, judge)
     reference = j.qrel_grade.astype(np.int8)
     hole = _holes(j, pool_mask, depth)
     grades = {

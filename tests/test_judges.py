@@ -147,8 +147,10 @@ def test_top_tau_reads_only_the_best_runs():
 def test_study_by_hand():
     runs = pd.DataFrame({"run": ["x"] * 3 + ["y"] * 3, "qid": "1", "docno": list("acbcba"), "score": [3, 2, 1] * 2})
     exp = Experiment(runs, pd.DataFrame({"qid": "1", "docno": list("abc"), "grade": [1, 1, 0]}))
-    judge = Qrels.from_dict({"1": {"a": 0, "b": 1, "c": 1}})   # misses a, calls c relevant
+    # misses a, calls c relevant; d and topic 2 are not in the Experiment's qrels: left out, counted
+    judge = Qrels.from_dict({"1": {"a": 0, "b": 1, "c": 1, "d": 1}, "2": {"a": 1}})
     study = judge_study(exp, judge, pool=np.array([True, False, False]), depth=3, measures=["P@1"], top=2)
+    assert study.outside == 2
     p1 = study.scores.pivot(index="run", columns="qrels", values="score")[list(QRELS_KINDS)]
     # P@1: x ranks a first (relevant; judge: 0), y ranks c first (non-relevant; judge: 1, c is a hole)
     assert p1.loc["x"].tolist() == [1.0, 1.0, 1.0, 0.0]
