@@ -236,3 +236,15 @@ def test_the_kld_classifier_judges_the_holes_and_the_pool_it_was_not_trained_on(
     assert set(np.unique(grades[grades >= 0])) <= {0, 1}
     study = judge_study(exp, judged, pool=pool, depth=10, measures=["P@10"], top=3)
     assert 0 < study.agreement.loc[study.agreement["level"] == "≥1", "documents"].sum()
+
+
+def test_a_twin_reranked_by_a_perfect_judge_never_scores_below_its_run(small):
+    """Ranking a run's top documents by their true grades can only raise its P@10 under the truth,
+    and the twin's score is the same under the reference and under the perfect judge's qrels."""
+    exp = small.complete_experiment
+    study = judge_study(exp, simulated_grades(small).ravel(), pool=irnb.depth_pool(exp, depth=5), depth=40,
+                        measures=["P@10"], rerank_depth=40)
+    twins = study.rerank.set_index("run")
+    own = study.scores[study.scores["qrels"] == "reference"].set_index("run")["score"]
+    assert (twins["twin_reference_score"] >= own).all() and (twins["twin_reference_score"] > own).any()
+    np.testing.assert_allclose(twins["twin_judge_score"], twins["twin_reference_score"])
