@@ -75,7 +75,8 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
            "CHOICES", "ADJUSTMENT", "INTERVAL_ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME"]
+           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME",
+           "JUDGE_ACCURACY", "LENIENCY", "WORD_BIAS", "TOP_TAU_RUNS", "RERANK_DEPTH"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # how an error lists a parameter's choices (Param.listed)
@@ -771,12 +772,30 @@ ACTIVE = Param("active", bool, True, doc="draw now (False: when the view is firs
 BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "deep"), noun="numbers of judgments",
                           doc="shallow, medium and deep judgment budgets (Ravana & Moffat 2010 Tables 1-3)")
 
+#: An automatic judge's accuracy: the chance that it gives a relevant document its true grade (irnb.judges).
+JUDGE_ACCURACY = Param("accuracy", float, 1.0, low=0.0, high=1.0, symbol="a",
+                       doc="a: probability that the judge gives a relevant document its true grade (per grade)")
+#: An automatic judge's leniency: its false-positive rate on non-relevant documents (irnb.judges).
+LENIENCY = Param("leniency", float, 0.0, low=0.0, high=1.0, symbol="ℓ",
+                 doc="ℓ: probability that the judge calls a non-relevant document relevant (false positive)")
+#: An automatic judge's susceptibility to the topic's words (irnb.judges).
+WORD_BIAS = Param("word_bias", float, 0.0, low=0.0, high=1.0, symbol="β",
+                  doc="β: share of the remaining chance that the judge calls a non-relevant document containing "
+                      "the topic's title words relevant (false-positive rate ℓ + β·(1 − ℓ))")
+#: How many of a run's top documents a judge reranks (irnb.judges: the run's twin).
+RERANK_DEPTH = MEASUREMENT_DEPTH.renamed("rerank_depth", default=20, symbol=None,
+                                         doc="the run's top documents reordered by the judge's grades")
+#: The best runs (by the reference) among which a rank correlation is read (Clarke & Dietz 2024).
+TOP_TAU_RUNS = TOP_RUNS.renamed("top", default=10, label="top (the best runs by the reference)",
+                                doc="the top runs by the reference scores among which τ is read")
+
 #: Every declared parameter by name (the registry the docs and a test read).
 PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     MEASUREMENT_DEPTH, POOL_DEPTH, RUN_DEPTH, NUM_DOCS, RELEVANCE_LEVEL, ALPHA, CONFIDENCE, BACKGROUND_RATE, SMOOTHING,
     PERSISTENCE, JUDGMENTS, FRACTION, N_RESAMPLES, SAMPLES, PRIOR, SEED, REPEATS, DRAWS, CONTRIBUTING_RUNS, FACTOR,
     TOP_RUNS, TEST,
     CORRECTION, ESTIMATOR, STRATEGY, SUGGESTIONS, ROUND_SIZE, BUDGET, DEGREE, N_JOBS, COMPARISONS, MAX_GROUPS,
+    JUDGE_ACCURACY, LENIENCY, WORD_BIAS,
     TREC_COVID_ROUND)})
 #: Every declared flag by name (True or False, or a sentinel where declared).
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
