@@ -54,11 +54,13 @@ aspect count as covered), so that even a poor run retrieves documents about the 
 real poor runs do, rather than background noise — and with a = 1 only about the aspects its
 formulation matches.
 
-Two mechanisms serve the papers' own settings (:mod:`irnb.datasets.settings`) and are off in
+Three mechanisms serve the papers' own settings (:mod:`irnb.datasets.settings`) and are off in
 the default: :func:`pooled_runs` pools a declared number of manual and of automatic runs
-spread over the groups (TREC 2006 Terabyte's 11 + 31), and :func:`facet_decoys_of` gives
+spread over the groups (TREC 2006 Terabyte's 11 + 31), :func:`facet_decoys_of` gives
 manual formulations non-relevant documents of their own, so that what only manual runs pool
-is about as often relevant as the pool (as in TREC 2006 Terabyte and TREC-COVID round 1).
+is about as often relevant as the pool (as in TREC 2006 Terabyte and TREC-COVID round 1), and
+:func:`capped_group_sizes` limits the runs per group as tracks do (TREC-COVID round 1: 3), so
+that the runs left out of a pool come from many groups, not from the few largest.
 
 The constants were chosen by a search scored on seeds 0–7 and finished on seed 0
 (``benchmarks/tune_simulator.py``; ``benchmarks/calibration.py`` prints the comparison) so
