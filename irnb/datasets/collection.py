@@ -140,6 +140,7 @@ def simulate(
     pooled_manual_runs: int = SIMULATION_PARAMS["pooled_manual_runs"].default,
     pooled_automatic_runs: int = SIMULATION_PARAMS["pooled_automatic_runs"].default,
     facet_decoys: float = SIMULATION_PARAMS["facet_decoys"].default,
+    max_runs_per_group: int = SIMULATION_PARAMS["max_runs_per_group"].default,
 ) -> Collection:
     """Simulate a TREC-like ad-hoc test collection whose complete truth is known.
 
@@ -168,7 +169,8 @@ def simulate(
     design = model.draw_design(
         seed, num_runs=p["num_runs"], num_groups=p["num_groups"], novel_runs=p["novel_runs"],
         keyword_runs=p["keyword_runs"], pooled_runs_per_group=p["pooled_runs_per_group"],
-        pooled_manual_runs=p["pooled_manual_runs"], pooled_automatic_runs=p["pooled_automatic_runs"])
+        pooled_manual_runs=p["pooled_manual_runs"], pooled_automatic_runs=p["pooled_automatic_runs"],
+        max_runs_per_group=p["max_runs_per_group"])
     ranking, score = model.rank_documents(seed, latents, design, run_depth=p["run_depth"])
     return _assemble(seed, p, latents, design, ranking, score)
 

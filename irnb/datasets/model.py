@@ -54,11 +54,13 @@ aspect count as covered), so that even a poor run retrieves documents about the 
 real poor runs do, rather than background noise — and with a = 1 only about the aspects its
 formulation matches.
 
-Two mechanisms serve the papers' own settings (:mod:`irnb.datasets.settings`) and are off in
+Three mechanisms serve the papers' own settings (:mod:`irnb.datasets.settings`) and are off in
 the default: :func:`pooled_runs` pools a declared number of manual and of automatic runs
-spread over the groups (TREC 2006 Terabyte's 11 + 31), and :func:`facet_decoys_of` gives
+spread over the groups (TREC 2006 Terabyte's 11 + 31), :func:`facet_decoys_of` gives
 manual formulations non-relevant documents of their own, so that what only manual runs pool
-is about as often relevant as the pool (as in TREC 2006 Terabyte and TREC-COVID round 1).
+is about as often relevant as the pool (as in TREC 2006 Terabyte and TREC-COVID round 1), and
+:func:`capped_group_sizes` limits the runs per group as tracks do (TREC-COVID round 1: 3), so
+that the runs left out of a pool come from many groups, not from the few largest.
 
 The constants were chosen by a search scored on seeds 0–7 and finished on seed 0
 (``benchmarks/tune_simulator.py``; ``benchmarks/calibration.py`` prints the comparison) so
@@ -100,7 +102,8 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["FAMILY_NAMES", "FEATURE_MEANS", "APPROACH_WEIGHTS", "KINDS", "Latents", "Design",
-           "draw_latents", "draw_design", "pooled_runs", "facet_decoys_of", "rank_documents"]
+           "draw_latents", "draw_design", "pooled_runs", "facet_decoys_of", "capped_group_sizes",
+           "rank_documents"]
 
 FAMILY_NAMES = ("background", "near", "near-title", "relevant-main", "relevant-title", "relevant-novel")
 BACKGROUND, NEAR, NEAR_TITLE, REL_MAIN, REL_TITLE, REL_NOVEL = range(6)
@@ -321,11 +324,15 @@ def _quality_curve(n: int) -> np.ndarray:
 
 
 def draw_design(seed: int, *, num_runs: int, num_groups: int, novel_runs: int, keyword_runs: int,
-                pooled_runs_per_group: int, pooled_manual_runs: int = -1, pooled_automatic_runs: int = -1) -> Design:
-    """Group sizes, approaches, manual and contributing runs (:func:`pooled_runs`), run quality."""
+                pooled_runs_per_group: int, pooled_manual_runs: int = -1, pooled_automatic_runs: int = -1,
+                max_runs_per_group: int = 0) -> Design:
+    """Group sizes (capped by :func:`capped_group_sizes` when ``max_runs_per_group`` > 0), approaches,
+    manual and contributing runs (:func:`pooled_runs`), run quality."""
     rng = _rng(seed, _DESIGN)
     S, G = num_runs, num_groups
     sizes = 1 + rng.multinomial(S - G, rng.dirichlet(np.full(G, 1.5)))
+    if max_runs_per_group:
+        sizes = capped_group_sizes(sizes, cap=max_runs_per_group)
     group = np.repeat(np.arange(G), sizes)
     kind = np.zeros(S, dtype=np.int64)
     # keyword approaches belong to whole groups (a group's style), filled in a random order
@@ -379,6 +386,31 @@ def draw_design(seed: int, *, num_runs: int, num_groups: int, novel_runs: int, k
     for arr in vars(out).values():
         arr.flags.writeable = False
     return out
+
+
+def capped_group_sizes(sizes: np.ndarray, *, cap: int) -> np.ndarray:
+    """Group sizes with no group above ``cap`` runs: a TREC track's limit on submissions per group.
+
+    The drawn sizes (1 + a Dirichlet-multinomial share) leave a few groups with many runs; a
+    track caps them, and most groups submit up to the cap: TREC-COVID round 1's 56 teams
+    submitted at most 3 runs each and most of them exactly 3
+    (``tests/datasets/test_settings_ravana.py`` measures it on the shared data). Which runs a
+    track pools then matters: with the pooled runs spread over the groups, the runs left out of
+    the pool come from every group, not from the few largest, so few pairs of non-pooled runs
+    share a group (and its noise and quality). Each excess run, taken from the largest group
+    (the first of equals), goes to the smallest (the first of equals); the total is kept.
+
+    >>> capped_group_sizes(np.array([7, 1, 2, 2]), cap=4).tolist()   # 7 → 4; the 3 runs go to 1, 2, 2
+    [4, 3, 3, 2]
+    """
+    sizes = np.asarray(sizes, dtype=np.int64).copy()
+    if cap * sizes.size < int(sizes.sum()):
+        raise ValueError(f"max_runs_per_group ({cap}) × num_groups ({sizes.size}) must be ≥ num_runs "
+                         f"({int(sizes.sum())}): the groups cannot hold every run")
+    while sizes.max() > cap:
+        sizes[int(np.argmax(sizes))] -= 1
+        sizes[int(np.argmin(sizes))] += 1
+    return sizes
 
 
 def pooled_runs(group: np.ndarray, manual: np.ndarray, index_in_group: np.ndarray, *, per_group: int,

@@ -57,6 +57,9 @@ _P = [
     Param("facet_decoys", float, 0.0, low=0.0, high=10.0,
           doc="non-relevant near-topic documents per relevant-novel one that look like relevant-novel documents "
               "(manual formulations' own mistakes); 0: none"),
+    Param("max_runs_per_group", int, 0, low=0, high=400,
+          doc="a track's limit on runs per group (excess runs go to the smallest groups; × num_groups must be "
+              "≥ num_runs); 0: no limit"),
 ]
 
 SIMULATION_PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in _P})

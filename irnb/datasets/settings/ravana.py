@@ -12,6 +12,9 @@ from .base import Setting
 
 _RUNS, _POOLED, _MANUAL = 105, 59, SIMULATION_PARAMS["novel_runs"].default
 _GROUPS = 23
+#: The smallest limit on runs per group that holds the 105 runs in 23 groups: a track caps submissions
+#: and most groups submit up to the cap (TREC-COVID round 1: at most 3 runs per team, most teams 3).
+_CAP = -(-_RUNS // _GROUPS)
 
 SETTINGS = (
     Setting(
@@ -21,9 +24,11 @@ SETTINGS = (
                   "pool_depth": 100, "run_depth": 1000, "judged": 69_100, "relevant": 2_614},
         where="Ravana & Moffat (2010), Section 4",
         params={"num_topics": 50, "num_runs": _RUNS, "num_groups": _GROUPS, "pool_depth": 100, "run_depth": 1000,
-                "pooled_manual_runs": _MANUAL, "pooled_automatic_runs": _POOLED - _MANUAL},
+                "pooled_manual_runs": _MANUAL, "pooled_automatic_runs": _POOLED - _MANUAL,
+                "max_runs_per_group": _CAP},
         differs=(f"the paper prints neither groups nor manual runs: {_GROUPS} groups and the model's {_MANUAL} "
-                 "manual runs (all pooled) are simulated",
+                 "manual runs (all pooled) are simulated; TREC-9's limit on runs per group is not printed either: the "
+                 f"smallest that holds the runs ({_CAP}) is simulated",
                  "judged and relevant documents per topic are the calibrated model's (its relevance and its runs' "
                  "overlap follow TREC-COVID and CLEF eHealth), not TREC-9's 69,100 and 2,614"),
     ),
