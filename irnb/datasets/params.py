@@ -57,6 +57,9 @@ _P = [
     Param("facet_decoys", float, 0.0, low=0.0, high=10.0,
           doc="non-relevant near-topic documents per relevant-novel one that look like relevant-novel documents "
               "(manual formulations' own mistakes); 0: none"),
+    Param("novel_subject_share", float, 0.0, low=0.0, high=1.0,
+          doc="share of the relevant-novel documents' facet words that their text (the classifiers') takes from "
+              "the topic's subject words instead, as the other relevant documents' text; 0: none"),
 ]
 
 SIMULATION_PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in _P})
