@@ -200,7 +200,7 @@ def test_manual_only_documents_are_relevant_about_as_often_as_the_pool_in_trec_c
     assert ratio(without) - real > 0.3
 
 
-# =============================================================== relevant-novel text on the subject, switched off and on
+# =============================================================== relevant-novel text on the subject, off and on
 def _facet_and_subject_words(c, docnos, topic_index: int) -> tuple[int, int]:
     """How many of the texts' words are the topic's facet words, and how many its subject words."""
     from irnb.datasets.text import topic_words, vocabulary
