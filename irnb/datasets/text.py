@@ -42,7 +42,9 @@ a perfect classifier confuses some. Grade-2 documents are more topical and lean 
 Relevant documents are longer (scale 1.6, grade 2: 1.8), as in TREC collections where the
 chance of relevance grows with length (Singhal, Buckley & Mitra, SIGIR 1996). The title
 families use title words, relevant or not (a biased cue, as the keyword runs' scores); the
-relevant-novel family uses facet words instead (near documents a few). Background
+relevant-novel family uses facet words instead (near documents a few); ``simulate``'s
+``novel_subject_share`` moves part of them to the subject words (:func:`novel_subject_rows`),
+so that those documents read more like the topic's other relevant documents. Background
 documents are nearly all background. The ``own`` words let a classifier memorise its
 training documents, as real rare terms do: it fits them better than the documents it
 predicts (the training scores, hence the threshold, are optimistic).
@@ -92,8 +94,7 @@ import pyarrow.compute as pc
 from .model import REL_MAIN, REL_NOVEL
 
 __all__ = ["Documents", "ReadableDocuments", "vocabulary", "rare_words", "CLASSES", "COMPONENTS", "topic_words",
-           "splitmix64", "mixtures",
-           "novel_subject_rows"]
+           "splitmix64", "mixtures", "novel_subject_rows"]
 
 COMPONENTS = ("background", "topic", "title", "facet", "near", "aspect", "own")
 VOCABULARY_SIZE = 6000
