@@ -141,6 +141,7 @@ def simulate(
     pooled_automatic_runs: int = SIMULATION_PARAMS["pooled_automatic_runs"].default,
     facet_decoys: float = SIMULATION_PARAMS["facet_decoys"].default,
     max_runs_per_group: int = SIMULATION_PARAMS["max_runs_per_group"].default,
+    novel_subject_share: float = SIMULATION_PARAMS["novel_subject_share"].default,
 ) -> Collection:
     """Simulate a TREC-like ad-hoc test collection whose complete truth is known.
 
@@ -232,7 +233,7 @@ def _assemble(seed: int, p: dict, latents: model.Latents, design: model.Design,
         "quality": design.quality.copy(),
     })
     documents = Documents(seed=seed, topics=topic_ids, family=latents.family, grade=latents.grade,
-                          docno_width=width)
+                          docno_width=width, novel_subject_share=p["novel_subject_share"])
     relevant = (grade > 0).sum(axis=1)
     topics = pd.DataFrame({
         "topic": topic_ids,

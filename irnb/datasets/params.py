@@ -60,6 +60,9 @@ _P = [
     Param("max_runs_per_group", int, 0, low=0, high=400,
           doc="a track's limit on runs per group (excess runs go to the smallest groups; × num_groups must be "
               "≥ num_runs); 0: no limit"),
+    Param("novel_subject_share", float, 0.0, low=0.0, high=1.0,
+          doc="share of the relevant-novel documents' facet words that their text (the classifiers') takes from "
+              "the topic's subject words instead, as the other relevant documents' text; 0: none"),
 ]
 
 SIMULATION_PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in _P})

@@ -45,7 +45,9 @@ from irnb.datasets.text import (
     VOCABULARY_SIZE,
     _slot_table,
     _zipf_weights,
+    CLASSES,
     mixtures,
+    novel_subject_rows,
     rare_words,
     topic_words,
     vocabulary,
@@ -95,7 +97,7 @@ def test_same_seed_gives_byte_identical_files(tmp_path):
 # within one process.
 # A deliberate change of the simulator changes it: recompute it with _folder_digest and say
 # so in the commit.
-DEFAULT_DIGEST = "df50f9e5d445858a8baf8831dfd7f6efef980bb346bd29d79d5993a568883e35"
+DEFAULT_DIGEST = "9807fe5776eb096551b6771f712106ebc7c2971b1f575dd8e0c10b1c807d8f46"
 
 
 def _folder_digest(folder: Path) -> str:
@@ -580,6 +582,22 @@ def test_mixtures_by_hand():
     np.testing.assert_allclose(p, [1 - 0.05 - 0.648, 0.648 * 0.35 * 0.5, 0.0, 0.648 * 0.35, 0.648 * 0.35 * 0.5,
                                    0.648 * 0.3, 0.05], atol=1e-12)
     assert p.sum() == pytest.approx(1.0)
+
+
+def test_novel_subject_share_moves_only_relevant_novel_facet_words_to_the_subject_words_by_hand():
+    u = np.array([0.5, 0.5])
+    # relevant-novel grade 1, u₁ = u₂ = ½ (τ = 0.30, ρ = 0.60); share 1 takes relevant-main's facet share 0.04:
+    # rest = 1 − 0 − 0.04 − 0.30 = 0.66, topic 0.30·0.66·0.6 = 0.1188, near 0.30·0.66·0.4 = 0.0792
+    novel, main = np.array([model.REL_NOVEL, model.REL_MAIN]), np.array([1, 1])
+    p = mixtures(novel, main, u, u, novel_subject_share=1.0)
+    np.testing.assert_allclose(p[0], [0.65, 0.1188, 0.0, 0.012, 0.0792, 0.09, 0.05], atol=1e-12)
+    np.testing.assert_allclose(p[1], mixtures(novel, main, u, u)[1], rtol=0, atol=0)   # relevant-main: untouched
+    # without it (rest = 0.40): topic 0.30·0.40·0.6 = 0.072, facet 0.09 — the default's texts
+    np.testing.assert_allclose(mixtures(novel, main, u, u, novel_subject_share=0.0)[0],
+                               [0.65, 0.072, 0.0, 0.09, 0.048, 0.09, 0.05], atol=1e-12)
+    # grade 2 moves towards relevant-main's grade-2 facet share (0.04): half-way from 0.35 at share ½
+    row = novel_subject_rows(CLASSES[model.REL_NOVEL, 1][None, :], np.array([True]), np.array([1]), share=0.5)
+    assert row[0, 4] == pytest.approx(0.195)
 
 
 # =============================================================== errors that teach
