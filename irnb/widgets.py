@@ -6,16 +6,16 @@ No maths here. A control change calls the core (``depth_pool``, ``score_interval
 artists in place; the figure is then redrawn (with the ipympl backend on its own canvas,
 else as a PNG). This module puts the tabs together: :func:`explorer`; the parts live in
 :mod:`irnb.views` — the controls (:mod:`irnb.views.controls`), the page layout
-(:mod:`irnb.views.layout`), the figure's drawing (:mod:`irnb.views.frames`,
-:mod:`irnb.views.text_cache`), the shared :class:`View` (:mod:`irnb.views.base`) and one
-module per tab.
+(:mod:`irnb.views.layout`), the figure's drawing (:mod:`irnb.views.frames`), the shared
+:class:`View` (:mod:`irnb.views.base`) and one module per tab.
 
-Speed: the layout is computed on the first draw and then frozen, text is drawn from a
-cache of bitmaps, topic axes label at most 25 topics and the per-run plots show the top
-``top`` runs (default 30); the decision view keeps Table 1 while only k or the measure
-change and tests only the shown runs' pairs when the test allows (:class:`DecisionView`).
-On the default collection a change costs 20–35 ms of drawing and PNG (80–110 ms before
-the layout froze and text came from bitmaps), see ``benchmarks/bench_widgets.py``.
+Speed: the figures are matplotlib's, drawn as matplotlib and ipympl draw them (constrained
+layout on every draw); what keeps a change fast is the core's caching and the plots' size:
+topic axes label at most :data:`irnb.plots.style.TOPIC_LABELS` topics and the per-run plots show the top ``top`` runs
+(default 30); the decision view keeps Table 1 while only k or the measure change and tests
+only the shown runs' pairs when the test allows (:class:`DecisionView`). The redraw's cost
+is measured by ``benchmarks/bench_widgets.py`` (kernel side) and
+``benchmarks/bench_browser.py`` (key press to new picture in a browser).
 
 Sliders take their bounds from the declarations the core validates against
 (:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the

@@ -25,11 +25,24 @@ from irnb.decision import case_matrix, case_proportions, compare_table  # noqa: 
 from irnb.intervals import INTERVAL_PARAMS, point_estimates, score_intervals  # noqa: E402
 from irnb.pooling import POOL_PARAMS, depth_pool, unjudged_overlap  # noqa: E402
 from irnb.views import bias as bias_module  # noqa: E402
-from irnb.views import frames, text_cache  # noqa: E402
+from irnb.views import frames  # noqa: E402
 from irnb.views import unjudged as unjudged_module  # noqa: E402
 from irnb.views.decision import only_runs  # noqa: E402
 
 D = 60  # run depth of the small collection
+#: Colour levels two pictures of one setting may differ by: constrained layout starts from the
+#: panels' last places, so after other settings they can sit a hundredth of a pixel apart.
+ANTIALIAS_LEVELS = 8
+
+
+def same_picture(png: bytes, other: bytes) -> bool:
+    """Two PNGs show the same picture: same size, no pixel more than ANTIALIAS_LEVELS apart."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    a, b = (np.asarray(Image.open(BytesIO(x)).convert("RGBA")).astype(np.int16) for x in (png, other))
+    return a.shape == b.shape and int(np.abs(a - b).max(initial=0)) <= ANTIALIAS_LEVELS
 
 
 @pytest.fixture(scope="module")
@@ -365,9 +378,8 @@ def test_png_fallback_rerenders_the_same_figure(experiment):
         view.controls["depth"].value = depth
         assert view._canvas_widget.value != first
     assert view.figure is figure and list(view.figure.axes) == axes
-    view.controls["depth"].value = start  # back to the first setting: the very same picture
-    assert view._canvas_widget.value == first
-    assert view.layouts == 1  # laid out once, with room for the longest run name
+    view.controls["depth"].value = start  # back to the first setting: the same picture
+    assert same_picture(view._canvas_widget.value, first)
     assert set(view.timings) >= {"core", "artists", "draw", "total"}
 
 
@@ -485,267 +497,21 @@ def test_png_frames_are_the_rendered_pixels():
     np.testing.assert_array_equal(pixels[:, :, :3], [top, bottom])
 
 
-def _ink(pixels: np.ndarray) -> tuple[float, float, float]:
-    """Total darkness of an RGBA picture on white and its centroid (x, y) in pixels."""
-    dark = 255.0 - pixels[:, :, :3].astype(np.float64).mean(axis=2)
-    total = dark.sum()
-    ys, xs = np.indices(dark.shape)
-    return total, float((xs * dark).sum() / total), float((ys * dark).sum() / total)
-
-
-@pytest.mark.parametrize("text, options", [
-    ("acorn-a1 · P@10", {"fontsize": 9}),
-    ("topic 107", {"fontsize": 7, "rotation": 90, "color": "#D55E00"}),
-    ("λ = 1 − Δ", {"fontsize": 11, "rotation": 30, "alpha": 0.5}),
-    ("$\\alpha^2$", {"fontsize": 10}),  # mathtext: drawn by matplotlib as usual
-])
-def test_cached_text_is_matplotlibs_text_on_whole_pixels(text, options):
-    """The views' canvas draws each text from a bitmap cache: the same ink as matplotlib's
-    own drawing (within 3 %), at most half a pixel away (the origin snaps to a whole
-    pixel), in the text's colour; drawn again, the very same pixels, with no new
-    rasterisation."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    pictures = []
-    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
-        figure = Figure(figsize=(2.0, 1.2), dpi=80)
-        canvas(figure)
-        figure.text(0.3, 0.3, text, **options)
-        figure.canvas.draw()
-        pictures.append(np.asarray(figure.canvas.buffer_rgba()).copy())
-    plain, cached = pictures
-    (ink_p, x_p, y_p), (ink_c, x_c, y_c) = _ink(plain), _ink(cached)
-    assert ink_c == pytest.approx(ink_p, rel=0.03)
-    assert abs(x_c - x_p) <= 0.5 and abs(y_c - y_p) <= 0.5
-    if "color" in options:  # fully covered pixels are the text's colour in both
-        for picture in (plain, cached):
-            darkest = picture[np.unravel_index(np.argmin(picture[:, :, :3].sum(axis=2)), picture.shape[:2])]
-            assert list(darkest[:3]) == [0xD5, 0x5E, 0x00]
-    entries = len(figure.canvas.text_bitmaps)
-    assert entries >= (0 if text.startswith("$") else 1)
-    figure.canvas.draw()
-    np.testing.assert_array_equal(np.asarray(figure.canvas.buffer_rgba()), cached)
-    assert len(figure.canvas.text_bitmaps) == entries
-
-
-def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
-    view = widgets.intervals_view(experiment)
-    cache = view.figure.canvas.text_bitmaps
-    first, entries = view._canvas_widget.value, len(cache)
-    view.controls["depth"].value = 7
-    view.controls["depth"].value = D  # back: every label seen before
-    assert len(cache) > entries  # depth 7 had its own title
-    entries = len(cache)
-    view.refresh()
-    assert len(cache) == entries and view._canvas_widget.value == first
-
-
-@pytest.mark.parametrize("family", ["sans-serif", "serif", "monospace"])
-def test_the_text_canvas_lays_text_out_where_matplotlib_does(family):
-    """The text canvas leaves text layout to matplotlib: every text's box — titles, tick
-    labels, a two-line rotated label, sizes 7 to 14 pt — is where matplotlib's own Agg
-    canvas puts it."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.text import Text
-
-    boxes = []
-    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
-        figure = Figure(figsize=(4.0, 3.0), dpi=80)
-        canvas(figure)
-        ax = figure.add_subplot()
-        ax.set_title("depth-20 pool · P@10", fontsize=14, family=family)
-        ax.set_yticks(range(3), ["acorn-a1", "birch-m2", "cedar-k3"], fontsize=9, family=family)
-        ax.set_ylabel("rank change\n(reduced − full)", fontsize=11, family=family)
-        figure.text(0.5, 0.05, "λ = 1 − Δ", fontsize=7, rotation=30, family=family)
-        figure.canvas.draw()
-        renderer = figure.canvas.get_renderer()
-        texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text()]
-        boxes.append([(t.get_text(), tuple(np.round(t.get_window_extent(renderer).bounds, 6))) for t in texts])
-    plain, cached = boxes
-    assert len(plain) >= 6 and cached == plain
-
-
-
-@pytest.mark.parametrize("case", ["offset text", "top ticks", "plain"])
-def test_a_frozen_frame_draws_the_same_pixels_without_measuring_tick_labels(case):
-    """While a frame's layout is frozen its canvas draws the tick labels without measuring
-    them first: the same pixels as a draw that measures them, also where the measurement
-    places something — an x axis's offset text (below the labels) and a title above
-    top-side ticks; afterwards every tick label counts in the layout again."""
-    frame = frames.Frame((4.0, 3.0), "png", (1, 2))
-    left, right = frame.figure.axes
-    left.plot([1e6 + 0.001, 1e6 + 0.004] if case == "offset text" else [1, 4], [0, 1])
-    right.plot([0, 1], [5, 7])
-    if case == "top ticks":
-        right.xaxis.set_ticks_position("top")
-    for ax in (left, right):
-        ax.set_title(f"{case}: where is the title")
-    frame.render([])
-    canvas = frame.figure.canvas
-    assert canvas.frozen_axes == (left, right)
-    assert bool(left.xaxis.offsetText.get_text()) == (case == "offset text")
-    pictures = []
-    for frozen in ((left, right), ()):
-        canvas.frozen_axes = frozen
-        canvas.draw()
-        pictures.append(np.asarray(canvas.buffer_rgba()).copy())
-    np.testing.assert_array_equal(pictures[0], pictures[1])
-    labels = [t for ax in (left, right) for t in ax.get_xticklabels() + ax.get_yticklabels()]
-    assert labels and all(t.get_in_layout() for t in labels)
-
-
-
-@pytest.mark.parametrize("base", ["agg", "ipympl"])
-def test_the_canvases_use_no_private_matplotlib_method(base, keep_backend):
-    """The frame canvas, the text canvas and their renderer change matplotlib's drawing only
-    through public methods: none of their own single-underscore methods bears a name that
-    matplotlib's or ipympl's source uses (the text canvas once answered matplotlib's private
-    ``_get_font_height_metrics``, which matplotlib asks a renderer for by name)."""
-    import inspect
-    from pathlib import Path
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    packages = [matplotlib]
-    if base == "ipympl":
-        ipympl = pytest.importorskip("ipympl.backend_nbagg")
-        packages.append(pytest.importorskip("ipympl"))
-        canvas_class = frames.frame_canvas(ipympl.Canvas)
-    else:
-        canvas_class = frames.frame_canvas(FigureCanvasAgg)
-    renderer_class = type(frames.frame_canvas(FigureCanvasAgg)(Figure()).get_renderer())
-    ours = [c for c in (*canvas_class.__mro__, *renderer_class.__mro__) if c.__module__.startswith("irnb.")]
-    assert len(ours) == 3  # frame canvas, text canvas, text renderer
-    names = {name for c in ours for name, value in vars(c).items()
-             if inspect.isfunction(value) and name.startswith("_") and not name.startswith("__")}
-    assert names  # the renderer's own helper at least: the check below reads something
-    source = "\n".join(path.read_text(encoding="utf-8", errors="replace") for package in packages
-                       for path in Path(package.__file__).parent.rglob("*.py"))
-    assert sorted(name for name in names if name in source) == []
-
-
-@pytest.mark.parametrize("builder", [widgets.IntervalsView, widgets.DecisionView, widgets.BiasView,
-                                     widgets.UnjudgedView])
-def test_still_legends_are_put_back_as_the_same_pixels(experiment, builder):
-    """A view's PNG frame puts back a legend that did not change as the pixels it drew: on
-    every control change and redraw, the same pixels as a frame whose legends matplotlib
-    draws each time, and at least one legend is put back."""
-    view, usual = builder(experiment, canvas="png"), builder(experiment, canvas="png")
-    usual.figure.canvas.legend_pictures = None  # legends drawn as usual
-    changes = [("depth", 12), ("depth", 33), ("measurement_depth", 20), ("background_rate", 0.2),
-               ("smoothing", 0.3), ("depth", 7), ("measurement_depth", 5)]
-    compared = 0
-    for name, value in changes:
-        if name not in view.controls or view.controls[name].disabled:
-            continue
-        view.controls[name].value = usual.controls[name].value = value
-        for _ in range(2):
-            assert view._canvas_widget.value and not _error(view)
-            np.testing.assert_array_equal(np.asarray(view.figure.canvas.buffer_rgba()),
-                                          np.asarray(usual.figure.canvas.buffer_rgba()))
-            compared += 1
-            view.refresh()
-            usual.refresh()
-    assert compared >= 4
-    pictures = view.figure.canvas.legend_pictures
-    assert any(picture.over is not None for picture in pictures.values())
-
-
-def _legend_frame():
-    frame = frames.Frame((4.0, 3.0), "png", (1, 1))
-    ax = frame.figure.axes[0]
-    ax.plot([0, 1], [0, 1], label="rising")
-    ax.plot([0, 1], [1, 0], label="falling")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2, frameon=False)
-    ax.set_xlabel("x")
-    for _ in range(3):  # layout, legend drawn by matplotlib, picture taken
-        frame.render([])
-    return frame, ax
-
-
-def _usual_pixels(figure) -> np.ndarray:
-    canvas = figure.canvas
-    pictures, canvas.legend_pictures = canvas.legend_pictures, None
-    with matplotlib.rc_context(frames.DRAW_RC):
-        canvas.draw()
-    pixels = np.asarray(canvas.buffer_rgba()).copy()
-    canvas.legend_pictures = pictures
-    return pixels
-
-
-def test_a_changed_legend_is_drawn_again():
-    frame, ax = _legend_frame()
-    legend = ax.get_legend()
-    assert frame.figure.canvas.legend_pictures[legend].over is not None
-    legend.get_texts()[0].set_text("rising fast")
-    legend.get_lines()[1].set_color("red")
-    frame.render([])
-    pixels = np.asarray(frame.figure.canvas.buffer_rgba()).copy()
-    np.testing.assert_array_equal(pixels, _usual_pixels(frame.figure))
-    frame.render([])  # its new picture
-    np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), pixels)
-
-
-def test_a_legend_with_something_drawn_over_it_is_left_to_matplotlib():
-    """A figure-level text over the legend's box is drawn after the legend: the legend is
-    not put back (the frame is drawn as usual) and is refused from then on."""
-    frame, ax = _legend_frame()
-    legend = ax.get_legend()
-    frame.figure.canvas.legend_pictures.clear()  # its picture to be taken again, now with a text over it
-    box = legend.get_window_extent(frame.figure.canvas.get_renderer())
-    x, y = frame.figure.transFigure.inverted().transform(box.get_points().mean(axis=0))
-    frame.figure.text(x, y, "over the legend", fontsize=14, color="purple", ha="center", va="center")
-    frame.render([])
-    np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), _usual_pixels(frame.figure))
-    assert frame.figure.canvas.legend_pictures[legend].refused
-
-
-def test_a_legend_whose_ground_changed_is_drawn_again():
-    """Under a still legend's box something drawn before it changed (a longer axis label):
-    its picture is not put back, the frame is drawn as usual."""
-    frame, ax = _legend_frame()
-    legend = ax.get_legend()
-    assert frame.figure.canvas.legend_pictures[legend].over is not None
-    ax.set_xlabel("x\nwith a second line\nand a third reaching the legend")
-    frame.render([])
-    np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), _usual_pixels(frame.figure))
-    assert frame.figure.canvas.legend_pictures[legend].refused
-
-
-def test_a_legend_under_a_later_axes_keeps_no_picture():
-    """A legend over the axes drawn after its own: its picture would hide what they draw
-    over it, so none is kept; the frames are matplotlib's."""
-    frame = frames.Frame((4.0, 3.0), "png", (1, 2))
-    left, right = frame.figure.axes
-    left.plot([0, 1], [0, 1], label="rising")
-    right.plot([0, 1], [1, 0], color="black")
-    legend = left.legend(loc="center", bbox_to_anchor=(1.6, 0.5), frameon=False)  # inside the right axes
-    legend.set_in_layout(False)  # the layout leaves it there
-    for _ in range(4):
-        frame.render([])
-        np.testing.assert_array_equal(np.asarray(frame.figure.canvas.buffer_rgba()), _usual_pixels(frame.figure))
-    assert right.get_window_extent().overlaps(legend.get_window_extent(frame.figure.canvas.get_renderer()))
-    picture = frame.figure.canvas.legend_pictures[legend]
-    assert picture.refused and picture.over is None
-
-
-def test_png_keeps_transparency_and_writes_opaque_pictures_as_rgb():
+def test_png_keeps_transparency():
     from io import BytesIO
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from PIL import Image
 
-    for alpha, mode in ((0.5, "RGBA"), (1.0, "RGB")):
+    for alpha in (0.5, 1.0):
         figure = Figure(figsize=(0.5, 0.25), dpi=80, facecolor=(1.0, 0.5, 0.0, alpha))
         FigureCanvasAgg(figure)
-        figure.canvas.draw()
-        image = Image.open(BytesIO(frames.png(figure)))
-        assert image.mode == mode
-        np.testing.assert_array_equal(np.asarray(image.convert("RGBA")), np.asarray(figure.canvas.buffer_rgba()))
+        image = np.asarray(Image.open(BytesIO(frames.png(figure))).convert("RGBA"))
+        assert image.shape == (20, 40, 4)
+        np.testing.assert_array_equal(image[0, 0], [255, 128, 0, round(alpha * 255)])
+
+
 
 # =============================================================================== no dead controls
 def _other_value(experiment, control, name):
@@ -783,10 +549,10 @@ def _dead_pairs(ex, experiment, *, respect_locks: bool = True) -> tuple[list[tup
             before, value = view._canvas_widget.value, control.value
             control.value = _other_value(experiment, control, control_name)
             assert not _error(view), (name, control_name, view.status.value)
-            if view._canvas_widget.value == before:
+            if same_picture(view._canvas_widget.value, before):
                 dead.append((name, control_name))
             control.value = value
-            assert view._canvas_widget.value == before, (name, control_name)  # back to the same picture
+            assert same_picture(view._canvas_widget.value, before), (name, control_name)  # back to the same picture
     return dead, checked
 
 
@@ -861,34 +627,3 @@ def test_every_text_of_every_live_view_is_legible(experiment):
             box = ax.get_tightbbox(renderer)
             assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, \
                 (name, ax.get_title(), box.bounds, (width, height))
-
-
-def test_an_x_axis_showing_an_offset_text_is_measured_from_then_on():
-    """A skipped x axis that turns out to show an offset text makes the frame canvas draw twice
-    (the offset text goes below the measured labels); it then stays measured while it shows one,
-    so the next draws are one each, with the same pixels."""
-    frame = frames.Frame((4.0, 3.0), "png", (1, 1))
-    (ax,) = frame.figure.axes
-    ax.plot([1e6 + 0.001, 1e6 + 0.004], [0, 1])
-    frame.render([])
-    canvas = frame.figure.canvas
-    base = type(canvas).__mro__[1]
-    calls = []
-    original = base.draw
-
-    def counting(self, *args, **kwargs):
-        calls.append(1)
-        return original(self, *args, **kwargs)
-
-    pictures = []
-    try:
-        base.draw = counting
-        for _ in range(2):
-            calls.clear()
-            canvas.draw()
-            pictures.append((len(calls), np.asarray(canvas.buffer_rgba()).copy()))
-    finally:
-        base.draw = original
-    assert ax.xaxis in canvas.measured_x_axes
-    assert pictures[1][0] == 1  # measured now: one draw
-    np.testing.assert_array_equal(pictures[0][1], pictures[1][1])

@@ -4,9 +4,7 @@
 (:func:`irnb.plots.artists`); the widgets of :mod:`irnb.widgets` call the twins on every
 slider move, and the notebooks and the thesis reproduction draw the same figures once.
 
-Titles sit at a fixed height (no plot has tick labels on top), which spares matplotlib
-re-measuring every tick label to place them on each redraw; topic axes label at most
-:data:`~irnb.plots.style.TOPIC_LABELS` topics. The decision-matrix cases also differ without
+Topic axes label at most :data:`~irnb.plots.style.TOPIC_LABELS` topics. The decision-matrix cases also differ without
 colour: weak cases (2 and 4) carry an ``×``.
 """
 
@@ -132,7 +130,7 @@ def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = "M"
                       None if point is None else point[keep], None if true is None else true[keep],
                       point_label=label, plot=plot, top=top)
     ax.set_xlabel(f"{intervals.measure.name}, mean over topics")
-    ax.set_title(f"[B, T] per run — {intervals.pool}", fontsize="medium", y=1.0)
+    ax.set_title(f"[B, T] per run — {intervals.pool}", fontsize="medium")
     return ax
 
 
@@ -166,7 +164,7 @@ def update_topic_intervals_plot(ax, intervals, run: str, *, estimates=None, esti
                       point_label=label, plot=plot, top=None, max_labels=TOPIC_LABELS)
     ax.set_xlabel(intervals.measure.name)
     ax.set_ylabel("topic")
-    ax.set_title(f"[B, T] per topic — {run}", fontsize="medium", y=1.0)
+    ax.set_title(f"[B, T] per topic — {run}", fontsize="medium")
     return ax
 
 
@@ -240,7 +238,7 @@ def update_case_matrix_plot(ax, matrix: pd.DataFrame, *, order: Sequence[str] | 
     if title is None and "procedure" in about:
         title = f"{about.get('measure', '')} with {measure_label(about.get('assessment', ''))}\n{about['procedure']}"
     if title is not None:
-        ax.set_title(title, fontsize="medium", y=1.0)
+        ax.set_title(title, fontsize="medium")
     return ax
 
 
@@ -303,7 +301,7 @@ def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
     ax.set_xlim(-0.5, len(cases) - 0.5)
     ax.set_ylim(len(measures) - 0.5, -0.5)
     title = _with_caption(f"share of run pairs per case\n{setting}", table)
-    ax.set_title("\n".join(textwrap.fill(line, 44) for line in title.split("\n")), fontsize="medium", y=1.0)
+    ax.set_title("\n".join(textwrap.fill(line, 44) for line in title.split("\n")), fontsize="medium")
     return ax
 
 
@@ -369,7 +367,7 @@ def update_bias_plot(ax, result, *, measures: Sequence[str] | None = None, value
     ax.set_xlabel("reference rank of the left-out run (1 = best)")
     ax.set_ylabel("rank change (+ = moved up)" if value == "rank" else "score change (reduced − reference)")
     ax.set_title(f"{value} change of the left-out runs\n" + textwrap.fill(result.description, 70),
-                 fontsize=MIN_FONT, y=1.0)
+                 fontsize=MIN_FONT)
     refresh_legend(ax, lines, where="below")
     return ax
 
@@ -414,7 +412,7 @@ def update_tau_depth_plot(ax, results: Mapping[int, Any], *, value: str = "kenda
     ax.set_xlabel("pool depth d")
     ax.set_ylabel({"kendall_tau": "Kendall's τ", "tau_ap": "τ_AP",
                    "kendall_tau_left_out": "Kendall's τ (left-out runs)"}[value])
-    ax.set_title("full versus reduced ranking", fontsize="medium", y=1.0)
+    ax.set_title("full versus reduced ranking", fontsize="medium")
     refresh_legend(ax, lines, where="below")
     return ax
 
@@ -534,7 +532,7 @@ def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, origina
     ax.set_xlabel(f"topic (ordered by original {measure})")
     ax.set_ylabel("unjudged documents in the top k")
     twin.set_ylabel(measure)
-    ax.set_title(f"original versus simulated {measure}" + (f" — {run}" if run else ""), fontsize="medium", y=1.0)
+    ax.set_title(f"original versus simulated {measure}" + (f" — {run}" if run else ""), fontsize="medium")
     refresh_legend(ax, [found["unjudged"], found["original"], found["simulated"]]
                    + ([true_line] if true_line is not None else []), where="right_twin")
     return ax

@@ -112,11 +112,6 @@ class View:
 
     # ------------------------------------------------------------------ public
     @property
-    def layouts(self) -> int:
-        """Layout passes so far (one at the start, more only when tick labels grow)."""
-        return self._frame.layouts
-
-    @property
     def artists(self) -> dict[str, dict[str, Any]]:
         """Panel → role → artist (see :func:`irnb.plots.artists`)."""
         return {name: plots.artists(ax) for name, ax in self.axes.items()}
@@ -173,7 +168,7 @@ class View:
 
     def _render(self) -> None:
         """Redraw the figure (see :meth:`irnb.views.frames.Frame.render`)."""
-        self._frame.render((self.experiment.run_names, self.experiment.topics))
+        self._frame.render()
 
     def _mark(self, key: str, since: float) -> float:
         now = time.perf_counter()
