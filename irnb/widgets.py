@@ -6,16 +6,17 @@ No maths here. A control change calls the core (``depth_pool``, ``score_interval
 artists in place; the figure is then redrawn (with the ipympl backend on its own canvas,
 else as a PNG). This module puts the tabs together: :func:`explorer`; the parts live in
 :mod:`irnb.views` — the controls (:mod:`irnb.views.controls`), the page layout
-(:mod:`irnb.views.layout`), the figure's drawing (:mod:`irnb.views.frames`), the shared
-:class:`View` (:mod:`irnb.views.base`) and one module per tab.
+(:mod:`irnb.views.layout`), the figure's drawing (:mod:`irnb.views.frames`,
+:mod:`irnb.views.text_cache`), the shared :class:`View` (:mod:`irnb.views.base`) and one
+module per tab.
 
-Speed: the figures are matplotlib's, drawn as matplotlib and ipympl draw them (constrained
-layout on every draw); what keeps a change fast is the core's caching and the plots' size:
-topic axes label at most :data:`irnb.plots.style.TOPIC_LABELS` topics and the per-run plots show the top ``top`` runs
-(default 30); the decision view keeps Table 1 while only k or the measure change and tests
-only the shown runs' pairs when the test allows (:class:`DecisionView`). The redraw's cost
-is measured by ``benchmarks/bench_widgets.py`` (kernel side) and
-``benchmarks/bench_browser.py`` (key press to new picture in a browser).
+Speed: the layout is computed on the first draw and then frozen, text is drawn from a
+cache of bitmaps, topic axes label at most :data:`irnb.plots.style.TOPIC_LABELS` topics and
+the per-run plots show the top ``top`` runs (default 30); the decision view keeps Table 1
+while only k or the measure change and tests only the shown runs' pairs when the test
+allows (:class:`DecisionView`). The cost of a change is measured by
+``benchmarks/bench_widgets.py`` (kernel side) and ``benchmarks/bench_browser.py`` (key press
+to new picture in a browser).
 
 Sliders take their bounds from the declarations the core validates against
 (:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the
@@ -49,7 +50,8 @@ from .decision import DEFAULT_ALPHA, DEFAULT_TEST
 from .experiment import Experiment
 from .views.base import DEFAULT_TOP, View, check_experiment
 from .views.bias import BIAS_DEPTHS, BiasView
-from .views.controls import ALL_CONTROLS, MEASURES, SLIDER_LABELS, build_controls, sync_controls
+from .datasets.collection import Collection
+from .views.controls import ALL_CONTROLS, MEASURES, SLIDER_LABELS, build_controls, locked_list_html, sync_controls
 from .views.decision import DecisionView
 from .views.intervals import IntervalsView
 from .views.layout import PLOT_FRAME_PX as PLOT_FRAME_PX
@@ -85,11 +87,15 @@ class Explorer:
     """Every view in tabs, driven by one set of controls. Only the visible tab redraws on
     a change; the others redraw when shown."""
 
-    def __init__(self, experiment: Experiment, *, top: int = DEFAULT_TOP, canvas: str = "auto"):
+    def __init__(self, source: Experiment | Collection, *, top: int = DEFAULT_TOP, canvas: str = "auto"):
         import ipywidgets as w
 
+        collection = source if isinstance(source, Collection) else None
+        # a simulated collection's pools are judged from its complete truth: a run added judges its documents
+        experiment = source.complete_experiment if collection is not None else source
         check_experiment(experiment, "explorer")
-        self.controls = build_controls(experiment, ALL_CONTROLS)
+        self.experiment = experiment
+        self.controls = build_controls(experiment, ALL_CONTROLS, collection=collection)
         self.views: dict[str, View] = {}
         for i, (name, cls) in enumerate(_VIEWS.items()):
             self.views[name] = cls(experiment, controls=self.controls, top=top, canvas=canvas, standalone=False,
@@ -101,7 +107,8 @@ class Explorer:
         for control in self.controls.values():
             control.observe(lambda _change: self._sync(), names="value")
         self._sync()
-        self.widget = beside(sidebar(self.controls), self.tabs, figure=lambda: self.active.figure)
+        self.widget = beside(sidebar(self.controls), self.tabs, figure=lambda: self.active.figure,
+                             notes=lambda: locked_list_html(self.locked_controls(), self.controls))
 
     @property
     def active(self) -> View:
@@ -142,14 +149,17 @@ class Explorer:
         display(self.widget)
 
 
-def explorer(experiment: Experiment, *, top: int = DEFAULT_TOP, canvas: str = "auto") -> Explorer:
+def explorer(source: Experiment | Collection, *, top: int = DEFAULT_TOP, canvas: str = "auto") -> Explorer:
     """All views in tabs (intervals, decision matrix, bias, unjudged documents) with one
     set of controls: pool depth d, measurement depth k, E, λ (and λ = 1 − Δ), measure,
-    estimator, contributors, groups, and the runs to look at. ``top``: how many runs the
+    estimator, contributors, groups, and the runs to look at. ``source``: an Experiment, or
+    a simulated :class:`~irnb.datasets.collection.Collection`, whose pools are then judged
+    from its complete truth (a contributing run added judges its documents); the pool depth
+    starts at the data's own. ``top``: how many runs the
     per-run plots show (best by score; default 30); ``canvas``: "auto" (ipympl when the
     matplotlib backend is widget/ipympl, else PNG), "ipympl" or "png" (importing ipympl
     makes it matplotlib's backend: that is ipympl's own behaviour)."""
-    return Explorer(experiment, top=top, canvas=canvas)
+    return Explorer(source, top=top, canvas=canvas)
 
 
 def intervals_view(experiment: Experiment, *, top: int = DEFAULT_TOP, canvas: str = "auto") -> IntervalsView:

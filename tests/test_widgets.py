@@ -25,24 +25,12 @@ from irnb.decision import case_matrix, case_proportions, compare_table  # noqa: 
 from irnb.intervals import INTERVAL_PARAMS, point_estimates, score_intervals  # noqa: E402
 from irnb.pooling import POOL_PARAMS, depth_pool, unjudged_overlap  # noqa: E402
 from irnb.views import bias as bias_module  # noqa: E402
-from irnb.views import frames  # noqa: E402
+from irnb.views import frames, text_cache  # noqa: E402
 from irnb.views import unjudged as unjudged_module  # noqa: E402
+from irnb.papers.registry import pool_depth_rule  # noqa: E402
 from irnb.views.decision import only_runs  # noqa: E402
 
 D = 60  # run depth of the small collection
-#: Colour levels two pictures of one setting may differ by: constrained layout starts from the
-#: panels' last places, so after other settings they can sit a hundredth of a pixel apart.
-ANTIALIAS_LEVELS = 8
-
-
-def same_picture(png: bytes, other: bytes) -> bool:
-    """Two PNGs show the same picture: same size, no pixel more than ANTIALIAS_LEVELS apart."""
-    from io import BytesIO
-
-    from PIL import Image
-
-    a, b = (np.asarray(Image.open(BytesIO(x)).convert("RGBA")).astype(np.int16) for x in (png, other))
-    return a.shape == b.shape and int(np.abs(a - b).max(initial=0)) <= ANTIALIAS_LEVELS
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +64,9 @@ def test_sliders_take_bounds_defaults_and_symbols_from_the_declarations(experime
     c = view.controls
     d, k = POOL_PARAMS["depth"], INTERVAL_PARAMS["measurement_depth"]
     E, lam = INTERVAL_PARAMS["background_rate"], INTERVAL_PARAMS["smoothing"]
-    assert (c["depth"].min, c["depth"].max, c["depth"].value) == (d.low, D, min(d.default, D))
+    # the pool depth starts at the data's own (the simulated qrels were pooled to depth 20)
+    assert (c["depth"].min, c["depth"].max, c["depth"].value) == (d.low, D, pool_depth_rule(experiment).depth)
+    assert c["depth"].value == 20
     assert (c["measurement_depth"].min, c["measurement_depth"].max, c["measurement_depth"].value) == (k.low, D, 10)
     rates = c["background_rate"].options
     assert (rates[0], rates[-1], c["background_rate"].value) == (E.low, E.high, 0.01)
@@ -177,7 +167,8 @@ def test_invalid_combinations_show_a_message_and_keep_the_plot(experiment):
     np.testing.assert_array_equal(_segments(view, "runs"), before)
     view.controls["contributors"].value = (experiment.run_names[0],)
     assert not _error(view)  # a pool of that one run's top d documents
-    iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=D, runs=[experiment.run_names[0]]))
+    iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=view.controls["depth"].value,
+                                                             runs=[experiment.run_names[0]]))
     np.testing.assert_allclose(_segments(view, "runs")[:, :, 0],
                                _expected_rows(view, "runs", iv.mean_lower, iv.mean_upper, experiment.run_names))
     assert not np.allclose(_segments(view, "runs"), before)
@@ -259,11 +250,11 @@ def test_bias_view_redraws_a_recent_contributor_set_from_its_results(experiment,
         return leave_one_group_out_bias(*args, **kwargs)
 
     monkeypatch.setattr(bias_module, "leave_one_group_out_bias", counted)
-    view = widgets.bias_view(experiment, depths=(5, 20))
+    view = widgets.bias_view(experiment, depths=(5, 10))  # the slider starts off the curve (the data's depth)
     contributors = view.controls["contributors"]
     everyone = tuple(contributors.value)
     first = view.artists["rank"]["bias:AP"].get_ydata().copy()
-    assert sorted(d for d, _ in calls) == [5, 20, view.controls["depth"].value]
+    assert sorted(d for d, _ in calls) == [5, 10, view.controls["depth"].value]
     contributors.value = everyone[1:]  # a run toggled off: every depth of the τ curve again
     assert len(calls) == 6 and {c for _, c in calls[3:]} == {everyone[1:]}
     contributors.value = everyone  # ... and on again: the same picture, from the kept results
@@ -378,8 +369,9 @@ def test_png_fallback_rerenders_the_same_figure(experiment):
         view.controls["depth"].value = depth
         assert view._canvas_widget.value != first
     assert view.figure is figure and list(view.figure.axes) == axes
-    view.controls["depth"].value = start  # back to the first setting: the same picture
-    assert same_picture(view._canvas_widget.value, first)
+    view.controls["depth"].value = start  # back to the first setting: the very same picture
+    assert view._canvas_widget.value == first
+    assert view.layouts == 1  # laid out once, with room for the longest run name
     assert set(view.timings) >= {"core", "artists", "draw", "total"}
 
 
@@ -397,6 +389,9 @@ def test_ipympl_canvas_is_the_widget_when_asked(experiment, keep_backend):
     view = widgets.intervals_view(experiment, canvas="ipympl")
     assert view.canvas == "ipympl" and view._canvas_widget is view.figure.canvas
     assert isinstance(view.figure.canvas, ipywidgets.DOMWidget)
+    from ipympl.backend_nbagg import Canvas
+
+    assert type(view.figure.canvas) is text_cache.text_cache_canvas(Canvas)  # ipympl's own, text from bitmaps
     view.controls["depth"].value = 2
     iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=2))
     np.testing.assert_allclose(_segments(view, "runs")[:, :, 0],
@@ -441,6 +436,16 @@ def test_explorer_on_trec_covid_round1(covid_dir):
     assert not _error(decision) and decision.artists["matrix"]["cases"].get_array().shape == (20, 20)
     assert "the top 20 of 143 runs" in decision.status.value  # at most 20: names ≥ 9 pt without overlap
     assert elapsed < 5.0  # generous on a shared machine; benchmarks/bench_widgets.py measures ≤ 500 ms
+    columns = [t.get_text() for t in decision.axes["matrix"].get_xticklabels()]
+    assert columns == [str(i) for i in range(1, 21)]  # long names: the columns numbered, the rows keyed
+    assert decision.axes["matrix"].get_yticklabels()[0].get_text().startswith("1 ")
+    for name in ex.views:  # TREC-COVID's long run names and titles: no text runs into another
+        view = ex.select(name)
+        assert overlapping_texts(view.figure) == [], (name, overlapping_texts(view.figure)[:3])
+        renderer, (width, height) = view.figure.canvas.get_renderer(), view.figure.canvas.get_width_height()
+        for ax in view.figure.axes:
+            box = ax.get_tightbbox(renderer)
+            assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, (name, box)
 
 
 # =============================================================================== speed-ups keep the numbers
@@ -497,6 +502,118 @@ def test_png_frames_are_the_rendered_pixels():
     np.testing.assert_array_equal(pixels[:, :, :3], [top, bottom])
 
 
+def _ink(pixels: np.ndarray) -> tuple[float, float, float]:
+    """Total darkness of an RGBA picture on white and its centroid (x, y) in pixels."""
+    dark = 255.0 - pixels[:, :, :3].astype(np.float64).mean(axis=2)
+    total = dark.sum()
+    ys, xs = np.indices(dark.shape)
+    return total, float((xs * dark).sum() / total), float((ys * dark).sum() / total)
+
+
+@pytest.mark.parametrize("text, options", [
+    ("acorn-a1 · P@10", {"fontsize": 9}),
+    ("topic 107", {"fontsize": 7, "rotation": 90, "color": "#D55E00"}),
+    ("λ = 1 − Δ", {"fontsize": 11, "rotation": 30, "alpha": 0.5}),
+    ("$\\alpha^2$", {"fontsize": 10}),  # mathtext: drawn by matplotlib as usual
+])
+def test_cached_text_is_matplotlibs_text_on_whole_pixels(text, options):
+    """The views' canvas draws each text from a bitmap cache: the same ink as matplotlib's
+    own drawing (within 3 %), at most half a pixel away (the origin snaps to a whole
+    pixel), in the text's colour; drawn again, the very same pixels, with no new
+    rasterisation."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    pictures = []
+    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
+        figure = Figure(figsize=(2.0, 1.2), dpi=80)
+        canvas(figure)
+        figure.text(0.3, 0.3, text, **options)
+        figure.canvas.draw()
+        pictures.append(np.asarray(figure.canvas.buffer_rgba()).copy())
+    plain, cached = pictures
+    (ink_p, x_p, y_p), (ink_c, x_c, y_c) = _ink(plain), _ink(cached)
+    assert ink_c == pytest.approx(ink_p, rel=0.03)
+    assert abs(x_c - x_p) <= 0.5 and abs(y_c - y_p) <= 0.5
+    if "color" in options:  # fully covered pixels are the text's colour in both
+        for picture in (plain, cached):
+            darkest = picture[np.unravel_index(np.argmin(picture[:, :, :3].sum(axis=2)), picture.shape[:2])]
+            assert list(darkest[:3]) == [0xD5, 0x5E, 0x00]
+    entries = len(figure.canvas.text_bitmaps)
+    assert entries >= (0 if text.startswith("$") else 1)
+    figure.canvas.draw()
+    np.testing.assert_array_equal(np.asarray(figure.canvas.buffer_rgba()), cached)
+    assert len(figure.canvas.text_bitmaps) == entries
+
+
+def test_a_redraw_with_the_same_labels_rasterises_no_text(experiment):
+    view = widgets.intervals_view(experiment)
+    cache = view.figure.canvas.text_bitmaps
+    first, entries, start = view._canvas_widget.value, len(cache), view.controls["depth"].value
+    view.controls["depth"].value = 7
+    view.controls["depth"].value = start  # back: every label seen before
+    assert len(cache) > entries  # depth 7 had its own title
+    entries = len(cache)
+    view.refresh()
+    assert len(cache) == entries and view._canvas_widget.value == first
+
+
+@pytest.mark.parametrize("family", ["sans-serif", "serif", "monospace"])
+def test_the_text_canvas_lays_text_out_where_matplotlib_does(family):
+    """The text canvas leaves text layout to matplotlib: every text's box — titles, tick
+    labels, a two-line rotated label, sizes 7 to 14 pt — is where matplotlib's own Agg
+    canvas puts it."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    boxes = []
+    for canvas in (FigureCanvasAgg, text_cache.text_cache_canvas(FigureCanvasAgg)):
+        figure = Figure(figsize=(4.0, 3.0), dpi=80)
+        canvas(figure)
+        ax = figure.add_subplot()
+        ax.set_title("depth-20 pool · P@10", fontsize=14, family=family)
+        ax.set_yticks(range(3), ["acorn-a1", "birch-m2", "cedar-k3"], fontsize=9, family=family)
+        ax.set_ylabel("rank change\n(reduced − full)", fontsize=11, family=family)
+        figure.text(0.5, 0.05, "λ = 1 − Δ", fontsize=7, rotation=30, family=family)
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text()]
+        boxes.append([(t.get_text(), tuple(np.round(t.get_window_extent(renderer).bounds, 6))) for t in texts])
+    plain, cached = boxes
+    assert len(plain) >= 6 and cached == plain
+
+
+@pytest.mark.parametrize("base", ["agg", "ipympl"])
+def test_the_canvases_use_no_private_matplotlib_method(base, keep_backend):
+    """The text canvas and its renderer change matplotlib's drawing only
+    through public methods: none of their own single-underscore methods bears a name that
+    matplotlib's or ipympl's source uses (the text canvas once answered matplotlib's private
+    ``_get_font_height_metrics``, which matplotlib asks a renderer for by name)."""
+    import inspect
+    from pathlib import Path
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    packages = [matplotlib]
+    if base == "ipympl":
+        ipympl = pytest.importorskip("ipympl.backend_nbagg")
+        packages.append(pytest.importorskip("ipympl"))
+        canvas_class = text_cache.text_cache_canvas(ipympl.Canvas)
+    else:
+        canvas_class = text_cache.text_cache_canvas(FigureCanvasAgg)
+    renderer_class = type(text_cache.text_cache_canvas(FigureCanvasAgg)(Figure()).get_renderer())
+    ours = [c for c in (*canvas_class.__mro__, *renderer_class.__mro__) if c.__module__.startswith("irnb.")]
+    assert len(ours) == 2  # text canvas, text renderer
+    names = {name for c in ours for name, value in vars(c).items()
+             if inspect.isfunction(value) and name.startswith("_") and not name.startswith("__")}
+    assert names  # the renderer's own helper at least: the check below reads something
+    source = "\n".join(path.read_text(encoding="utf-8", errors="replace") for package in packages
+                       for path in Path(package.__file__).parent.rglob("*.py"))
+    assert sorted(name for name in names if name in source) == []
+
+
 def test_png_keeps_transparency():
     from io import BytesIO
 
@@ -549,10 +666,10 @@ def _dead_pairs(ex, experiment, *, respect_locks: bool = True) -> tuple[list[tup
             before, value = view._canvas_widget.value, control.value
             control.value = _other_value(experiment, control, control_name)
             assert not _error(view), (name, control_name, view.status.value)
-            if same_picture(view._canvas_widget.value, before):
+            if view._canvas_widget.value == before:
                 dead.append((name, control_name))
             control.value = value
-            assert same_picture(view._canvas_widget.value, before), (name, control_name)  # back to the same picture
+            assert view._canvas_widget.value == before, (name, control_name)  # back to the same picture
     return dead, checked
 
 
@@ -609,6 +726,41 @@ def test_each_step_of_e_changes_the_picture_and_moves_the_estimates(experiment):
     assert min(moves) >= 0.4, moves
 
 
+def overlapping_texts(figure) -> list[tuple[str, str]]:
+    """Pairs of visible texts of ``figure`` (tick labels, titles, axis labels, legend entries)
+    whose drawn boxes overlap by more than a pixel each way."""
+    from matplotlib.legend import Legend
+    from matplotlib.text import Text
+
+    renderer = figure.canvas.get_renderer()
+    hidden = {id(t) for legend in figure.findobj(Legend) if not legend.get_visible() for t in legend.findobj(Text)}
+    for ax in figure.axes:  # a tick outside the axis's limits keeps its label but is not drawn
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            slack = (high - low) * 1e-9
+            hidden |= {id(label) for tick in axis.get_major_ticks() if not low - slack <= tick.get_loc() <= high + slack
+                       for label in (tick.label1, tick.label2)}
+    boxes = [(text.get_window_extent(renderer), text.get_text()) for text in figure.findobj(Text)
+             if text.get_visible() and text.get_text().strip() and id(text) not in hidden]
+    return [(a, b) for i, (box, a) in enumerate(boxes) for other, b in boxes[i + 1:]
+            if min(box.x1, other.x1) - max(box.x0, other.x0) > 1 and min(box.y1, other.y1) - max(box.y0, other.y0) > 1]
+
+
+def test_overlapping_texts_finds_a_made_up_overlap():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(3, 2), dpi=80)
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    ax.set_yticks([0, 0.01], ["a-long-run-name", "another-run"])  # 0.01 apart: the labels overlap
+    figure.canvas.draw()
+    assert ("a-long-run-name", "another-run") in overlapping_texts(figure)
+    ax.set_yticks([0, 1], ["a-long-run-name", "another-run"])
+    figure.canvas.draw()
+    assert overlapping_texts(figure) == []
+
+
 def test_every_text_of_every_live_view_is_legible(experiment):
     from matplotlib.text import Text
 
@@ -627,3 +779,24 @@ def test_every_text_of_every_live_view_is_legible(experiment):
             box = ax.get_tightbbox(renderer)
             assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, \
                 (name, ax.get_title(), box.bounds, (width, height))
+        assert overlapping_texts(view.figure) == [], name
+
+
+def test_the_unjudged_tab_titles_its_upper_panel_aligns_the_zeros_and_joins_no_topics(experiment):
+    from irnb.plots.live import _aligned_zero_limits
+
+    view = widgets.unjudged_view(experiment, canvas="png")
+    upper = view.axes["unjudged"]
+    found = view.artists["unjudged"]
+    twin = found["difference"].axes
+    assert "unjudged documents per topic" in upper.get_title()
+    zero = upper.transData.transform((0, 0))[1], twin.transData.transform((0, 0))[1]
+    assert zero[0] == pytest.approx(zero[1], abs=0.5)  # the two zeros at one height (pixels)
+    lines = [found["difference"], *(view.artists["simulated"][r] for r in ("original", "simulated"))]
+    assert all(line.get_linestyle() in ("None", "none", "") for line in lines)  # topics are categories
+    # hand-computed: counts 0..10 with a 2 % margin, Δ from −0.1 to 1: the zero a tenth of the way up
+    assert _aligned_zero_limits((0.0, 10.0), (-0.1, 1.0), margin=0.02) == ((-1.0, 10.0), (-0.1, 1.0))
+    # a twin mostly below zero gets room above it rather than squashing the counts
+    assert _aligned_zero_limits((0.0, 10.0), (-3.0, 0.05)) == ((-10.0, 10.0), (-3.0, 3.0))
+    with pytest.raises(ValueError, match="must hold 0"):
+        _aligned_zero_limits((1.0, 10.0), (-1.0, 1.0))

@@ -27,7 +27,7 @@ from ..experiment import Experiment
 from ..measures import parse_measure
 from ..params import ACTIVE, STANDALONE, TOP_RUNS
 from ..pooling import depth_pool
-from .controls import build_controls, locked_controls, sync_controls
+from .controls import build_controls, locked_controls, locked_list_html, sync_controls
 from .frames import Frame
 from .layout import beside, sidebar, two_lines
 
@@ -106,11 +106,18 @@ class View:
                                             names="value")
             sync_controls(self.controls, self.locked_controls())
         plot = w.VBox([self._canvas_widget, self.status])
-        self.widget = beside(sidebar(self.controls), plot, figure=lambda: self.figure) if standalone else plot
+        self.widget = (beside(sidebar(self.controls), plot, figure=lambda: self.figure,
+                              notes=lambda: locked_list_html(self.locked_controls(), self.controls))
+                       if standalone else plot)
         if self.active:  # an inactive view (a hidden tab) draws when first shown
             self.refresh()
 
     # ------------------------------------------------------------------ public
+    @property
+    def layouts(self) -> int:
+        """Layout passes so far (one at the start, more only when tick labels grow)."""
+        return self._frame.layouts
+
     @property
     def artists(self) -> dict[str, dict[str, Any]]:
         """Panel → role → artist (see :func:`irnb.plots.artists`)."""
@@ -168,7 +175,7 @@ class View:
 
     def _render(self) -> None:
         """Redraw the figure (see :meth:`irnb.views.frames.Frame.render`)."""
-        self._frame.render()
+        self._frame.render((self.experiment.run_names, self.experiment.topics))
 
     def _mark(self, key: str, since: float) -> float:
         now = time.perf_counter()

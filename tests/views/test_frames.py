@@ -1,4 +1,5 @@
-"""A live view's frame draws on matplotlib's and ipympl's own canvases."""
+"""A live view's frame draws on matplotlib's and ipympl's own canvases, with text from bitmaps
+(irnb.views.text_cache): the one bespoke part the browser budget needs."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import ast
 from pathlib import Path
 
 import matplotlib
-import pytest
 
 matplotlib.use("Agg")
 
@@ -15,33 +15,26 @@ from irnb.views import frames  # noqa: E402
 VIEWS = Path(frames.__file__).parent
 
 
-@pytest.fixture
-def keep_backend():
-    """Importing ipympl makes it matplotlib's backend (ipympl/__init__.py): restore Agg."""
-    backend = matplotlib.get_backend()
-    yield
-    matplotlib.use(backend)
-
-
 def test_the_png_frame_is_matplotlibs_agg_canvas():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    from irnb.views.text_cache import text_cache_canvas
+
     frame = frames.Frame((2.0, 1.0), "png", (1, 2))
-    assert type(frame.figure.canvas) is FigureCanvasAgg
-    assert frame.figure.get_layout_engine() is not None  # constrained layout on every draw
+    assert type(frame.figure.canvas) is text_cache_canvas(FigureCanvasAgg)
     frame.render()
     assert bytes(frame.widget.value[:8]) == b"\x89PNG\r\n\x1a\n"
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
 
-
-@pytest.mark.filterwarnings("ignore:Passing unrecognized arguments:DeprecationWarning")  # ipympl's Toolbar
-def test_the_ipympl_frame_is_ipympls_canvas(keep_backend):
-    ipympl = pytest.importorskip("ipympl.backend_nbagg")
-    frame = frames.Frame((2.0, 1.0), "ipympl", (1, 1))
-    assert type(frame.figure.canvas) is ipympl.Canvas and frame.widget is frame.figure.canvas
+    assert frame.layouts == 1  # laid out once, then frozen
+    assert not isinstance(frame.figure.get_layout_engine(), ConstrainedLayoutEngine)
+    frame.render()
+    assert frame.layouts == 1
 
 
 def test_the_views_subclass_no_matplotlib_class_and_call_no_private_method():
-    """No class of irnb.views derives from a matplotlib or ipympl class, and no attribute the
+    """No class of irnb.views but the text cache's renderer derives from a matplotlib or ipympl
+    class, and no attribute the
     views' code reads starts with one underscore on an object that is not irnb's own (self, a
     class of the module), except irnb's own marks (``_irnb…``) and IPython's display protocol
     (``_ipython_display_``, ``_repr_…_``)."""
@@ -58,5 +51,5 @@ def test_the_views_subclass_no_matplotlib_class_and_call_no_private_method():
                     and not node.attr.startswith("_irnb") and not node.attr.endswith("_") \
                     and not (isinstance(node.value, ast.Name) and node.value.id in own):
                 private.append((path.name, node.lineno, ast.unparse(node)))
-    assert found_bases == []
+    assert found_bases == [("text_cache.py", "TextCacheRendererAgg")]
     assert private == []
