@@ -334,7 +334,7 @@ def sync_controls(controls: Mapping[str, Any], locked: Mapping[str, str]) -> Non
 def locked_html(reason: str) -> str:
     """A locked control's reason as the line beside it shows it."""
     return (f"<div style='color:#7a4b00;font-size:12px;line-height:1.25;margin:-2px 0 4px 0'>"
-            f"🔒 locked here: {html.escape(reason)}</div>")
+            f"<b>locked here:</b> {html.escape(reason)}</div>")
 
 
 def locked_list_html(locked: Mapping[str, str], controls: Mapping[str, Any]) -> str:

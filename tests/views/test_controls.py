@@ -54,7 +54,7 @@ def test_a_locked_control_shows_its_reason_on_the_line_beside_it(experiment):
     controls = build_controls(experiment, ALL_CONTROLS)
     sync_controls(controls, {"estimator": "the decision matrix compares measured scores", "smoothing": "unused"})
     line = controls["estimator"]._irnb_reason
-    assert line.layout.display == "" and "locked here: the decision matrix compares measured scores" in line.value
+    assert line.layout.display == "" and "locked here:</b> the decision matrix compares measured scores" in line.value
     assert controls["run"]._irnb_reason.layout.display == "none" and controls["run"]._irnb_reason.value == ""
     assert controls["smoothing"].readout is False  # a locked λ shows no number it does not use
     sync_controls(controls, {})
