@@ -383,6 +383,11 @@ def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(width, height, page
         assert box["y"] + box["height"] <= screen["height"] + 0.5, box
         assert 0 <= depth["y"] and depth["y"] + depth["height"] <= screen["height"], depth
         _assert_legible(f"JupyterLab {width}×{height} intervals", image, box)
+        tabs = output.locator(".lm-TabBar-tab")
+        for tab in TABS:  # JupyterLab shows the same reasons beside the locked controls
+            tabs.filter(has_text=tab).click()
+            assert _assert_locked_controls_say_why(page, tab) > 0, tab
+        tabs.filter(has_text=TABS[0]).click()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{width}x{height}-dashboard.png"))
         spent, newly_decided = _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")
