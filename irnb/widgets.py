@@ -11,11 +11,12 @@ else as a PNG). This module puts the tabs together: :func:`explorer`; the parts 
 module per tab.
 
 Speed: the layout is computed on the first draw and then frozen, text is drawn from a
-cache of bitmaps, topic axes label at most 25 topics and the per-run plots show the top
-``top`` runs (default 30); the decision view keeps Table 1 while only k or the measure
-change and tests only the shown runs' pairs when the test allows (:class:`DecisionView`).
-What a change costs on the default collection is measured by ``benchmarks/bench_widgets.py``
-(figures in ``benchmarks/RESULTS_widgets.md``).
+cache of bitmaps, topic axes label at most :data:`irnb.plots.style.TOPIC_LABELS` topics and
+the per-run plots show the top ``top`` runs (default 30); the decision view keeps Table 1
+while only k or the measure change and tests only the shown runs' pairs when the test
+allows (:class:`DecisionView`). The cost of a change is measured by
+``benchmarks/bench_widgets.py`` (kernel side) and ``benchmarks/bench_browser.py`` (key press
+to new picture in a browser).
 
 Sliders take their bounds from the declarations the core validates against
 (:data:`irnb.pooling.POOL_PARAMS`, :data:`irnb.intervals.INTERVAL_PARAMS`) and carry the
@@ -49,7 +50,8 @@ from .decision import DEFAULT_ALPHA, DEFAULT_TEST
 from .experiment import Experiment
 from .views.base import DEFAULT_TOP, View, check_experiment
 from .views.bias import BIAS_DEPTHS, BiasView
-from .views.controls import ALL_CONTROLS, build_controls, sync_controls
+from .datasets.collection import Collection
+from .views.controls import ALL_CONTROLS, build_controls, locked_list_html, sync_controls
 from .views.decision import DecisionView
 from .views.intervals import IntervalsView
 from .views.layout import beside, sidebar
@@ -79,11 +81,15 @@ class Explorer:
     """Every view in tabs, driven by one set of controls. Only the visible tab redraws on
     a change; the others redraw when shown."""
 
-    def __init__(self, experiment: Experiment, *, top: int = DEFAULT_TOP, canvas: str = "auto"):
+    def __init__(self, source: Experiment | Collection, *, top: int = DEFAULT_TOP, canvas: str = "auto"):
         import ipywidgets as w
 
+        collection = source if isinstance(source, Collection) else None
+        # a simulated collection's pools are judged from its complete truth: a run added judges its documents
+        experiment = source.complete_experiment if collection is not None else source
         check_experiment(experiment, "explorer")
-        self.controls = build_controls(experiment, ALL_CONTROLS)
+        self.experiment = experiment
+        self.controls = build_controls(experiment, ALL_CONTROLS, collection=collection)
         self.views: dict[str, View] = {}
         for i, (name, cls) in enumerate(_VIEWS.items()):
             self.views[name] = cls(experiment, controls=self.controls, top=top, canvas=canvas, standalone=False,
@@ -95,7 +101,8 @@ class Explorer:
         for control in self.controls.values():
             control.observe(lambda _change: self._sync(), names="value")
         self._sync()
-        self.widget = beside(sidebar(self.controls), self.tabs, figure=lambda: self.active.figure)
+        self.widget = beside(sidebar(self.controls), self.tabs, figure=lambda: self.active.figure,
+                             notes=lambda: locked_list_html(self.locked_controls(), self.controls))
 
     @property
     def active(self) -> View:
@@ -136,14 +143,17 @@ class Explorer:
         display(self.widget)
 
 
-def explorer(experiment: Experiment, *, top: int = DEFAULT_TOP, canvas: str = "auto") -> Explorer:
+def explorer(source: Experiment | Collection, *, top: int = DEFAULT_TOP, canvas: str = "auto") -> Explorer:
     """All views in tabs (intervals, decision matrix, bias, unjudged documents) with one
     set of controls: pool depth d, measurement depth k, E, λ (and λ = 1 − Δ), measure,
-    estimator, contributors, groups, and the runs to look at. ``top``: how many runs the
+    estimator, contributors, groups, and the runs to look at. ``source``: an Experiment, or
+    a simulated :class:`~irnb.datasets.collection.Collection`, whose pools are then judged
+    from its complete truth (a contributing run added judges its documents); the pool depth
+    starts at the data's own. ``top``: how many runs the
     per-run plots show (best by score; default 30); ``canvas``: "auto" (ipympl when the
     matplotlib backend is widget/ipympl, else PNG), "ipympl" or "png" (importing ipympl
     makes it matplotlib's backend: that is ipympl's own behaviour)."""
-    return Explorer(experiment, top=top, canvas=canvas)
+    return Explorer(source, top=top, canvas=canvas)
 
 
 def intervals_view(experiment: Experiment, *, top: int = DEFAULT_TOP, canvas: str = "auto") -> IntervalsView:

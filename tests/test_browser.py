@@ -87,17 +87,17 @@ def _move_pool_depth_and_back(page, scope) -> tuple[int, bytes, bytes, bytes]:
     having checked the readout at each step and waited for each new picture."""
     depth = slider(scope, POOL_DEPTH)
     depth.wait_for()
-    start = int(readout(depth))
+    start = int(re.match(r"\d+", readout(depth)).group())  # "120*": a depth the qrels do not reach
     image = scope.locator(".widget-image:visible").first
     before, src = plot_png(image), plot_src(image)
 
     press_on_slider(depth, "ArrowLeft")
-    expect(depth.locator(".widget-readout")).to_have_text(str(start - 1))
+    expect(depth.locator(".widget-readout")).to_have_text(re.compile(rf"^{start - 1}\*?$"))
     wait_for_new_plot(page, image, src, timeout=REDRAW_TIMEOUT)
     moved, src = plot_png(image), plot_src(image)
 
     press_on_slider(depth, "ArrowRight")
-    expect(depth.locator(".widget-readout")).to_have_text(str(start))
+    expect(depth.locator(".widget-readout")).to_have_text(re.compile(rf"^{start}\*?$"))
     wait_for_new_plot(page, image, src, timeout=REDRAW_TIMEOUT)
     back = plot_png(image)
     return start, before, moved, back
@@ -110,6 +110,7 @@ def _assert_redrawn(start: int, before: bytes, moved: bytes, back: bytes) -> Non
     assert png_size(moved) == (width, height), "the redraw must keep the figure's size"
     assert moved != before, f"pool depth {start} → {start - 1} left the interval plot unchanged"
     assert back == before, f"pool depth back to {start} should give the first picture again"
+
 
 
 def test_tour_notebook_in_jupyterlab(page, tmp_path):
@@ -179,6 +180,10 @@ def test_voila_dashboard_plot_and_controls_on_one_screen(width, height, page, tm
             artifacts_on_failure(page, f"voila-layout-{width}x{height}", server):
         page.goto(server.url("/"))
         slider(page, POOL_DEPTH).wait_for()
+        start = page.get_by_text("Start here").first  # the first screen says what to move first
+        expect(start).to_be_visible()
+        first = start.bounding_box()
+        assert first is not None and 0 <= first["y"] and first["y"] + first["height"] <= height, first
         tabs = page.locator(".lm-TabBar-tab")
         expect(tabs).to_have_text(TABS)
         for tab in TABS:
@@ -203,7 +208,60 @@ def test_voila_dashboard_plot_and_controls_on_one_screen(width, height, page, tm
             else:
                 expect(track).not_to_have_attribute("disabled", "true")
                 expect(label).not_to_have_attribute("title", re.compile(r"^locked"))
+            _assert_locked_controls_say_why(page, tab)
+            _assert_no_overlapping_text(page.locator(".irnb-explorer-controls"), f"{tab} controls")
             page.screenshot(path=str(SCREENSHOTS / f"voila-{width}x{height}-{tab.replace(' ', '-')}.png"))
+
+
+#: A control's input as each kind of ipywidgets control draws it (disabled when locked).
+_INPUTS = ".noUi-target, select, input"
+
+
+def _assert_locked_controls_say_why(page, tab: str) -> int:
+    """Every locked control of the explorer's sidebar has, right after it, a visible line that
+    says why; an unlocked one has none shown. Returns how many were locked."""
+    sidebar = page.locator(".irnb-explorer-controls")
+    # the tab's locks arrive from the kernel after the click: wait until the reasons match the inputs
+    page.wait_for_function("""(box) => [...box.children].every(c => {
+        const input = c.querySelector('.noUi-target, select, input');
+        if (!input) return true;
+        const locked = input.hasAttribute('disabled') && input.getAttribute('disabled') !== 'false';
+        const next = c.nextElementSibling;
+        const shown = !!next && next.classList.contains('irnb-locked-reason') && next.offsetParent !== null;
+        return locked === shown; })""", arg=sidebar.element_handle(), timeout=REDRAW_TIMEOUT * 1000)
+    locked = 0
+    for control in sidebar.locator(":scope > .widget-slider, :scope > .widget-dropdown, :scope > .widget-checkbox, "
+                                   ":scope > .widget-select-multiple").all():
+        field = control.locator(_INPUTS).first
+        if field.get_attribute("disabled") in (None, "false"):
+            continue
+        locked += 1
+        reason = control.locator("xpath=following-sibling::*[1]")
+        expect(reason).to_have_class(re.compile(r"irnb-locked-reason"))
+        expect(reason).to_be_visible()
+        expect(reason).to_contain_text(re.compile(r"locked here: \S"))
+    print(f"{tab}: {locked} locked controls, each with its reason beside it")
+    return locked
+
+
+def _assert_no_overlapping_text(scope, where: str) -> None:
+    """No two visible text boxes (labels, readouts, help and reason lines) of ``scope`` overlap."""
+    boxes = scope.evaluate("""(root) => {
+        const out = [];
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) {
+            const node = walker.currentNode;
+            if (!node.textContent.trim()) continue;
+            const parent = node.parentElement;
+            if (!parent || parent.closest('select, option')) continue;  // a picker's list scrolls inside it
+            const range = document.createRange(); range.selectNodeContents(node);
+            for (const r of range.getClientRects())
+                if (r.width > 0 && r.height > 0) out.push([r.left, r.top, r.right, r.bottom, node.textContent.trim()]);
+        }
+        return out; }""")
+    overlaps = [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1]
+    assert overlaps == [], f"{where}: overlapping texts {overlaps[:5]}"
 
 
 # ------------------------------------------------------------------ offline, no warnings (issue 21)
@@ -325,6 +383,11 @@ def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(width, height, page
         assert box["y"] + box["height"] <= screen["height"] + 0.5, box
         assert 0 <= depth["y"] and depth["y"] + depth["height"] <= screen["height"], depth
         _assert_legible(f"JupyterLab {width}×{height} intervals", image, box)
+        tabs = output.locator(".lm-TabBar-tab")
+        for tab in TABS:  # JupyterLab shows the same reasons beside the locked controls
+            tabs.filter(has_text=tab).click()
+            assert _assert_locked_controls_say_why(page, tab) > 0, tab
+        tabs.filter(has_text=TABS[0]).click()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{width}x{height}-dashboard.png"))
         spent, newly_decided = _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")

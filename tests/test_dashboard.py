@@ -27,9 +27,38 @@ def test_dashboard_is_the_explorer_and_the_assessor_with_computed_descriptions()
     assert "assessor(" in code[2].source and "say(" in code[2].source and code[3].source.strip() == "judge.widget"
     for cell in (code[0], code[2]):  # JupyterLab shows the sentence, not its code
         assert cell.metadata["jupyter"]["source_hidden"] is True
-    # The intro is short and the legend of controls and tabs folded, so the plot starts high on the page
+    # The intro says where to start; the words are explained, unfolded, right below the view
+    assert "**Start here:**" in code[0].source
     markdown = [c.source for c in notebook.cells if c.cell_type == "markdown"]
-    assert any(text.startswith("<details><summary>") and text.rstrip().endswith("</details>") for text in markdown)
+    assert not any("<details>" in text for text in markdown)
+    words = next(text for text in markdown if text.startswith("### The words on the screen"))
+    for term in ("pool depth d", "contributing run", "[B, T]", "Δ", "X_M", "A_p@k", "s₁", "ANOVA + Bonferroni",
+                 "E", "λ"):
+        assert term in words, term
+
+
+def test_dashboard_opens_on_an_instructive_setting():
+    """The explorer opens where the lesson is: a pool shallower than the measurement depth, a
+    run that did not contribute on the right, and pools judged from the collection's truth."""
+    jupytext = pytest.importorskip("jupytext")
+    from irnb.datasets import default
+
+    notebook = jupytext.read(REPO / "notebooks" / "dashboard.md")
+    code = [c for c in notebook.cells if c.cell_type == "code"][1:]
+    shown: list = []
+    namespace = {"say": shown.append}
+    exec(compile(code[0].source.replace("from irnb.teaching import say\n", ""), "dashboard intro", "exec"),
+         namespace)
+    source = code[1].source.replace("dashboard.widget", "").replace("explorer(collection)",
+                                                                 "explorer(collection, canvas='png')")
+    exec(compile(source, "dashboard explorer", "exec"), namespace)
+    dashboard = namespace["dashboard"]
+    exp = default().experiment
+    assert dashboard.experiment is default().complete_experiment
+    assert dashboard.controls["depth"].value < dashboard.controls["measurement_depth"].value
+    run = dashboard.controls["run"].value
+    assert not exp.contributors[list(exp.run_names).index(run)]
+    assert "Start here" in shown[0] and run in shown[0]
 
 
 @pytest.mark.slow

@@ -4,9 +4,7 @@
 (:func:`irnb.plots.artists`); the widgets of :mod:`irnb.widgets` call the twins on every
 slider move, and the notebooks and the thesis reproduction draw the same figures once.
 
-Titles sit at a fixed height (no plot has tick labels on top), which spares matplotlib
-re-measuring every tick label to place them on each redraw; topic axes label at most
-:data:`~irnb.plots.style.TOPIC_LABELS` topics. The decision-matrix cases also differ without
+Topic axes label at most :data:`~irnb.plots.style.TOPIC_LABELS` topics. The decision-matrix cases also differ without
 colour: weak cases (2 and 4) carry an ``×``.
 """
 
@@ -25,8 +23,14 @@ from .style import (CASE_COLOURS, MARKERS, MIN_FONT, PALETTE, TOPIC_LABELS, esti
                     plain_log_axis, plot_estimator_key, procedure_caption, thin_ticks)
 
 _MISSING = "#DDDDDD"  # diagonal / no comparison
-#: The cases in the papers' shorthand (= equal, ≠ significantly different; A of the better run).
-_CASE_SHORT = {1: "P =, A =", 2: "P =, A ≠", 3: "P ≠, A ≤ (better run)", 4: "P ≠, A > (better run)"}
+#: The cases in words: the score is the measure P, the share judged the assessment measure A
+#: (Baillie et al.: P equal or not; when P differs, whether the better run is also the more judged).
+CASE_WORDS = {1: "no score difference,\nno judged-share difference", 2: "no score difference,\njudged shares differ",
+              3: "better score, not\nmore judged", 4: "better score and\nmore judged"}
+#: Run names longer than this are keyed in the decision matrix: the columns are numbered and each
+#: row reads "number name" (shortened to :data:`MATRIX_ROW_CHARS`), so no label runs into the next.
+MATRIX_NAME_CHARS = 12
+MATRIX_ROW_CHARS = 22
 
 
 # =============================================================================== checks
@@ -132,7 +136,7 @@ def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = "M"
                       None if point is None else point[keep], None if true is None else true[keep],
                       point_label=label, plot=plot, top=top)
     ax.set_xlabel(f"{intervals.measure.name}, mean over topics")
-    ax.set_title(f"[B, T] per run — {intervals.pool}", fontsize="medium", y=1.0)
+    ax.set_title("[B, T] per run\n" + textwrap.fill(str(intervals.pool), 40), fontsize="medium")
     return ax
 
 
@@ -166,11 +170,20 @@ def update_topic_intervals_plot(ax, intervals, run: str, *, estimates=None, esti
                       point_label=label, plot=plot, top=None, max_labels=TOPIC_LABELS)
     ax.set_xlabel(intervals.measure.name)
     ax.set_ylabel("topic")
-    ax.set_title(f"[B, T] per topic — {run}", fontsize="medium", y=1.0)
+    ax.set_title("[B, T] per topic\n" + textwrap.fill(str(run), 30), fontsize="medium")
     return ax
 
 
 # =============================================================================== decision matrix
+def _shorten(name: str, chars: int) -> str:
+    """``name`` cut to ``chars`` characters, the cut marked by an ellipsis.
+
+    >>> _shorten("UIUC_DMG_setrank_reg_title", 12), _shorten("run1", 12)
+    ('UIUC_DMG_se…', 'run1')
+    """
+    return name if len(name) <= chars else name[:chars - 1] + "…"
+
+
 def _with_caption(title: str, table: pd.DataFrame) -> str:
     caption = procedure_caption(table)
     return title if caption is None else f"{title}\n{caption}"
@@ -183,7 +196,7 @@ def _case_legend(ax) -> None:
     from ..decision import STRENGTH
 
     handles, labels = [], []
-    for case, text in _CASE_SHORT.items():
+    for case, text in CASE_WORDS.items():
         patch = Patch(facecolor=CASE_COLOURS[case], edgecolor="none")
         if STRENGTH[case] == "weak":
             patch = (patch, Line2D([], [], linestyle="none", marker="x", color="black", markersize=5))
@@ -230,17 +243,23 @@ def update_case_matrix_plot(ax, matrix: pd.DataFrame, *, order: Sequence[str] | 
     weak.set_data(cols, rows)
     weak.set_markersize(max(2.0, min(8.0, 160.0 / max(n, 1))))
     size = MIN_FONT
-    ax.set_xticks(np.arange(n), runs, rotation=90, fontsize=size)
-    ax.set_yticks(np.arange(n), runs, fontsize=size)
+    keyed = max((len(str(r)) for r in runs), default=0) > MATRIX_NAME_CHARS
+    if keyed:  # long names: numbered columns, each row "number name"
+        ax.set_xticks(np.arange(n), [str(i + 1) for i in range(n)], rotation=90, fontsize=size)
+        ax.set_yticks(np.arange(n), [f"{i + 1} {_shorten(str(r), MATRIX_ROW_CHARS)}" for i, r in enumerate(runs)],
+                      fontsize=size)
+    else:
+        ax.set_xticks(np.arange(n), runs, rotation=90, fontsize=size)
+        ax.set_yticks(np.arange(n), runs, fontsize=size)
     ax.set_xlim(-0.5, max(n, 1) - 0.5)
     ax.set_ylim(max(n, 1) - 0.5, -0.5)
-    ax.set_xlabel("s₂")
-    ax.set_ylabel("s₁")
+    ax.set_xlabel("compared with run s₂" + (" (numbered as the rows)" if keyed else ""))
+    ax.set_ylabel("run s₁")
     about = getattr(matrix, "attrs", {})
     if title is None and "procedure" in about:
         title = f"{about.get('measure', '')} with {measure_label(about.get('assessment', ''))}\n{about['procedure']}"
     if title is not None:
-        ax.set_title(title, fontsize="medium", y=1.0)
+        ax.set_title(title, fontsize="medium")
     return ax
 
 
@@ -303,7 +322,7 @@ def update_case_proportions_plot(ax, table: pd.DataFrame, *, setting=None):
     ax.set_xlim(-0.5, len(cases) - 0.5)
     ax.set_ylim(len(measures) - 0.5, -0.5)
     title = _with_caption(f"share of run pairs per case\n{setting}", table)
-    ax.set_title("\n".join(textwrap.fill(line, 44) for line in title.split("\n")), fontsize="medium", y=1.0)
+    ax.set_title("\n".join(textwrap.fill(line, 44) for line in title.split("\n")), fontsize="medium")
     return ax
 
 
@@ -369,7 +388,7 @@ def update_bias_plot(ax, result, *, measures: Sequence[str] | None = None, value
     ax.set_xlabel("reference rank of the left-out run (1 = best)")
     ax.set_ylabel("rank change (+ = moved up)" if value == "rank" else "score change (reduced − reference)")
     ax.set_title(f"{value} change of the left-out runs\n" + textwrap.fill(result.description, 70),
-                 fontsize=MIN_FONT, y=1.0)
+                 fontsize=MIN_FONT)
     refresh_legend(ax, lines, where="below")
     return ax
 
@@ -414,7 +433,7 @@ def update_tau_depth_plot(ax, results: Mapping[int, Any], *, value: str = "kenda
     ax.set_xlabel("pool depth d")
     ax.set_ylabel({"kendall_tau": "Kendall's τ", "tau_ap": "τ_AP",
                    "kendall_tau_left_out": "Kendall's τ (left-out runs)"}[value])
-    ax.set_title("full versus reduced ranking", fontsize="medium", y=1.0)
+    ax.set_title("full versus reduced ranking", fontsize="medium")
     refresh_legend(ax, lines, where="below")
     return ax
 
@@ -434,7 +453,8 @@ def unjudged_plot(table: pd.DataFrame, *, run_a: str = "run a", run_b: str = "ru
         ax.add_line(tag(Line2D([], [], linestyle="none", marker=marker, markersize=4, color=colour), role))
     twin = twin_axes(ax)
     tag(twin.axhline(0.0, color=PALETTE[3], linewidth=0.6, linestyle=":"), "difference_zero")
-    twin.add_line(tag(Line2D([], [], color=PALETTE[3], linewidth=1.2), "difference"))
+    # topics are categories: one marker each, no line joining them
+    twin.add_line(tag(Line2D([], [], linestyle="none", marker="d", markersize=4, color=PALETTE[3]), "difference"))
     return update_unjudged_plot(ax, table, run_a=run_a, run_b=run_b, measure=measure)
 
 
@@ -467,25 +487,61 @@ def update_unjudged_plot(ax, table: pd.DataFrame, *, run_a: str = "run a", run_b
     found["difference"].set_label(f"Δ {measure} ({run_b} − {run_a})")
     twin = found["difference"].axes
     top = max(1.0, float(max(column["unjudged_a"].max(initial=0), column["unjudged_b"].max(initial=0))))
-    ax.set_ylim(-0.02 * top, top * 1.08)
-    spread = max(0.05, float(np.abs(column["score_difference"]).max(initial=0)))
-    twin.set_ylim(-spread * 1.1, spread * 1.1)
+    difference = column["score_difference"]
+    (low, high), (twin_low, twin_high) = _aligned_zero_limits(
+        (0.0, top * 1.08), (min(0.0, float(difference.min(initial=0))) * 1.1,
+                            max(0.05, float(difference.max(initial=0)) * 1.1)), margin=0.02)
+    ax.set_ylim(low, high)
+    twin.set_ylim(twin_low, twin_high)
+    _counts_only(ax.yaxis)  # the left axis counts documents: below its zero it is the twin's room
     ax.set_xlim(-0.5, max(order.size, 1) - 0.5)
     topics = table["topic"].to_numpy(object)[evaluated][order]
     ax.set_xticks(*thin_ticks(x, topics.tolist(), TOPIC_LABELS), rotation=90, fontsize=MIN_FONT)
     ax.set_xlabel(f"topic (ordered by unjudged documents of {run_b})")
     ax.set_ylabel("unjudged documents in the top k")
     twin.set_ylabel(f"Δ {measure}", color=PALETTE[3])
+    ax.set_title(f"unjudged documents per topic and the {measure} difference", fontsize="medium")
     refresh_legend(ax, [found["unjudged_a"], found["unjudged_b"], found["overlap"], found["difference"]],
                    where="right_twin")
     return ax
+
+
+def _counts_only(axis) -> None:
+    """Integer ticks on ``axis``, those below zero left unlabelled."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    if not isinstance(axis.get_major_formatter(), FuncFormatter):
+        axis.set_major_locator(MaxNLocator(integer=True))
+        axis.set_major_formatter(FuncFormatter(lambda value, _position: f"{value:g}" if value >= 0 else ""))
+
+
+def _aligned_zero_limits(left: tuple[float, float], right: tuple[float, float], *,
+                        margin: float = 0.0) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Limits for an Axes and its twin that put both zeros at the same height: each
+    (lowest, highest) to show, the lowest ≤ 0 ≤ the highest; the left one gets ``margin`` (a
+    fraction of its height) below zero at least, and a zero at most halfway up. Each range
+    only grows.
+
+    >>> _aligned_zero_limits((0.0, 10.0), (-1.0, 1.0))   # the twin's zero is halfway up: the left's too
+    ((-10.0, 10.0), (-1.0, 1.0))
+    """
+    (low, high), (twin_low, twin_high) = left, right
+    if not (low <= 0 <= high and twin_low <= 0 <= twin_high and high > 0 and twin_high > 0):
+        raise ValueError(f"aligned_zero_limits: each range must hold 0 below its top, got {left} and {right}")
+    span = high - low
+    # the zero at most halfway up: a twin mostly below zero is given room above it instead
+    share = max(-low / span, margin / (1 + margin) if low == 0 else 0.0,
+                min(0.5, -twin_low / (twin_high - twin_low)))
+    ratio = share / (1 - share)  # depth of the zero below, per unit above it
+    twin_high = max(twin_high, -twin_low / ratio) if ratio > 0 else twin_high
+    return (-ratio * high, high), (-ratio * twin_high, twin_high)
 
 
 def simulated_precision_plot(topics: Sequence[str], unjudged, original, simulated, *, run: str = "",
                              estimator: str = "I", measure: str = "P@k", estimates=None, truth=None, ax=None):
     """The thesis chapter's Fig. 7.2: per topic (ordered by the original score), the
     unjudged documents in the top k (left axis), the original score (unjudged =
-    non-relevant, B = X_S; dashed) and the simulated one (solid; X_I is the thesis's
+    non-relevant, B = X_S; dashes) and the simulated one (triangles; X_I is the thesis's
     simulated precision: judged-relevant / judged in the top k). All arrays have one value
     per topic: e.g. ``unjudged_overlap(...)["unjudged_b"]``, ``intervals.lower[s]`` and
     ``estimates.interpolated[s]``; ``estimates`` (the
@@ -496,8 +552,10 @@ def simulated_precision_plot(topics: Sequence[str], unjudged, original, simulate
     ax = axes_or_new(ax, (9.0, 4.0))
     ax.add_line(tag(Line2D([], [], linestyle="none", marker="o", markersize=4, color=PALETTE[5]), "unjudged"))
     twin = twin_axes(ax)
-    twin.add_line(tag(Line2D([], [], color=PALETTE[0], linestyle="--", linewidth=1.2), "original"))
-    twin.add_line(tag(Line2D([], [], color=PALETTE[1], linewidth=1.4), "simulated"))
+    # topics are categories: one marker each, no line joining them
+    twin.add_line(tag(Line2D([], [], linestyle="none", marker="_", markersize=8, markeredgewidth=1.6,
+                             color=PALETTE[0]), "original"))
+    twin.add_line(tag(Line2D([], [], linestyle="none", marker="^", markersize=4, color=PALETTE[1]), "simulated"))
     twin.add_line(tag(Line2D([], [], linestyle="none", marker="d", markersize=4, color="black"), "truth"))
     return update_simulated_precision_plot(ax, topics, unjudged, original, simulated, run=run, estimator=estimator,
                                            measure=measure, estimates=estimates, truth=truth)
@@ -534,7 +592,7 @@ def update_simulated_precision_plot(ax, topics: Sequence[str], unjudged, origina
     ax.set_xlabel(f"topic (ordered by original {measure})")
     ax.set_ylabel("unjudged documents in the top k")
     twin.set_ylabel(measure)
-    ax.set_title(f"original versus simulated {measure}" + (f" — {run}" if run else ""), fontsize="medium", y=1.0)
+    ax.set_title(f"original versus simulated {measure}" + (f" — {run}" if run else ""), fontsize="medium")
     refresh_legend(ax, [found["unjudged"], found["original"], found["simulated"]]
                    + ([true_line] if true_line is not None else []), where="right_twin")
     return ax

@@ -27,7 +27,7 @@ from ..experiment import Experiment
 from ..measures import parse_measure
 from ..params import ACTIVE, STANDALONE, TOP_RUNS
 from ..pooling import depth_pool
-from .controls import build_controls, locked_controls, sync_controls
+from .controls import build_controls, locked_controls, locked_list_html, sync_controls
 from .frames import Frame
 from .layout import beside, sidebar, two_lines
 
@@ -106,7 +106,9 @@ class View:
                                             names="value")
             sync_controls(self.controls, self.locked_controls())
         plot = w.VBox([self._canvas_widget, self.status])
-        self.widget = beside(sidebar(self.controls), plot, figure=lambda: self.figure) if standalone else plot
+        self.widget = (beside(sidebar(self.controls), plot, figure=lambda: self.figure,
+                              notes=lambda: locked_list_html(self.locked_controls(), self.controls))
+                       if standalone else plot)
         if self.active:  # an inactive view (a hidden tab) draws when first shown
             self.refresh()
 

@@ -6,7 +6,7 @@ papers' symbols: "pool depth d", "measurement depth k", "E (background rate)",
 "λ (smoothing)" with the "λ = 1 − Δ" toggle. A declared bound that is open-ended (d, k) ends
 at the Experiment's depth. A control that cannot change the view shown (one the view does
 not use, E with X_S, λ with X_B, X_I or while λ = 1 − Δ) is locked, with the reason as its
-tooltip (:func:`locked_controls`).
+tooltip and on a line beside it (:func:`locked_controls`, :func:`sync_controls`).
 
 ipywidgets is imported when a control is built, never at import.
 
@@ -20,18 +20,20 @@ ipywidgets is imported when a control is built, never at import.
 
 from __future__ import annotations
 
+import functools
 import html
 from typing import Any
 from collections.abc import Mapping, Sequence
 
 from ..experiment import Experiment
 from ..intervals import ESTIMATORS, INTERVAL_PARAMS
+from ..papers.registry import pool_depth_rule
 from ..params import slider_range
 from ..pooling import POOL_PARAMS
 
 __all__ = ["MEASURES", "SLIDER_LABELS", "SLIDER_PARAMS", "ALL_CONTROLS", "build_controls", "background_rates",
-           "locked_controls", "sync_controls", "control_help", "tooltip_trait",
-           "ipywidgets_major"]
+           "locked_controls", "sync_controls", "control_help", "help_text", "tooltip_trait",
+           "ipywidgets_major", "reason_line", "locked_html", "locked_list_html"]
 
 #: Measure choices; "@k" takes the measurement-depth slider's value.
 MEASURES = ("P@k", "SDCG@k", "RBP(p=0.8)@k", "RBP(p=0.95)@k", "AP@k")
@@ -53,11 +55,18 @@ def _doc(param) -> str:
     return text.split(":", 1)[1].strip() if ":" in text else text
 
 
-def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, Any]:
-    """The named controls, bounds from the core's declarations."""
+def build_controls(experiment: Experiment, names: Sequence[str], *, collection=None) -> dict[str, Any]:
+    """The named controls, bounds from the core's declarations. The pool depth starts at the
+    data's own (:func:`irnb.papers.registry.pool_depth_rule`; ``collection``: the simulated
+    collection ``experiment`` comes from, whose pools are judged from its truth)."""
     import ipywidgets as w
 
     depth = experiment.shape[2]
+    rule = pool_depth_rule(experiment, collection=collection)
+    own_depth = min(rule.depth or 1, depth)
+    from_truth = collection is not None
+    # a pool deeper than the qrels' own judges nothing new: marked, unless the truth judges it
+    deepest = None if from_truth else own_depth
     style = {"description_width": "initial"}
     d_param, k_param, e_param, l_param = (SLIDER_PARAMS[n] for n in ("depth", "measurement_depth",
                                                                       "background_rate", "smoothing"))
@@ -69,8 +78,9 @@ def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, An
     others = [n for n in (non_contributing or experiment.run_names) if n != run_a]
     run_b = others[0] if others else run_a
     make = {
-        "depth": lambda: w.IntSlider(value=min(d_param.default, depth), **slider_range(_to_depth(d_param, depth)),
-                                     description=SLIDER_LABELS["depth"], style=style, continuous_update=False),
+        "depth": lambda: DepthSlider(depths=pool_depths(_to_depth(d_param, depth), own_depth), value=own_depth,
+                                     deepest=deepest, description=SLIDER_LABELS["depth"], style=style,
+                                     continuous_update=False),
         "measurement_depth": lambda: w.IntSlider(value=min(k_param.default, depth),
                                                  **slider_range(_to_depth(k_param, depth)),
                                                  description=SLIDER_LABELS["measurement_depth"], style=style,
@@ -102,12 +112,91 @@ def build_controls(experiment: Experiment, names: Sequence[str]) -> dict[str, An
                 "contributors": "runs whose top d documents form the pool", "groups": "groups whose runs are shown",
                 "run": "the run whose topics are shown", "run_a": "the baseline run",
                 "run_b": "the run compared with run a"}
+    notes = {"depth": f"{_doc(d_param)}. This data's own pool depth: {own_depth} ({rule.basis})"
+                      + ("; * marks deeper pools, which judge nothing new (the qrels hold no deeper judgments)"
+                         if deepest is not None and deepest < depth else ""),
+             "contributors": contributors_note(from_truth, experiment.truth is not None)}
     trait = tooltip_trait()
     controls = {name: make[name]() for name in names}
     for name, control in controls.items():
         setattr(control, trait, tooltips[name])
         control._irnb_tooltip = tooltips[name]
+        control._irnb_reason = reason_line()
+        text = notes.get(name, help_text(name))
+        control._irnb_help = None if text is None else help_html(text)
     return controls
+
+
+def contributors_note(from_truth: bool, has_truth: bool) -> str:
+    """What adding or removing a contributing run can do on this data."""
+    if from_truth:
+        return ("The collection's complete truth is known: a run added here has its top d documents judged "
+                "from it; a run taken out leaves the documents only it pooled unjudged.")
+    if has_truth:
+        return ("Pools judge from the official qrels only: adding a run judges none of its documents the "
+                "qrels lack (give explorer() the Collection to judge them from its truth); taking one out "
+                "leaves the documents only it pooled unjudged.")
+    return ("Real data: only the official judgments exist. Adding a run cannot judge documents the "
+            "assessors never saw; taking one out leaves the documents only it pooled unjudged.")
+
+
+def help_html(text: str) -> str:
+    """A control's one-line help as the sidebar shows it."""
+    return f"<div style='color:#555;font-size:12px;line-height:1.2'>{html.escape(text)}</div>"
+
+
+def pool_depths(param, own: int) -> list[int]:
+    """The depths the pool-depth slider offers: every depth to :data:`EVERY_DEPTH_TO`, then
+    a 1-2-5-like scale (so 1–20 take about half the track), with the data's own depth and
+    the deepest the runs allow, within the declared bounds."""
+    high = int(param.high)
+    scale = set(range(int(param.low), EVERY_DEPTH_TO + 1)) | set(_DEPTH_SCALE) | {own, high}
+    return sorted(d for d in scale if param.low <= d <= high)
+
+
+#: The pool-depth slider offers every depth up to this one, then the steps of :data:`_DEPTH_SCALE`.
+EVERY_DEPTH_TO = 30
+_DEPTH_SCALE = (40, 50, 60, 80, 100, 120, 150, 200, 300, 500, 1000, 2000, 5000, 10000)
+
+
+@functools.cache
+def _depth_slider_class():
+    import ipywidgets as w
+
+    class DepthSlider(w.SelectionSlider):
+        """A pool-depth slider on a log-like scale (:func:`pool_depths`): ``value`` is the depth;
+        ``min`` and ``max`` the shallowest and deepest; depths beyond ``deepest`` (the qrels'
+        own pool depth, when no truth judges deeper) read with a * ."""
+
+        def __init__(self, *, depths: Sequence[int], deepest: int | None = None, **kwargs):
+            options = [(f"{d}*" if deepest is not None and d > deepest else str(d), d) for d in depths]
+            super().__init__(options=options, **kwargs)
+
+        @property
+        def min(self) -> int:
+            return self.options[0][1]
+
+        @property
+        def max(self) -> int:
+            return self.options[-1][1]
+
+    return DepthSlider
+
+
+def DepthSlider(**kwargs):  # noqa: N802 - builds the class when ipywidgets is first needed
+    """A :class:`DepthSlider` widget (see ``_depth_slider_class``)."""
+    return _depth_slider_class()(**kwargs)
+
+
+def reason_line():
+    """The line beside a control that says why it is locked (hidden while it is not): a
+    tooltip alone is not enough, as ipywidgets 8's pickers and tick boxes with a description
+    show none."""
+    import ipywidgets as w
+
+    line = w.HTML(layout=w.Layout(display="none", width="100%"))
+    line.add_class("irnb-locked-reason")  # the browser tests find the reasons by it
+    return line
 
 
 def tooltip_trait(ipywidgets_version: str | None = None) -> str:
@@ -225,20 +314,57 @@ def locked_controls(view: str, uses: Sequence[str], controls: Mapping[str, Any])
 
 
 def sync_controls(controls: Mapping[str, Any], locked: Mapping[str, str]) -> None:
-    """Lock (disable) the controls in ``locked`` with the reason as their tooltip; unlock the others."""
+    """Lock (disable) the controls in ``locked``, with the reason as their tooltip and on the
+    line beside them (:func:`reason_line`); unlock the others. A locked slider hides its
+    readout: its number is not used."""
     trait = tooltip_trait()
     for name, control in controls.items():
         reason = locked.get(name)
         control.disabled = reason is not None
         original = getattr(control, "_irnb_tooltip", getattr(control, trait))
         setattr(control, trait, f"locked: {reason}" if reason is not None else original)
+        if control.has_trait("readout"):
+            control.readout = reason is None
+        line = getattr(control, "_irnb_reason", None)
+        if line is not None:
+            line.value = "" if reason is None else locked_html(reason)
+            line.layout.display = "none" if reason is None else ""
 
 
-def control_help(control_name: str):
-    """The one-line description shown beside a slider."""
-    import ipywidgets as w
+def locked_html(reason: str) -> str:
+    """A locked control's reason as the line beside it shows it."""
+    return (f"<div style='color:#7a4b00;font-size:12px;line-height:1.25;margin:-2px 0 4px 0'>"
+            f"<b>locked here:</b> {html.escape(reason)}</div>")
 
+
+def locked_list_html(locked: Mapping[str, str], controls: Mapping[str, Any]) -> str:
+    """The locked controls (name → reason) as a list for a page that cannot run the
+    controls (a still), each by its control's description."""
+    if not locked:
+        return ""
+    items = "".join(f"<li><b>{html.escape(getattr(controls.get(n), 'description', n) or n)}</b>: {html.escape(r)}</li>"
+                    for n, r in locked.items())
+    return f"<p>Controls this view does not use now, and why:</p><ul>{items}</ul>"
+
+
+#: A slider's help where the declaration's words name an option the page shows otherwise
+#: (λ's declared value 'auto' is the "λ = 1 − Δ" tick box here).
+_HELP = {"smoothing": "weight of X_I against X_B in X_M; ticking 'λ = 1 − Δ' sets λ per topic instead"}
+
+
+def help_text(control_name: str) -> str | None:
+    """The one-line description shown beside a slider (None: a control without one)."""
     param = SLIDER_PARAMS.get(control_name)
     if param is None:
         return None
-    return w.HTML(f"<div style='color:#555;font-size:12px;line-height:1.2'>{html.escape(_doc(param))}</div>")
+    return _HELP.get(control_name, _doc(param))
+
+
+def control_help(control_name: str):
+    """The one-line description shown beside a slider, as a widget."""
+    import ipywidgets as w
+
+    text = help_text(control_name)
+    if text is None:
+        return None
+    return w.HTML(help_html(text))

@@ -22,7 +22,7 @@ from typing import Any
 from collections.abc import Callable, Mapping
 
 from ..lab import binder_url
-from .controls import control_help, ipywidgets_major
+from .controls import ipywidgets_major
 
 __all__ = ["PNG_DPI", "PLOT_WIDTH", "PLOT_FRAME_PX", "SIDEBAR_WIDTH", "STILL_DPI", "STILL_NOTE", "sidebar", "beside",
            "live_box", "still", "two_lines", "display_method"]
@@ -58,27 +58,37 @@ def sidebar(controls: Mapping[str, Any]):
 
     full = {"width": "100%"}
     rows = []
+
+    def add(name: str) -> None:
+        control = controls[name]
+        rows.append(control)
+        reason = getattr(control, "_irnb_reason", None)
+        if reason is not None:  # why it is locked, beside it (hidden while it is not)
+            rows.append(reason)
+        text = getattr(control, "_irnb_help", None)
+        if text is not None:  # what it does (a slider) or can do on this data (the contributors)
+            rows.append(w.HTML(text))
+
     for name in ("depth", "measurement_depth", "background_rate", "smoothing"):
         if name in controls:
             controls[name].layout = w.Layout(**full)
-            rows.append(controls[name])
-            rows.append(control_help(name))
+            add(name)
         if name == "smoothing" and "auto_smoothing" in controls:
-            rows.append(controls["auto_smoothing"])
+            add("auto_smoothing")
     if "auto_smoothing" in controls and "smoothing" not in controls:
-        rows.append(controls["auto_smoothing"])
+        add("auto_smoothing")
     for name in ("measure", "estimator", "run", "run_a", "run_b", "contributors", "groups"):
         if name in controls:
             controls[name].layout = w.Layout(**full)
             if name in ("contributors", "groups"):
                 controls[name].rows = 4
-            rows.append(controls[name])
+            add(name)
     box = w.VBox(rows, layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, overflow="hidden"))
     box.add_class("irnb-explorer-controls")  # names the sidebar for a page's reader (and bench_browser.py)
     return box
 
 
-def beside(controls_box, main, *, figure: Callable[[], Any] | None = None):
+def beside(controls_box, main, *, figure: Callable[[], Any] | None = None, notes: Callable[[], str] | None = None):
     """The sidebar ``controls_box`` (see :func:`sidebar`) on the left, ``main`` (the plot)
     taking the rest of the width; where the page is too narrow for both at the figure's drawn
     size (JupyterLab at 1024 × 768 with its file browser open), the plot moves above the
@@ -87,7 +97,9 @@ def beside(controls_box, main, *, figure: Callable[[], Any] | None = None):
 
     ``figure`` (a function returning the figure shown now): the box then also offers a
     still picture of it (:func:`still`) to front ends that cannot run widgets, such as the
-    documentation site or a notebook viewer; those that can still show the live widget."""
+    documentation site or a notebook viewer; those that can still show the live widget.
+    ``notes`` (a function returning HTML) is put under that picture: what the still cannot
+    show otherwise, such as why a control is locked."""
     import ipywidgets as w
 
     main.layout = w.Layout(flex="1 1 0", min_width=f"{round(PLOT_WIDTH * PNG_DPI) + PLOT_FRAME_PX}px")
@@ -95,7 +107,8 @@ def beside(controls_box, main, *, figure: Callable[[], Any] | None = None):
     layout = w.Layout(width="100%", flex_flow="row wrap-reverse", align_items="flex-end")
     if figure is None:
         return w.HBox([controls_box, main], layout=layout)
-    return live_box("HBox", [controls_box, main], lambda: still(figure()), layout=layout)
+    return live_box("HBox", [controls_box, main], lambda: still(figure(), html=notes() if notes else ""),
+                    layout=layout)
 
 
 def still(figure=None, *, html: str = "") -> dict[str, str]:

@@ -160,8 +160,9 @@ def test_case_matrix_plot_shows_the_cases_and_marks_weak_ones(matrix):
     weak = sorted(zip(found["weak"].get_xdata(), found["weak"].get_ydata(), strict=True))
     assert weak == [(0, 2), (1, 2), (2, 0), (2, 1)]  # (column, row) of cases 2 and 4
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["1 strong: P =, A =", "2 weak: P =, A ≠", "3 strong: P ≠, A ≤ (better run)",
-                      "4 weak: P ≠, A > (better run)"]
+    assert labels == ["1 strong: no score difference,\nno judged-share difference",
+                      "2 weak: no score difference,\njudged shares differ", "3 strong: better score, not\nmore judged",
+                      "4 weak: better score and\nmore judged"]
     assert ax.get_title() == "P@10"
 
 
