@@ -83,6 +83,11 @@ def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
     return pa.chunked_array(chunks, pa.int64())
 
 
+# Files smaller than this are parsed with the C allocator: Arrow's default (mimalloc) commits
+# a large arena on its first use, page faults that cost more than a small file's whole parse.
+# Larger files keep Arrow's pool, which holds a large parse's peak memory lower.
+_SMALL_TEXT = 4 << 20
+
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
 
 
@@ -115,6 +120,7 @@ def fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
                 check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
             ),
+            memory_pool=pa.system_memory_pool() if len(data) < _SMALL_TEXT else None,
         )
     except pa.ArrowException:
         return None

@@ -20,6 +20,7 @@ import irnb.experiment as experiment_module
 from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
 from irnb import io as irnb_io
 from irnb import ordering as irnb_ordering
+from irnb import parsing as irnb_parsing
 from irnb.ordering import encode_topics, string_bytes, string_hash, strings_equal, topic_docno_order
 from irnb.parsing import parse_run_bytes
 from irnb.experiment import NO_DOCUMENT, NOT_IN_QRELS
@@ -352,3 +353,15 @@ def test_a_parse_frees_the_text_it_was_handed():
     text = [b"1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n"]
     run = irnb_io._run_from_bytes(text, "r", "r", "error")
     assert text == [] and run.table["docno"].to_pylist() == ["a", "b"]
+
+
+def test_small_and_large_files_parse_alike_whichever_allocator_holds_the_table(monkeypatch):
+    """Files under the small-text size are parsed into the C allocator's memory, larger
+    ones into Arrow's pool: the same table either way."""
+    text = "".join(f"{t} Q0 doc{t}-{i} {i + 1} {1.5 - i / 8} tag\n" for t in (3, 1) for i in range(6)).encode()
+    small = irnb_parsing.parse_run_bytes(text, "r")[0]
+    assert small["docno"].chunk(0).buffers()[2].size > 0  # parsed on the fast path, not the exact one
+    monkeypatch.setattr(irnb_parsing, "_SMALL_TEXT", 0)
+    large = irnb_parsing.parse_run_bytes(text, "r")[0]
+    assert small.equals(large) and small.num_rows == 12
+    assert small["score"].to_pylist()[:3] == [1.5, 1.375, 1.25]
