@@ -20,7 +20,6 @@ import irnb.experiment as experiment_module
 from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
 from irnb import io as irnb_io
 from irnb import ordering as irnb_ordering
-from irnb import parsing as irnb_parsing
 from irnb.ordering import encode_topics, string_bytes, string_hash, strings_equal, topic_docno_order
 from irnb.parsing import parse_run_bytes
 from irnb.experiment import NO_DOCUMENT, NOT_IN_QRELS
@@ -355,13 +354,36 @@ def test_a_parse_frees_the_text_it_was_handed():
     assert text == [] and run.table["docno"].to_pylist() == ["a", "b"]
 
 
-def test_small_and_large_files_parse_alike_whichever_allocator_holds_the_table(monkeypatch):
-    """Files under the small-text size are parsed into the C allocator's memory, larger
-    ones into Arrow's pool: the same table either way."""
+def test_a_parse_gives_the_same_table_whichever_allocator_holds_it():
+    """The first small files of a read are parsed into the C allocator's memory, later ones
+    into Arrow's pool: the same table either way, its buffers in the pool asked for."""
     text = "".join(f"{t} Q0 doc{t}-{i} {i + 1} {1.5 - i / 8} tag\n" for t in (3, 1) for i in range(6)).encode()
-    small = irnb_parsing.parse_run_bytes(text, "r")[0]
-    assert small["docno"].chunk(0).buffers()[2].size > 0  # parsed on the fast path, not the exact one
-    monkeypatch.setattr(irnb_parsing, "_SMALL_TEXT", 0)
-    large = irnb_parsing.parse_run_bytes(text, "r")[0]
-    assert small.equals(large) and small.num_rows == 12
-    assert small["score"].to_pylist()[:3] == [1.5, 1.375, 1.25]
+    system = pa.system_memory_pool()
+    before = system.bytes_allocated()
+    held = parse_run_bytes(text, "r", memory_pool=system)[0]
+    assert system.bytes_allocated() > before  # the table's buffers are the C allocator's
+    default = parse_run_bytes(text, "r")[0]
+    assert held.equals(default) and held.num_rows == 12
+    assert held["score"].to_pylist()[:3] == [1.5, 1.375, 1.25]
+
+
+def test_only_the_files_parsed_inline_use_the_c_allocator(tmp_path, monkeypatch):
+    """Within the inline budget a file is parsed with the C allocator's pool; past it (or
+    on the pool's threads) with Arrow's default."""
+    files = [_good(tmp_path / f"r{i}", f"doc{i}") for i in range(4)]
+    size = files[0].stat().st_size
+    pools = []
+    real = irnb_io.parse_run_bytes
+
+    def spy(data, label, *, memory_pool=None):
+        pools.append(memory_pool)
+        return real(data, label, memory_pool=memory_pool)
+
+    monkeypatch.setattr(irnb_io, "parse_run_bytes", spy)
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 2 * size)
+    for threads in (1, 2):
+        pools.clear()
+        monkeypatch.setattr(irnb_io, "_parse_threads", lambda threads=threads: threads)
+        read_runs(files)
+        names = [None if pool is None else pool.backend_name for pool in pools]
+        assert names == [pa.system_memory_pool().backend_name] * 2 + [None] * 2
