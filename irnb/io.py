@@ -101,12 +101,14 @@ def _return_freed_memory() -> None:
     pa.default_memory_pool().release_unused()
 
 
-def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str) -> Run:
+def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str,
+                    memory_pool: pa.MemoryPool | None = None) -> Run:
     """The run in a file's bytes, handed over as a one-item list that this empties: when the
     fast path parsed the file (no comment lines to keep), its text is freed before the run
-    is checked and sorted — the text is a third of what a large file's parse holds."""
+    is checked and sorted — the text is a third of what a large file's parse holds.
+    ``memory_pool`` holds the parsed table (see :class:`_InOrder`)."""
     data = text.pop()
-    table, numbers, tag = parse_run_bytes(data, label)
+    table, numbers, tag = parse_run_bytes(data, label, memory_pool=memory_pool)
     if numbers is None:  # pyarrow's path: every line is a data line, no comments to read
         data = None
     if table.num_rows == 0:
@@ -147,6 +149,12 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "er
 
 # File text parsed at once on the reading threads, beyond a single file (see _InOrder).
 _BYTES_IN_FLIGHT = 256 << 20
+# The first files are parsed on the calling thread, into the C allocator's memory, until their
+# text passes this size: a thread pool's start (threads, and a memory arena per thread) costs
+# more CPU than it saves on small inputs, which parse in a few milliseconds, and so does the
+# large arena Arrow's pool (mimalloc) commits on its first use. Later files use Arrow's pool,
+# which holds many parsed runs in less memory.
+_INLINE_BYTES = 4 << 20
 
 
 def _parse_threads() -> int:
@@ -161,7 +169,9 @@ class _InOrder:
     """Run files parsed on a few threads (pyarrow and numpy release the GIL) while the next
     files are read. Results and errors are taken in submission order, and at most a few
     files are in flight, so the error raised is the one a file-by-file loop would raise
-    first; with one thread, everything runs inline.
+    first; with one thread, everything runs inline, and so do the first files until their
+    text passes :data:`_INLINE_BYTES` (the pool starts with the first file it parses); those
+    first files are parsed into the C allocator's memory (``fn``'s last argument).
 
     In flight means at most two files per thread and, beyond one file, at most
     :data:`_BYTES_IN_FLIGHT` bytes of file text: a parse holds several times its file's
@@ -169,18 +179,26 @@ class _InOrder:
     at a time, and peak memory stays near what the parsed runs keep."""
 
     def __init__(self, threads: int):
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="irnb-read") if threads > 1 else None
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None  # started by the first file parsed on a thread
+        self._inline_left = _INLINE_BYTES  # text still to parse inline, into the C allocator's memory
         self._window: collections.deque[tuple[Future, int]] = collections.deque()
         self._limit = 2 * threads
         self._bytes = 0
 
     def submit(self, fn, text: list[bytes], *args) -> Future:
         """``fn(text, *args)`` on a thread; ``text`` holds the file's bytes (see :func:`_run_from_bytes`)."""
-        if self._pool is None:
+        size = len(text[0])
+        small = self._pool is None and size <= self._inline_left
+        if small or self._threads == 1:
+            if small:
+                self._inline_left -= size
+                args = (*args, pa.system_memory_pool())
             done: Future = Future()
             done.set_result(fn(text, *args))  # raises here, as a plain loop would
             return done
-        size = len(text[0])
+        if self._pool is None:  # no file is in flight yet: every earlier one was parsed inline
+            self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="irnb-read")
         while self._window and (len(self._window) >= self._limit or self._bytes + size > _BYTES_IN_FLIGHT):
             self._wait_oldest()  # the oldest first: its error comes first
         future = self._pool.submit(fn, text, *args)

@@ -73,9 +73,7 @@ def pairs(sc: Scores, *, keep_diff: bool = True) -> Pairs:
     all_zero = np.empty(P, dtype=bool)
     for lo in range(0, P, _BLOCK):
         sl = slice(lo, min(P, lo + _BLOCK))
-        part = paired_summaries(V[a[sl]], V[b[sl]])
-        if keep_diff:
-            diff[sl] = part.diff
+        part = paired_summaries(V[a[sl]], V[b[sl]], out=diff[sl] if keep_diff else None)
         all_zero[sl] = part.all_zero
         for name, out in fields.items():
             out[sl] = getattr(part, name)
@@ -84,11 +82,12 @@ def pairs(sc: Scores, *, keep_diff: bool = True) -> Pairs:
 
 
 def paired_summaries(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = None,
-                     b: np.ndarray | None = None) -> Pairs:
+                     b: np.ndarray | None = None, out: np.ndarray | None = None) -> Pairs:
     """Paired summaries of rows x[p] and y[p] over the topics both have (NaN: a missing
     topic): (P, T) arrays in, per-row n, means, sd (ddof 1) and d_z out. ``a``, ``b`` name
-    the runs behind each row (default: the row number); :mod:`irnb.bias` shares this."""
-    D = x - y
+    the runs behind each row (default: the row number); ``out`` receives the differences
+    (default: a new array); :mod:`irnb.bias` shares this."""
+    D = np.subtract(x, y, out=out)
     if a is None:
         a = b = np.arange(D.shape[0])
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -107,7 +106,9 @@ def paired_summaries(x: np.ndarray, y: np.ndarray, *, a: np.ndarray | None = Non
             dev = D - mean[:, None]
             lo, hi = D.min(axis=1), D.max(axis=1)
         constant = (lo == hi) & (n > 0)
-        var = (dev * dev).sum(axis=1) / n * (n / (n - 1.0))  # scipy's _var(ddof=1) order of operations
+        dev *= dev  # squared in place: no second (P, T) array
+        var = dev.sum(axis=1) / n * (n / (n - 1.0))  # scipy's _var(ddof=1) order of operations
+        del dev
         var = np.where(constant, 0.0, var)
         sd = np.sqrt(var)
         all_zero = constant & (hi == 0)
@@ -294,13 +295,17 @@ def _signed_ranks(D: np.ndarray, dropped: np.ndarray, count: np.ndarray, n_zero:
     sorted ranks with the sign masks (for the permutation p-value)."""
     P, T = D.shape
     # +inf marks a dropped element (topic not shared, or a zero under "wilcox"): it sorts last
+    # Every step writes into the arrays it has (no fresh (P, T) temporary where one can be
+    # reused): a fresh array's first touch costs page faults, on some machines as much as
+    # the arithmetic itself.
     key = np.abs(D).view(np.uint64)
     key <<= np.uint64(1)
     key |= D > 0  # NaN compares False
-    key = np.where(dropped, _DROPPED_KEY, key)
+    np.copyto(key, _DROPPED_KEY, where=dropped)
     key.sort(axis=1)
     Y = key.T.copy()  # (T, P), sorted along axis 0
-    positive = (Y & np.uint64(1)).astype(bool)
+    del key  # its memory serves the arrays below
+    positive = np.bitwise_and(Y, np.uint64(1)).astype(bool)
     Y >>= np.uint64(1)  # the bits of |d|
     small = np.int16 if T < 2**14 else np.int32
     idx = np.arange(T, dtype=small)[:, None]
@@ -312,16 +317,18 @@ def _signed_ranks(D: np.ndarray, dropped: np.ndarray, count: np.ndarray, n_zero:
     for r in range(1, T):  # running max/min row by row: each step is one contiguous vector op
         np.maximum(start[r - 1], start[r], out=start[r])  # first position of each element's tie group
         np.minimum(end[T - r], end[T - r - 1], out=end[T - r - 1])  # its last position
-    size = (end - start).astype(np.int64)  # tie group sizes minus 1
+    size = np.subtract(end, start, dtype=np.int32)  # tie group sizes minus 1
     end += start  # first + last position: twice the average rank, minus 2
-    r_plus = (end * positive).sum(axis=0) / 2.0 + np.count_nonzero(positive, axis=0)
+    r_plus = (end * positive).sum(axis=0, dtype=np.int64) / 2.0 + np.count_nonzero(positive, axis=0)
     c = count.astype(np.float64)
     z = n_zero.astype(np.float64) if zero_method != "wilcox" else np.zeros(P)
     r_zero = z * (z + 1.0) / 2.0  # R of the zeros: ranks 1 … z
     r_minus = c * (c + 1.0) / 2.0 - r_plus - r_zero
-    terms = size * (size + 2)  # t² − 1 for an element of a group of t
+    terms = size + 2
+    terms *= size  # t² − 1 for an element of a group of t (< T², an int32)
+    del size
     k = T - count.astype(np.int64)  # the dropped elements
-    tie_correct = terms.sum(axis=0) - (k * k * k - k)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
+    tie_correct = terms.sum(axis=0, dtype=np.int64) - (k * k * k - k)  # Σ_groups (t³ − t) = Σ_elements (t² − 1)
     has_ties = tie_correct > 0
     if zero_method == "pratt":
         tie_correct = tie_correct - (n_zero * n_zero * n_zero - n_zero)  # zeros do not enter the tie correction

@@ -86,13 +86,14 @@ def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
 
 
-def fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
+def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPool | None = None) -> pa.Table | None:
     """pyarrow's CSV reader, for files whose every line is exactly ``len(columns)`` fields
     separated by single spaces (or single tabs), without comments or blank lines. Returns
     None whenever the file needs the exact line-by-line parser (which also reports errors).
 
     ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
     must be non-empty), ``float`` (finite float64), ``int`` (decimal integer, int64).
+    ``memory_pool`` holds the table's buffers (default: Arrow's).
     """
     if not data:
         return None
@@ -115,6 +116,7 @@ def fast_table(data: bytes, columns: dict[str, str]) -> pa.Table | None:
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
                 check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
             ),
+            memory_pool=memory_pool,
         )
     except pa.ArrowException:
         return None
@@ -243,10 +245,12 @@ RUN_FAST = {"topic": "string", "q0": "binary", "docno": "string", "rank": "binar
 QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "grade": "int"}
 
 
-def parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None, str]:
-    """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag."""
+def parse_run_bytes(data: bytes, label: str, *, memory_pool: pa.MemoryPool | None = None
+                    ) -> tuple[pa.Table, np.ndarray | None, str]:
+    """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag;
+    ``memory_pool`` as in :func:`fast_table`."""
     data = clean_text(data, label)
-    table = fast_table(data, RUN_FAST)
+    table = fast_table(data, RUN_FAST, memory_pool=memory_pool)
     if table is not None:
         tag = table["tag"][0].as_py().decode("utf-8", errors="replace")
         return table.select(["topic", "docno", "score"]), None, tag

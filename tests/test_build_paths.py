@@ -36,6 +36,7 @@ def _good(path, docno="d"):
 @pytest.fixture(params=[1, 3], ids=["inline", "3 threads"])
 def threads(request, monkeypatch):
     monkeypatch.setattr(irnb_io, "_parse_threads", lambda: request.param)
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 0)  # tiny files go to the threads too
     return request.param
 
 
@@ -75,6 +76,34 @@ def test_a_bad_file_before_a_bad_dataframe_is_reported_first(tmp_path, threads):
         read_runs([files[0], bad_frame, files[4]])
 
 
+def test_small_inputs_are_parsed_on_the_calling_thread_and_larger_ones_start_the_pool(tmp_path, monkeypatch):
+    """Files are parsed inline until their text passes the inline budget; the file that
+    passes it starts the pool, and every later file goes there (never back inline, so the
+    first error is still the first in order)."""
+    files = [_good(tmp_path / f"r{i}", f"doc{i}") for i in range(5)]
+    size = files[0].stat().st_size
+    started = []
+    real_pool = irnb_io.ThreadPoolExecutor
+
+    def counting_pool(*args, **kwargs):
+        started.append(args)
+        return real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(irnb_io, "ThreadPoolExecutor", counting_pool)
+    monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 2)
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 5 * size)  # all five fit
+    inline = read_runs(files)
+    assert started == []
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 2 * size)  # the third file starts the pool
+    threaded = read_runs(files)
+    assert started == [(2,)]
+    assert list(threaded) == list(inline) and all(threaded[n].table.equals(inline[n].table) for n in inline)
+    (tmp_path / "r1").write_text("1 Q0 a 1 x t\n", encoding="utf-8")  # inline, before the pool starts
+    (tmp_path / "r3").write_text("1 Q0 a 1 1.0\n", encoding="utf-8")  # on the pool
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'r1'}:1: expected a number in column 5")):
+        read_runs(files)
+
+
 def test_threads_give_the_same_runs_in_the_same_order(tmp_path, monkeypatch):
     files = [_good(tmp_path / f"r{i}", f"doc{i}") for i in range(9)]
     frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["x", "y"], "score": [1.0, 2.0]})
@@ -82,6 +111,7 @@ def test_threads_give_the_same_runs_in_the_same_order(tmp_path, monkeypatch):
     monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 1)
     inline = read_runs(sources)
     monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 4)
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 0)
     threaded = read_runs(sources)
     assert list(threaded) == list(inline) == ["n0", "n1", "n2", "n3", "frame", "n9"]
     for name in inline:
@@ -302,6 +332,7 @@ def test_files_over_the_bytes_in_flight_are_parsed_one_at_a_time_with_the_same_r
         _good(folder / f"r{i}", f"d{i}")
     (folder / "r4").write_text("# a comment\n1 Q0 a 1 2.0 t\n", encoding="utf-8")  # the exact path keeps comments
     monkeypatch.setattr(irnb_io, "_BYTES_IN_FLIGHT", budget)
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 0)
     monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 3)
     threaded = read_runs(folder)
     monkeypatch.setattr(irnb_io, "_parse_threads", lambda: 1)
@@ -321,3 +352,38 @@ def test_a_parse_frees_the_text_it_was_handed():
     text = [b"1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n"]
     run = irnb_io._run_from_bytes(text, "r", "r", "error")
     assert text == [] and run.table["docno"].to_pylist() == ["a", "b"]
+
+
+def test_a_parse_gives_the_same_table_whichever_allocator_holds_it():
+    """The first small files of a read are parsed into the C allocator's memory, later ones
+    into Arrow's pool: the same table either way, its buffers in the pool asked for."""
+    text = "".join(f"{t} Q0 doc{t}-{i} {i + 1} {1.5 - i / 8} tag\n" for t in (3, 1) for i in range(6)).encode()
+    system = pa.system_memory_pool()
+    before = system.bytes_allocated()
+    held = parse_run_bytes(text, "r", memory_pool=system)[0]
+    assert system.bytes_allocated() > before  # the table's buffers are the C allocator's
+    default = parse_run_bytes(text, "r")[0]
+    assert held.equals(default) and held.num_rows == 12
+    assert held["score"].to_pylist()[:3] == [1.5, 1.375, 1.25]
+
+
+def test_only_the_files_parsed_inline_use_the_c_allocator(tmp_path, monkeypatch):
+    """Within the inline budget a file is parsed with the C allocator's pool; past it (or
+    on the pool's threads) with Arrow's default."""
+    files = [_good(tmp_path / f"r{i}", f"doc{i}") for i in range(4)]
+    size = files[0].stat().st_size
+    pools = []
+    real = irnb_io.parse_run_bytes
+
+    def spy(data, label, *, memory_pool=None):
+        pools.append(memory_pool)
+        return real(data, label, memory_pool=memory_pool)
+
+    monkeypatch.setattr(irnb_io, "parse_run_bytes", spy)
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 2 * size)
+    for threads in (1, 2):
+        pools.clear()
+        monkeypatch.setattr(irnb_io, "_parse_threads", lambda threads=threads: threads)
+        read_runs(files)
+        names = [None if pool is None else pool.backend_name for pool in pools]
+        assert names == [pa.system_memory_pool().backend_name] * 2 + [None] * 2
