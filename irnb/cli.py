@@ -436,7 +436,9 @@ def _cmd_reproduce(args) -> int:
                                  f"{', '.join(experiment.run_names[:8])}{more})")
     elif given:
         raise ValueError(f"{', '.join(given)} describe your data; add --qrels FILE --runs RUN...")
-    result = reproduce(args.id, experiment, seed=args.seed, manual=args.manual, label=args.label, **options)
+    if args.seed is not None:
+        options["seed"] = args.seed  # reproduce's own seed: the setting's and the reproduction's draws
+    result = reproduce(args.id, experiment, manual=args.manual, label=args.label, **options)
     if figure and result.draw is None:
         raise ValueError(f"--figure: {args.id} is a table; it has no figure (drop --figure)")
     drawn = None

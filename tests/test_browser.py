@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,9 @@ from playwright.sync_api import expect  # noqa: E402
 
 from irnb.plots import MIN_FONT  # noqa: E402 (after the module-level skip)
 from irnb.views.layout import PNG_DPI  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "source"))  # the notebook rules live there
+from test_notebook_sources import ANSWER_FIRST_LINE  # noqa: E402
 
 pytestmark = pytest.mark.slow
 # Assertions on the page retry until true or this bound (a loaded two-core machine is slow).
@@ -122,7 +126,8 @@ def test_tour_notebook_in_jupyterlab(page, tmp_path):
         answer = page.locator(".jp-OutputArea-output details")
         expect(answer).to_have_count(1)
         assert answer.evaluate("d => d.open") is False
-        expect(page.locator(".jp-InputPlaceholder").filter(has_text="worst = ")).to_have_count(1)
+        # a collapsed cell previews its first line: the answer's neutral one, not its method
+        expect(page.locator(".jp-InputPlaceholder").filter(has_text=ANSWER_FIRST_LINE)).to_have_count(1)
         output = page.locator(".jp-OutputArea-output", has=page.locator(".widget-slider"))
         expect(output).to_have_count(1)
         expect(slider(output, "measurement depth k")).to_be_visible()

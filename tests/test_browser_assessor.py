@@ -12,6 +12,9 @@ Skipped, with the reason, where the browser stack is missing (see ``browser_help
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import json
 import re
 
@@ -35,6 +38,7 @@ if _REASON:
 
 from playwright.sync_api import expect  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "source"))  # the notebook rules live there
 from test_notebook_sources import ANSWER_FIRST_LINE  # noqa: E402
 
 pytestmark = pytest.mark.slow

@@ -31,7 +31,7 @@ def test_dashboard_is_the_explorer_and_the_assessor_with_computed_descriptions()
     assert "**Start here:**" in code[0].source
     markdown = [c.source for c in notebook.cells if c.cell_type == "markdown"]
     assert not any("<details>" in text for text in markdown)
-    words = next(text for text in markdown if text.startswith("### The words on the screen"))
+    words = next(text for text in markdown if text.startswith("## The words on the screen"))
     for term in ("pool depth d", "contributing run", "[B, T]", "Δ", "X_M", "A_p@k", "s₁", "ANOVA + Bonferroni",
                  "E", "λ"):
         assert term in words, term

@@ -9,11 +9,14 @@ saying so, without it or without the browser stack.
 
 from __future__ import annotations
 
+import sys
+
 from pathlib import Path
 
 import pytest
 
 from browser_helpers import browser_unavailable, chromium
+sys.path.insert(0, str(Path(__file__).resolve().parent / "source"))  # the notebook rules live there
 from test_notebook_sources import ANSWER_FIRST_LINE, TEACHING
 
 REPO = Path(__file__).resolve().parents[1]

@@ -115,7 +115,7 @@ def build_controls(experiment: Experiment, names: Sequence[str], *, collection=N
     notes = {"depth": f"{_doc(d_param)}. This data's own pool depth: {own_depth} ({rule.basis})"
                       + ("; * marks deeper pools, which judge nothing new (the qrels hold no deeper judgments)"
                          if deepest is not None and deepest < depth else ""),
-             "contributors": contributors_note(from_truth, experiment.truth is not None)}
+             "contributors": _contributors_note(from_truth, experiment.truth is not None)}
     trait = tooltip_trait()
     controls = {name: make[name]() for name in names}
     for name, control in controls.items():
@@ -127,7 +127,7 @@ def build_controls(experiment: Experiment, names: Sequence[str], *, collection=N
     return controls
 
 
-def contributors_note(from_truth: bool, has_truth: bool) -> str:
+def _contributors_note(from_truth: bool, has_truth: bool) -> str:
     """What adding or removing a contributing run can do on this data."""
     if from_truth:
         return ("The collection's complete truth is known: a run added here has its top d documents judged "
