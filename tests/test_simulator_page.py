@@ -142,3 +142,50 @@ def test_the_crowded_middle_paragraph_is_what_the_code_computes(data):
             f"the bottom quarter").replace("%", " %") in text
     assert alike["top"] > max(alike["middle"], alike["bottom"])  # "hardest to tell apart" …
     assert covid_alike["top"] > max(covid_alike["middle"], covid_alike["bottom"])  # … "as on TREC-COVID"
+
+
+# =============================================================== the mechanisms' paragraphs
+def _mechanisms() -> str:
+    page = _page()
+    return page[page.index("## Mechanisms for the papers' own settings"):]
+
+
+def test_every_decimal_in_the_mechanisms_is_a_papers_figure_a_setting_or_a_tests_rule():
+    """A number typed into prose goes stale: the mechanisms' paragraphs quote only the papers'
+    figures (computed here from the papers' tables), the settings' values (read from the
+    declarations) and the thresholds the settings' tests assert (read from their source)."""
+    import re
+
+    from irnb.datasets.settings import setting_for
+    from irnb.papers.buttcher import PAPER_TABLE6
+
+    table4 = ((5893 - 4373) / (31984 - 23099)) / (5893 / 31984)  # Büttcher et al., Table 4
+    recall = PAPER_TABLE6[("SVM classifier", "Recall")]
+    table6 = recall["Automatic-only"].iloc[0] / recall.loc[["60%", "80%"]].mean()
+    settings = {f"{v:g}" for paper in ("buttcher2007", "ravana2010", "baillie2008")
+                for v in setting_for(paper).params.values() if isinstance(v, float)}
+    tests = (Path(__file__).resolve().parent / "datasets" / "test_settings_buttcher.py").read_text(encoding="utf-8")
+    rules = {"0.1" if "abs(on - paper) < 0.1" in tests else None, "1.5" if "r_on > 1.5 * r_off" in tests else None}
+    allowed = {f"{table4:.2f}", f"{table6:.2f}"} | settings | rules
+    quoted = set(re.findall(r"(?<![\d,])\d+\.\d+", _mechanisms()))
+    assert quoted, "the paragraphs quote no decimal at all: the pattern is wrong"
+    assert quoted <= allowed, f"typed numbers with no source: {sorted(quoted - allowed)}"
+
+
+@pytest.mark.shared
+def test_facet_decoys_cost_paragraph_holds(covid_dir):
+    """The page: with facet decoys the Büttcher setting's manual runs have a lower mean true P@5
+    than its automatic runs, while TREC-COVID's manual runs are ahead of its automatic ones."""
+    from irnb.datasets.real import trec_covid_manual_runs, trec_covid_round1
+    from irnb.datasets.settings import paper_setting
+
+    assert "manual runs' mean true P@5 falls below the automatic runs'" in _mechanisms()
+    c = paper_setting("buttcher2007", 0)
+    p5 = irnb.evaluate(c.complete_experiment, "P@5").means()["P@5"]
+    manual = c.run_info.set_index("run")["manual"].reindex(p5.index).to_numpy(bool)
+    assert p5[manual].mean() < p5[~manual].mean()
+
+    covid = trec_covid_round1(covid_dir, qrels="deep")
+    p5 = irnb.evaluate(covid, "P@5").means()["P@5"]
+    is_manual = p5.index.isin(trec_covid_manual_runs(covid_dir))
+    assert p5[is_manual].mean() > p5[~is_manual].mean()
