@@ -473,27 +473,34 @@ def test_definitions_page_names_every_measure_family(catalogue):
 
 
 def test_a_family_entry_says_what_its_declaration_says(catalogue):
-    """ERR's entry, field by field, from its declaration and its module's docstring; RBP's
-    parameters and trec_eval defaults; Judged's role and symbol."""
+    """SDCG's entry, field by field, from its declaration; the set measures' module docstring
+    after its first paragraph (the section's title); RBP's parameters and trec_eval defaults;
+    Judged's role and symbol."""
     generated = catalogue.render()
-    section = generated[generated.index("### Expected reciprocal rank"):]
+    section = generated[generated.index("### Scaled DCG@k (Ravana & Moffat 2010)"):]
     section = section[:section.index("\n### ")]
-    assert "Declared in `irnb/measures/err.py`." in section
-    assert "ERR@3 = 3/16 + (13/16)·(7/16)/3 = 0.3060" in section  # the module docstring's example
-    assert "**`ERR`, `ERR@k`** (family `ERR`): expected reciprocal rank" in section
-    for line in ("- source: Chapelle et al. 2009 (CIKM); as ir\\_measures' ERR@k (gdeval, TREC Web track)",
+    assert "Declared in `irnb/measures/sdcg.py`." in section
+    assert "**`SDCG@k`** (family `SDCG`): scaled DCG@k: binary-gain DCG@k over the DCG@k" in section
+    for line in ("- source: Ravana & Moffat 2010",
+                 "- parameters: `k`, the measurement depth (required); `rel`, the relevance level (default 1)",
                  "- trec_eval name: none in trec_eval 10.0", "- unjudged documents: non-relevant (trec\\_eval)",
                  "- values: averaged over topics; each value in [0, 1]; higher is better",
-                 "- decision matrix: a performance measure P; the papers' pairing takes `ERR` with `MAA` and "
-                 "`ERR@10` with `Judged@10`"):
+                 "- bounds: score intervals [B, T] (Ravana & Moffat)",
+                 "- decision matrix: a performance measure P; the papers' pairing takes `SDCG@10` with `Judged@10`"):
         assert line in section.splitlines(), line
-    assert "the relevance level is not used" in section
+    sets = generated[generated.index("### Set measures"):]
+    assert "```{eval-rst}\n.. currentmodule:: irnb.measures.set_measures\n\n:func:`set_f` and" in sets
     rbp = catalogue.entry(FAMILIES["RBP"], FAMILIES)
     assert "`p` (default `0.8`; a number with 0 \\< p \\< 1)" in rbp
     assert "- trec_eval name: `rbp` (meaning `p=0.9`, `gain=graded`)" in rbp
     assert "score intervals [B, T] (Ravana & Moffat) with `gain=binary`" in rbp
+    assert "`rel`, the relevance level (default 1); not used with `gain=graded`" in rbp
     judged = catalogue.entry(FAMILIES["Judged"], FAMILIES)
     assert "- decision matrix: an assessment measure A" in judged and "- figures write it `A_p`" in judged
+    assert "the relevance level is not used" in judged
+    ap = catalogue.entry(FAMILIES["AP"], FAMILIES)
+    assert "**`AP`, `AP@k` (also `MAP`)**" in ap and "condensed-list form `AP@k(j)`" in ap
+    assert "the papers' pairing takes `AP` with `MAA` and `AP@10` with `MAA@10`" in ap
 
 
 def test_every_spelling_on_the_page_parses_to_its_family(catalogue):
