@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import sys
+import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
@@ -144,7 +144,8 @@ def register(family: Family) -> Family:
     that declares it), so a module can write ``P = register(Family("P", …))``.
     A name taken twice, a family without a kernel, or a word outside its field's choices is
     an error naming the family."""
-    family = dataclasses.replace(family, module=sys._getframe(1).f_globals.get("__name__"))
+    caller = inspect.currentframe().f_back
+    family = dataclasses.replace(family, module=caller.f_globals.get("__name__") if caller else None)
     owner = f"measure family {family.name!r}"
     if family.kernel is None:
         raise ValueError(f"{owner} declares no kernel(view, measure)")
