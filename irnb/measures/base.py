@@ -72,8 +72,8 @@ class Family:
     it does with unjudged documents, in a report's caption words; ``symbol`` — the papers'
     symbol that figures print instead of the name (``A_p``).
 
-    Where: ``module`` is the module that declared it (set by :func:`register`; the
-    definitions page groups the families by it).
+    ``module`` — the module that declared it, set by :func:`register` (the definitions page
+    groups the families by it).
     """
 
     name: str
