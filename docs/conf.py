@@ -17,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))                      # autodoc imports this checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))   # this site's own extensions
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 os.environ.pop("MPLBACKEND", None)                 # the kernels use matplotlib's inline backend
 
@@ -35,10 +36,11 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "sphinxarg.ext",
+    "measure_catalogue",                           # definitions.md's entry for every measure family
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "notebooks/*.ipynb", "notebooks/.ipynb_checkpoints", "notebooks/**/.ipynb_checkpoints",
-                    "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_generated", "notebooks/*.ipynb", "notebooks/.ipynb_checkpoints",
+                    "notebooks/**/.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
 
 # MyST: $…$ maths in the prose and in the computed sentences (text/markdown outputs).
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "html_image"]

@@ -13,8 +13,10 @@ example and, where a peer computes the same thing, against the peer:
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from hypothesis import strategies as st
 from conftest import REPO, shared_path
 from irnb.experiment import Experiment, PoolMask
 from irnb.measures import FAMILIES, parse_measure
+from irnb.measures.base import format_value
 from irnb.metrics import evaluate
 from irnb.pooling import Pool, depth_pool, random_subsample
 
@@ -435,12 +438,115 @@ def test_random_subsample_infap_matches_trec_eval_on_trec_covid(trec_eval_bin, c
 
 
 # ============================================================================ the page
-def test_definitions_page_names_every_measure_family():
-    """Every family in irnb.measures.FAMILIES is written on the page as ``Name`` (so a new
-    measure without an entry fails here)."""
+@pytest.fixture(scope="module")
+def catalogue():
+    """docs/_ext/measure_catalogue.py, the extension that writes the page's measure entries."""
+    import importlib
+    import sys
+
+    folder = str(REPO / "docs" / "_ext")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module("measure_catalogue")
+    finally:
+        sys.path.remove(folder)
+
+
+def _page_as_built(catalogue) -> str:
+    """The page's text with its generated include in place, as Sphinx reads it."""
     text = PAGE.read_text(encoding="utf-8")
+    include = f"```{{include}} {catalogue.GENERATED.as_posix()}\n```"
+    assert text.count(include) == 1, f"docs/definitions.md must include {catalogue.GENERATED} once"
+    return text.replace(include, catalogue.render())
+
+
+def test_definitions_page_names_every_measure_family(catalogue):
+    """Every family in irnb.measures.FAMILIES is written on the page as ``Name`` (so a new
+    measure without an entry fails here): the page includes the entries that the docs build
+    writes from the declarations, so each family has one entry there, under its module."""
+    text = _page_as_built(catalogue)
     missing = [name for name in FAMILIES if not re.search(rf"`{re.escape(name)}[`@(]", text)]
     assert missing == []
+    generated = catalogue.render()
+    assert [name for name in FAMILIES if generated.count(f"(family `{name}`)") != 1] == []
+    assert generated.count("\n### ") == len({f.module for f in FAMILIES.values()})
+
+
+def test_a_family_entry_says_what_its_declaration_says(catalogue):
+    """SDCG's entry, field by field, from its declaration; the set measures' module docstring
+    after its first paragraph (the section's title); RBP's parameters and trec_eval defaults;
+    Judged's role and symbol."""
+    generated = catalogue.render()
+    section = generated[generated.index("### Scaled DCG@k (Ravana & Moffat 2010)"):]
+    section = section[:section.index("\n### ")]
+    assert "Declared in `irnb/measures/sdcg.py`." in section
+    assert "**`SDCG@k`** (family `SDCG`): scaled DCG@k: binary-gain DCG@k over the DCG@k" in section
+    for line in ("- source: Ravana & Moffat 2010",
+                 "- parameters: `k`, the measurement depth (required); `rel`, the relevance level (default 1)",
+                 "- trec_eval name: none in trec_eval 10.0", "- unjudged documents: non-relevant (trec\\_eval)",
+                 "- values: averaged over topics; each value in [0, 1]; higher is better",
+                 "- bounds: score intervals [B, T] (Ravana & Moffat)",
+                 "- decision matrix: a performance measure P; the papers' pairing takes `SDCG@10` with `Judged@10`"):
+        assert line in section.splitlines(), line
+    sets = generated[generated.index("### Set measures"):]
+    assert "```{eval-rst}\n.. currentmodule:: irnb.measures.set_measures\n\n:func:`set_f` and" in sets
+    rbp = catalogue.entry(FAMILIES["RBP"], FAMILIES)
+    assert "`p` (default `0.8`; a number with 0 \\< p \\< 1)" in rbp
+    assert "- trec_eval name: `rbp` (meaning `p=0.9`, `gain=graded`)" in rbp
+    assert "score intervals [B, T] (Ravana & Moffat) with `gain=binary`" in rbp
+    assert "`rel`, the relevance level (default 1); not used with `gain=graded`" in rbp
+    judged = catalogue.entry(FAMILIES["Judged"], FAMILIES)
+    assert "- decision matrix: an assessment measure A" in judged and "- figures write it `A_p`" in judged
+    assert "the relevance level is not used" in judged
+    ap = catalogue.entry(FAMILIES["AP"], FAMILIES)
+    assert "**`AP`, `AP@k` (also `MAP`)**" in ap and "condensed-list form `AP@k(j)`" in ap
+    assert "the papers' pairing takes `AP` with `MAA` and `AP@10` with `MAA@10`" in ap
+
+
+def test_every_spelling_on_the_page_parses_to_its_family(catalogue):
+    """The names an entry writes (``AP@k``, ``RBP(p=…,gain=…)@k``, ``IPrec@recall``) are names
+    the parser takes, with k, … and the at-parameter filled in."""
+    for name, family in FAMILIES.items():
+        forms = catalogue.spellings(family)
+        assert forms, name
+        values = {p.name: format_value(catalogue.example_value(p)) for p in family.params}
+        for form in forms:
+            text = form.replace("@k", "@10")
+            if family.at_param is not None:
+                text = text.replace(f"@{family.at_param}", f"@{values[family.at_param]}")
+            for key, written in values.items():
+                text = text.replace(f"{key}=…", f"{key}={written}")
+            assert parse_measure(text).family == name, (form, text)
+
+
+def test_the_markdown_escapes_what_markdown_would_read(catalogue):
+    """Docstring text becomes Markdown: literals and roles become code spans, untouched;
+    emphasis and HTML characters outside them are escaped."""
+    text = catalogue.markdown("``P@k(j)`` and :func:`irnb.evaluate` over set_* with x<y")
+    assert text == "`P@k(j)` and `irnb.evaluate` over set\\_\\* with x\\<y"
+
+
+@pytest.mark.slow
+def test_the_generated_entries_build_without_a_warning(catalogue, tmp_path):
+    """A site of one page that includes the entries as docs/definitions.md does, built by
+    Sphinx with the extension and -W: every entry and docstring renders without a warning
+    (the full site takes minutes; this takes seconds)."""
+    pytest.importorskip("myst_nb")
+    (tmp_path / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(REPO / 'docs' / '_ext')!r})\n"
+        "extensions = ['myst_nb', 'measure_catalogue']\n"
+        "exclude_patterns = ['_build', '_generated']\n"
+        "nb_execution_mode = 'off'\n", encoding="utf-8")
+    include = f"```{{include}} {catalogue.GENERATED.as_posix()}\n```\n"
+    (tmp_path / "index.md").write_text(f"# Definitions\n\n## Measures\n\n{include}", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                           str(tmp_path), str(tmp_path / "_build")], capture_output=True, text=True, cwd=REPO,
+                          check=False, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (tmp_path / "_build" / "index.html").read_text(encoding="utf-8")
+    assert all(f"family <code class=\"docutils literal notranslate\"><span class=\"pre\">{name}</span></code>"
+               in html for name in FAMILIES)
 
 
 def test_definitions_page_keeps_the_decision_matrix_section():

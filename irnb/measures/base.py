@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
@@ -70,6 +71,9 @@ class Family:
     than A_p@k (AP-like families, :func:`irnb.decision.assessment_measure`); ``unjudged`` — what
     it does with unjudged documents, in a report's caption words; ``symbol`` — the papers'
     symbol that figures print instead of the name (``A_p``).
+
+    ``module`` — the module that declared it, set by :func:`register` (the definitions page
+    groups the families by it).
     """
 
     name: str
@@ -99,6 +103,7 @@ class Family:
     average_assessment: bool = False
     unjudged: str = NONRELEVANT
     symbol: str | None = None
+    module: str | None = dataclasses.field(default=None, compare=False)
 
     @property
     def scenarios(self) -> bool:
@@ -135,9 +140,12 @@ _FIELDS = (Param("cutoff", str, "none", choices=("none", "optional", "required")
 
 def register(family: Family) -> Family:
     """Add a declared family to :data:`FAMILIES` (and its trec_eval names and aliases to the
-    parser's tables); returns it, so a module can write ``P = register(Family("P", …))``.
+    parser's tables); returns it, with ``module`` set to the module that calls this (the one
+    that declares it), so a module can write ``P = register(Family("P", …))``.
     A name taken twice, a family without a kernel, or a word outside its field's choices is
     an error naming the family."""
+    caller = inspect.currentframe().f_back
+    family = dataclasses.replace(family, module=caller.f_globals.get("__name__") if caller else None)
     owner = f"measure family {family.name!r}"
     if family.kernel is None:
         raise ValueError(f"{owner} declares no kernel(view, measure)")

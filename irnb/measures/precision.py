@@ -105,7 +105,8 @@ register(Family("R", "recall: relevant retrieved in the top k divided by R", "tr
 register(Family("Success", "1 if a relevant document is in the top k", "trec_eval success", cutoff="required",
                 trec_name="success", kernel=lambda v, m: _success(v, m.cutoff)))
 register(Family("IPrec", "interpolated precision at a recall level: max precision at or after the rank where "
-                "floor(recall·R + 0.9) relevant documents are retrieved", "trec_eval iprec_at_recall",
+                "c relevant documents are retrieved, c = floor(recall·R + 0.9) (trec_eval 9, the default compat) "
+                "or round(recall·R), halves away from zero (trec_eval 10)", "trec_eval iprec_at_recall",
                 params=(Param("recall", float, None, low=0.0, high=1.0, doc="recall level"),),
                 trec_name="iprec_at_recall", trec_suffix="recall", at_param="recall",
                 kernel=lambda v, m: interpolated_precision(v, [m.param("recall")])[0]))
