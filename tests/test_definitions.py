@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, shared_path
-from irnb.experiment import Experiment, PoolMask
+from irnb import Experiment, PoolMask
 from irnb.measures import FAMILIES, parse_measure
 from irnb.metrics import evaluate
 from irnb.pooling import Pool, depth_pool, random_subsample
