@@ -356,7 +356,7 @@ def test_deeper_pools_never_widen_a_contributing_runs_interval(collection, measu
     e = build_experiment(runs, qrels, contributors)
     shallow = score_intervals(e, measure, pool=depth_pool(e, depth=d1))
     deep = score_intervals(e, measure, pool=depth_pool(e, depth=d1 + extra))
-    rows = e.contributors  # the property holds for every run; the issue asks it for contributors
+    rows = e.contributors  # the property holds for every run; asserted here for the contributing runs
     assert np.all(deep.lower[rows] >= shallow.lower[rows] - TOL)
     assert np.all(deep.upper[rows] <= shallow.upper[rows] + TOL)
     assert np.all(deep.residual[rows] <= shallow.residual[rows] + TOL)

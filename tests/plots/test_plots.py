@@ -371,7 +371,7 @@ def test_background_rate_plot_draws_the_fit_and_e():
                                 depth=10, degree=1)
     ax = plots.background_rate_plot(clipped, truth=0.25)
     found = plots.artists(ax)
-    # every point is in the fit: no legend entry for points that do not exist (issue 21, 02's Fig. 1)
+    # every point is in the fit: no legend entry for points that do not exist (notebook 02's Fig. 1)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "fraction relevant", "degree-1 fit", "E = 0.000 (fit -0.200, clipped)", "true rate 0.250"]
     assert found["rate"].get_label() == "E = 0.000 (fit -0.200, clipped)"
