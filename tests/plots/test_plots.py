@@ -492,7 +492,7 @@ def test_measure_label_gives_the_papers_name_for_assessment_precision():
         "P@20", "JudgedRet@20", "MAA", "NotUnj@10"]   # the other readings keep their own names
 
 
-def test_figure_checks_catch_each_problem_of_issue_21():
+def test_figure_checks_catch_each_problem():
     """The checks the notebooks' figures pass (tests/figure_checks.py) do fail on each problem."""
     fig, ax = plt.subplots()
     ax.plot([1, 2, 3], [0.1, 0.5, 0.9], "o-", label="a")

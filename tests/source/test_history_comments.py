@@ -44,11 +44,19 @@ HISTORY = {
 }
 
 
+#: a function or class named after an issue, a session or a round of work
+NAMED_AFTER_HISTORY = re.compile(r"(?:^|_)(?:issue|session|round)_?\d+(?:_|$)", re.I)
+
+
 def _texts(source: str) -> list[tuple[int, str]]:
-    """(line, text) of every comment and every line of every docstring."""
+    """(line, text) of every comment and every line of every docstring, and the name of every
+    function or class named after history (its underscores read as spaces)."""
     found = [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(io.StringIO(source).readline)
              if tok.type == tokenize.COMMENT]
     for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and NAMED_AFTER_HISTORY.search(node.name):
+            found.append((node.lineno, node.name.replace("_", " ")))
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
@@ -101,7 +109,7 @@ def test_the_listed_files_only_shrink():
 
 
 def test_the_check_sees_history_and_lets_why_pass(tmp_path):
-    """Each kind of history is found in a made-up module, comments and docstrings alike; the
+    """Each kind of history is found in a made-up module, comments, docstrings and names alike; the
     package's own words that look alike (TREC-COVID round 1, a judging session, a docno
     with ``#``, a colour, what was passed) are not."""
     package = tmp_path / "irnb"
@@ -121,6 +129,10 @@ def f():
     return round(x, 2)  # the old code path, previously in io
 
 
+def test_fix_of_issue_21():
+    pass
+
+
 def g():
     """TREC-COVID round 1's runs; a judging session; docno doc_00#4_1633; colour #0072B2;
     the error shows what was passed; one round per 8 bytes; ``depth=`` is the old name."""
@@ -133,4 +145,5 @@ def g():
         ["irnb/made_up.py:8", "what the code was before"],
         ["irnb/made_up.py:12", "a past timing"],
         ["irnb/made_up.py:13", "what the code was before"],
+        ["irnb/made_up.py:16", "an issue number"],
     ]

@@ -34,8 +34,7 @@ SHARED_TEST_FILE = {
     "irnb/papers/__init__.py": "tests/papers/test_reproduce.py",
     "irnb/papers/_common.py": "tests/papers/test_buttcher_reproductions.py",
     **{f"irnb/plots/{m}.py": "tests/plots/test_plots.py" for m in ("legends", "live", "roles", "static", "style")},
-    **{f"irnb/predict/{m}.py": "tests/predict/test_predict.py"
-       for m in ("classifiers", "completed_bias", "completion", "expected", "features")},
+    **{f"irnb/predict/{m}.py": "tests/predict/test_predict.py" for m in ("completed_bias", "completion")},
     "irnb/views/__init__.py": "tests/test_widgets.py",
     **{f"irnb/views/{m}.py": "tests/test_widgets.py"
        for m in ("base", "bias", "decision", "intervals", "text_cache", "unjudged")},
