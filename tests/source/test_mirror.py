@@ -15,8 +15,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: Modules that are only glue and hold no rule of their own: each with where what it does is tested.
 GLUE = {
-    "irnb/__init__.py": "lazy re-exports of the owners' names: tests/test_setup_contract.py imports them",
-    "irnb/__main__.py": "`python -m irnb` calls irnb.cli.main: tests/test_cli.py runs the commands",
+    "irnb/__init__.py": "lazy re-exports of the owners' names: tests/test_docs.py finds each name of __all__ on the "
+                        "API page; tests/test_setup_contract.py imports the package without plotting or widgets",
+    "irnb/__main__.py": "`python -m irnb` calls irnb.cli.main: tests/test_setup_contract.py and tests/test_lab.py "
+                        "run it",
 }
 
 #: Modules of a subpackage still tested in a file shared by the subpackage, each with that file.
