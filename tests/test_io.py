@@ -7,45 +7,27 @@ from __future__ import annotations
 import copy
 import os
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from irnb import Run, read_qrels, read_run, read_runs, write_qrels
-
-RUN = """\
-1 Q0 d1 1 3.0 tagA
-1 Q0 d2 2 5.0 tagA
-1 Q0 d3 3 5.0 tagA
-2 Q0 d1 1 1.5 tagA
-"""
-
-
-def _write(path: Path, text: str | bytes) -> Path:
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
-def _ranking(run: Run) -> list[tuple[str, str, float]]:
-    return list(zip(run.table["topic"].to_pylist(), run.table["docno"].to_pylist(),
-                    run.table["score"].to_pylist(), strict=True))
-
+from trec_text import RUN, ranking_of, write_file
+from irnb import read_qrels, read_run, read_runs, write_qrels
 
 # --------------------------------------------------------------------------- ranking rules
 
 
 def test_ranking_is_score_descending_then_docno_descending_and_rank_column_is_ignored(tmp_path):
     # d2 and d3 tie on 5.0: docno descending puts d3 first; the file's rank column says the opposite.
-    run = read_run(_write(tmp_path / "r.txt", RUN))
-    assert _ranking(run) == [("1", "d3", 5.0), ("1", "d2", 5.0), ("1", "d1", 3.0), ("2", "d1", 1.5)]
+    run = read_run(write_file(tmp_path / "r.txt", RUN))
+    assert ranking_of(run) == [("1", "d3", 5.0), ("1", "d2", 5.0), ("1", "d1", 3.0), ("2", "d1", 1.5)]
     assert run.to_frame()["rank"].tolist() == [1, 2, 3, 1]
     assert run.name == "r.txt" and run.tag == "tagA" and run.source == str(tmp_path / "r.txt")
 
 
 def test_topics_sort_as_strings_like_trec_eval(tmp_path):
-    run = read_run(_write(tmp_path / "r", "10 Q0 a 1 1 t\n9 Q0 b 1 1 t\n2 Q0 c 1 1 t\n"))
+    run = read_run(write_file(tmp_path / "r", "10 Q0 a 1 1 t\n9 Q0 b 1 1 t\n2 Q0 c 1 1 t\n"))
     assert run.table["topic"].to_pylist() == ["10", "2", "9"]
 
 
@@ -54,17 +36,17 @@ def test_scores_compare_as_float32_like_trec_eval(tmp_path):
     # trec_eval stores scores in a C float, so they tie and docno decides (descending).
     text = "1 Q0 aaa 1 0.4820330048251339 t\n1 Q0 zzz 2 0.4820330048251338 t\n"
     assert np.float32(0.4820330048251339) == np.float32(0.4820330048251338)
-    run = read_run(_write(tmp_path / "r", text))
+    run = read_run(write_file(tmp_path / "r", text))
     assert run.table["docno"].to_pylist() == ["zzz", "aaa"]
     # the exact 64-bit values are kept
     assert run.table["score"].to_pylist() == [0.4820330048251338, 0.4820330048251339]
     # distinct in float32 → score order
-    run = read_run(_write(tmp_path / "s", "1 Q0 aaa 1 0.5 t\n1 Q0 zzz 2 0.25 t\n"))
+    run = read_run(write_file(tmp_path / "s", "1 Q0 aaa 1 0.5 t\n1 Q0 zzz 2 0.25 t\n"))
     assert run.table["docno"].to_pylist() == ["aaa", "zzz"]
 
 
 def test_negative_zero_ties_with_zero(tmp_path):
-    run = read_run(_write(tmp_path / "r", "1 Q0 a 1 -0.0 t\n1 Q0 b 2 0 t\n1 Q0 c 3 -1 t\n"))
+    run = read_run(write_file(tmp_path / "r", "1 Q0 a 1 -0.0 t\n1 Q0 b 2 0 t\n1 Q0 c 3 -1 t\n"))
     assert run.table["docno"].to_pylist() == ["b", "a", "c"]
 
 
@@ -72,7 +54,7 @@ def test_negative_zero_ties_with_zero(tmp_path):
 
 
 def test_read_runs_sources_and_names(tmp_path):
-    a = _write(tmp_path / "a", "1 Q0 a 1 1 x\n")
+    a = write_file(tmp_path / "a", "1 Q0 a 1 1 x\n")
     runs = read_runs({"mine": a, "frame": pd.DataFrame({"qid": [1], "docno": ["z"], "score": [1.0]})})
     assert list(runs) == ["mine", "frame"]
     runs = read_runs(pd.DataFrame({"run": ["r2", "r1", "r2"], "qid": [1, 1, 1], "docno": ["a", "b", "c"],
@@ -92,7 +74,7 @@ def test_dataframe_sources(tmp_path):
     frame = pd.DataFrame({"query_id": [1, 1, 2], "doc_id": ["a", "b", "a"], "score": [1.0, 2.0, 0.5],
                           "tag": ["t", "t", "t"]})
     run = read_run(frame, name="f")
-    assert _ranking(run) == [("1", "b", 2.0), ("1", "a", 1.0), ("2", "a", 0.5)]
+    assert ranking_of(run) == [("1", "b", 2.0), ("1", "a", 1.0), ("2", "a", 0.5)]
     assert run.tag == "t" and run.source == "DataFrame 'f'"
 
 
@@ -101,8 +83,8 @@ def test_dataframe_sources(tmp_path):
 
 def test_files_are_not_modified(tmp_path):
     (tmp_path / "runs").mkdir()
-    run_path = _write(tmp_path / "runs" / "r.txt", "\ufeff" + RUN.replace("\n", "\r\n"))
-    qrels_path = _write(tmp_path / "q.txt", "1 0 d1 1\n1 0 d2 0\n")
+    run_path = write_file(tmp_path / "runs" / "r.txt", "\ufeff" + RUN.replace("\n", "\r\n"))
+    qrels_path = write_file(tmp_path / "q.txt", "1 0 d1 1\n1 0 d2 0\n")
     os.utime(run_path, ns=(1_000_000_000, 1_000_000_000))
     os.utime(qrels_path, ns=(2_000_000_000, 2_000_000_000))
     before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (run_path, qrels_path)}

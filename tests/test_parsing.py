@@ -4,7 +4,6 @@ score formats, grades), every error naming file and line, and the fast path givi
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -13,26 +12,17 @@ from hypothesis import strategies as st
 
 from conftest import shared_path
 from strategies import TREC_TOKEN, run_frames
-from irnb import Run, read_qrels, read_run
+from trec_text import ranking_of, write_file
+from irnb import read_qrels, read_run
 from irnb._text import clean_text
 from irnb.parsing import (QRELS_FAST, RUN_FAST, fast_table, parse_qrels_bytes, parse_qrels_exact, parse_run_bytes,
                           parse_run_exact)
 
 
-def _write(path: Path, text: str | bytes) -> Path:
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
-def _ranking(run: Run) -> list[tuple[str, str, float]]:
-    return list(zip(run.table["topic"].to_pylist(), run.table["docno"].to_pylist(),
-                    run.table["score"].to_pylist(), strict=True))
-
-
 def test_column_two_may_be_any_token_and_trailing_columns_are_ignored(tmp_path):
     text = "1 0 a 1 2.0 t junk after\n1 Q0 b 2 1.0 t\n1 whatever c 3 0.5 t more junk here\n"
-    run = read_run(_write(tmp_path / "r", text))
-    assert _ranking(run) == [("1", "a", 2.0), ("1", "b", 1.0), ("1", "c", 0.5)]
+    run = read_run(write_file(tmp_path / "r", text))
+    assert ranking_of(run) == [("1", "a", 2.0), ("1", "b", 1.0), ("1", "c", 0.5)]
 
 
 def test_whitespace_comments_blank_lines_crlf_and_bom(tmp_path):
@@ -44,20 +34,20 @@ def test_whitespace_comments_blank_lines_crlf_and_bom(tmp_path):
         "1 Q0 b#1 2 1.0 t\n"  # '#' inside a docno is text
         "\n"
     )
-    run = read_run(_write(tmp_path / "r", text))
-    assert _ranking(run) == [("1", "a", 2.0), ("1", "b#1", 1.0)]
+    run = read_run(write_file(tmp_path / "r", text))
+    assert ranking_of(run) == [("1", "a", 2.0), ("1", "b#1", 1.0)]
 
 
 def test_score_formats(tmp_path):
     text = "1 Q0 a 1 +1.5 t\n1 Q0 b 2 1e1 t\n1 Q0 c 3 .25 t\n1 Q0 d 4 -3 t\n1 Q0 e 5 5. t\n"
-    run = read_run(_write(tmp_path / "r", text))
+    run = read_run(write_file(tmp_path / "r", text))
     assert dict(zip(run.table["docno"].to_pylist(), run.table["score"].to_pylist(), strict=True)) == {
         "a": 1.5, "b": 10.0, "c": 0.25, "d": -3.0, "e": 5.0}
 
 
 def test_qrels_grades_iteration_column_and_order(tmp_path):
     text = "2 0 x 1\n1 0.5 b -1\n1 1  a +2\n1 Q0 c 007\n"
-    q = read_qrels(_write(tmp_path / "q", text))
+    q = read_qrels(write_file(tmp_path / "q", text))
     assert q.to_frame().values.tolist() == [["1", "a", 2], ["1", "b", -1], ["1", "c", 7], ["2", "x", 1]]
     assert q.num_judgments == 4 and q.topics == ["1", "2"]
 
@@ -94,28 +84,28 @@ def test_trec_eval_comment_test_files_read_as_trec_eval_reads_them():
     ],
 )
 def test_run_errors_name_file_and_line(tmp_path, text, line, expected):
-    path = _write(tmp_path / "bad.run", text)
+    path = write_file(tmp_path / "bad.run", text)
     with pytest.raises(ValueError, match=re.escape(f"{path}:{line}: {expected}")):
         read_run(path)
 
 
 def test_invalid_utf8_and_utf16(tmp_path):
-    path = _write(tmp_path / "bad", b"1 Q0 a 1 1 t\n1 Q0 b 1 1 t\n1 Q0 c 1 1 t\n1 Q0 d\xff 1 1 t\n")
+    path = write_file(tmp_path / "bad", b"1 Q0 a 1 1 t\n1 Q0 b 1 1 t\n1 Q0 c 1 1 t\n1 Q0 d\xff 1 1 t\n")
     with pytest.raises(ValueError, match=re.escape(f"{path}:4: expected UTF-8 text in the docno (column 3), got byte "
                                                    "0xff")):
         read_run(path)
-    path = _write(tmp_path / "u16", "1 Q0 a 1 1 t\n".encode("utf-16"))
+    path = write_file(tmp_path / "u16", "1 Q0 a 1 1 t\n".encode("utf-16"))
     with pytest.raises(ValueError, match=re.escape(f"{path}:1: expected UTF-8 text, got a UTF-16 byte-order mark")):
         read_run(path)
 
 
 def test_empty_files(tmp_path):
     for text in ["", "\n\n", "# only a comment\n"]:
-        path = _write(tmp_path / "empty.run", text)
+        path = write_file(tmp_path / "empty.run", text)
         with pytest.raises(ValueError, match=re.escape(f"{path}: empty run: expected lines of 'qid Q0 docno rank score "
                                                        "tag', found none")):
             read_run(path)
-        qpath = _write(tmp_path / "empty.qrels", text)
+        qpath = write_file(tmp_path / "empty.qrels", text)
         with pytest.raises(ValueError, match=re.escape(f"{qpath}: empty qrels: expected lines of 'qid iteration docno "
                                                        "grade', found none")):
             read_qrels(qpath)
@@ -135,7 +125,7 @@ def test_empty_files(tmp_path):
     ],
 )
 def test_qrels_errors_name_file_and_line(tmp_path, text, line, expected):
-    path = _write(tmp_path / "bad.qrels", text)
+    path = write_file(tmp_path / "bad.qrels", text)
     with pytest.raises(ValueError, match=re.escape(f"{path}:{line}: {expected}")):
         read_qrels(path)
 
@@ -153,7 +143,7 @@ def _clean_lines(n: int) -> list[str]:
 def test_error_on_line_57_of_a_fast_path_file(tmp_path, bad, expected):
     lines = _clean_lines(100)
     lines[56] = bad
-    path = _write(tmp_path / "big.run", "\n".join(lines) + "\n")
+    path = write_file(tmp_path / "big.run", "\n".join(lines) + "\n")
     if expected is None:
         assert read_run(path).num_lines == 100
         return
@@ -166,12 +156,12 @@ def test_duplicate_on_line_57_of_a_fast_path_file(tmp_path):
     lines[56] = "3 Q0 doc0050 9 1.0 fast"  # line 51 holds doc0050 of topic 3
     data = ("\n".join(lines) + "\n").encode()
     assert fast_table(data, RUN_FAST) is not None  # the fast path parses it
-    path = _write(tmp_path / "dup.run", data)
+    path = write_file(tmp_path / "dup.run", data)
     with pytest.raises(ValueError, match=re.escape(f"{path}:57: docno 'doc0050' repeated for topic '3' (first at line "
                                                    "51)")):
         read_run(path)
     # the same with CRLF line ends and a BOM (both cleaned without shifting line numbers)
-    path = _write(tmp_path / "dup_crlf.run", b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n"))
+    path = write_file(tmp_path / "dup_crlf.run", b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n"))
     with pytest.raises(ValueError, match=re.escape(f"{path}:57: docno 'doc0050' repeated")):
         read_run(path)
 

@@ -13,42 +13,26 @@ from pathlib import Path
 
 import pytest
 
-from irnb import Run, read_qrels, read_run, read_runs
-
-
-RUN = """\
-1 Q0 d1 1 3.0 tagA
-1 Q0 d2 2 5.0 tagA
-1 Q0 d3 3 5.0 tagA
-2 Q0 d1 1 1.5 tagA
-"""
-
-
-def _write(path: Path, text: str | bytes) -> Path:
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
-def _ranking(run: Run) -> list[tuple[str, str, float]]:
-    return list(zip(run.table["topic"].to_pylist(), run.table["docno"].to_pylist(),
-                    run.table["score"].to_pylist(), strict=True))
+from trec_text import RUN, ranking_of, write_file
+from irnb import read_qrels, read_run, read_runs
 
 
 def test_compressed_files(tmp_path):
     for name, data in [("r.gz", gzip.compress(RUN.encode())), ("r.bz2", bz2.compress(RUN.encode())),
                        ("r.xz", lzma.compress(RUN.encode()))]:
-        assert _ranking(read_run(_write(tmp_path / name, data))) == _ranking(read_run(_write(tmp_path / "p", RUN)))
-    q = read_qrels(_write(tmp_path / "q.gz", gzip.compress(b"1 0 a 1\n")))
+        assert ranking_of(read_run(write_file(tmp_path / name, data))) == \
+            ranking_of(read_run(write_file(tmp_path / "p", RUN)))
+    q = read_qrels(write_file(tmp_path / "q.gz", gzip.compress(b"1 0 a 1\n")))
     assert q.to_frame().values.tolist() == [["1", "a", 1]]
 
 
 def _make_folder(root: Path) -> Path:
     (root / "g1").mkdir(parents=True)
     (root / "g2").mkdir()
-    _write(root / "g1" / "run.txt", "1 Q0 a 1 1 x\n")
-    _write(root / "g2" / "run.txt", "1 Q0 b 1 1 y\n")
-    _write(root / "solo", "1 Q0 c 1 1 z\n")
-    _write(root / ".hidden", "not a run\n")
+    write_file(root / "g1" / "run.txt", "1 Q0 a 1 1 x\n")
+    write_file(root / "g2" / "run.txt", "1 Q0 b 1 1 y\n")
+    write_file(root / "solo", "1 Q0 c 1 1 z\n")
+    write_file(root / ".hidden", "not a run\n")
     return root
 
 

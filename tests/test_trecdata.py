@@ -4,31 +4,21 @@ DataFrame columns and values, and errors that name the DataFrame's row by its in
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from irnb import Run, read_qrels, read_run, read_runs
-
-
-def _write(path: Path, text: str | bytes) -> Path:
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
-def _ranking(run: Run) -> list[tuple[str, str, float]]:
-    return list(zip(run.table["topic"].to_pylist(), run.table["docno"].to_pylist(),
-                    run.table["score"].to_pylist(), strict=True))
+from trec_text import ranking_of, write_file
+from irnb import read_qrels, read_run, read_runs
 
 
 def test_on_duplicate_keep_first(tmp_path):
-    path = _write(tmp_path / "dup", "1 Q0 a 1 1 t\n1 Q0 b 2 2 t\n1 Q0 a 3 9 t\n2 Q0 a 1 1 t\n")
+    path = write_file(tmp_path / "dup", "1 Q0 a 1 1 t\n1 Q0 b 2 2 t\n1 Q0 a 3 9 t\n2 Q0 a 1 1 t\n")
     run = read_run(path, on_duplicate="keep_first")
     # the second 'a' of topic 1 (score 9) is dropped although its score is higher; topic 2's 'a' stays
-    assert _ranking(run) == [("1", "b", 2.0), ("1", "a", 1.0), ("2", "a", 1.0)]
-    q = read_qrels(_write(tmp_path / "q", "1 0 a 2\n1 0 a 0\n"), on_duplicate="keep_first")
+    assert ranking_of(run) == [("1", "b", 2.0), ("1", "a", 1.0), ("2", "a", 1.0)]
+    q = read_qrels(write_file(tmp_path / "q", "1 0 a 2\n1 0 a 0\n"), on_duplicate="keep_first")
     assert q.to_frame().values.tolist() == [["1", "a", 2]]
     with pytest.raises(ValueError, match=r"on_duplicate must be one of \('error', 'keep_first'\), got 'last'"):
         read_run(path, on_duplicate="last")

@@ -3,7 +3,6 @@ the readers that gives the same tables back."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -11,24 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from strategies import TREC_TOKEN, run_frames
+from trec_text import RUN, write_file
 from irnb import read_qrels, read_run, write_qrels, write_run
 
 
-RUN = """\
-1 Q0 d1 1 3.0 tagA
-1 Q0 d2 2 5.0 tagA
-1 Q0 d3 3 5.0 tagA
-2 Q0 d1 1 1.5 tagA
-"""
-
-
-def _write(path: Path, text: str | bytes) -> Path:
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
 def test_write_run_format(tmp_path):
-    run = read_run(_write(tmp_path / "r", RUN))
+    run = read_run(write_file(tmp_path / "r", RUN))
     write_run(run, tmp_path / "out")
     assert (tmp_path / "out").read_text() == (
         "1 Q0 d3 1 5 tagA\n1 Q0 d2 2 5 tagA\n1 Q0 d1 3 3 tagA\n2 Q0 d1 1 1.5 tagA\n")
