@@ -13,8 +13,8 @@ import importlib
 
 # public name → the module that owns it
 _EXPORTS = {
-    "Experiment": "experiment", "Judgments": "experiment", "MissingTopicsWarning": "experiment",
-    "PoolMask": "experiment", "UNJUDGED": "experiment", "NO_DOC": "experiment", "FileReadError": "sources",
+    "Experiment": "experiment", "Judgments": "judgments", "MissingTopicsWarning": "experiment",
+    "PoolMask": "poolmask", "UNJUDGED": "_grades", "NO_DOC": "_grades", "FileReadError": "sources",
     "Run": "trecdata", "Qrels": "trecdata", "read_run": "io", "read_runs": "io", "read_qrels": "io",
     "write_run": "writing", "write_qrels": "writing",
     "Measure": "measures", "parse_measure": "measures", "parse_measures": "measures",

@@ -5,17 +5,13 @@ these arrays; nothing is re-parsed.
 
 Arrays (S runs, T topics, D = the deepest ranking on a qrels topic, or ``max_depth``):
 
-* ``judgments.doc[s, t, r]`` (int32): index into the qrels of the document that run ``s``
-  ranks at position ``r`` (0-based) for topic ``t``; ``NOT_IN_QRELS`` (-1) when the qrels
-  do not list it, ``NO_DOCUMENT`` (-2) when the run is shorter than ``r + 1``.
-* ``judgments.grade`` (int8, ``grade_array()``): the document's grade, ``UNJUDGED``
-  (-128) or ``NO_DOC`` (-127) for the two cases above.
+* ``judgments``: the official qrels laid over the rankings, a
+  :class:`~irnb.judgments.Judgments` (its ``doc[s, t, r]`` codes, the qrels entries, and
+  the grade of every retrieved document under a judged mask); ``truth`` the same for the
+  complete qrels, when given.
 * ``length[s, t]``: documents the run retrieved for the topic (after ``max_depth``); 0 for
   a qrels topic the run did not answer.
-* ``judgments.qrel_topic[q]``, ``qrel_grade[q]``, ``qrel_docno[q]``: the qrels, sorted by
-  topic then docno, including judged documents no run retrieved; ``topic_start[t]`` is the
-  first entry of topic t (``topic_start[T]`` = Q).
-* ``judgments.retrieved_rank[s, q]``: the 1-based rank at which run s retrieved entry q.
+* ``contributors[s]``: the run contributed to the pool.
 
 Every array is read-only.
 
@@ -48,8 +44,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import NamedTuple
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -58,19 +52,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
+from .judgments import NO_DOCUMENT, NOT_IN_QRELS, Judgments, encode_qrels, read_only
 from .params import COMPLETE, RUN_DEPTH
 from .trecdata import Qrels, Run, check_duplicate_policy
 from .ordering import (KeyTable, check_compat, encode_topics, find_keys, key_table, remember_blocks, sorted_blocks,
                        topic_blocks)
 
-__all__ = ["Experiment", "Judgments", "PoolMask", "UNJUDGED", "NO_DOC", "POOLED_UNJUDGED", "NOT_IN_QRELS",
-           "NO_DOCUMENT", "MissingTopicsWarning", "missing_topics_note", "PoolMaskError"]
-
-POOLED_UNJUDGED = -1  # the grade trec_eval reads as "in the pool, not judged" (infAP's sampled pools)
-NOT_IN_QRELS = -1  # doc-index sentinel
-NO_DOCUMENT = -2  # doc-index sentinel
+__all__ = ["Experiment", "MissingTopicsWarning", "check_max_depth", "few_names", "missing_topics_note"]
 
 
 class MissingTopicsWarning(UserWarning):
@@ -102,11 +91,6 @@ def missing_topics_note(run: str, missing: Sequence[str], num_topics: int, *, co
             f"use complete=True (trec_eval -c) to score {them} 0")
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
-
-
 def few_names(names: Sequence[str], n: int = 5) -> str:
     """The first ``n`` names, each cut to 40 characters."""
     shown = [name if len(name) <= 40 else name[:40] + "…" for name in names[:n]]
@@ -116,219 +100,6 @@ def few_names(names: Sequence[str], n: int = 5) -> str:
 def _did_you_mean(name: str, choices: Sequence[str]) -> str:
     close = difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
     return f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-
-
-class PoolMaskError(ValueError, TypeError):
-    """A pool or judged mask that is not a 1-d boolean mask over the Experiment's qrels
-    entries (a wrong type and a wrong length alike: both a ValueError and a TypeError)."""
-
-
-class PoolMask(np.ndarray):
-    """A judged mask over qrels entries (a read-only boolean array) that also says which of
-    the entries it leaves out stay in the pool unjudged.
-
-    A plain boolean mask means: an entry outside it is not in the pool (it reads as a
-    document the qrels do not list). A ``PoolMask`` keeps that meaning for most entries,
-    but the entries in ``pooled_unjudged`` read as "pooled but not judged" — trec_eval's
-    negative grade (:data:`POOLED_UNJUDGED`, -1), which infAP uses and every other measure
-    treats as a negative grade (non-relevant for P@k or AP, unjudged for bpref or Judged@k).
-    :func:`irnb.pooling.random_subsample` returns one: removing judgments at random leaves
-    the documents in the pool.
-
-    Anything derived from it (a slice, ``~mask``, ``mask & other``, ``np.asarray(mask)``)
-    is a plain mask again.
-
-    >>> m = PoolMask([True, False, False], pooled_unjudged=[False, True, False])
-    >>> m.tolist(), m.pooled_unjudged.tolist(), type(m[:2]).__name__, m[:2].pooled_unjudged is None
-    ([True, False, False], [False, True, False], 'PoolMask', True)
-    """
-
-    pooled_unjudged: np.ndarray | None
-
-    def __new__(cls, judged, *, pooled_unjudged):
-        judged = np.array(judged, dtype=bool, copy=True)
-        unjudged = np.array(pooled_unjudged, dtype=bool, copy=True)
-        if judged.ndim != 1 or unjudged.shape != judged.shape:
-            raise ValueError(f"PoolMask: judged and pooled_unjudged must be 1-d boolean masks of the same length, "
-                             f"got shapes {judged.shape} and {unjudged.shape}")
-        if (judged & unjudged).any():
-            raise ValueError(f"PoolMask: an entry cannot be both judged and pooled_unjudged; "
-                             f"{int((judged & unjudged).sum())} are")
-        obj = judged.view(cls)
-        unjudged.flags.writeable = False
-        obj.pooled_unjudged = unjudged
-        obj.flags.writeable = False
-        return obj
-
-    def __array_finalize__(self, obj) -> None:
-        self.pooled_unjudged = None  # derived arrays are plain masks
-
-    def __reduce__(self):
-        return (_pool_mask, (np.asarray(self), self.pooled_unjudged))
-
-
-def _pool_mask(judged, pooled_unjudged):
-    """Rebuild a PoolMask (pickling)."""
-    if pooled_unjudged is None:
-        return np.asarray(judged)
-    return PoolMask(judged, pooled_unjudged=pooled_unjudged)
-
-
-def pooled_unjudged_of(judged) -> np.ndarray | None:
-    """The entries a judged mask keeps in the pool unjudged (a :class:`PoolMask`'s), or None
-    for a plain mask."""
-    return getattr(judged, "pooled_unjudged", None)
-
-
-@dataclass(frozen=True, eq=False)
-class Judgments:
-    """One set of qrels laid over the Experiment's rankings (all arrays read-only)."""
-
-    doc: np.ndarray = field(repr=False)  # (S, T, D) int32
-    qrel_topic: np.ndarray = field(repr=False)  # (Q,) int32, topic index
-    qrel_grade: np.ndarray = field(repr=False)  # (Q,) int8
-    qrel_docno: pa.Array = field(repr=False)  # (Q,) strings
-    topic_start: np.ndarray = field(repr=False)  # (T + 1,) offsets into the qrels
-
-    def __post_init__(self):
-        for array in (self.doc, self.qrel_topic, self.qrel_grade, self.topic_start):
-            array.flags.writeable = False
-
-    @property
-    def num_judgments(self) -> int:
-        return int(self.qrel_grade.shape[0])
-
-    def grade_array(self, judged: np.ndarray | None = None, *, runs=None) -> np.ndarray:
-        """Grades at every (run, topic, rank); ``judged`` is an optional boolean mask over the
-        qrels entries (a pool): entries read as :meth:`entry_grades` says. ``runs`` (a slice,
-        run indices, or (run, topic) cells such as ``np.ix_(runs, topics)``) builds the array
-        of those only (no full-size array is made or kept).
-
-        >>> j = Judgments(doc=np.array([[[1, -1, 0, -2]]], np.int32), qrel_topic=np.zeros(2, np.int32),
-        ...               qrel_grade=np.array([0, 2], np.int8), qrel_docno=pa.array(["a", "b"]),
-        ...               topic_start=np.array([0, 2]))
-        >>> j.grade_array().tolist()          # b (grade 2), not in qrels, a (0), no document
-        [[[2, -128, 0, -127]]]
-        >>> j.grade_array(np.array([True, False])).tolist()   # b left out of the pool
-        [[[-128, -128, 0, -127]]]
-        """
-        if judged is None and (runs is None or "_full_grade" in self.__dict__):
-            return self._full_grade if runs is None else self._full_grade[runs]
-        return self.grades_at_ranks(self.entry_grades(judged), runs=runs)
-
-    def grades_at_ranks(self, entry_grade: np.ndarray, *, runs=None) -> np.ndarray:
-        """(S, T, D) int8: ``entry_grade[q]`` (one grade per qrels entry) at every rank whose
-        document is entry q; UNJUDGED where the document is not in the qrels, NO_DOC past the
-        end of a run. ``runs`` selects as in :meth:`grade_array`."""
-        table = np.concatenate([entry_grade, np.array([NO_DOC, UNJUDGED], dtype=np.int8)])
-        # doc = -2 → table[-2] = NO_DOC, doc = -1 → table[-1] = UNJUDGED
-        return table[self.doc if runs is None else self.doc[runs]]
-
-    def entry_grades(self, judged: np.ndarray | None = None) -> np.ndarray:
-        """(Q,) int8: the grade each qrels entry reads as under the mask ``judged`` — its
-        grade when judged, ``UNJUDGED`` (not in the pool) when left out, and
-        ``POOLED_UNJUDGED`` (-1, trec_eval's "pooled but not judged") when a
-        :class:`PoolMask` keeps it in the pool unjudged. The one rule the grade views of a
-        pool go through (measures, bias experiments, completed qrels, written qrels files);
-        the interval bounds need only judged / not judged, which both readings agree on.
-
-        >>> j = Judgments(doc=np.zeros((1, 1, 1), np.int32), qrel_topic=np.zeros(3, np.int32),
-        ...               qrel_grade=np.array([1, 0, 2], np.int8), qrel_docno=pa.array(["a", "b", "c"]),
-        ...               topic_start=np.array([0, 3]))
-        >>> j.entry_grades(np.array([True, False, False])).tolist()
-        [1, -128, -128]
-        >>> j.entry_grades(PoolMask([True, False, False], pooled_unjudged=[False, True, False])).tolist()
-        [1, -1, -128]
-        """
-        if judged is None:
-            return self.qrel_grade.copy()
-        unjudged = pooled_unjudged_of(judged)
-        mask = np.asarray(judged)
-        if mask.dtype != bool or mask.shape != (self.num_judgments,):
-            raise PoolMaskError(
-                f"judged must be a boolean mask over the {self.num_judgments} qrels entries, "
-                f"got dtype {mask.dtype} and shape {mask.shape}"
-            )
-        outside = UNJUDGED if unjudged is None else np.where(unjudged, POOLED_UNJUDGED, UNJUDGED)
-        return np.where(mask, self.qrel_grade, outside).astype(np.int8)
-
-    def judged_entries(self, judged: np.ndarray | None = None) -> np.ndarray:
-        """(Q,) bool: the qrels entries judged under the mask ``judged`` — in the pool and
-        graded (grade ≥ 0); every graded entry when ``judged`` is None."""
-        graded = self.qrel_grade >= 0
-        return graded if judged is None else np.asarray(judged) & graded
-
-    def relevant_entries(self, judged: np.ndarray | None = None, relevance_level: int = 1) -> np.ndarray:
-        """(Q,) bool: the entries judged under ``judged`` with grade ≥ ``relevance_level``."""
-        return self.judged_entries(judged) & (self.qrel_grade >= relevance_level)
-
-    @cached_property
-    def _full_grade(self) -> np.ndarray:
-        return _read_only(self.grades_at_ranks(self.qrel_grade))
-
-    @cached_property
-    def retrieved_rank(self) -> np.ndarray:
-        """``retrieved_rank[s, q]``: the 1-based rank at which run ``s`` retrieved qrels entry
-        ``q``; a value above any depth (``np.iinfo(dtype).max``) when it did not."""
-        S, T, D = self.doc.shape
-        dtype = np.int16 if D < np.iinfo(np.int16).max else np.int32
-        out = np.full((S, self.num_judgments), np.iinfo(dtype).max, dtype=dtype)
-        found = self.doc >= 0
-        s_idx, _, r_idx = np.nonzero(found)
-        out[s_idx, self.doc[found]] = (r_idx + 1).astype(dtype)
-        return _read_only(out)
-
-    def frame(self, topics: Sequence[str], judged: np.ndarray | None = None) -> pd.DataFrame:
-        """The qrels as ``topic, docno, grade`` (qrels order): every entry, or the entries a
-        pool mask ``judged`` keeps in the pool, with the grade they read as under it
-        (:meth:`entry_grades`: a :class:`PoolMask`'s pooled-unjudged entries get -1)."""
-        grade = self.entry_grades(judged)
-        keep = grade != UNJUDGED
-        return pd.DataFrame(
-            {
-                "topic": np.asarray(topics, dtype=object)[self.qrel_topic[keep]],
-                "docno": np.asarray(self.qrel_docno.to_pylist(), dtype=object)[keep],
-                "grade": grade[keep].astype(np.int64),
-            }
-        )
-
-
-def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Array] | None = None
-                  ) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
-    """Qrels restricted to ``topics``: topic index, grade, docno and per-topic offsets.
-    ``codes`` is ``encode_topics(qrels.table["topic"])`` when the caller has it."""
-    table = qrels.table
-    codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
-    position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
-    topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
-    keep = topic_idx >= 0
-    everything = bool(keep.all())
-    grades = table["grade"].to_numpy() if everything else table["grade"].to_numpy()[keep]
-    if grades.size and (grades.min() < MIN_GRADE or grades.max() > MAX_GRADE):
-        row = int(np.flatnonzero(keep)[np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))[0]])
-        raise ValueError(
-            f"{qrels.source or 'qrels'}: topic {table['topic'][row].as_py()!r}, docno "
-            f"{table['docno'][row].as_py()!r}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}], "
-            f"got {table['grade'][row].as_py()}"
-        )
-    docno = (table["docno"] if everything else table["docno"].filter(pa.array(keep))).combine_chunks()
-    topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32, copy=False)
-    if topic_idx.size and not (topic_idx[1:] >= topic_idx[:-1]).all():  # read_qrels' tables are topic-sorted
-        order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
-        topic_idx, grades = topic_idx[order], grades[order]
-        docno = docno.take(pa.array(order))
-    starts = np.zeros(len(topics) + 1, dtype=np.int64)  # entries of topic t: starts[t]:starts[t + 1]
-    np.cumsum(np.bincount(topic_idx, minlength=len(topics)), out=starts[1:])
-    return topic_idx, grades.astype(np.int8), docno, starts
-
-
-def qrels_row_of(qrel_topic: np.ndarray, qrel_docno: pa.Array, topic: np.ndarray, docno: pa.ChunkedArray) -> np.ndarray:
-    """The qrels entry of every (topic, docno), or NOT_IN_QRELS (the first entry, should the
-    qrels list a docno twice for a topic; see :func:`irnb.ordering.find_keys`)."""
-    if qrel_topic.size == 0 or topic.size == 0:
-        return np.full(topic.size, NOT_IN_QRELS, dtype=np.int32)
-    return find_keys(key_table(qrel_topic, qrel_docno), topic, docno, NOT_IN_QRELS)
-
 
 
 class _Blocks(NamedTuple):
@@ -439,7 +210,7 @@ class Experiment:
         self.runs: dict[str, Run] = run_map
         self.run_names: tuple[str, ...] = tuple(run_map)
         self.groups: tuple[str, ...] = self._groups(groups)  # validated before the arrays are built
-        self.contributors = _read_only(self._contributors(contributors))
+        self.contributors = read_only(self._contributors(contributors))
         self.qrels = qrels
         qrels_codes = encode_topics(qrels.table["topic"])
         topics_pa = qrels_codes[1].take(pc.sort_indices(qrels_codes[1])).cast(pa.string())
@@ -451,7 +222,7 @@ class Experiment:
         self.depth = int(blocks.count.max())
         length = np.zeros((S, T), dtype=np.int32)
         length[blocks.run, blocks.topic] = blocks.count
-        self.length = _read_only(length)
+        self.length = read_only(length)
         self.missing_topics: dict[str, list[str]] = {
             self.run_names[s]: [self.topics[t] for t in np.flatnonzero(length[s] == 0)]
             for s in np.flatnonzero((length == 0).any(axis=1))}

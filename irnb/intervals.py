@@ -49,7 +49,8 @@ import numpy as np
 import pandas as pd
 
 from .background_rate import BackgroundRateFit, estimate_background_rate, true_background_rate
-from .experiment import Experiment, Judgments
+from .experiment import Experiment
+from .judgments import Judgments
 from .kernels import weighted_precision_bounds
 from .measures import INTERVAL_FAMILIES, SCENARIO_FAMILIES, Measure, Param, parse_measure, parse_measures
 from .params import BACKGROUND_RATE, COMPLETE, ESTIMATOR_NAME, INCLUDE_ALL, MEASUREMENT_DEPTH, SMOOTHING

@@ -88,7 +88,8 @@ import pyarrow as pa
 
 from ._grades import UNJUDGED
 from .bias import kendall_tau, ranks, rms_error, tau_ap
-from .experiment import Experiment, qrels_row_of
+from .experiment import Experiment
+from .judgments import qrels_row_of
 from .io import read_qrels
 from .kernels import Judged
 from .measures import Measure, parse_measures

@@ -57,7 +57,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .experiment import NO_DOCUMENT, Experiment
+from .experiment import Experiment
+from .judgments import NO_DOCUMENT
 from .intervals import estimate_background_rate, has_interval, score_intervals
 from .measures import Measure, parse_measure
 from .params import BACKGROUND_RATE, BUDGET, ONLY_QRELS, RELEVANT, STRATEGY, Param

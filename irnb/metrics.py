@@ -24,7 +24,8 @@ from .results import Result
 if TYPE_CHECKING:  # pandas and the Experiment are imported where used: the kernels need numpy only
     import pandas as pd
 
-    from .experiment import Experiment, Judgments
+    from .experiment import Experiment
+    from .judgments import Judgments
 
 __all__ = ["Judged", "Evaluation", "evaluate", "judged_view", "condense"]
 

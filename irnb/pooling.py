@@ -29,7 +29,7 @@ Rules:
 * A qrels entry with a negative grade ("pooled but not judged") stays in the mask when its
   document is pooled; the measures decide what a negative grade means.
 * An entry outside a pool's mask is not in the pool (as if the qrels did not list it),
-  except in :func:`random_subsample`, whose mask is a :class:`~irnb.experiment.PoolMask`:
+  except in :func:`random_subsample`, whose mask is a :class:`~irnb.poolmask.PoolMask`:
   the entries it removes stay in the pool unjudged (trec_eval's grade -1, which infAP
   uses), so ``evaluate(..., judged=pool.judged)`` computes infAP as trec_eval does on the
   file :meth:`Pool.write` writes.
@@ -48,7 +48,9 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from .experiment import NO_DOCUMENT, Experiment, PoolMask, PoolMaskError, pooled_unjudged_of
+from .experiment import Experiment
+from .judgments import NO_DOCUMENT
+from .poolmask import PoolMask, PoolMaskError, pooled_unjudged_of
 from .params import FRACTION, JUDGMENTS, KEEP_UNPOOLED, Param, random_generator
 from .params import POOL_DEPTH as DEPTH
 from .writing import write_qrels
@@ -82,7 +84,7 @@ class Pool:
     ``judged[q]`` is True when qrels entry ``q`` (``experiment.judgments`` order: topic, then
     docno) counts as judged; ``description`` says how the pool was made; ``depth`` and
     ``contributors`` (run names) are set for depth pools and budgets, else None.
-    ``judged`` may be a :class:`~irnb.experiment.PoolMask`, whose ``pooled_unjudged``
+    ``judged`` may be a :class:`~irnb.poolmask.PoolMask`, whose ``pooled_unjudged``
     entries stay in the pool unjudged (grade -1); :attr:`pooled_unjudged` gives them.
     """
 
@@ -190,9 +192,9 @@ class GroupPools:
 def judged_mask_of(experiment: Experiment, pool, *, name: str = "pool") -> np.ndarray | None:
     """The judged mask a ``pool=`` (or ``judged=``) argument stands for — the one rule every
     function that takes a pool asks: None → None (the official qrels); a :class:`Pool` → its
-    ``judged`` mask (a :class:`~irnb.experiment.PoolMask` keeps its pooled-unjudged
+    ``judged`` mask (a :class:`~irnb.poolmask.PoolMask` keeps its pooled-unjudged
     entries); anything else must be a 1-d boolean mask over the Experiment's qrels entries,
-    or :class:`~irnb.experiment.PoolMaskError` (a ValueError and a TypeError) says what it got.
+    or :class:`~irnb.poolmask.PoolMaskError` (a ValueError and a TypeError) says what it got.
 
     >>> from irnb import Experiment
     >>> exp = Experiment(pd.DataFrame({"qid": "1", "docno": ["a", "b"], "score": [2, 1]}),
@@ -448,7 +450,7 @@ def random_subsample(experiment: Experiment, *, fraction: float, seed) -> Pool:
     n_t entries, chosen uniformly at random with ``seed``. ``fraction`` is in [0.05, 1].
 
     The removed entries stay in the pool unjudged: the mask is a
-    :class:`~irnb.experiment.PoolMask` whose ``pooled_unjudged`` are the removed entries,
+    :class:`~irnb.poolmask.PoolMask` whose ``pooled_unjudged`` are the removed entries,
     read as trec_eval's grade -1 ("pooled but not judged"). infAP uses them (so with
     judgments removed it differs from AP, as intended by Yilmaz & Aslam); the other
     measures see a negative grade (non-relevant for P@k and AP, unjudged for bpref and
@@ -512,7 +514,7 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .experiment import NOT_IN_QRELS
+    from .judgments import NOT_IN_QRELS
     from .kernels import weighted_precision
     from .measures import CUTOFF, parse_measure
     from .metrics import evaluate

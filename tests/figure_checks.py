@@ -1,4 +1,4 @@
-"""What every figure of the kit must get right in front of a class (issue 21), as one function:
+"""What every figure of the kit must get right in front of a class, as one function:
 :func:`figure_problems` lists, in words, where a drawn matplotlib figure breaks a rule.
 
 * a legend inside an Axes covers none of its data (points, line segments, bars, boxes);

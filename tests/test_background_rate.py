@@ -1,6 +1,6 @@
 """background_rate_by_contributors: Ravana & Moffat's E read from pools of K runs drawn at random.
 
-The finding it shows (issue 13): the cubic needs many contributing runs. On TREC-COVID round 1,
+The finding it shows: the cubic needs many contributing runs. On TREC-COVID round 1,
 with 12 of its 56 contributing runs pooled to depth 10, it reads below zero in most draws; with
 all 56 it reads within a factor of 2 of the truth (its deep qrels).
 """

@@ -1,4 +1,4 @@
-"""E estimated on the simulated collection against the true rate (issue 13, its last open item).
+"""E estimated on the simulated collection against the true rate.
 
 For seed s and pool depth d: every run pooled to depth d (a stand-in for Ravana & Moffat's 59
 contributing TREC-9 systems; the collection's own 12 are too few), judged from the complete truth
@@ -88,7 +88,7 @@ def test_every_run_pooled_to_depth_10_meets_it(readings):
 
 @pytest.mark.slow
 def test_estimate_within_a_factor_of_2_on_seed_0_and_held_out_seeds(readings):
-    """The issue's done-criterion: on seed 0 and on the held-out seeds, E lies within a factor of
+    """The criterion: on seed 0 and on the held-out seeds, E lies within a factor of
     2 of the true rate at pool depths 10 and 100 alike (all five held-out seeds do; the test asks
     for four; on seeds 44-69, 17 of 26 meet both depths: benchmarks/RESULTS_background_rate.md)."""
     good = _met(readings)
@@ -110,12 +110,12 @@ def test_the_collections_own_contributors_read_far_too_low_at_depth_10(collectio
 
 @pytest.mark.slow
 def test_the_switched_on_model_meets_it_outside_the_default(monkeypatch):
-    """Not the default: session 6's ``E_CANDIDATE`` (benchmarks/tune_simulator.py: TOPICALITY and
+    """Not the default: ``E_CANDIDATE`` (benchmarks/tune_simulator.py: TOPICALITY and
     NEAR_ASPECT_BOOST on, 50 runs from 39 groups, so 39 contributing runs) meets the criterion with
     its own contributing runs pooled, on seed 0 and on 4 of the 5 held-out seeds (the searches that
     chose it scored seeds 0-1 and 20-43). It is not the default because only 6 of the 13
-    calibration statistics stay inside the real range (benchmarks/RESULTS_background_rate.md,
-    session 6); this keeps the switches working."""
+    calibration statistics stay inside the real range (benchmarks/RESULTS_background_rate.md);
+    this keeps the switches working."""
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import tune_simulator
 

@@ -242,7 +242,7 @@ def test_groups_without_contributors_are_not_left_out():
                       groups={"x": "G", "y": "Y", "z": "Y"}, contributors=["y"])
     res = leave_one_group_out_bias(exp, depth=1, measures=["P@1"])
     # a group's left-out runs are the runs it pooled (Büttcher et al.): y only, not its
-    # non-contributing mate z (which used to be left out too and fell with y)
+    # non-contributing mate z (z is scored against the full pool)
     assert res.left_out.tolist() == [False, True, False]
     assert res.reference_score.tolist() == [[1.0, 1.0, 1.0]]
     # without Y, u is unjudged for y; G is never left out (it removed nothing) and z keeps

@@ -17,12 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import irnb.experiment as experiment_module
+import irnb.judgments as judgments_module
 from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
 from irnb import io as irnb_io
 from irnb import ordering as irnb_ordering
 from irnb.ordering import encode_topics, string_bytes, string_hash, strings_equal, topic_docno_order
 from irnb.parsing import parse_run_bytes
-from irnb.experiment import NO_DOCUMENT, NOT_IN_QRELS
+from irnb.judgments import NO_DOCUMENT, NOT_IN_QRELS
 
 
 # --------------------------------------------------------------------------- reading on threads
@@ -306,7 +307,7 @@ def test_key_lookup_confirms_every_match_on_the_strings(hash_bits, monkeypatch):
     qrel_docno = pa.array(["a", "b", "c", "a", "d", "a"])  # topic 1 lists "a" twice: entries 3 and 5
     topic = np.array([0, 0, 0, 1, 1, 1, 2])
     docno = pa.chunked_array([["c", "d", "a"], ["a", "b", "d", "a"]])
-    got = experiment_module.qrels_row_of(qrel_topic, qrel_docno, topic, docno)
+    got = judgments_module.qrels_row_of(qrel_topic, qrel_docno, topic, docno)
     assert got.tolist() == [2, NOT_IN_QRELS, 0, 3, NOT_IN_QRELS, 4, NOT_IN_QRELS]
 
 

@@ -465,7 +465,7 @@ def test_real_trec_covid_papers_procedure_against_scipy(covid_dir):
     p-value of a pair is max(one-way ANOVA p, Bonferroni p) with the ANOVA from
     ``scipy.stats.f_oneway`` and the pair's t on the pooled error written out here; the
     papers' procedure finds far fewer different pairs than the uncorrected paired t-test
-    (31 % against 70 %, issue 13)."""
+    (31 % against 70 %)."""
     from irnb.datasets.real import trec_covid_round1
 
     ev = irnb.evaluate(trec_covid_round1(covid_dir), ["P@10", "Judged@10"])

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, shared_path
-from irnb.experiment import Experiment, PoolMask
+from irnb import Experiment, PoolMask
 from irnb.measures import FAMILIES, parse_measure
 from irnb.measures.base import format_value
 from irnb.metrics import evaluate

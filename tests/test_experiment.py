@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irnb import Experiment, Run, read_qrels, read_runs
-from irnb.experiment import NO_DOC, NO_DOCUMENT, NOT_IN_QRELS, UNJUDGED
+from irnb._grades import NO_DOC, UNJUDGED
+from irnb.judgments import NO_DOCUMENT, NOT_IN_QRELS
 from irnb.metrics import evaluate
 
 # qrels entries in (topic, docno) order:

@@ -1,5 +1,5 @@
 """Malformed inputs: irnb refuses them with its documented error, or reads them as trec_eval
-10.0 does (issue 20). Hypothesis generates small run and qrels files with the faults people's
+10.0 does. Hypothesis generates small run and qrels files with the faults people's
 files have — column counts, separators, line ends, encodings, NUL bytes, numbers in every
 spelling Python and C accept, huge and tiny values, duplicate and conflicting entries — and
 each is given to irnb (``Experiment`` + ``evaluate(complete=True)``) and to the real trec_eval

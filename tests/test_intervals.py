@@ -1,4 +1,4 @@
-"""Score intervals, point estimators, interval comparison, scenarios and the E estimate
+"""Score intervals, point estimators, interval comparison and the E estimate
 (irnb.intervals): hand-computed values, a pure-Python reference on random runs and qrels
 (hypothesis), and the invariants of Ravana & Moffat's method."""
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import rankings
+from strategies import build_experiment, ranked_collections
 
 from irnb import Experiment, evaluate
 from irnb.intervals import (
@@ -22,7 +22,6 @@ from irnb.intervals import (
     true_background_rate,
     interval_table,
     point_estimates,
-    scenarios,
     score_intervals,
 )
 from irnb.measures import parse_measure
@@ -145,53 +144,6 @@ def test_pessimistic_comparison_by_hand():
         ["a", "b", 1, 0, 1], ["a", "c", 1, 0, 1], ["b", "c", 1, 1, 0]]
 
 
-# =============================================================================== scenarios
-def test_ap_scenarios_by_hand():
-    # ranking x (unjudged) a (rel) y (unjudged) b (non-rel); R = 2 (a and z)
-    e = _exp(["x", "a", "y", "b"], {"a": 1, "b": 0, "z": 1})
-    sc = scenarios(e, "AP")
-    # pessimistic = official: (1/2) / 2 = 0.25. optimistic: x a y relevant, R = 4:
-    # (1/1 + 2/2 + 3/3) / 4 = 0.75
-    assert [float(sc.pessimistic[0, 0]), float(sc.official[0, 0]), float(sc.optimistic[0, 0])] == pytest.approx(
-        [0.25, 0.25, 0.75])
-    assert set(sc.to_frame()["scenario"]) == {"pessimistic", "official", "optimistic"}
-
-
-def test_bpref_scenarios_by_hand():
-    # ranking a (rel) x (unjudged) n (non-rel) b (rel); R = 2, N = 1.
-    e = _exp(["a", "x", "n", "b"], {"a": 1, "b": 1, "n": 0})
-    sc = scenarios(e, "Bpref")
-    # official: a: 1; b: 1 − min(1, 2)/min(1, 2) = 0 → 1/2.
-    # pessimistic: x judged non-relevant, N = 2: a 1; b 1 − min(2,2)/min(2,2) = 0 → 1/2.
-    # optimistic: x relevant, R = 3, N = 1: a 1, x 1, b 1 − 1/1 = 0 → 2/3.
-    assert float(sc.official[0, 0]) == pytest.approx(0.5)
-    assert float(sc.pessimistic[0, 0]) == pytest.approx(0.5)
-    assert float(sc.optimistic[0, 0]) == pytest.approx(2 / 3)
-
-
-def test_bpref_pessimistic_counts_unjudged_as_nonrelevant():
-    # ranking x (unjudged) a (rel); R = 1, N = 1 (n unretrieved).
-    # official: x skipped → 1. pessimistic: x non-rel, N = 2: 1 − min(1,1)/min(2,1) = 0.
-    sc = scenarios(_exp(["x", "a"], {"a": 1, "n": 0}), "Bpref")
-    assert [float(sc.pessimistic[0, 0]), float(sc.official[0, 0])] == [0.0, 1.0]
-
-
-def test_ndcg_scenarios_by_hand():
-    # ranking x (unjudged) a (grade 1); qrels a 1, z 2 (top grade 2).
-    e = _exp(["x", "a"], {"a": 1, "z": 2})
-    sc = scenarios(e, "nDCG")
-    ideal = 2 + 1 / math.log2(3)
-    assert float(sc.official[0, 0]) == pytest.approx((1 / math.log2(3)) / ideal)
-    # optimistic: x gains 2; ideal list 2, 2, 1
-    opt_ideal = 2 + 2 / math.log2(3) + 1 / 2
-    assert float(sc.optimistic[0, 0]) == pytest.approx((2 + 1 / math.log2(3)) / opt_ideal)
-
-
-def test_scenarios_refuse_interval_measures():
-    with pytest.raises(ValueError, match=r"scenarios exist for AP, nDCG and Bpref, got P@10; P@k, RBP and SDCG@k"):
-        scenarios(_exp(TEN, TEN_QRELS), "P@10")
-
-
 # =============================================================================== estimating E
 def _background_experiment(relevant=(3, 5, 7, 9, 11)) -> Experiment:
     """len(relevant) runs; 20 documents per group c = 1, 2, …, a document of group c ranked by
@@ -302,29 +254,6 @@ def test_declared_parameters():
 
 
 # =============================================================================== reference + properties
-@st.composite
-def collections(draw, *, all_judged: bool = False):
-    """Random runs (strictly decreasing scores, so the ranking is the list order) and qrels."""
-    runs, n_topics, universe = draw(rankings(max_runs=4, max_universe=14))
-    qrels = {}
-    for t in range(n_topics):
-        if all_judged:
-            ids = range(universe)
-        else:
-            ids = draw(st.lists(st.integers(0, universe + 2), min_size=1, max_size=universe + 3, unique=True))
-        for i in ids:
-            qrels[(str(t), f"d{i}")] = draw(st.integers(0 if all_judged else -1, 2))
-    contributors = draw(st.lists(st.sampled_from(sorted(runs)), min_size=1, unique=True))
-    return runs, qrels, contributors
-
-
-def _build(runs, qrels, contributors) -> Experiment:
-    rows = [(name, t, d, float(len(docs) - i)) for name, topics in runs.items() for t, docs in topics
-            for i, d in enumerate(docs)]
-    q = pd.DataFrame([(t, d, g) for (t, d), g in qrels.items()], columns=["qid", "docno", "grade"])
-    return Experiment(pd.DataFrame(rows, columns=["run", "qid", "docno", "score"]), q, contributors=contributors)
-
-
 MEASURES = st.one_of(
     st.integers(1, 16).map(lambda k: f"P@{k}"),
     st.integers(1, 16).map(lambda k: f"SDCG@{k}"),
@@ -366,10 +295,10 @@ def _labels(runs, qrels, judged: set, rel_level: int):
 
 
 @settings(max_examples=80, deadline=None)
-@given(collections(), MEASURES, st.integers(1, 8), st.floats(0, 1), st.one_of(st.just("auto"), st.floats(0, 1)))
+@given(ranked_collections(), MEASURES, st.integers(1, 8), st.floats(0, 1), st.one_of(st.just("auto"), st.floats(0, 1)))
 def test_bounds_match_the_reference_and_contain_every_estimator(collection, measure, depth, rate, smoothing):
     runs, qrels, contributors = collection
-    e = _build(runs, qrels, contributors)
+    e = build_experiment(runs, qrels, contributors)
     pool = depth_pool(e, depth=depth)
     pooled = {(t, d) for c in contributors for t, docs in runs[c] for d in docs[:depth]}
     judged = {key for key in qrels if key in pooled}
@@ -402,10 +331,10 @@ def test_bounds_match_the_reference_and_contain_every_estimator(collection, meas
 
 
 @settings(max_examples=40, deadline=None)
-@given(collections(all_judged=True), MEASURES)
+@given(ranked_collections(all_judged=True), MEASURES)
 def test_everything_judged_collapses_the_interval(collection, measure):
     runs, qrels, contributors = collection
-    e = _build(runs, qrels, contributors)
+    e = build_experiment(runs, qrels, contributors)
     iv = score_intervals(e, measure)
     ordinary = evaluate(e, measure)[measure]
     np.testing.assert_allclose(iv.lower, ordinary, atol=1e-12)
@@ -421,23 +350,23 @@ def test_everything_judged_collapses_the_interval(collection, measure):
 
 
 @settings(max_examples=60, deadline=None)
-@given(collections(), MEASURES, st.integers(1, 6), st.integers(1, 6))
+@given(ranked_collections(), MEASURES, st.integers(1, 6), st.integers(1, 6))
 def test_deeper_pools_never_widen_a_contributing_runs_interval(collection, measure, d1, extra):
     runs, qrels, contributors = collection
-    e = _build(runs, qrels, contributors)
+    e = build_experiment(runs, qrels, contributors)
     shallow = score_intervals(e, measure, pool=depth_pool(e, depth=d1))
     deep = score_intervals(e, measure, pool=depth_pool(e, depth=d1 + extra))
-    rows = e.contributors  # the property holds for every run; the issue asks it for contributors
+    rows = e.contributors  # the property holds for every run; asserted here for the contributing runs
     assert np.all(deep.lower[rows] >= shallow.lower[rows] - TOL)
     assert np.all(deep.upper[rows] <= shallow.upper[rows] + TOL)
     assert np.all(deep.residual[rows] <= shallow.residual[rows] + TOL)
 
 
 @settings(max_examples=40, deadline=None)
-@given(collections(), st.sampled_from(["P@5", "RBP(p=0.8)", "SDCG@5"]), st.integers(1, 5))
+@given(ranked_collections(), st.sampled_from(["P@5", "RBP(p=0.8)", "SDCG@5"]), st.integers(1, 5))
 def test_pessimistic_comparison_matches_pairwise_definition(collection, measure, depth):
     runs, qrels, contributors = collection
-    e = _build(runs, qrels, contributors)
+    e = build_experiment(runs, qrels, contributors)
     iv = score_intervals(e, measure, pool=depth_pool(e, depth=depth))
     cmp = compare_intervals(iv)
     S, T = iv.lower.shape
@@ -453,31 +382,6 @@ def test_pessimistic_comparison_matches_pairwise_definition(collection, measure,
                 assert cmp.outcome[i, j, t] == expected
     np.testing.assert_array_equal(cmp.wins, cmp.losses.T)
     np.testing.assert_array_equal(cmp.wins + cmp.losses + cmp.inconclusive, cmp.compared)
-
-
-@settings(max_examples=40, deadline=None)
-@given(collections(), st.sampled_from(["AP", "AP@5", "nDCG", "nDCG@5", "Bpref"]), st.integers(1, 5))
-def test_scenarios_agree_with_trec_eval_rules(collection, measure, depth):
-    runs, qrels, contributors = collection
-    e = _build(runs, qrels, contributors)
-    pool = depth_pool(e, depth=depth)
-    sc = scenarios(e, measure, pool=pool)
-    official = evaluate(e, measure, judged=pool.judged)[measure]
-    np.testing.assert_allclose(sc.official, official, atol=1e-12)
-    if not measure.startswith("Bpref"):  # unjudged already count as non-relevant in AP and nDCG
-        np.testing.assert_allclose(sc.pessimistic, official, atol=1e-12)
-    # (pessimistic bpref can exceed the official value: more non-relevant documents raise
-    # min(N, R) in its denominator — one reason these are scenarios, not bounds)
-    # with nothing unjudged in a ranking, every scenario is the official value
-    pooled = {(t, d) for c in contributors for t, docs in runs[c] for d in docs[:depth]}
-    for s, name in enumerate(e.run_names):
-        for t, docs in runs[name]:
-            ti = e.topics.index(t)
-            if all(qrels.get((t, d), -1) >= 0 and (t, d) in pooled for d in docs):
-                assert sc.optimistic[s, ti] == pytest.approx(official[s, ti], abs=1e-12)
-                assert sc.pessimistic[s, ti] == pytest.approx(official[s, ti], abs=1e-12)
-    assert np.all((sc.optimistic >= 0) & (sc.optimistic <= 1 + TOL))
-
 
 
 # =============================================================================== rbp_eval reference

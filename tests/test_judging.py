@@ -1,4 +1,4 @@
-"""irnb.judging (issue 19): candidates, the decide-pairs kernel, the baselines, the CLI loop,
+"""irnb.judging: candidates, the decide-pairs kernel, the baselines, the CLI loop,
 the assessor's session and widget, and a smoke run of benchmarks/bench_judge_next.py."""
 
 from __future__ import annotations

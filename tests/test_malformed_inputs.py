@@ -1,4 +1,4 @@
-"""No silent wrong answers (issue 20): one named test per case. Line ends, over-long lines and
+"""No silent wrong answers: one named test per case. Line ends, over-long lines and
 binary files, grades outside the stored range, I/O failures in the operating system's words,
 qrels topics a run does not answer (API and CLI), and evaluate's chunks of runs."""
 

@@ -570,7 +570,8 @@ def test_max_depth_has_one_rule_for_evaluate_and_experiment(bad):
 def test_level_counts_beside_a_base_mask_equal_counting_afresh(rng):
     import pyarrow as pa
 
-    from irnb.experiment import Judgments, PoolMask
+    from irnb.judgments import Judgments
+    from irnb.poolmask import PoolMask
     from irnb.metrics import judged_level_counts, level_counts_beside
 
     for _ in range(200):

@@ -21,6 +21,7 @@ from irnb.pooling import (
     leave_one_group_out,
     official_pool,
     random_subsample,
+    unjudged_overlap,
 )
 
 # Two topics. Run a (group G1) ranks x y z / p q; run b (group G1) ranks y w / q;
@@ -300,3 +301,46 @@ def test_unjudged_overlap_scores_are_p_at_k_of_an_evaluation(exp):
     # by hand, official qrels, k = 2: a ranks x (0), y (1) → 1/2; c ranks v (unjudged), x (0) → 0
     row = unjudged_overlap(exp, "a", "c", measurement_depth=2).iloc[0]
     assert (row["score_a"], row["score_b"], row["score_difference"]) == (0.5, 0.0, -0.5)
+
+
+# ----------------------------------------------------------------------------- unjudged documents two runs share
+def test_unjudged_overlap_counts_by_hand():
+    # topic 1: a ranks x y z w, b ranks z y v; qrels judge x (1), y (-1: pooled, not judged), q (0).
+    # Top 3 — a: x judged, y unjudged (negative grade), z not in qrels → 2; b: z, y, v → 3;
+    # shared unjudged: y and z → 2. P@3: a 1/3, b 0.
+    runs = pd.DataFrame({"run": ["a"] * 4 + ["b"] * 3, "qid": "1",
+                         "docno": ["x", "y", "z", "w", "z", "y", "v"], "score": [4, 3, 2, 1, 3, 2, 1]})
+    qrels = pd.DataFrame({"qid": "1", "docno": ["q", "x", "y"], "grade": [0, 1, -1]})
+    exp = Experiment(runs, qrels)
+    row = unjudged_overlap(exp, "a", "b", measurement_depth=3).iloc[0]
+    assert (row["unjudged_a"], row["unjudged_b"], row["overlap"]) == (2, 3, 2)
+    assert row["score_a"] == pytest.approx(1 / 3) and row["score_difference"] == pytest.approx(-1 / 3)
+    # a pool without x: x becomes unjudged for a (3), b unchanged
+    row = unjudged_overlap(exp, "a", "b", measurement_depth=3, pool=np.array([True, False, True])).iloc[0]
+    assert (row["unjudged_a"], row["unjudged_b"], row["overlap"]) == (3, 3, 2)
+    with pytest.raises(ValueError, match="measurement depth k must be an integer ≥ 1, got 0"):
+        unjudged_overlap(exp, "a", "b", measurement_depth=0)
+    with pytest.raises(ValueError, match="unknown run 'c'"):
+        unjudged_overlap(exp, "a", "c", measurement_depth=3)
+
+
+def test_unjudged_overlap_agrees_with_unj_at_k_on_a_simulated_collection():
+    from irnb.datasets import simulate
+
+    exp = simulate(seed=5, num_topics=6, num_runs=6, num_groups=3, docs_per_topic=300, run_depth=40,
+                   pool_depth=10, median_relevant=10, novel_runs=1, keyword_runs=1).experiment
+    pool = depth_pool(exp, depth=5)
+    table = unjudged_overlap(exp, exp.run_names[0], exp.run_names[4], measurement_depth=15, pool=pool)
+    unj = evaluate(exp, "Unj@15", judged=pool.judged)["Unj@15"]
+    np.testing.assert_allclose(table["unjudged_a"], unj[0] * 15)
+    np.testing.assert_allclose(table["unjudged_b"], unj[4] * 15)
+    # the overlap by document identity from the simulator's complete truth (every document has an entry)
+    grade = exp.judgments.grade_array(pool.judged)[:, :, :15]
+    truth_doc = exp.truth.doc[:, :, :15]
+    expected = [len(set(truth_doc[0, t][grade[0, t] < 0]) & set(truth_doc[4, t][grade[4, t] < 0]))
+                for t in range(len(exp.topics))]
+    np.testing.assert_array_equal(table["overlap"], expected)
+    assert sum(expected) > 0
+    # a run shares all its unjudged documents with itself
+    same = unjudged_overlap(exp, exp.run_names[4], exp.run_names[4], measurement_depth=15, pool=pool)
+    np.testing.assert_array_equal(same["overlap"], same["unjudged_a"])

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..experiment import NO_DOCUMENT, NOT_IN_QRELS, Experiment, Judgments, encode_qrels
+from ..experiment import Experiment
+from ..judgments import NO_DOCUMENT, NOT_IN_QRELS, Judgments, encode_qrels
 from ..trecdata import Qrels
 
 __all__ = ["experiment_from_ranking"]

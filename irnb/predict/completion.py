@@ -15,7 +15,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..experiment import NOT_IN_QRELS, Experiment, qrels_row_of
+from ..experiment import Experiment
+from ..judgments import NOT_IN_QRELS, qrels_row_of
 from ..io import read_qrels
 from ..kernels import Judged
 from ..measures import Measure, parse_measures

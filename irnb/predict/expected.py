@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..experiment import Experiment, qrels_row_of
+from ..experiment import Experiment
+from ..judgments import qrels_row_of
 from ..kernels import weighted_precision
 from ..pooling import DEPTH
 from .classifiers import EXPECTED_BACKGROUND, RBP_PERSISTENCE, RELEVANCE_LEVEL

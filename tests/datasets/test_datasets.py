@@ -809,8 +809,8 @@ def test_calibration_holds_on_seeds_the_search_never_saw(real_stats):
     within the real range widened by WIDE_TOLERANCE on every seed, MAP IQR's mean over them does,
     and at least half of the statistic-seed pairs lie strictly inside. MAP IQR's real range
     (0.133–0.137, two collections) is narrower than its seed-to-seed spread with 40 runs: 0.071 to
-    0.121 on seeds 10–19 (seed 0: 0.134), within ±30% on 7 of the 10; it sits low since session 8,
-    the price of issue 13's background-rate criterion (README), so each seed is held to a looser
+    0.121 on seeds 10–19 (seed 0: 0.134), within ±30% on 7 of the 10; it sits low because the
+    simulator also meets the background-rate criterion (README), so each seed is held to a looser
     ±50% floor."""
     seeds = range(10, 20)
     spread = seed_table(real_stats, seeds)

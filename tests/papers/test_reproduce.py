@@ -352,7 +352,7 @@ def test_thesis_fig71_counts_unjudged_documents(results, exp):
 
 
 def test_thesis_fig72_simulated_precision_from_the_grades(results, exp):
-    from irnb.experiment import UNJUDGED
+    from irnb import UNJUDGED
 
     rep = results["thesis-fig7.2"]
     run = rep.details["pair"].iloc[0]["run_b"]

@@ -14,13 +14,11 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from irnb import Experiment, evaluate  # noqa: E402
 from irnb import plots  # noqa: E402
 from irnb.plots.static import DODGE  # noqa: E402
 from irnb.bias import BiasResult  # noqa: E402
 from irnb.intervals import BackgroundRateFit, ScoreIntervals, point_estimates  # noqa: E402
 from irnb.measures import parse_measure  # noqa: E402
-from irnb.pooling import depth_pool, unjudged_overlap  # noqa: E402
 
 from figure_checks import figure_problems  # noqa: E402
 
@@ -371,7 +369,7 @@ def test_background_rate_plot_draws_the_fit_and_e():
                                 depth=10, degree=1)
     ax = plots.background_rate_plot(clipped, truth=0.25)
     found = plots.artists(ax)
-    # every point is in the fit: no legend entry for points that do not exist (issue 21, 02's Fig. 1)
+    # every point is in the fit: no legend entry for points that do not exist (notebook 02's Fig. 1)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "fraction relevant", "degree-1 fit", "E = 0.000 (fit -0.200, clipped)", "true rate 0.250"]
     assert found["rate"].get_label() == "E = 0.000 (fit -0.200, clipped)"
@@ -394,49 +392,6 @@ def test_separability_and_subsampling_plots_draw_the_tidy_rows():
     ax = plots.subsampling_plot(curves)
     np.testing.assert_allclose(plots.artists(ax)["subsampling:AP:0"].get_ydata(), [0.5, 0.8, 0.9])
     np.testing.assert_allclose(plots.artists(ax)["subsampling:Bpref:0"].get_xdata(), [0.05, 0.4, 0.8])
-
-
-# =============================================================================== core addition
-def test_unjudged_overlap_counts_by_hand():
-    # topic 1: a ranks x y z w, b ranks z y v; qrels judge x (1), y (-1: pooled, not judged), q (0).
-    # Top 3 — a: x judged, y unjudged (negative grade), z not in qrels → 2; b: z, y, v → 3;
-    # shared unjudged: y and z → 2. P@3: a 1/3, b 0.
-    runs = pd.DataFrame({"run": ["a"] * 4 + ["b"] * 3, "qid": "1",
-                         "docno": ["x", "y", "z", "w", "z", "y", "v"], "score": [4, 3, 2, 1, 3, 2, 1]})
-    qrels = pd.DataFrame({"qid": "1", "docno": ["q", "x", "y"], "grade": [0, 1, -1]})
-    exp = Experiment(runs, qrels)
-    row = unjudged_overlap(exp, "a", "b", measurement_depth=3).iloc[0]
-    assert (row["unjudged_a"], row["unjudged_b"], row["overlap"]) == (2, 3, 2)
-    assert row["score_a"] == pytest.approx(1 / 3) and row["score_difference"] == pytest.approx(-1 / 3)
-    # a pool without x: x becomes unjudged for a (3), b unchanged
-    row = unjudged_overlap(exp, "a", "b", measurement_depth=3, pool=np.array([True, False, True])).iloc[0]
-    assert (row["unjudged_a"], row["unjudged_b"], row["overlap"]) == (3, 3, 2)
-    with pytest.raises(ValueError, match="measurement depth k must be an integer ≥ 1, got 0"):
-        unjudged_overlap(exp, "a", "b", measurement_depth=0)
-    with pytest.raises(ValueError, match="unknown run 'c'"):
-        unjudged_overlap(exp, "a", "c", measurement_depth=3)
-
-
-def test_unjudged_overlap_agrees_with_unj_at_k_on_a_simulated_collection():
-    from irnb.datasets import simulate
-
-    exp = simulate(seed=5, num_topics=6, num_runs=6, num_groups=3, docs_per_topic=300, run_depth=40,
-                   pool_depth=10, median_relevant=10, novel_runs=1, keyword_runs=1).experiment
-    pool = depth_pool(exp, depth=5)
-    table = unjudged_overlap(exp, exp.run_names[0], exp.run_names[4], measurement_depth=15, pool=pool)
-    unj = evaluate(exp, "Unj@15", judged=pool.judged)["Unj@15"]
-    np.testing.assert_allclose(table["unjudged_a"], unj[0] * 15)
-    np.testing.assert_allclose(table["unjudged_b"], unj[4] * 15)
-    # the overlap by document identity from the simulator's complete truth (every document has an entry)
-    grade = exp.judgments.grade_array(pool.judged)[:, :, :15]
-    truth_doc = exp.truth.doc[:, :, :15]
-    expected = [len(set(truth_doc[0, t][grade[0, t] < 0]) & set(truth_doc[4, t][grade[4, t] < 0]))
-                for t in range(len(exp.topics))]
-    np.testing.assert_array_equal(table["overlap"], expected)
-    assert sum(expected) > 0
-    # a run shares all its unjudged documents with itself
-    same = unjudged_overlap(exp, exp.run_names[4], exp.run_names[4], measurement_depth=15, pool=pool)
-    np.testing.assert_array_equal(same["overlap"], same["unjudged_a"])
 
 
 # =============================================================================== legibility
@@ -492,7 +447,7 @@ def test_measure_label_gives_the_papers_name_for_assessment_precision():
         "P@20", "JudgedRet@20", "MAA", "NotUnj@10"]   # the other readings keep their own names
 
 
-def test_figure_checks_catch_each_problem_of_issue_21():
+def test_figure_checks_catch_each_problem():
     """The checks the notebooks' figures pass (tests/figure_checks.py) do fail on each problem."""
     fig, ax = plt.subplots()
     ax.plot([1, 2, 3], [0.1, 0.5, 0.9], "o-", label="a")

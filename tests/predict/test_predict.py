@@ -11,15 +11,13 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
+from predict_toy import toy_experiment
 from irnb import Experiment, evaluate
 from irnb.bias import leave_one_group_out_bias
 from irnb.datasets import simulate
 from irnb.intervals import score_intervals
 from irnb.pooling import depth_pool, random_subsample
-from irnb.predict.classifiers import decide, neg_kld, platt_fit, relevance_threshold
 from irnb.predict import (
     INSTALL_HINT,
     CompletedQrels,
@@ -50,131 +48,11 @@ def small_corpus(small) -> TermCounts:
     return term_counts(small.documents, exp.judgments.qrel_docno)
 
 
-def _toy():
-    """Topic 1: a relevant (cats), b not (stocks); runs r1 and r2; u unjudged, v not in qrels."""
-    runs = pd.DataFrame({
-        "run": ["r1"] * 4 + ["r2"] * 4,
-        "qid": "1",
-        "docno": ["a", "u", "b", "v", "v", "b", "a", "u"],
-        "score": [4, 3, 2, 1, 4, 3, 2, 1],
-    })
-    qrels = pd.DataFrame({"qid": "1", "docno": ["a", "b", "u"], "grade": [1, 0, 1]})
-    texts = {"a": "cat cat purr whisker", "b": "stock market bond yield", "u": "cat purr whisker",
-             "v": "market stock yield", "w": "unused text"}
-    return Experiment(runs, qrels), texts
-
-
-# ============================================================================ term counts and texts
-def test_term_counts_tokenise_lowercase_letters_and_digits():
-    tc = term_counts({"x": "Hello, WORLD! foo-bar 42", "y": "Ünïcode\twörds", "z": ""}, ["x", "y", "z"])
-    vocab = tc.vocabulary.to_pylist()
-    row = {d: dict(zip(vocab, tc.counts.toarray()[i], strict=True)) for i, d in enumerate(["x", "y", "z"])}
-    assert {w for w, n in row["x"].items() if n} == {"hello", "world", "foo", "bar", "42"}
-    assert {w for w, n in row["y"].items() if n} == {"ünïcode", "wörds"}
-    assert sum(row["z"].values()) == 0
-    assert tc.lengths.tolist() == [5, 2, 0]
-
-
-def test_plain_and_regex_tokenisers_agree():
-    # the whitespace fast path (plain lowercase text) and the regex path give the same tokens
-    plain = term_counts({"a": " x  y\tz ", "b": "y y"}, ["a", "b"])
-    mixed = term_counts({"a": " X, y\tz!", "b": "y-y"}, ["a", "b"])
-    assert plain.vocabulary.to_pylist() == mixed.vocabulary.to_pylist() == ["x", "y", "z"]
-    assert plain.counts.toarray().tolist() == mixed.counts.toarray().tolist() == [[1, 1, 1], [0, 2, 0]]
-
-
-def test_documents_as_mapping_frame_callable_and_term_counts_agree():
-    exp, texts = _toy()
-    frame = pd.DataFrame({"docno": list(texts), "text": list(texts.values())})
-    # a TermCounts of exactly the documents read (training a, b, u and the target v): the same background
-    sources = [texts, frame, lambda names: [texts.get(n) for n in names], term_counts(texts, ["v", "u", "b", "a"])]
-    results = [complete_qrels(exp, s, depth=4, method="kld", probabilities=False).predicted for s in sources]
-    for other in results[1:]:
-        pd.testing.assert_frame_equal(results[0], other)
-
-
-def test_missing_text_names_the_docnos_and_their_count():
-    exp, texts = _toy()
-    with pytest.raises(ValueError, match=r"no text for 2 docnos: \['u', 'v'\]"):
-        complete_qrels(exp, {k: v for k, v in texts.items() if k not in ("u", "v")}, depth=4, method="kld")
-    many = {f"d{i}": None for i in range(7)}
-    with pytest.raises(ValueError, match=r"no text for 7 docnos: \['d0', 'd1', 'd2', 'd3', 'd4'\]…"):
-        term_counts(lambda names: [many[n] for n in names], list(many))
-    with pytest.raises(ValueError, match="no text for 1 docnos"):
-        complete_qrels(exp, term_counts(texts, ["a", "b", "u"]), depth=4, method="kld")
-
-
-def test_bad_documents_are_type_errors():
-    exp, _ = _toy()
-    with pytest.raises(TypeError, match="documents must be a mapping"):
-        complete_qrels(exp, 42, depth=4, method="kld")
-    with pytest.raises(ValueError, match="expected columns 'docno' and 'text'"):
-        complete_qrels(exp, pd.DataFrame({"id": ["a"], "body_text": ["x"]}), depth=4, method="kld")
-
-
-def test_tfidf_by_hand():
-    # idf: x in both documents → log(2/2) = 0; y, z in one → log 2. a = (2·0, 1·log 2, 0) → L1 (0, 1, 0)
-    tc = term_counts({"a": "x x y", "b": "x z z"}, ["a", "b"])
-    assert tc.vocabulary.to_pylist() == ["x", "y", "z"]
-    np.testing.assert_allclose(tc.tfidf().toarray(), [[0, 1, 0], [0, 0, 1]])
-    # max_features=1 keeps x (the most frequent term), whose idf is 0: empty vectors stay zero
-    assert tc.tfidf(1).nnz == 0
-
-
-# ============================================================================ KLD classifier
-def test_kld_by_hand():
-    """Corpus r = "a a" (relevant), n = "b b", u = "a b": background (0.5, 0.5), λ = 0.2.
-    M_R = 0.8·(1, 0) + 0.2·(0.5, 0.5) = (0.9, 0.1); M_u = (0.5, 0.5), M_n = (0.1, 0.9).
-    KLD(u ‖ R) = 0.5 ln(0.5/0.9) + 0.5 ln(0.5/0.1) = ln(5/3) = 0.5108;
-    KLD(n ‖ R) = 0.1 ln(1/9) + 0.9 ln 9 = 0.8 ln 9 = 1.7578; KLD(r ‖ R) = 0."""
-    tc = term_counts({"r": "a a", "n": "b b", "u": "a b"}, ["r", "n", "u"])
-    scores = neg_kld(tc.counts, tc.lengths, tc.background, np.array([0, 1]), np.array([True, False]),
-                      np.array([0, 1, 2]), 0.2)
-    np.testing.assert_allclose(-scores, [0.0, 0.8 * math.log(9), math.log(5 / 3)], atol=1e-12)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.floats(0.05, 0.95))
-def test_kld_matches_the_dense_formula(seed, lam):
-    rng = np.random.default_rng(seed)
-    words = ["w0", "w1", "w2", "w3", "w4"]
-    texts = {f"d{i}": " ".join(rng.choice(words, size=rng.integers(0, 8))) for i in range(6)}
-    texts["d0"] = "w0 w1"  # at least one relevant document with text
-    tc = term_counts(texts, list(texts))
-    counts = tc.counts.toarray()
-    train, labels = np.array([0, 1, 2]), np.array([True, rng.random() < 0.5, False])
-    rows = np.arange(6)
-    got = -neg_kld(tc.counts, tc.lengths, tc.background, train, labels, rows, lam)
-    bg = counts.sum(0) / counts.sum()
-    rel = counts[train[labels]].sum(0)
-    p_r = (1 - lam) * rel / rel.sum() + lam * bg
-    for i in rows:
-        length = counts[i].sum()
-        p_d = (1 - lam) * counts[i] / length + lam * bg if length else bg
-        expected = np.sum(np.where(p_d > 0, p_d * np.log(p_d / p_r), 0.0))
-        assert got[i] == pytest.approx(expected, abs=1e-10)
-
-
-# ============================================================================ threshold rule
-def test_threshold_by_hand():
-    assert relevance_threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
-    assert relevance_threshold(np.array([0.3, 0.2]), 0) == math.inf
-    assert relevance_threshold(np.array([0.3, 0.2]), 2) == -math.inf
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.floats(-100, 100), min_size=1, max_size=40, unique=True), st.data())
-def test_threshold_passes_exactly_r_training_documents(scores, data):
-    scores = np.array(scores)
-    r = data.draw(st.integers(0, scores.size))
-    assert int((scores >= relevance_threshold(scores, r)).sum()) == r
-
-
 def test_kld_completion_by_hand():
     """Train on a (relevant, cats) and b (not, stocks); u (cat purr whisker) is predicted
     relevant, v (market stock yield) not; v is not in the qrels and sits at rank 4 of r1
     and rank 1 of r2: both cells get its predicted grade 0."""
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     pool = np.array([True, True, False])  # entries a, b, u: u left out
     done = complete_qrels(exp, texts, depth=4, pool=pool, method="kld", probabilities=False)
     p = done.predicted
@@ -192,7 +70,7 @@ def test_kld_completion_by_hand():
 
 
 def test_within_qrels_runs_and_depth_select_the_predicted_documents():
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     pool = np.array([True, True, False])
     def docs(**kw):
         completed = complete_qrels(exp, texts, pool=pool, method="kld", probabilities=False, **kw)
@@ -205,7 +83,7 @@ def test_within_qrels_runs_and_depth_select_the_predicted_documents():
 
 
 def test_parameter_errors_teach():
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     with pytest.raises(ValueError, match="depth .* is required"):
         complete_qrels(exp, texts, method="kld")
     with pytest.raises(ValueError, match="either targets= .* or depth="):
@@ -221,7 +99,7 @@ def test_parameter_errors_teach():
 
 
 def test_single_class_topics_follow_the_written_policy():
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     # only b (non-relevant) judged: nothing is predicted relevant, probability (0 + 1)/(1 + 2)
     none = complete_qrels(exp, texts, depth=4, pool=np.array([False, True, False]), method="kld")
     assert not none.predicted["relevant"].any()
@@ -234,22 +112,11 @@ def test_single_class_topics_follow_the_written_policy():
 # ============================================================================ SVM and optional sklearn
 def test_svm_separates_a_clear_toy_topic():
     pytest.importorskip("sklearn")
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     done = complete_qrels(exp, texts, depth=4, pool=np.array([True, True, False]), method="svm")
     assert done.predicted.set_index("docno")["relevant"].to_dict() == {"u": True, "v": False}
     u, v = done.predicted.set_index("docno")["score"]
     assert u > 0 > v
-
-
-def test_sign_and_count_rules_differ_by_hand():
-    # decision values 0.3, 0.1, -0.2 with R = 1 of the training documents relevant and a
-    # count threshold of 0.2: the count rule passes one document, SVMlight's sign rule two
-    scores = np.array([0.3, 0.1, -0.2])
-    assert decide(scores, 0.2, "count").tolist() == [True, False, False]
-    assert decide(scores, 0.0, "sign").tolist() == [True, True, False]
-    # and the other way round: a negative count threshold passes a negative decision value
-    assert decide(scores, -0.3, "count").tolist() == [True, True, True]
-    assert decide(np.array([0.0]), 0.0, "sign").tolist() == [False]  # exactly 0 is not positive
 
 
 def test_svm_marks_positive_decision_values_relevant_by_default(small, small_corpus):
@@ -280,7 +147,7 @@ def test_svm_marks_positive_decision_values_relevant_by_default(small, small_cor
 
 
 def test_svm_without_sklearn_says_how_to_install(monkeypatch):
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     monkeypatch.setitem(sys.modules, "sklearn", None)
     monkeypatch.setitem(sys.modules, "sklearn.svm", None)
     with pytest.raises(ImportError, match=re.escape('python3 -m pip install -e ".[predict]" (in the irnb source')):
@@ -297,13 +164,6 @@ def test_import_irnb_does_not_import_sklearn():
 
 
 # ============================================================================ probabilities
-def test_platt_recovers_a_logistic_model(rng):
-    scores = rng.normal(size=4000)
-    labels = rng.random(4000) < 1 / (1 + np.exp(-(2.0 * scores - 1.0)))  # A = −2, B = 1
-    a, b = platt_fit(scores, labels)
-    assert a == pytest.approx(-2.0, abs=0.2) and b == pytest.approx(1.0, abs=0.15)
-
-
 @pytest.mark.parametrize("method", ["kld", "svm"])
 def test_probabilities_are_calibrated_monotone_and_seeded(small, small_corpus, method):
     if method == "svm":
@@ -339,7 +199,7 @@ def test_completed_qrels_evaluate_like_an_experiment_built_from_them(small, smal
 
 
 def test_accuracy_by_hand():
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     done = complete_qrels(exp, texts, depth=4, pool=np.array([True, True, False]), method="kld",
                           probabilities=False)
     acc = done.accuracy()  # only u has an official grade: predicted relevant, truly relevant
@@ -372,7 +232,6 @@ def test_accuracy_macro_averages_precision_recall_f1(small, small_corpus):
     assert done.thresholds["relevant"].tolist() == expected_r.tolist()
 
 
-# ============================================================================ expected measures
 @pytest.mark.parametrize("method", ["kld", "svm"])
 def test_expected_measures_stay_inside_the_interval(small, small_corpus, method):
     if method == "svm":
@@ -388,57 +247,6 @@ def test_expected_measures_stay_inside_the_interval(small, small_corpus, method)
     iv = score_intervals(exp, "RBP(p=0.8)", pool=pool)
     x = expected_rbp(exp, done, 0.8)
     assert np.all(iv.lower - 1e-12 <= x) and np.all(x <= iv.upper + 1e-12)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.floats(0.1, 0.95))
-def test_expected_measures_span_exactly_the_interval(seed, k, p):
-    exp = _SMALL_EXP()
-    rng = np.random.default_rng(seed)
-    pool = rng.random(exp.judgments.num_judgments) < 0.5
-    S, T, D = exp.shape
-    zeros, ones = np.zeros((S, T, D)), np.ones((S, T, D))
-    probs = rng.random((S, T, D))
-    iv = score_intervals(exp, f"P@{k}", pool=pool)
-    np.testing.assert_allclose(expected_precision(exp, zeros, k, pool), iv.lower, atol=1e-12)
-    np.testing.assert_allclose(expected_precision(exp, ones, k, pool), iv.upper, atol=1e-12)
-    x = expected_precision(exp, probs, k, pool)
-    assert np.all(iv.lower - 1e-12 <= x) and np.all(x <= iv.upper + 1e-12)
-    rbp = score_intervals(exp, f"RBP(p={p})", pool=pool)
-    np.testing.assert_allclose(expected_rbp(exp, zeros, p, pool), rbp.lower, atol=1e-12)
-    y = expected_rbp(exp, probs, p, pool)
-    assert np.all(rbp.lower - 1e-12 <= y) and np.all(y <= rbp.upper + 1e-12)
-
-
-_CACHE: dict = {}
-
-
-def _SMALL_EXP():
-    if "exp" not in _CACHE:
-        _CACHE["exp"] = simulate(seed=4, num_topics=3, num_runs=5, num_groups=3, docs_per_topic=300, run_depth=40,
-                                 pool_depth=10, median_relevant=10, novel_runs=1, keyword_runs=1).experiment
-    return _CACHE["exp"]
-
-
-def test_expected_measure_errors():
-    exp, _ = _toy()
-    with pytest.raises(ValueError, match=r"probabilities must lie in \[0, 1\]"):
-        expected_precision(exp, pd.DataFrame({"topic": ["1"], "docno": ["u"], "probability": [1.5]}), 2)
-    with pytest.raises(ValueError, match="needs columns topic, docno, probability"):
-        expected_precision(exp, pd.DataFrame({"topic": ["1"], "docno": ["u"]}), 2)
-    with pytest.raises(ValueError, match=r"an array of shape \(2, 1, 4\)"):
-        expected_precision(exp, np.zeros((2, 1, 3)), 2)
-    with pytest.raises(ValueError, match="depth must be an integer ≥ 1, got 0"):
-        expected_precision(exp, np.zeros((2, 1, 4)), 0)
-
-
-def test_expected_precision_with_a_document_outside_the_qrels():
-    # v (not in the qrels) at rank 4 of r1 and rank 1 of r2, probability 0.5; u judged relevant
-    exp, _ = _toy()
-    probs = pd.DataFrame({"topic": ["1"], "docno": ["v"], "probability": [0.5]})
-    assert expected_precision(exp, probs, 4).tolist() == [[(1 + 1 + 0 + 0.5) / 4], [(0.5 + 0 + 1 + 1) / 4]]
-    # background_rate fills unjudged documents without a prediction
-    assert expected_precision(exp, probs.iloc[:0], 1, background_rate=0.25).tolist() == [[1.0], [0.25]]
 
 
 # ============================================================================ the paper's Tables 7 and 8
@@ -488,7 +296,7 @@ def test_completed_contributor_subset_moves_manual_runs_less(small, small_corpus
 
 
 def test_completions_must_belong_to_the_experiment(small, small_corpus):
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     other = complete_qrels(exp, texts, depth=4, method="kld")
     with pytest.raises(ValueError, match="belong to another Experiment"):
         completed_pool_bias(small.experiment, other)
@@ -504,24 +312,13 @@ def test_docstring_examples():
     assert result.attempted >= 8 and result.failed == 0
 
 
-def test_threshold_between_adjacent_floats_passes_exactly_r():
-
-    # 5e-324 and 0.0 are adjacent doubles: their midpoint rounds to 0.0, which would let the
-    # two 0.0 scores pass too; the threshold must sit strictly above the (R + 1)-th score.
-    scores = np.array([5e-324, 0.0, 0.0])
-    threshold = relevance_threshold(scores, 1)
-    assert int((scores >= threshold).sum()) == 1
-    # ordinary case: halfway, (0.7 + 0.4) / 2 = 0.55
-    assert relevance_threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
-
-
 def test_completed_qrels_evaluate_at_their_relevance_level():
     """The toy completion with relevant_grade=2 (a: 1, u: 2): at relevance level 2 only u is
     relevant, so P@2 = (a, u) 1/2 for r1 and (v, b) 0/2 for r2, as evaluate(-l 2) gives on
     an Experiment built from the completed qrels."""
     import dataclasses
 
-    exp, texts = _toy()
+    exp, texts = toy_experiment()
     pool = np.array([True, True, False])
     graded = complete_qrels(exp, texts, depth=4, pool=pool, method="kld", relevant_grade=2)
     level2 = dataclasses.replace(graded, relevance_level=2)

@@ -161,7 +161,7 @@ def test_notebooks_find_the_shared_data_one_way():
 
 
 def test_the_tour_opens_where_the_lesson_is():
-    """Issue 21: on first load, the tour's live view shows a pool shallower than the measurement
+    """On first load, the tour's live view shows a pool shallower than the measurement
     depth and, on the right, a run that did not contribute, whose topic intervals are not zero-width."""
     pytest.importorskip("ipywidgets")
     pytest.importorskip("matplotlib")
@@ -193,7 +193,7 @@ def test_no_code_writes_notebook_cells_from_strings():
     assert writers == []
 
 
-# The seed papers' tables and figures (issue 13's ids): each is shown by some notebook.
+# The seed papers' tables and figures (the reproductions' ids): each is shown by some notebook.
 SEED_IDS = (["baillie2007-table1", "baillie2007-fig2", "baillie2008-table3", "baillie2008-table4", "baillie2008-fig4",
              "baillie2008-fig11", "baillie2008-fig12", "buttcher2007-fig1"]
             + [f"buttcher2007-table{i}" for i in range(1, 9)]

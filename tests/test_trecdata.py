@@ -1,0 +1,66 @@
+"""Run and Qrels as checked tables (irnb.trecdata): repeated docnos (an error, or the first kept),
+DataFrame columns and values, and errors that name the DataFrame's row by its index label."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trec_text import ranking_of, write_file
+from irnb import read_qrels, read_run, read_runs
+
+
+def test_on_duplicate_keep_first(tmp_path):
+    path = write_file(tmp_path / "dup", "1 Q0 a 1 1 t\n1 Q0 b 2 2 t\n1 Q0 a 3 9 t\n2 Q0 a 1 1 t\n")
+    run = read_run(path, on_duplicate="keep_first")
+    # the second 'a' of topic 1 (score 9) is dropped although its score is higher; topic 2's 'a' stays
+    assert ranking_of(run) == [("1", "b", 2.0), ("1", "a", 1.0), ("2", "a", 1.0)]
+    q = read_qrels(write_file(tmp_path / "q", "1 0 a 2\n1 0 a 0\n"), on_duplicate="keep_first")
+    assert q.to_frame().values.tolist() == [["1", "a", 2]]
+    with pytest.raises(ValueError, match=r"on_duplicate must be one of \('error', 'keep_first'\), got 'last'"):
+        read_run(path, on_duplicate="last")
+
+
+def test_dataframe_errors_name_the_row():
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 1: expected a finite number in column 'score', "
+                                                   "got nan")):
+        read_run(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "score": [1.0, np.nan]}), name="f")
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 2: docno 'a' repeated for topic '1' (first at "
+                                                   "row 0)")):
+        read_run(pd.DataFrame({"qid": [1, 1, 1], "docno": ["a", "b", "a"], "score": [1, 2, 3]}), name="f")
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 0: expected a non-empty 'docno' without "
+                                                   "whitespace, got 'a b'")):
+        read_run(pd.DataFrame({"qid": [1], "docno": ["a b"], "score": [1]}), name="f")
+    with pytest.raises(ValueError, match=re.escape("DataFrame 'f': row 0: expected a value in column 'qid', got None")):
+        read_run(pd.DataFrame({"qid": [None], "docno": ["a"], "score": [1]}), name="f")
+    with pytest.raises(ValueError, match=r"DataFrame 'f': expected a column for score \(one of score, sim\), got "
+                                         r"columns \['qid', 'docno'\]"):
+        read_run(pd.DataFrame({"qid": [1], "docno": ["a"]}), name="f")
+    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 1: expected an integer grade in column 'rel', "
+                                                   "got 0.5")):
+        read_qrels(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "rel": [1, 0.5]}))
+
+
+def test_dataframe_errors_use_index_labels():
+    frame = pd.DataFrame({"run": ["r", "s", "s"], "qid": [1, 1, 1], "docno": ["a", "a", "a"],
+                          "score": [1.0, 2.0, 3.0]}, index=[10, 20, 30])
+    # run 's' holds rows 20 and 30: the message names the labels, usable with frame.loc
+    with pytest.raises(ValueError, match=re.escape("DataFrame 's': row 30: docno 'a' repeated for topic '1' (first at "
+                                                   "row 20)")):
+        read_runs(frame)
+    with pytest.raises(ValueError, match=re.escape("qrels DataFrame: row 'y': expected an integer grade in column "
+                                                   "'grade', got 'high'")):
+        read_qrels(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "grade": [1, "high"]}, index=["x", "y"]))
+
+
+def test_dataframe_row_without_a_run_name_is_an_error():
+    import pandas as pd
+
+    from irnb import read_runs
+
+    frame = pd.DataFrame({"run": ["a", "a", None], "qid": "1", "docno": ["x", "y", "z"], "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ValueError, match=r"DataFrame: row 2: expected a run name in column 'run', got nan"):
+        read_runs(frame)
