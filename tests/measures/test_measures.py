@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from irnb.measures import FAMILIES, Measure, Param, family_names, parse_measure, parse_measures
 
-# every spelling named in the issue → its canonical name
+# every accepted spelling → its canonical name
 SPELLINGS = {
     # ir_measures
     "P@10": "P@10",
