@@ -142,10 +142,14 @@ def candidates(experiment: Experiment, measure: str | Measure = "P@10", *, judge
     >>> c.docno.tolist(), c.weight.tolist(), c.best_rank.tolist()   # u: 1/2 in both runs' P@2
     (['u'], [[0.5, 0.5]], [1])
     """
-    m = parse_measure(measure)
+    only_qrels = ONLY_QRELS.validate(only_qrels, None)
+    return _candidates(experiment, parse_measure(measure), judged=judged, runs=runs, only_qrels=only_qrels)
+
+
+def _candidates(experiment: Experiment, m: Measure, *, judged, runs, only_qrels: bool) -> Candidates:
+    """:func:`candidates` of the parsed measure ``m``, its flag checked by the public caller."""
     if not has_interval(m):
         score_intervals(experiment, m)  # raises the intervals module's error for this measure
-    only_qrels = ONLY_QRELS.validate(only_qrels, None)
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
                                                                                       "judge_next")
     mask = _judged_mask(experiment, judged)
@@ -282,7 +286,7 @@ def _suggest(experiment: Experiment, *, judged, n, measure, runs, strategy, back
                          "(one per document), not both")
     n = NUM.validate(n, "judge_next")
     m = parse_measure(measure)
-    cands = candidates(experiment, m, judged=judged, runs=runs, only_qrels=only_qrels)
+    cands = _candidates(experiment, m, judged=judged, runs=runs, only_qrels=only_qrels)
     if strategy == "decide-pairs":
         iv = score_intervals(experiment, m, pool=None if judged is None else judged)
         rate = _background(experiment, judged, m, background_rate)
@@ -439,7 +443,7 @@ class AssessmentSession:
         self.experiment = experiment
         self.start = judged  # the pool (or mask) judged before the first suggestion; None: the qrels as they are
         self.measure = parse_measure(measure)
-        self._cands = candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
+        self._cands = _candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
         iv = score_intervals(experiment, self.measure, pool=judged)
         self.run_names = tuple(experiment.run_names[s] for s in self._cands.runs)
         self.lower = np.round(iv.mean_lower[self._cands.runs], _GRID_DECIMALS)

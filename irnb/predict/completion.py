@@ -363,7 +363,7 @@ def complete_qrels(
                                            relevant_grade=relevant_grade, background_weight=background_weight, C=C,
                                            max_features=max_features, calibration_folds=calibration_folds,
                                            probabilities=probabilities, seed=seed)
-    chosen = PredictionTargets.select(experiment, pool=pool, targets=targets, depth=depth, runs=runs,
+    chosen = PredictionTargets._select(experiment, pool=pool, targets=targets, depth=depth, runs=runs,
                                       within_qrels=within_qrels, owner=owner)
     return _predict(experiment, documents, chosen, settings, f"{chosen.scope}, trained on {pool_label(pool)}")
 
@@ -382,11 +382,11 @@ class PredictionTargets:
     scope: str = ""
 
     @classmethod
-    def select(cls, experiment: Experiment, *, pool, targets, depth, runs, within_qrels: bool,
-               owner: str) -> PredictionTargets:
+    def _select(cls, experiment: Experiment, *, pool, targets, depth, runs, within_qrels: bool,
+                owner: str) -> PredictionTargets:
         """The targets of :func:`complete_qrels` (its written policy): ``targets`` (qrels
-        entries), or the unjudged documents in the top ``depth`` of ``runs``."""
-        within_qrels = WITHIN_QRELS.validate(within_qrels, owner)
+        entries), or the unjudged documents in the top ``depth`` of ``runs``; the flag is
+        checked by :func:`complete_qrels`."""
         j = experiment.judgments
         mask = training_mask(experiment, pool)
         judged_q = j.judged_entries(mask)
