@@ -61,6 +61,7 @@ import pyarrow.compute as pc
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .adapters import as_qrels, as_runs
 from .params import COMPLETE, RUN_DEPTH
+from .params import ON_DUPLICATE, RELEVANCE_LEVEL, TREC_VERSION
 from .trecdata import Qrels, Run, check_duplicate_policy
 from .ordering import (KeyTable, check_compat, encode_topics, find_keys, key_table, remember_blocks, sorted_blocks,
                        topic_blocks)
@@ -258,7 +259,8 @@ class Judgments:
         graded = self.qrel_grade >= 0
         return graded if judged is None else np.asarray(judged) & graded
 
-    def relevant_entries(self, judged: np.ndarray | None = None, relevance_level: int = 1) -> np.ndarray:
+    def relevant_entries(self, judged: np.ndarray | None = None,
+                         relevance_level: int = RELEVANCE_LEVEL.default) -> np.ndarray:
         """(Q,) bool: the entries judged under ``judged`` with grade ≥ ``relevance_level``."""
         return self.judged_entries(judged) & (self.qrel_grade >= relevance_level)
 
@@ -355,7 +357,7 @@ def check_max_depth(value, name: str = "max_depth") -> int | None:
     return RUN_DEPTH.validate(value, None, label=f"{name} (run cutoff, trec_eval -M)")
 
 
-def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
+def _in_trec_order(name: str, run: Run, compat: str = TREC_VERSION.default) -> Run:
     """The run with its table in trec_eval order, scores compared as trec_eval ``compat``
     does (the same object when it already is)."""
     table = run.table
@@ -423,8 +425,8 @@ class Experiment:
         contributors: Iterable[str] | np.ndarray | None = None,
         truth=None,
         max_depth: int | None = None,
-        on_duplicate: str = "error",
-        compat: str = "9",
+        on_duplicate: str = ON_DUPLICATE.default,
+        compat: str = TREC_VERSION.default,
     ):
         check_duplicate_policy(on_duplicate)
         max_depth = check_max_depth(max_depth)

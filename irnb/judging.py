@@ -305,8 +305,8 @@ def _suggest(experiment: Experiment, *, judged, n, measure, runs, strategy, back
     return cands, order, width[order], why
 
 
-def judge_next(experiment: Experiment, *, judged=None, n: int = 10, measure: str | Measure = "P@10", runs=None,
-               strategy: str = "decide-pairs", background_rate: float | None = None, probabilities=None,
+def judge_next(experiment: Experiment, *, judged=None, n: int = NUM.default, measure: str | Measure = "P@10", runs=None,
+               strategy: str = STRATEGY.default, background_rate: float | None = None, probabilities=None,
                only_qrels: bool = False) -> pd.DataFrame:
     """The ``n`` most useful unjudged documents to judge next, most useful first: a
     DataFrame ``topic, docno, gain, why`` (see the module docstring for the strategies,
@@ -368,8 +368,9 @@ def complete_experiment(collection) -> Experiment:
     return collection.complete_experiment
 
 
-def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str] = STRATEGIES, budget: int = 1000,
-                     round_size: int = 200, measure: str | Measure = "P@10", runs=None,
+def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str] = STRATEGIES,
+                     budget: int = BUDGET.default,
+                     round_size: int = ROUND.default, measure: str | Measure = "P@10", runs=None,
                      background_rate: float | None = None) -> pd.DataFrame:
     """Spend ``budget`` judgments in rounds of ``round_size`` with each strategy, starting
     from the pool ``start``; the Experiment's qrels are the truth (an assessor's answers),

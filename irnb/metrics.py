@@ -80,7 +80,7 @@ def judged_view(
     experiment: Experiment,
     *,
     judged: np.ndarray | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = _RELEVANCE_LEVEL.default,
     truth: bool = False,
     max_depth: int | None = None,
     depth: int | None = None,
@@ -180,7 +180,7 @@ def evaluate(
     measures: str | Measure | Iterable[str | Measure],
     *,
     judged: np.ndarray | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = _RELEVANCE_LEVEL.default,
     complete: bool = False,
     max_depth: int | None = None,
     judged_only: bool = False,
@@ -276,7 +276,7 @@ def evaluate_view(
     run_names: tuple[str, ...],
     topics: tuple[str, ...],
     length: np.ndarray,
-    relevance_level: int = 1,
+    relevance_level: int = _RELEVANCE_LEVEL.default,
     complete: bool = False,
 ) -> Evaluation:
     """The shared tail of :func:`evaluate` and ``CompletedQrels.evaluate``: every measure

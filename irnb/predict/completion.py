@@ -23,7 +23,7 @@ from ..metrics import Evaluation, evaluate_view, level_counts_of
 from ..params import COMPLETE, PROBABILITIES, TRUTH, WITHIN_QRELS
 from ..pooling import DEPTH, judged_mask_of, pool_label
 from ..trecdata import Qrels
-from .classifiers import EXPECTED_BACKGROUND, ClassifierOptions, classify_topic
+from .classifiers import EXPECTED_BACKGROUND, RELEVANCE_LEVEL, SEED, ClassifierOptions, classify_topic
 from .features import term_counts_covering
 
 # =============================================================================== run lines → cells
@@ -300,14 +300,14 @@ def complete_qrels(
     within_qrels: bool = False,
     method: str = "svm",
     decision_rule: str | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = RELEVANCE_LEVEL.default,
     relevant_grade: int | None = None,
     background_weight: float = 0.2,
     C: float | None = None,
     max_features: int = 1_000_000,
     calibration_folds: int = 3,
     probabilities: bool = True,
-    seed: int = 0,
+    seed: int = SEED.default,
 ) -> CompletedQrels:
     """Predict the relevance of the unjudged documents in the top ``depth`` of ``runs`` with
     a classifier trained, per topic, on the judged documents of ``pool``.
