@@ -57,7 +57,7 @@ import pandas as pd
 from scipy import special
 
 from .measures import ASSESSMENT_FAMILIES, FAMILIES, Measure, parse_measure
-from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
+from .params import (ALPHA, ASSESSMENT_FAMILY, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
                      INTERVAL_ADJUSTMENT, MEASUREMENT_DEPTH, TEST, TOPIC_RULE)
 from .stats import PairwiseTests, SignificanceTest, significance_test
 
@@ -149,14 +149,7 @@ def form_measures(form: str = CASE_FORM.default, *, depths: Sequence[int] = DEPT
 
 
 def _assessment_family(name: str, owner: str) -> str:
-    if name not in ASSESSMENT_FAMILIES:
-        import difflib
-
-        close = difflib.get_close_matches(str(name), ASSESSMENT_FAMILIES, n=1, cutoff=0.5)
-        raise ValueError(f"{owner}: assessment must be an assessment measure family, one of "
-                         f"{', '.join(ASSESSMENT_FAMILIES)} (or a full name such as 'Judged@100'), got {name!r}"
-                         + (f"; did you mean {close[0]!r}?" if close else ""))
-    return name
+    return ASSESSMENT_FAMILY.among(ASSESSMENT_FAMILIES).validate(name, owner)
 
 
 def assessment_measure(measure: str | Measure, *, assessment: str | Measure | None = None,

@@ -75,7 +75,7 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "DISPLAY_FLAG", "DISPLAY_CHOICE",
            "CHOICES", "ADJUSTMENT", "INTERVAL_ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "ESTIMATOR_NAME",
+           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "ASSESSMENT_FAMILY", "ESTIMATOR_NAME",
            "JUDGE_ACCURACY", "LENIENCY", "WORD_BIAS", "TOP_TAU_RUNS", "RERANK_DEPTH"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
@@ -683,6 +683,11 @@ POOLED_RUNS = Param("pooled", str, "auto", choices=("auto", "all", "contributors
                          "'auto': all on a simulated Collection, contributors elsewhere",
                     doc="runs pooled to depth d for E: contributors (as the paper), all, or auto (all on a "
                         "simulated Collection, whose 12 contributors are too few at d = 10; contributors elsewhere)")
+#: The assessment measure paired with a performance measure; its choices are the assessment
+#: families the measures declare (:meth:`Param.among`).
+ASSESSMENT_FAMILY = Param("assessment", str, None, choices=(), label="assessment (an assessment measure family)",
+                          note="or a full name such as 'Judged@100'",
+                          doc="the assessment measure: a family (Judged, MAA, ...) or a full name (Judged@100)")
 #: A budget study's run set; its choices are the study's (:meth:`Param.among`).
 RUN_SET = Param("run_set", str, "non-contributing", choices=("contributing", "non-contributing"),
                 doc="the runs compared: the contributing or the non-contributing runs")

@@ -446,7 +446,8 @@ def test_assessment_override_moves_the_case_as_constructed():
     assert case_proportions(exp, measures=["P@10"], assessment="MAA").loc["all runs", "P@10"].tolist() == [1, 0, 0, 0]
     with pytest.raises(ValueError, match="unknown measure 'Judge'; did you mean 'Judged'"):
         compare_table(exp, "P@10", assessment="Judge")
-    with pytest.raises(ValueError, match="assessment must be an assessment measure family.*got 'P'"):
+    with pytest.raises(ValueError, match=r"assessment \(an assessment measure family\) must be one of 'Judged', "
+                                         r".*'MAA'.*got 'P'"):
         case_proportions(exp, assessment="P")
     with pytest.raises(ValueError, match="Judged needs a depth and AP has none"):
         compare_table(exp, "AP", assessment="Judged")
