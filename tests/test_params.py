@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ast
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -575,6 +576,106 @@ def test_every_choice_is_declared_with_its_default(name):
     choice = params.CHOICES[name]
     assert choice.type is str and choice.doc and choice.default in choice.choices
     assert choice.validate(choice.default, "f") == choice.default
+
+
+def _every_choice_declaration() -> dict[str, Param]:
+    """Every declared word-from-a-list parameter of irnb.params, by its constant's name."""
+    return {name: obj for name, obj in vars(params).items()
+            if isinstance(obj, Param) and obj.type is str and obj.choices}
+
+
+@pytest.mark.parametrize("name", sorted(_every_choice_declaration()))
+def test_every_choice_error_lists_its_choices_one_way(name):
+    """Quoted, separated by commas, the last after "or", a choice's meaning beside it."""
+    choice = _every_choice_declaration()[name]
+    meanings = dict(choice.meanings)
+    quoted = [f"{c!r} ({meanings[c]})" if c in meanings else repr(c) for c in choice.choices]
+    listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    message = _message(choice, "\u00a7")[1]                                    # no choice is near '§'
+    assert message.startswith(f"f: {choice.label or choice.name} must be one of {listed}")
+    assert message.endswith(", got '\u00a7'")
+
+
+def test_a_near_miss_is_told_did_you_mean_for_every_choice():
+    assert _message(params.CORRECTION, "holms")[1].endswith("got 'holms'; did you mean 'holm'?")
+    assert _message(params.TOPIC_RULE, "comon")[1].endswith("got 'comon'; did you mean 'common'?")
+    assert _message(params.ESTIMATOR_NAME, "smooth")[1].endswith("; did you mean 'smoothed'?")  # a synonym
+
+
+def test_display_options_are_not_parameters():
+    """A view's canvas, its control panel, drawing now, a reproduction's figure: checked by
+    the rule of their kind under the caller's name, not registered as parameters."""
+    registered = {*params.PARAMS, *params.FLAGS, *params.CHOICES, *params.DERIVED}
+    assert not {"canvas", "standalone", "active", "figure"} & registered
+    assert not any(hasattr(params, n) for n in ("CANVAS", "STANDALONE", "ACTIVE", "FIGURE"))
+    assert _message(params.DISPLAY_FLAG, 1, label="standalone") == (
+        params.ParameterError, "f: standalone must be True or False, got 1")
+    assert _message(params.DISPLAY_CHOICE.among(("auto", "png")), "svg", label="canvas")[1] == \
+        "f: canvas must be one of 'auto' or 'png', got 'svg'"
+    assert not any(hasattr(p, "step") for p in vars(params).values() if isinstance(p, Param))
+
+
+# ------------------------------------------------------------------ every default stated once
+def _declared_defaults() -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for obj in vars(params).values():
+        if isinstance(obj, Param) and obj.default is not None and not isinstance(obj.default, bool):
+            out.setdefault(obj.name, []).append(obj.default)
+    return out
+
+
+def repeated_defaults(source: str, where: str, declared: dict[str, list[Any]]) -> list[str]:
+    """``where:function(parameter=literal)`` of every signature that writes a declared
+    parameter's default again as a literal (``alpha=0.05``), where the declaration's
+    (``alpha=ALPHA.default``) is the one statement. Flags (True/False) are read by the flag
+    scanners as they are written and stay literal."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = node.args
+        positional = args.posonlyargs + args.args
+        pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True),
+                 *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None)]
+        for arg, default in pairs:
+            if isinstance(default, ast.Constant) and default.value is not None and not isinstance(default.value, bool) \
+                    and any(type(d) is type(default.value) and d == default.value for d in declared.get(arg.arg, ())):
+                found.append(f"{where}:{node.name}({arg.arg}={default.value!r})")
+    return found
+
+
+def test_the_scanner_finds_a_default_written_again():
+    source = ("def f(x, *, alpha=0.05, depth: int = 100, seed=SEED.default, test='t', complete=False):\n"
+              "    pass\n"
+              "def g(measurement_depth=10, alpha=0.01):\n"                        # 0.01: another default
+              "    pass\n")
+    declared = {"alpha": [0.05], "depth": [100], "seed": [0], "test": ["anova", "t"], "measurement_depth": [10]}
+    assert repeated_defaults(source, "m.py", declared) == [
+        "m.py:f(alpha=0.05)", "m.py:f(depth=100)", "m.py:f(test='t')", "m.py:g(measurement_depth=10)"]
+
+
+# Modules whose signatures still write a declared default again, each with why.
+DEFAULTS_NOT_YET_READ: dict[str, str] = {
+    "irnb/io.py": "the readers' module is being split into rooms; on_duplicate='error' follows the move",
+    "irnb/adapters.py": "beside the readers (on_duplicate='error'), moved with them",
+    "irnb/kernels.py": "the kernels become the measure objects' provider; p=0.8 and relevance_level=1 follow",
+    "irnb/lab.py": "imports only the standard library at start-up (kind='lab')",
+    "irnb/plots/live.py": "the live plots are being redrawn elsewhere (estimator='M')",
+}
+
+
+def test_every_default_is_stated_once():
+    declared = _declared_defaults()
+    found = {}
+    for path in sorted((REPO / "irnb").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if relative == "irnb/params.py" or relative.startswith("irnb/papers/"):  # the papers' own: their settings
+            continue
+        hits = repeated_defaults(path.read_text(encoding="utf-8"), relative, declared)
+        if hits:
+            found[relative] = hits
+    assert set(found) == set(DEFAULTS_NOT_YET_READ), found
+
 
 
 # ------------------------------------------------------------------ flags, declared
