@@ -344,7 +344,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
     correction = CONTINUITY_CORRECTION.validate(correction, None)
     sc = _scores(scores, measure, run_names, topics)
     pr = pairs(sc)
-    stat, p, direction, used = wilcoxon_kernel(pr, zero_method, bool(correction), method)
+    stat, p, direction, used = wilcoxon_kernel(pr, zero_method, 0.5 if correction else 0.0, method)
     options = (("zero_method", zero_method), ("correction", bool(correction)), ("method", method))
     return _result("wilcoxon", sc, pr, stat, p, direction, used, options=options)
 
