@@ -17,6 +17,7 @@ import numpy as np
 from ._grades import unjudged as unjudged_grades
 from .experiment import Experiment
 from .params import CONTRIBUTING_RUNS, DEGREE, DRAWS, FACTOR, SEED
+from .params import RELEVANCE_LEVEL
 from .pooling import DEPTH, contributor_index, depth_pool, judged_mask_of, reachable_depth
 from .results import Result
 
@@ -84,8 +85,9 @@ class BackgroundRateFit(Result):
                 "fraction": self.fraction, "fitted": self.fitted(self.num_runs), "in_fit": self.in_fit}
 
 
-def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=None, pool=None,
-                             degree: int = 3, relevance_level: int = 1) -> BackgroundRateFit:
+def estimate_background_rate(experiment: Experiment, *, depth: int = DEPTH.default, runs=None, pool=None,
+                             degree: int = DEGREE.default,
+                             relevance_level: int = RELEVANCE_LEVEL.default) -> BackgroundRateFit:
     """Estimate E from the data (Ravana & Moffat 2010, their Figure 1).
 
     For every judged document (grade ≥ 0, in ``pool`` if given), count the contributing runs
@@ -126,7 +128,7 @@ def estimate_background_rate(experiment: Experiment, *, depth: int = 100, runs=N
 
 
 def true_background_rate(experiment: Experiment, *, measurement_depth: int, pool=None, runs=None,
-                         relevance_level: int = 1) -> float:
+                         relevance_level: int = RELEVANCE_LEVEL.default) -> float:
     """The true background rate E that :func:`estimate_background_rate` estimates, for an
     Experiment with truth (e.g. the simulator's complete qrels).
 
@@ -214,9 +216,9 @@ class BackgroundRateDraws(Result):
                              .where(known > 0)}).join(medians)
 
 
-def background_rate_by_contributors(experiment: Experiment, contributing, *, depth: int = 100, runs=None,
-                                    draws: int = DRAWS.default, seed: int = 0, degree: int = 3,
-                                    relevance_level: int = 1) -> BackgroundRateDraws:
+def background_rate_by_contributors(experiment: Experiment, contributing, *, depth: int = DEPTH.default, runs=None,
+                                    draws: int = DRAWS.default, seed: int = SEED.default, degree: int = DEGREE.default,
+                                    relevance_level: int = RELEVANCE_LEVEL.default) -> BackgroundRateDraws:
     """How many pool-contributing runs Ravana & Moffat's estimate needs: for each number K in
     ``contributing`` (one or several, increasing), ``draws`` times, K runs drawn at random
     without replacement from ``runs`` (default: the Experiment's contributors) form a

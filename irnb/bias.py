@@ -310,7 +310,7 @@ class BiasResult(Result):
             "p_value": self.p_value.ravel(),
         }
 
-    def summary(self, *, alpha: float = 0.05) -> pd.DataFrame:
+    def summary(self, *, alpha: float = ALPHA.default) -> pd.DataFrame:
         """One row per measure, one column per statistic (over the left-out runs; τ over
         all ranked runs): ``left_out`` (how many), ``mean_abs_rank_change``,
         ``mean_rank_change`` (+ = up), ``max_rank_up``, ``max_rank_down``, ``moved_up``,
@@ -341,7 +341,7 @@ class BiasResult(Result):
         }
         return pd.DataFrame(rows, index=pd.Index([m.name for m in self.measures], name="measure"))
 
-    def table(self, *, alpha: float = 0.05) -> pd.DataFrame:
+    def table(self, *, alpha: float = ALPHA.default) -> pd.DataFrame:
         """The paper's layout (Tables 2 and 3): statistics as rows, measures as columns."""
         return self.summary(alpha=alpha).T.rename_axis(index="statistic", columns="measure")
 
@@ -474,7 +474,7 @@ def reference_values(experiment: Experiment, measures: tuple[Measure, ...], judg
 
 
 # =============================================================================== public API
-def binary_judgments(experiment: Experiment, *, relevance_level: int = 1) -> Experiment:
+def binary_judgments(experiment: Experiment, *, relevance_level: int = RELEVANCE_LEVEL.default) -> Experiment:
     """The Experiment with binary judgments, as Büttcher et al. read every judgment: a grade ≥
     ``relevance_level`` becomes 1, a lower grade ≥ 0 becomes 0; negative grades (trec_eval's
     "pooled but not judged") stay as they are. The official and the complete (``truth``)
@@ -516,7 +516,7 @@ def _binary(judgments, level: int):
 def leave_one_group_out_bias(experiment: Experiment, *, depth: int,
                              measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                              contributors: Iterable[str] | None = None, ranked: Iterable[str] | None = None,
-                             reference: str = "qrels", n_jobs: int | None = None,
+                             reference: str = BIAS_REFERENCE.default, n_jobs: int | None = None,
                              progress: bool | None = None) -> BiasResult:
     """Büttcher et al.'s leave-one-out experiment (their Table 2) for every group at once.
 
@@ -647,7 +647,7 @@ def pool_bias(experiment: Experiment, reduced, *, left_out: Iterable[str] | None
 def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *, depth: int,
                             measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                             contributors: Iterable[str] | None = None, left_out: Iterable[str] | None = None,
-                            ranked: Iterable[str] | None = None, reference: str = "qrels") -> BiasResult:
+                            ranked: Iterable[str] | None = None, reference: str = BIAS_REFERENCE.default) -> BiasResult:
     """Büttcher et al.'s automatic-only experiment (their Table 3) for any subset of the
     contributing runs: the depth-``depth`` pool of ``pool_runs`` only; every ranked run is
     re-evaluated and re-ranked; statistics over ``left_out`` (default: the contributing
@@ -687,7 +687,8 @@ def contributor_subset_bias(experiment: Experiment, pool_runs: Iterable[str], *,
 
 
 def subsampling_curves(experiment: Experiment, *, seed, fractions: Sequence[float] = SUBSAMPLING_FRACTIONS,
-                       repeats: int = 1, measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
+                       repeats: int = REPEATS.default,
+                       measures: str | Measure | Iterable[str | Measure] = BIAS_MEASURES,
                        ranked: Iterable[str] | None = None, n_jobs: int | None = None,
                        progress: bool | None = None) -> pd.DataFrame:
     """Büttcher et al.'s Figure 1: unbiased, incomplete judgments. For every fraction f and

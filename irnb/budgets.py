@@ -49,6 +49,7 @@ from .intervals import (ESTIMATORS, check_background_rate, check_smoothing, esti
                         pessimistic_p_values, point_estimates, score_intervals)
 from .measures import Measure, parse_measure
 from .params import ALPHA, JUDGMENTS, PROGRESS, RUN_SET
+from .params import BACKGROUND_RATE, SMOOTHING
 from .pooling import contributor_mask, judgment_order
 from .stats import t_test
 from .sweep import sweep
@@ -163,7 +164,7 @@ class BudgetTests:
                                  "share": recanted / n if n else np.nan})
         return pd.DataFrame(rows)
 
-    def recanting_table(self, run_set: str = "non-contributing", *, alpha: float = 0.01) -> pd.DataFrame:
+    def recanting_table(self, run_set: str = RUN_SET.default, *, alpha: float = 0.01) -> pd.DataFrame:
         """The paper's Table 3 layout for one run set: rows (measure, estimator,
         budget_from), columns budget_to, cells the recanting share (a > b cells empty)."""
         run_set = RUN_SET.among(self.run_sets).validate(run_set, None)
@@ -244,7 +245,7 @@ def _budget_task(experiment: Experiment, judged: np.ndarray, measures, keys, bac
 
 def budget_tests(experiment: Experiment, measures: str | Measure | Iterable[str | Measure] = BUDGET_MEASURES, *,
                  seed, budgets: Sequence[int] | None = None, estimators: str | Sequence[str] = "SBIM",
-                 background_rate: float = 0.01, smoothing="auto",
+                 background_rate: float = BACKGROUND_RATE.default, smoothing=SMOOTHING.default,
                  contributors: Iterable[str] | None = None, n_jobs: int | None = None,
                  progress: bool | None = None) -> BudgetTests:
     """Paired t-tests of all run pairs, per judgment budget, measure, estimator and run set.

@@ -57,7 +57,7 @@ import pandas as pd
 from scipy import special
 
 from .measures import ASSESSMENT_FAMILIES, FAMILIES, Measure, parse_measure
-from .params import (ALPHA, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
+from .params import (ALPHA, ASSESSMENT_FAMILY, ASSESSMENT_HIGHER_IS_BETTER, CASE_FORM, CONFIDENCE, HIGHER_IS_BETTER,
                      INTERVAL_ADJUSTMENT, MEASUREMENT_DEPTH, TEST, TOPIC_RULE)
 from .stats import PairwiseTests, SignificanceTest, significance_test
 
@@ -66,8 +66,6 @@ __all__ = [
     "STRENGTH",
     "TABLE1_MEASURES",
     "DEPTHS",
-    "DEFAULT_TEST",
-    "DEFAULT_ALPHA",
     "FORMS",
     "ASSESSMENT_FAMILIES",
     "procedure_label",
@@ -92,14 +90,12 @@ CASES = {
 STRENGTH = {1: "strong", 2: "weak", 3: "strong", 4: "weak"}
 TABLE1_MEASURES = ("P@10", "P@30", "P@100", "P@500", "P@1000", "AP")  # Baillie et al. 2007 Table 1 columns
 DEPTHS = (10, 30, 100, 500, 1000)  # the papers' measurement depths d (2007 Table 1; 2008 §4.2, Tables 3-4)
-DEFAULT_TEST = TEST.default  # the papers' ANOVA then Bonferroni comparisons (irnb.params.TEST)
-DEFAULT_ALPHA = ALPHA.default
 FORMS = CASE_FORM.choices  # case_proportions layouts: Baillie et al. 2007 Table 1; 2008 Tables 3 and 4
 _STRENGTH_BY_CASE = np.asarray([None] + [STRENGTH[c] for c in (1, 2, 3, 4)], dtype=object)  # case → strength
 
 
 # =================================================================== procedure and measures
-def procedure_label(test: str = DEFAULT_TEST, *, alpha: float = DEFAULT_ALPHA) -> str:
+def procedure_label(test: str = TEST.default, *, alpha: float = ALPHA.default) -> str:
     """The words every table and plot carries: which test (and correction) at which α.
 
     >>> procedure_label("anova", alpha=0.05)
@@ -153,14 +149,7 @@ def form_measures(form: str = CASE_FORM.default, *, depths: Sequence[int] = DEPT
 
 
 def _assessment_family(name: str, owner: str) -> str:
-    if name not in ASSESSMENT_FAMILIES:
-        import difflib
-
-        close = difflib.get_close_matches(str(name), ASSESSMENT_FAMILIES, n=1, cutoff=0.5)
-        raise ValueError(f"{owner}: assessment must be an assessment measure family, one of "
-                         f"{', '.join(ASSESSMENT_FAMILIES)} (or a full name such as 'Judged@100'), got {name!r}"
-                         + (f"; did you mean {close[0]!r}?" if close else ""))
-    return name
+    return ASSESSMENT_FAMILY.among(ASSESSMENT_FAMILIES).validate(name, owner)
 
 
 def assessment_measure(measure: str | Measure, *, assessment: str | Measure | None = None,
@@ -233,7 +222,7 @@ def _check_alpha(alpha) -> float:
 
 
 # =================================================================== kernel
-def classify(p_measure, p_assessment, better, more_assessed, *, alpha: float = DEFAULT_ALPHA) -> np.ndarray:
+def classify(p_measure, p_assessment, better, more_assessed, *, alpha: float = ALPHA.default) -> np.ndarray:
     """Decision-matrix case (1–4, int8) per pair from two p-values and two directions.
 
     ``better``: +1 when the first run has the better measure, −1 when the second does;
@@ -264,7 +253,7 @@ def _effective_p(res: PairwiseTests) -> np.ndarray:
     return np.asarray(res.p_value)
 
 
-def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alpha: float = DEFAULT_ALPHA,
+def decide(measure_tests: PairwiseTests, assessment_tests: PairwiseTests, *, alpha: float = ALPHA.default,
            higher_is_better: bool = True, assessment_higher_is_better: bool = True) -> pd.DataFrame:
     """The decision-matrix table from two :class:`~irnb.stats.PairwiseTests` on the same
     runs (one for the measure, one for its assessment measure).
@@ -354,7 +343,7 @@ def _check_test(test, topics, options: dict) -> SignificanceTest:
     return checked
 
 
-def compare_table(experiment, measure: str | Measure, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
+def compare_table(experiment, measure: str | Measure, *, test: str = TEST.default, alpha: float = ALPHA.default,
                   judged: np.ndarray | None = None, assessment: str | Measure | None = None,
                   topics: str = TOPIC_RULE.default, **options) -> pd.DataFrame:
     """Every pair of runs of ``experiment`` (an Experiment, or an Evaluation holding both
@@ -430,7 +419,7 @@ def _default_pairing(form: str) -> str:
 
 def case_counts(settings, *, form: str = CASE_FORM.default, measures: Iterable[str | Measure] | None = None,
                 assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
-                test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = TOPIC_RULE.default,
+                test: str = TEST.default, alpha: float = ALPHA.default, topics: str = TOPIC_RULE.default,
                 **options) -> pd.DataFrame:
     """How many pairs fall in each case, per setting and measure (tidy).
 
@@ -470,7 +459,7 @@ def case_counts(settings, *, form: str = CASE_FORM.default, measures: Iterable[s
 
 def case_proportions(settings, *, form: str = CASE_FORM.default, measures: Iterable[str | Measure] | None = None,
                      assessment: str | Measure | None = None, depths: Sequence[int] = DEPTHS,
-                     test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, topics: str = TOPIC_RULE.default,
+                     test: str = TEST.default, alpha: float = ALPHA.default, topics: str = TOPIC_RULE.default,
                      **options) -> pd.DataFrame:
     """Baillie et al.'s case-proportion tables: rows are settings (pool settings or
     collections), columns are (measure, case 1–4) — four proportions per measure, summing
@@ -504,7 +493,7 @@ def case_proportions(settings, *, form: str = CASE_FORM.default, measures: Itera
 # =================================================================== Fig. 2 / Fig. 11
 def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depths: Sequence[int] = DEPTHS,
                  judged: np.ndarray | None = None, assessment: str | Measure | None = None,
-                 test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA,
+                 test: str = TEST.default, alpha: float = ALPHA.default,
                  confidence: float = CONFIDENCE.default, intervals: str = INTERVAL_ADJUSTMENT.default,
                  topics: str = TOPIC_RULE.default, **options) -> pd.DataFrame:
     """Two runs' measure and assessment curves across measurement depths (the data behind
@@ -576,7 +565,7 @@ def depth_curves(experiment, run_a: str, run_b: str, *, family: str = "P", depth
     return out
 
 
-def interval_comparisons(runs: int, *, test: str = DEFAULT_TEST, intervals: str = INTERVAL_ADJUSTMENT.default) -> int:
+def interval_comparisons(runs: int, *, test: str = TEST.default, intervals: str = INTERVAL_ADJUSTMENT.default) -> int:
     """m, the number of comparisons a pair figure's intervals are adjusted for (Bonferroni:
     each interval at confidence 1 − (1 − confidence)/m): every pair of ``runs`` runs when
     ``intervals`` is ``"bonferroni"``, or ``"test"`` and the test corrects for multiplicity

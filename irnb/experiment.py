@@ -55,6 +55,7 @@ import pyarrow.compute as pc
 from .adapters import as_qrels, as_runs
 from .judgments import NO_DOCUMENT, NOT_IN_QRELS, Judgments, encode_qrels, read_only
 from .params import COMPLETE, RUN_DEPTH
+from .params import ON_DUPLICATE, TREC_VERSION
 from .trecdata import Qrels, Run, check_duplicate_policy
 from .ordering import (KeyTable, check_compat, encode_topics, find_keys, key_table, remember_blocks, sorted_blocks,
                        topic_blocks)
@@ -126,7 +127,7 @@ def check_max_depth(value, name: str = "max_depth") -> int | None:
     return RUN_DEPTH.validate(value, None, label=f"{name} (run cutoff, trec_eval -M)")
 
 
-def _in_trec_order(name: str, run: Run, compat: str = "9") -> Run:
+def _in_trec_order(name: str, run: Run, compat: str = TREC_VERSION.default) -> Run:
     """The run with its table in trec_eval order, scores compared as trec_eval ``compat``
     does (the same object when it already is)."""
     table = run.table
@@ -194,8 +195,8 @@ class Experiment:
         contributors: Iterable[str] | np.ndarray | None = None,
         truth=None,
         max_depth: int | None = None,
-        on_duplicate: str = "error",
-        compat: str = "9",
+        on_duplicate: str = ON_DUPLICATE.default,
+        compat: str = TREC_VERSION.default,
     ):
         check_duplicate_policy(on_duplicate)
         max_depth = check_max_depth(max_depth)

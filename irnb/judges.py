@@ -155,8 +155,8 @@ def _judge_kernel(grade: np.ndarray, has_title_words: np.ndarray, u: np.ndarray,
     return out
 
 
-def simulated_grades(collection, *, accuracy=1.0, leniency: float = 0.0, word_bias: float = 0.0,
-                     seed=0) -> np.ndarray:
+def simulated_grades(collection, *, accuracy=JUDGE_ACCURACY.default, leniency: float = LENIENCY.default,
+                     word_bias: float = WORD_BIAS.default, seed=SEED.default) -> np.ndarray:
     """The simulated judge's grade of every document of every topic of ``collection``, as a
     (topics, documents) int8 array in the order of ``collection.family`` (document i of
     topic t), which is also the order of the entries of ``collection.complete_experiment``
@@ -182,7 +182,8 @@ def simulated_grades(collection, *, accuracy=1.0, leniency: float = 0.0, word_bi
     return _judge_kernel(grade, title, u, v, per_grade, leniency, word_bias)
 
 
-def simulated_judge(collection, *, accuracy=1.0, leniency: float = 0.0, word_bias: float = 0.0, seed=0) -> Qrels:
+def simulated_judge(collection, *, accuracy=JUDGE_ACCURACY.default, leniency: float = LENIENCY.default,
+                    word_bias: float = WORD_BIAS.default, seed=SEED.default) -> Qrels:
     """A simulated judge's qrels for every document of every topic of a simulated
     ``collection`` (:func:`irnb.datasets.simulate`): a plain :class:`~irnb.Qrels`, as
     :func:`irnb.read_qrels` returns, with the judge's grades (:func:`simulated_grades`).
@@ -211,8 +212,8 @@ def simulated_judge(collection, *, accuracy=1.0, leniency: float = 0.0, word_bia
 
 
 # =============================================================================== (a) the classifiers as a judge
-def classifier_judge(experiment: Experiment, documents, *, pool, depth: int = 100, method: str = "kld",
-                     seed: int = 0) -> Qrels:
+def classifier_judge(experiment: Experiment, documents, *, pool, depth: int = POOL_DEPTH.default, method: str = "kld",
+                     seed: int = SEED.default) -> Qrels:
     """The classifiers of :mod:`irnb.predict` as a judge: qrels for the holes (the documents
     outside ``pool`` that a run ranks at depth ≤ ``depth``), predicted by a classifier
     trained on the pool (:func:`irnb.predict.complete_qrels`), and for the pool's own
@@ -351,7 +352,7 @@ def _agreement_row(level: str, x: np.ndarray, y: np.ndarray, *, binary: bool = T
 
 
 # =============================================================================== rank correlation among the top runs
-def top_tau(reference, other, *, top: int = 10) -> float:
+def top_tau(reference, other, *, top: int = TOP_TAU_RUNS.default) -> float:
     """Kendall's τ (ties concordant, :func:`irnb.bias.kendall_tau`) among the ``top`` systems
     best under ``reference`` (ties broken by position, :func:`irnb.bias.ranks`); every system
     when there are no more than ``top``.
@@ -454,9 +455,9 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.corrcoef(x, y)[0, 1])
 
 
-def judge_study(experiment: Experiment, judge, *, pool, depth: int = 100,
-                measures: str | Measure | Iterable[str | Measure] = JUDGE_MEASURES, top: int = 10,
-                rerank_depth: int = 20, relevance_level: int = 1) -> JudgeStudy:
+def judge_study(experiment: Experiment, judge, *, pool, depth: int = POOL_DEPTH.default,
+                measures: str | Measure | Iterable[str | Measure] = JUDGE_MEASURES, top: int = TOP_TAU_RUNS.default,
+                rerank_depth: int = RERANK_DEPTH.default, relevance_level: int = RELEVANCE_LEVEL.default) -> JudgeStudy:
     """What the automatic ``judge`` does to the evaluation of ``experiment``'s runs.
 
     ``experiment``'s qrels are the reference (for a simulated collection its

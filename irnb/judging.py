@@ -143,10 +143,14 @@ def candidates(experiment: Experiment, measure: str | Measure = "P@10", *, judge
     >>> c.docno.tolist(), c.weight.tolist(), c.best_rank.tolist()   # u: 1/2 in both runs' P@2
     (['u'], [[0.5, 0.5]], [1])
     """
-    m = parse_measure(measure)
+    only_qrels = ONLY_QRELS.validate(only_qrels, None)
+    return _candidates(experiment, parse_measure(measure), judged=judged, runs=runs, only_qrels=only_qrels)
+
+
+def _candidates(experiment: Experiment, m: Measure, *, judged, runs, only_qrels: bool) -> Candidates:
+    """:func:`candidates` of the parsed measure ``m``, its flag checked by the public caller."""
     if not has_interval(m):
         score_intervals(experiment, m)  # raises the intervals module's error for this measure
-    only_qrels = ONLY_QRELS.validate(only_qrels, None)
     idx = np.arange(len(experiment.run_names)) if runs is None else contributor_index(experiment, runs,
                                                                                       "judge_next")
     mask = _judged_mask(experiment, judged)
@@ -283,7 +287,7 @@ def _suggest(experiment: Experiment, *, judged, n, measure, runs, strategy, back
                          "(one per document), not both")
     n = NUM.validate(n, "judge_next")
     m = parse_measure(measure)
-    cands = candidates(experiment, m, judged=judged, runs=runs, only_qrels=only_qrels)
+    cands = _candidates(experiment, m, judged=judged, runs=runs, only_qrels=only_qrels)
     if strategy == "decide-pairs":
         iv = score_intervals(experiment, m, pool=None if judged is None else judged)
         rate = _background(experiment, judged, m, background_rate)
@@ -302,8 +306,8 @@ def _suggest(experiment: Experiment, *, judged, n, measure, runs, strategy, back
     return cands, order, width[order], why
 
 
-def judge_next(experiment: Experiment, *, judged=None, n: int = 10, measure: str | Measure = "P@10", runs=None,
-               strategy: str = "decide-pairs", background_rate: float | None = None, probabilities=None,
+def judge_next(experiment: Experiment, *, judged=None, n: int = NUM.default, measure: str | Measure = "P@10", runs=None,
+               strategy: str = STRATEGY.default, background_rate: float | None = None, probabilities=None,
                only_qrels: bool = False) -> pd.DataFrame:
     """The ``n`` most useful unjudged documents to judge next, most useful first: a
     DataFrame ``topic, docno, gain, why`` (see the module docstring for the strategies,
@@ -365,8 +369,9 @@ def complete_experiment(collection) -> Experiment:
     return collection.complete_experiment
 
 
-def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str] = STRATEGIES, budget: int = 1000,
-                     round_size: int = 200, measure: str | Measure = "P@10", runs=None,
+def simulate_judging(experiment: Experiment, *, start, strategies: Iterable[str] = STRATEGIES,
+                     budget: int = BUDGET.default,
+                     round_size: int = ROUND.default, measure: str | Measure = "P@10", runs=None,
                      background_rate: float | None = None) -> pd.DataFrame:
     """Spend ``budget`` judgments in rounds of ``round_size`` with each strategy, starting
     from the pool ``start``; the Experiment's qrels are the truth (an assessor's answers),
@@ -440,7 +445,7 @@ class AssessmentSession:
         self.experiment = experiment
         self.start = judged  # the pool (or mask) judged before the first suggestion; None: the qrels as they are
         self.measure = parse_measure(measure)
-        self._cands = candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
+        self._cands = _candidates(experiment, self.measure, judged=judged, runs=runs, only_qrels=only_qrels)
         iv = score_intervals(experiment, self.measure, pool=judged)
         self.run_names = tuple(experiment.run_names[s] for s in self._cands.runs)
         self.lower = np.round(iv.mean_lower[self._cands.runs], _GRID_DECIMALS)

@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .ordering import encode_topics, find_keys, key_table
+from .params import RELEVANCE_LEVEL
 from .poolmask import POOLED_UNJUDGED, PoolMaskError, pooled_unjudged_of
 from .trecdata import Qrels
 
@@ -124,7 +125,8 @@ class Judgments:
         graded = self.qrel_grade >= 0
         return graded if judged is None else np.asarray(judged) & graded
 
-    def relevant_entries(self, judged: np.ndarray | None = None, relevance_level: int = 1) -> np.ndarray:
+    def relevant_entries(self, judged: np.ndarray | None = None,
+                         relevance_level: int = RELEVANCE_LEVEL.default) -> np.ndarray:
         """(Q,) bool: the entries judged under ``judged`` with grade ≥ ``relevance_level``."""
         return self.judged_entries(judged) & (self.qrel_grade >= relevance_level)
 

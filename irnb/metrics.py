@@ -81,7 +81,7 @@ def judged_view(
     experiment: Experiment,
     *,
     judged: np.ndarray | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = _RELEVANCE_LEVEL.default,
     truth: bool = False,
     max_depth: int | None = None,
     depth: int | None = None,
@@ -95,22 +95,23 @@ def judged_view(
         warnings.warn("judged_view(depth=) is now judged_view(max_depth=): the run depth (trec_eval -M)",
                       DeprecationWarning, stacklevel=2)
         max_depth = depth
-    return _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth, depth=max_depth)
+    from .experiment import check_max_depth
+
+    relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
+    return _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
+                         depth=check_max_depth(max_depth))
 
 
 def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs: slice = slice(None),
                   counts: np.ndarray | None = None) -> Judged:
-    """:func:`judged_view` of the runs ``runs`` only (``counts``: the level counts when known)."""
-    from .experiment import check_max_depth
-
-    relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "judged_view")
+    """:func:`judged_view` of the runs ``runs`` only (``counts``: the level counts when known);
+    its options are checked by the public caller."""
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
     whole = runs == slice(None)
     grade = judgments.grade_array(judged, runs=None if whole else runs)
     length = experiment.length if whole else experiment.length[runs]
-    depth = check_max_depth(depth, "depth")
     if depth is not None:
         grade = grade[:, :, :depth]
         length = np.minimum(length, depth)
@@ -180,7 +181,7 @@ def evaluate(
     measures: str | Measure | Iterable[str | Measure],
     *,
     judged: np.ndarray | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = _RELEVANCE_LEVEL.default,
     complete: bool = False,
     max_depth: int | None = None,
     judged_only: bool = False,
@@ -216,14 +217,15 @@ def evaluate(
     parsed = parse_measures(measures)
     complete = COMPLETE.validate(complete, None)
     max_depth = check_max_depth(max_depth)
+    relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "evaluate")
     if view is None:
         S, T, D = experiment.shape
         per_chunk = max(1, _CHUNK_CELLS // max(T * D, 1))
         if S > per_chunk:  # a few runs at a time: the kernels' temporaries stay small
             return _evaluate_in_chunks(experiment, parsed, per_chunk, judged=judged, relevance_level=relevance_level,
                                        complete=complete, max_depth=max_depth, judged_only=judged_only, truth=truth)
-        view = judged_view(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
-                           max_depth=max_depth)
+        view = _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
+                             depth=max_depth)  # judged_view's own checks are this function's, done above
     else:
         if not isinstance(view, Judged):
             raise TypeError(f"view must be a Judged view (irnb.metrics.judged_view), got {type(view).__name__}")
@@ -234,11 +236,10 @@ def evaluate(
         if view.length.shape != experiment.length.shape:
             raise ValueError(f"view covers {view.length.shape[0]} runs × {view.length.shape[1]} topics, the "
                              f"experiment {experiment.length.shape[0]} × {experiment.length.shape[1]}")
-        relevance_level = _RELEVANCE_LEVEL.validate(relevance_level, "evaluate")
     if judged_only:
         view = view.condensed
-    return evaluate_view(view, parsed, run_names=experiment.run_names, topics=experiment.topics,
-                         length=experiment.length, relevance_level=relevance_level, complete=complete)
+    return _evaluation(_measure_values(view, parsed, relevance_level), parsed, run_names=experiment.run_names,
+                       topics=experiment.topics, length=experiment.length, complete=complete)
 
 
 # Cells (run × topic × rank) evaluated at once: the kernels make temporaries of about 30
@@ -276,7 +277,7 @@ def evaluate_view(
     run_names: tuple[str, ...],
     topics: tuple[str, ...],
     length: np.ndarray,
-    relevance_level: int = 1,
+    relevance_level: int = _RELEVANCE_LEVEL.default,
     complete: bool = False,
 ) -> Evaluation:
     """The shared tail of :func:`evaluate` and ``CompletedQrels.evaluate``: every measure

@@ -225,7 +225,7 @@ def check_compat(compat, owner: str = "compat") -> str:
     return text
 
 
-def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9") -> np.ndarray:
+def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = TREC_VERSION.default) -> np.ndarray:
     """uint64 sort key: topic rank ascending, then score descending — compared as float32
     (trec_eval 9.x, ``compat="9"``) or as float64 (10.0) — as one integer. float32: its bits
     mapped to an order-preserving uint32 beside the topic rank; float64: the dense rank of
@@ -261,13 +261,13 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9"
 _TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array, str]] = {}
 
 
-def remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = "9") -> None:
+def remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = TREC_VERSION.default) -> None:
     key = id(table)
     _TOPIC_BLOCKS[key] = (weakref.ref(table, lambda _, key=key: _TOPIC_BLOCKS.pop(key, None)), starts, topics,
                           compat)
 
 
-def topic_blocks(table: pa.Table, compat: str = "9") -> tuple[np.ndarray, pa.Array] | None:
+def topic_blocks(table: pa.Table, compat: str = TREC_VERSION.default) -> tuple[np.ndarray, pa.Array] | None:
     """``(starts, topics)`` of a table known to be in trec_eval order (of trec_eval version
     ``compat``): the rows of ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the
     order is not known."""
@@ -296,7 +296,8 @@ def break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArra
 
 
 def sorted_blocks(
-    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None, compat: str = "9"
+    table: pa.Table, codes: np.ndarray | None = None, dictionary: pa.Array | None = None,
+    compat: str = TREC_VERSION.default
 ) -> tuple[pa.Table, np.ndarray, pa.Array]:
     """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
     float32(score) descending, docno descending — with where each topic's rows start and

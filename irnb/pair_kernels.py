@@ -18,7 +18,7 @@ from functools import cache
 import numpy as np
 from scipy import special
 
-from .params import CONTINUITY_CORRECTION, KEEP_DIFF
+from .params import KEEP_DIFF
 
 __all__ = ["Scores", "Pairs", "pairs", "paired_summaries", "pair_moments", "paired_t_kernel", "t_two_sided_p",
            "wilcoxon_kernel", "studentized_range_sf", "PERMUTATION_MAX_TOPICS", "EXACT_MAX_TOPICS"]
@@ -342,8 +342,10 @@ def _signed_ranks(D: np.ndarray, dropped: np.ndarray, count: np.ndarray, n_zero:
     return r_plus, r_minus, tie_correct, has_ties, (r_zero / 2.0 if zero_method == "zsplit" else None), ranks
 
 
-def wilcoxon_kernel(pr: Pairs, zero_method: str, correction: bool, method: str):
-    correction = CONTINUITY_CORRECTION.validate(correction, "wilcoxon_kernel")
+def wilcoxon_kernel(pr: Pairs, zero_method: str, continuity: float, method: str):
+    """Wilcoxon's statistic and p-value of every pair; ``continuity`` is subtracted from the
+    distance of R+ to its mean in the normal approximation (0.5: scipy's ``correction``;
+    0: none). The options are checked by :func:`irnb.stats.wilcoxon_test`."""
     D = pr.diff
     P, T = D.shape
     n_total = pr.n
@@ -396,8 +398,8 @@ def wilcoxon_kernel(pr: Pairs, zero_method: str, correction: bool, method: str):
     asym = used == "asymptotic"
     if asym.any():
         za = z[asym]
-        if correction:
-            za = za - np.sign(za) * 0.5 / se[asym]
+        if continuity:
+            za = za - np.sign(za) * continuity / se[asym]
         with np.errstate(invalid="ignore"):
             p[asym] = 2.0 * special.ndtr(-np.abs(za))
     exact = used == "exact"

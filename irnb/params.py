@@ -3,7 +3,7 @@
 A :class:`Param` is the one owner of what a parameter may be. The Python API validates
 through it (``ALPHA.validate(alpha, "compare_table")``), the ``irnb`` command builds its
 options from it (:func:`add_option`: type, choices and help), and the widgets take their
-sliders' ranges and steps from it (:func:`slider_range`). The error names the parameter,
+sliders' ranges from it (:func:`slider_range`). The error names the parameter,
 what is allowed and what was passed:
 
 >>> MEASUREMENT_DEPTH.validate(0, "score_intervals")
@@ -17,7 +17,7 @@ ValueError: --alpha must satisfy 0 < alpha < 1, got 1.5
 >>> TEST.validate("tukye", "compare")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: compare: test must be one of 't', 'wilcoxon', ..., 'tukey', got 'tukye'; did you mean 'tukey'?
+ValueError: compare: test must be one of 't' (paired t-test), ..., got 'tukye'; did you mean 'tukey'?
 
 A parameter that several functions take with different defaults (``alpha`` is 0.05 in a
 comparison, 0.01 in a budget study) is still declared once: ``ALPHA.with_default(0.01)``
@@ -72,16 +72,13 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
            "PROGRESS", "DOWNLOAD_PROGRESS", "TREC_COVID_ROUND",
            "HOLDS", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
-           "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "FIGURE", "STANDALONE", "ACTIVE",
+           "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "DISPLAY_FLAG", "DISPLAY_CHOICE",
            "CHOICES", "ADJUSTMENT", "INTERVAL_ADJUSTMENT", "MATRIX_VALUE", "TOPIC_RULE", "WILCOXON_ZERO_METHOD",
            "WILCOXON_METHOD", "BIAS_REFERENCE", "CASE_FORM", "ON_DUPLICATE", "TREC_VERSION", "BINDER_KIND",
-           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "CANVAS", "ESTIMATOR_NAME",
+           "RANKED_RUNS", "POOLED_RUNS", "RUN_SET", "ASSESSMENT_FAMILY", "ESTIMATOR_NAME",
            "JUDGE_ACCURACY", "LENIENCY", "WORD_BIAS", "TOP_TAU_RUNS", "RERANK_DEPTH"]
 
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
-# how an error lists a parameter's choices (Param.listed)
-_LISTINGS = {"quoted": lambda c: ", ".join(map(repr, c)), "tuple": repr, "list": lambda c: repr(list(c)),
-             "plain": ", ".join}
 
 
 class ParameterError(ValueError, TypeError):
@@ -121,13 +118,13 @@ class Param:
     """A declared parameter: type, bounds (inclusive unless ``*_open``), default, description.
 
     ``type`` is ``int``, ``float``, ``str`` or ``bool`` (a flag: True or False, or one of
-    its ``sentinels``); a ``str`` parameter lists its ``choices`` (``listed``: how its error
-    lists them; ``suggest``: whether a near miss is told "did you mean"; :meth:`among` sets
-    them from the data at hand; ``synonyms``: other words for a choice, given back as the
-    choice; ``listed="named"`` lists each choice with its meaning).
+    its ``sentinels``); a ``str`` parameter lists its ``choices`` (:meth:`among` sets them
+    from the data at hand; ``synonyms``: other words for a choice, given back as the
+    choice). An error lists the choices one way: quoted, each with its meaning where
+    ``meanings`` gives one, and tells a near miss "did you mean".
     ``default=None`` makes the parameter required. ``symbol`` is the paper's letter (E, λ,
-    k, d) for inequalities and sliders; ``step`` is a slider's step. Widgets and the command
-    line build their controls from the same declaration.
+    k, d) for inequalities and sliders. Widgets and the command line build their controls
+    from the same declaration (how a widget draws them is the widget's own).
 
     Beside numbers in bounds a parameter may accept ``keywords`` (words: ``"auto"``),
     ``sentinels`` (other values: ``None``, ``-1``) and objects of the types in ``also``
@@ -153,15 +150,12 @@ class Param:
     choices: tuple[str, ...] | None = None
     label: str | None = None  # how errors name it (default: the name)
     symbol: str | None = None  # the paper's symbol, in "satisfy 0 ≤ E ≤ 1" (default: the name)
-    step: float | None = None  # a slider's step (default: 1 for an integer, 0.01 for a number)
     keywords: tuple[str, ...] = ()  # words accepted besides numbers ("auto")
     sentinels: tuple[Any, ...] = ()  # other values accepted besides the bounds (None, -1)
     also: tuple[type, ...] = ()  # other types accepted as they are (np.random.Generator)
     also_doc: str = ""  # how errors name them ("a numpy Generator")
     meanings: tuple[tuple[Any, str], ...] = ()  # (special value, what it means): ("auto", "λ = 1 − Δ")
     note: str | None = None  # why the bounds are what they are, said in errors
-    listed: str = "quoted"  # how errors list the choices: 'a', 'b' | tuple ('a', 'b') | list ['a', 'b'] | plain a, b
-    suggest: bool = True  # a near miss among the choices is told "did you mean ...?"
     synonyms: tuple[tuple[str, str], ...] = ()  # (other word, the choice it names): ("smoothed", "M")
 
     def renamed(self, name: str, **changes: Any) -> Param:
@@ -219,25 +213,25 @@ class Param:
             raise ValueError(f"{prefix}{name} must be increasing {noun} without repeats, got {values!r}")
         return checked
 
-    def among(self, choices, *, listed: str | None = None) -> Param:
+    def among(self, choices) -> Param:
         """The same choice parameter with its choices set by the data at hand (the run sets a
-        study has); ``listed`` changes how an error lists them.
+        study has).
 
         >>> RUN_SET.among(("contributing", "non-contributing")).validate("all", None)
         Traceback (most recent call last):
         ...
-        ValueError: run_set must be one of ('contributing', 'non-contributing'), got 'all'
+        ValueError: run_set must be one of 'contributing' or 'non-contributing', got 'all'
         """
-        return replace(self, choices=tuple(choices), listed=self.listed if listed is None else listed)
+        return replace(self, choices=tuple(choices))
 
     def _choices_text(self) -> str:
-        choices = tuple(self.choices or ())
-        if self.listed == "named":  # each choice with its meaning: S (simplistic), B (background)
-            said = dict(self.meanings)
-            return ", ".join(f"{c} ({said[c]})" if c in said else c for c in choices)
-        if self.listed not in _LISTINGS:
-            raise ValueError(f"{self.name}: listed must be one of {', '.join(_LISTINGS)}, got {self.listed!r}")
-        return _LISTINGS[self.listed](choices)
+        """The choices quoted, each with its meaning where declared: ``'S' (simplistic) or 'B' (background)``."""
+        return _either([self._special(c) for c in self.choices or ()] or ["(no choice)"])
+
+    def _near_miss(self, value: str) -> str:
+        """``; did you mean 'tukey'?`` for a value close to a choice or a synonym, else nothing."""
+        close = difflib.get_close_matches(value, [*(self.choices or ()), *dict(self.synonyms)], n=1)
+        return f"; did you mean {close[0]!r}?" if close else ""
 
     # ----------------------------------------------------------------------------- words
     def _bound(self, bound: float | str | None, given: Mapping[str, Any] | None) -> tuple[Any, str | None]:
@@ -302,10 +296,7 @@ class Param:
         :class:`ParameterError` when the parameter also takes other types)."""
         verb = "" if wording == "satisfy" and self.type is not str and self.low is not None \
             and self.high is not None and not self.keywords else "be "
-        hint = ""
-        if self.type is str and isinstance(value, str) and self.suggest:
-            close = difflib.get_close_matches(value, self.choices or (), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = self._near_miss(value) if self.type is str and isinstance(value, str) else ""
         prefix = f"{owner}: " if owner else ""
         note = note if note is not None else self.note
         why = f" ({note})" if note else ""
@@ -541,7 +532,7 @@ CONFIDENCE = Param("confidence", float, 0.95, low=0.0, high=1.0, low_open=True, 
 BACKGROUND_RATE = Param("background_rate", float, 0.01, low=0.0, high=1.0, label="background_rate (E)", symbol="E",
                         doc="E: probability that an unjudged document is relevant (X_B, X_M, and X_I when Δ = 1)")
 #: Smoothing λ of estimator X_M; "auto" means λ = 1 − Δ per topic.
-SMOOTHING = Param("smoothing", float, "auto", low=0.0, high=1.0, label="smoothing (λ)", symbol="λ", step=0.01,
+SMOOTHING = Param("smoothing", float, "auto", low=0.0, high=1.0, label="smoothing (λ)", symbol="λ",
                   keywords=("auto",), meanings=(("auto", "λ = 1 − Δ"),),
                   doc="λ: weight of X_I against X_B in X_M; 'auto' (the default) means λ = 1 − Δ per topic")
 #: RBP persistence p.
@@ -611,20 +602,16 @@ TEST = Param("test", str, "anova", choices=("t", "wilcoxon", "sign", "randomizat
                  "then Bonferroni; one-way and α are irnb's reading); t, wilcoxon, sign, randomization: paired "
                  "tests per pair, uncorrected; tukey: Tukey HSD")
 #: The paired tests (one p-value per pair, from that pair's scores alone): a comparison table's tests.
-PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], meanings=TEST.meanings[:4], listed="tuple",
-                      suggest=False,
+PAIRED_TEST = replace(TEST, default="t", choices=TEST.choices[:4], meanings=TEST.meanings[:4],
                       doc="paired test over topics")
 #: Multiple-comparison corrections of p-values (``"none"`` keeps them).
-CORRECTION = Param("correction", str, "holm", choices=("bonferroni", "holm", "bh", "none"), listed="tuple",
-                   suggest=False,
+CORRECTION = Param("correction", str, "holm", choices=("bonferroni", "holm", "bh", "none"),
                    doc="multiple-comparison correction (bh = Benjamini-Hochberg)")
 #: Output formats of a comparison table.
-REPORT_FORMAT = Param("format", str, "markdown", choices=("markdown", "latex", "html", "csv"), listed="tuple",
-                      suggest=False,
+REPORT_FORMAT = Param("format", str, "markdown", choices=("markdown", "latex", "html", "csv"),
                       doc="output format (csv: the tidy table at full precision)")
 #: How documents to judge next are chosen: the default aims to decide pairs; the other two are baselines.
-STRATEGY = Param("strategy", str, "decide-pairs", choices=("decide-pairs", "depth", "rbp"), listed="plain",
-                 suggest=False,
+STRATEGY = Param("strategy", str, "decide-pairs", choices=("decide-pairs", "depth", "rbp"),
                  doc="decide-pairs (default), or the baselines depth / rbp")
 #: Documents to suggest for judging.
 SUGGESTIONS = Param("n", int, 10, low=1, doc="n: how many documents to suggest")
@@ -639,69 +626,71 @@ ESTIMATOR = Param("estimator", str, "M", choices=("S", "B", "I", "M"),
                   doc="point estimate: S simplistic, B background, I interpolated, M smoothed")
 _ESTIMATOR_NAMES = (("S", "simplistic"), ("B", "background"), ("I", "interpolated"), ("M", "smoothed"))
 #: A point estimator by its letter, its name or its symbol (``"M"``, ``"smoothed"``, ``"X_M"``: all ``"M"``).
-ESTIMATOR_NAME = replace(ESTIMATOR, listed="named", suggest=False, meanings=_ESTIMATOR_NAMES,
+ESTIMATOR_NAME = replace(ESTIMATOR, meanings=_ESTIMATOR_NAMES,
                          synonyms=tuple((word, key) for key, name in _ESTIMATOR_NAMES for word in (name, f"X_{key}")),
                          doc="point estimator: a letter (S, B, I, M), its name (smoothed) or its symbol (X_M)")
 
 # ------------------------------------------------------------------------------- choices
-# Words from a fixed list; ``listed`` keeps how each error has always listed them.
+# Words from a fixed list.
 #: A multiple-comparison correction of p-values that corrects (``correction`` without ``"none"``).
 ADJUSTMENT = CORRECTION.renamed("method", label="adjustment method", choices=CORRECTION.choices[:3],
                                 doc="multiple-comparison correction of the p-values (bh = Benjamini-Hochberg)")
 #: How the confidence intervals of a pair figure are adjusted for the multiple comparisons.
-INTERVAL_ADJUSTMENT = Param("intervals", str, "test", choices=("test", "bonferroni", "none"), listed="tuple",
-                            suggest=False, label="intervals (adjustment for multiple comparisons)",
+INTERVAL_ADJUSTMENT = Param("intervals", str, "test", choices=("test", "bonferroni", "none"),
+                            label="intervals (adjustment for multiple comparisons)",
                             doc="test: Bonferroni-adjusted over every pair of runs when the test corrects for "
                                 "multiplicity (anova, tukey), unadjusted otherwise; bonferroni: always adjusted; "
                                 "none: never")
 #: A column of a pairwise-test result shown as a run × run matrix.
-MATRIX_VALUE = Param("value", str, "p_value", label="matrix value", listed="tuple", suggest=False,
+MATRIX_VALUE = Param("value", str, "p_value", label="matrix value",
                      choices=("mean_diff", "d_z", "statistic", "direction", "p_value", "n_topics"),
                      doc="the pairwise tests' column shown as a run × run matrix")
 #: Which topics a pair of runs is compared on: those both answer, or those every run answers.
-TOPIC_RULE = Param("topics", str, "pairwise", choices=("pairwise", "common"), listed="tuple", suggest=False,
+TOPIC_RULE = Param("topics", str, "pairwise", choices=("pairwise", "common"),
                    doc="pairwise: the topics both runs answer; common: the topics every run answers")
 #: scipy's Wilcoxon treatment of zero differences.
-WILCOXON_ZERO_METHOD = Param("zero_method", str, "wilcox", choices=("wilcox", "pratt", "zsplit"), listed="tuple",
-                             suggest=False, doc="zero differences: dropped (wilcox), ranked then dropped (pratt) "
-                                                "or split between the signs (zsplit), as scipy")
+WILCOXON_ZERO_METHOD = Param("zero_method", str, "wilcox", choices=("wilcox", "pratt", "zsplit"),
+                             doc="zero differences: dropped (wilcox), ranked then dropped (pratt) or split between "
+                                 "the signs (zsplit), as scipy")
 #: scipy's Wilcoxon null distribution: exact, the normal approximation, or chosen by the number of topics.
-WILCOXON_METHOD = Param("method", str, "auto", choices=("auto", "exact", "asymptotic"), listed="tuple",
-                        suggest=False, doc="Wilcoxon p-value: exact, asymptotic (normal) or auto, as scipy")
+WILCOXON_METHOD = Param("method", str, "auto", choices=("auto", "exact", "asymptotic"),
+                        doc="Wilcoxon p-value: exact, asymptotic (normal) or auto, as scipy")
 #: The reference judgments of a leave-one-group-out experiment (Büttcher et al.).
-BIAS_REFERENCE = Param("reference", str, "qrels", choices=("qrels", "pool"), listed="tuple", suggest=False,
+BIAS_REFERENCE = Param("reference", str, "qrels", choices=("qrels", "pool"),
                        note="'qrels': the official qrels minus the left-out runs' unique pool entries; "
                             "'pool': depth-d pools",
                        doc="reference judgments: the official qrels, or the depth-d pools")
 #: The layout of Baillie et al.'s case tables.
-CASE_FORM = Param("form", str, "2007", choices=("2007", "2008"), listed="tuple", suggest=False,
+CASE_FORM = Param("form", str, "2007", choices=("2007", "2008"),
                   note="Baillie et al. 2007 Table 1, 2008 Tables 3-4",
                   doc="case table layout: 2007 (Table 1) or 2008 (Tables 3-4)")
 #: What a repeated docno in a run or qrels file does.
-ON_DUPLICATE = Param("on_duplicate", str, "error", choices=("error", "keep_first"), listed="tuple", suggest=False,
+ON_DUPLICATE = Param("on_duplicate", str, "error", choices=("error", "keep_first"),
                      doc="a repeated docno in a topic: an error, or keep its first line")
 #: trec_eval's major version whose rules irnb follows (9.x: scores compared as 32-bit floats).
-TREC_VERSION = Param("compat", str, "9", choices=("9", "10"), suggest=False,
+TREC_VERSION = Param("compat", str, "9", choices=("9", "10"),
                      doc="trec_eval major version: 9 compares scores as 32-bit floats, 10 as doubles")
 #: Where a Binder link opens: JupyterLab, or the dashboard in Voila.
-BINDER_KIND = Param("kind", str, "lab", choices=("lab", "voila"), listed="tuple", suggest=False,
+BINDER_KIND = Param("kind", str, "lab", choices=("lab", "voila"),
                     doc="lab: JupyterLab on the first notebook; voila: the dashboard")
 #: The runs a reproduction ranks: every run, or the contributing runs (Büttcher et al.'s 42).
-RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"), listed="tuple", suggest=False,
+RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"),
                note="'all': every run; 'pool': the contributing runs, as the paper",
                doc="runs ranked: all (every run) or pool (the contributing runs)")
 #: The runs whose depth-d pools Ravana & Moffat's Figure 1 reads E from.
-POOLED_RUNS = Param("pooled", str, "auto", choices=("auto", "all", "contributors"), listed="tuple", suggest=False,
+POOLED_RUNS = Param("pooled", str, "auto", choices=("auto", "all", "contributors"),
                     note="'contributors': the collection's own, as the paper; 'all': every run; "
                          "'auto': all on a simulated Collection, contributors elsewhere",
                     doc="runs pooled to depth d for E: contributors (as the paper), all, or auto (all on a "
                         "simulated Collection, whose 12 contributors are too few at d = 10; contributors elsewhere)")
-#: Where a live view draws ("auto": ipympl when it is matplotlib's backend, else PNG).
-CANVAS = Param("canvas", str, "auto", choices=("auto", "ipympl", "png"), listed="tuple", suggest=False,
-               doc="a live view's canvas: ipympl, PNG images, or auto (ipympl when it is the backend)")
+#: The assessment measure paired with a performance measure; its choices are the assessment
+#: families the measures declare (:meth:`Param.among`).
+ASSESSMENT_FAMILY = Param("assessment", str, None, choices=(), label="assessment (an assessment measure family)",
+                          note="or a full name such as 'Judged@100'",
+                          doc="the assessment measure: a family (Judged, MAA, ...) or a full name (Judged@100)")
 #: A budget study's run set; its choices are the study's (:meth:`Param.among`).
-RUN_SET = Param("run_set", str, "non-contributing", choices=("contributing", "non-contributing"), listed="tuple",
-                suggest=False, doc="the runs compared: the contributing or the non-contributing runs")
+RUN_SET = Param("run_set", str, "non-contributing", choices=("contributing", "non-contributing"),
+                doc="the runs compared: the contributing or the non-contributing runs")
 
 # ------------------------------------------------------------------------------- flags
 #: Every qrels topic counts, an unanswered one as 0 (trec_eval -c).
@@ -761,12 +750,16 @@ OVERWRITE = Param("overwrite", bool, False, doc="replace existing files instead 
 WITH_TRUTH = Param("with_truth", bool, False, doc="attach the deep judgments as the Experiment's truth")
 #: Open JupyterLab in a web browser.
 OPEN_BROWSER = Param("open_browser", bool, True, doc="open JupyterLab in a web browser")
-#: Show a reproduction's figure beside its numbers.
-FIGURE = Param("figure", bool, True, doc="show the reproduction's figure, where it has one")
-#: A view with its own control panel (False: its plot alone, the controls shown elsewhere).
-STANDALONE = Param("standalone", bool, True, doc="show the view's own control panel beside its plot")
-#: A view that draws now (False: when first shown, a hidden tab).
-ACTIVE = Param("active", bool, True, doc="draw now (False: when the view is first shown)")
+
+# ------------------------------------------------------------------------------- how something is shown
+# A view's canvas, its control panel, a reproduction's figure: options of the display, not
+# parameters of the analysis. Their defaults and choices are the display code's own; the rule
+# of their kind (True or False; one word of a list) is this one, the caller naming the option
+# (``label=``) and its choices (:meth:`Param.among`).
+#: A display option that is on or off.
+DISPLAY_FLAG = Param("flag", bool, False, doc="a display option: True or False")
+#: A display option chosen from the caller's words.
+DISPLAY_CHOICE = Param("choice", str, None, choices=(), doc="a display option: one of the caller's words")
 
 #: Ravana & Moffat's three judgment budgets (shallow ≤ medium ≤ deep), each a judgment budget N.
 BUDGET_LEVELS = ParamList("budgets", JUDGMENTS, names=("shallow", "medium", "deep"), noun="numbers of judgments",
@@ -801,7 +794,7 @@ PARAMS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
 FLAGS: Mapping[str, Param] = MappingProxyType({p.name: p for p in (
     COMPLETE, CONTINUITY_CORRECTION, HIGHER_IS_BETTER, ASSESSMENT_HIGHER_IS_BETTER, KEEP_UNPOOLED, ONLY_QRELS,
     RELEVANT, PROBABILITIES, WITHIN_QRELS, PROGRESS, HOLDS, TRUTH, JUDGED_ONLY, PER_TOPIC, INCLUDE_ALL, KEEP_DIFF,
-    LOG_SCALE, ACROSS_GROUPS, OVERWRITE, WITH_TRUTH, OPEN_BROWSER, FIGURE, STANDALONE, ACTIVE)})
+    LOG_SCALE, ACROSS_GROUPS, OVERWRITE, WITH_TRUTH, OPEN_BROWSER)})
 #: Parameters declared from another one (same bounds or choices, a narrower use).
 DERIVED: Mapping[str, Param] = MappingProxyType({"paired_test": PAIRED_TEST, "report_format": REPORT_FORMAT,
                                                  "random_state": RANDOM_STATE, "download_progress": DOWNLOAD_PROGRESS,
@@ -812,7 +805,7 @@ CHOICES: Mapping[str, Param] = MappingProxyType({
     "topic_rule": TOPIC_RULE,
     "wilcoxon_zero_method": WILCOXON_ZERO_METHOD, "wilcoxon_method": WILCOXON_METHOD, "bias_reference": BIAS_REFERENCE,
     "case_form": CASE_FORM, "on_duplicate": ON_DUPLICATE, "trec_version": TREC_VERSION, "binder_kind": BINDER_KIND,
-    "ranked": RANKED_RUNS, "pooled": POOLED_RUNS, "run_set": RUN_SET, "canvas": CANVAS,
+    "ranked": RANKED_RUNS, "pooled": POOLED_RUNS, "run_set": RUN_SET,
     "estimator_name": ESTIMATOR_NAME})
 
 
@@ -846,15 +839,16 @@ def add_option(parser, *flags: str, param: Param, default: Any = ..., help: str 
 
 
 def slider_range(param: Param, *, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """``min``, ``max`` (when declared) and ``step`` of a slider for ``param``; a bound
-    that names another parameter takes its value from ``given`` (the other control's value).
+    """``min`` and ``max`` of a slider for ``param`` (each when declared); a bound that
+    names another parameter takes its value from ``given`` (the other control's value). The
+    slider's step is the widget's own.
 
     >>> slider_range(SMOOTHING)
-    {'min': 0.0, 'max': 1.0, 'step': 0.01}
+    {'min': 0.0, 'max': 1.0}
     >>> slider_range(POOL_DEPTH)
-    {'min': 1, 'step': 1}
+    {'min': 1}
     >>> slider_range(JUDGMENTS.within(high=500))
-    {'min': 1, 'max': 500, 'step': 1}
+    {'min': 1, 'max': 500}
     """
     cast = int if param.type is int else float
     low, high = param._bound(param.low, given)[0], param._bound(param.high, given)[0]
@@ -863,5 +857,4 @@ def slider_range(param: Param, *, given: Mapping[str, Any] | None = None) -> dic
         out["min"] = cast(low)
     if high is not None:
         out["max"] = cast(high)
-    out["step"] = cast(param.step if param.step is not None else (1 if param.type is int else 0.01))
     return out

@@ -433,9 +433,8 @@ def budget_pool(experiment: Experiment, *, judgments: int, runs: str | Iterable[
     >>> budget_pool(exp, judgments=2, seed=7).frame(exp)["docno"].tolist()
     ['x', 'y']
     """
-    n = JUDGMENTS.validate(judgments, "budget_pool")
     total = experiment.judgments.num_judgments
-    n = JUDGMENTS.within(high=total, note="the number of qrels entries").validate(n, "budget_pool")
+    n = JUDGMENTS.within(high=total, note="the number of qrels entries").validate(judgments, "budget_pool")
     idx = contributor_index(experiment, runs, "budget_pool")
     order = judgment_order(experiment, runs=_names(experiment, idx), seed=seed)
     judged = np.zeros(total, dtype=bool)

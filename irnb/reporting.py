@@ -307,7 +307,7 @@ class Report:
         frame.to_csv(out, index=False, float_format="%.17g", lineterminator="\n")
         return out.getvalue()
 
-    def render(self, format: str = "markdown") -> str:
+    def render(self, format: str = REPORT_FORMAT.default) -> str:
         REPORT_FORMAT.validate(format, None)
         return {"markdown": self.to_markdown, "latex": self.to_latex, "html": self.to_html,
                 "csv": self.to_csv}[format]()

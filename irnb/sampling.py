@@ -83,6 +83,7 @@ from .kernels import Judged, compute
 from .measures import Measure, parse_measures
 from .metrics import aggregate_over_topics, evaluate, judged_view
 from .params import LEVEL, PER_TOPIC, PRIOR, SAMPLES, random_generator
+from .params import SEED
 from .pooling import judged_mask_of, pool_label
 from .results import Result
 
@@ -99,7 +100,7 @@ _BATCH_CELLS = 1 << 22
 
 
 # =============================================================================== the prior
-def relevance_probabilities(experiment: Experiment, *, judged=None, prior="run") -> np.ndarray:
+def relevance_probabilities(experiment: Experiment, *, judged=None, prior=PRIOR.default) -> np.ndarray:
     """(S, T, D) probability π that the document at each rank is relevant under ``prior``
     (see the module docstring), at every unjudged rank; 0 at judged ranks and ranks with no
     document.
@@ -403,7 +404,8 @@ class SampledScores(Result):
 
 # =============================================================================== public API
 def sample_scores(experiment: Experiment, measures: str | Measure | Iterable[str | Measure], *, judged=None,
-                  prior="run", samples: int = 1000, level: float = 0.95, seed=0) -> SampledScores:
+                  prior=PRIOR.default, samples: int = SAMPLES.default, level: float = LEVEL.default,
+                  seed=SEED.default) -> SampledScores:
     """Sampled scores of every run on ``measures``: each unjudged document relevant with
     probability π from ``prior``, ``samples`` times (the method, the priors and how a drawn
     relevant document gets its grade are in the module docstring).

@@ -79,6 +79,7 @@ from .pair_kernels import Pairs, Scores, pair_moments, paired_t_kernel, pairs, s
 from .params import (ADJUSTMENT, CONTINUITY_CORRECTION, MATRIX_VALUE, N_RESAMPLES, PAIRED_TEST, TEST, TOPIC_RULE,
                      WILCOXON_METHOD,
                      WILCOXON_ZERO_METHOD, random_generator)
+from .params import SEED
 from .results import Result
 
 __all__ = [
@@ -170,7 +171,7 @@ class PairwiseTests(Result):
             "adjustment": self.adjustment,
         }
 
-    def matrix(self, value: str = "p_value") -> pd.DataFrame:
+    def matrix(self, value: str = MATRIX_VALUE.default) -> pd.DataFrame:
         """A run × run table of ``value``, row run versus column run; the diagonal is NaN.
 
         Symmetric values (``p_value``, ``n_topics``) are mirrored; signed ones
@@ -321,7 +322,8 @@ def t_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
 
 # =================================================================== Wilcoxon
 def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = None, topics: str = TOPIC_RULE.default,
-                  zero_method: str = "wilcox", correction: bool = False, method: str = "auto") -> PairwiseTests:
+                  zero_method: str = WILCOXON_ZERO_METHOD.default, correction: bool = False,
+                  method: str = WILCOXON_METHOD.default) -> PairwiseTests:
     """Wilcoxon signed-rank test for every pair; equals ``scipy.stats.wilcoxon(a, b,
     zero_method=zero_method, correction=correction, method=method)`` (scipy's defaults).
 
@@ -342,7 +344,7 @@ def wilcoxon_test(scores, measure=None, *, run_names: Sequence[str] | None = Non
     correction = CONTINUITY_CORRECTION.validate(correction, None)
     sc = _scores(scores, measure, run_names, topics)
     pr = pairs(sc)
-    stat, p, direction, used = wilcoxon_kernel(pr, zero_method, bool(correction), method)
+    stat, p, direction, used = wilcoxon_kernel(pr, zero_method, 0.5 if correction else 0.0, method)
     options = (("zero_method", zero_method), ("correction", bool(correction)), ("method", method))
     return _result("wilcoxon", sc, pr, stat, p, direction, used, options=options)
 
@@ -379,7 +381,7 @@ def sign_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
 # =================================================================== randomization
 def randomization_test(scores, measure=None, *, run_names: Sequence[str] | None = None,
                        topics: str = TOPIC_RULE.default, n_resamples: int = 9999,
-                       seed: int | np.random.Generator = 0) -> PairwiseTests:
+                       seed: int | np.random.Generator = SEED.default) -> PairwiseTests:
     """Paired randomization (sign-flip) test on the mean difference, two-sided.
 
     Under H0 each topic's difference is as likely to be + as −. B = ``n_resamples`` random

@@ -26,7 +26,7 @@ from collections import Counter
 from typing import Any
 from collections.abc import Callable, Iterable, Sequence
 
-from .params import FIGURE
+from .params import DISPLAY_FLAG
 
 __all__ = ["StaleClaim", "claim", "search", "listing", "percent", "say", "answer", "show_reproduction",
            "summarize_reproductions"]
@@ -137,7 +137,7 @@ def show_reproduction(reproduction_id: str, *, figure: bool = True, **options):
     for figures, the figure. ``options`` go to :func:`irnb.reproduce`. Returns the
     :class:`~irnb.papers.Reproduction`, or None (with a note) where this version of irnb
     has no reproduction of that id."""
-    figure = FIGURE.validate(figure, "show_reproduction")
+    figure = DISPLAY_FLAG.validate(figure, "show_reproduction", label="figure")
     from IPython.display import HTML, display
 
     from . import reproduce, reproduction_ids

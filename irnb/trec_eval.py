@@ -261,7 +261,7 @@ def parse_args(argv: Sequence[str]) -> tuple[Options, list[str], str | None]:
             if value != "trec_results":
                 raise UsageError(f"-T: irnb trec_eval reads results format 'trec_results' only, got {value!r}")
         elif flag == "--compat":
-            options.compat = _declared(TREC_VERSION.among(VERSIONS, listed="plain"), value, "--compat",
+            options.compat = _declared(TREC_VERSION.among(VERSIONS), value, "--compat",
                                        note="trec_eval major version")
         else:  # -D, -o, -Z
             raise UsageError(f"{flag}: not supported by irnb trec_eval (debug output, old output format and "

@@ -46,8 +46,8 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Sequence
 
-from .decision import DEFAULT_ALPHA, DEFAULT_TEST
 from .experiment import Experiment
+from .params import ALPHA, TEST
 from .views.base import DEFAULT_TOP, View, check_experiment
 from .views.bias import BIAS_DEPTHS, BiasView
 from .datasets.collection import Collection
@@ -161,8 +161,8 @@ def intervals_view(experiment: Experiment, *, top: int = DEFAULT_TOP, canvas: st
     return IntervalsView(experiment, top=top, canvas=canvas)
 
 
-def decision_view(experiment: Experiment, *, top: int = DEFAULT_TOP, test: str = DEFAULT_TEST,
-                  alpha: float = DEFAULT_ALPHA, canvas: str = "auto") -> DecisionView:
+def decision_view(experiment: Experiment, *, top: int = DEFAULT_TOP, test: str = TEST.default,
+                  alpha: float = ALPHA.default, canvas: str = "auto") -> DecisionView:
     """The decision matrix alone (see :class:`DecisionView`); ``test`` and ``alpha`` as in
     :func:`irnb.decision.compare_table`."""
     return DecisionView(experiment, top=top, test=test, alpha=alpha, canvas=canvas)

@@ -129,7 +129,7 @@ def test_default_budgets_and_errors(flip):
         budget_tests(flip, ["P@3"], seed=0, budgets=[13])
     with pytest.raises(ValueError, match="AP has no monotone bounds"):
         budget_tests(flip, ["AP"], seed=0)
-    with pytest.raises(ValueError, match="estimator must be one of S \\(simplistic\\).*got 'Q'"):
+    with pytest.raises(ValueError, match="estimator must be one of 'S' \\(simplistic\\).*got 'Q'"):
         budget_tests(flip, ["P@3"], seed=0, estimators="SQ")
     with pytest.raises(ValueError, match="background_rate \\(E\\) must be a number with 0 ≤ background_rate ≤ 1"):
         budget_tests(flip, ["P@3"], seed=0, background_rate=2.0)

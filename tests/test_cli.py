@@ -234,7 +234,7 @@ def test_compare_offers_every_test_and_names_it(two_runs, capsys):
     assert code == 0, err
     assert out.splitlines()[0].startswith("# P@1 with Unj@1: ")  # a family that needs a depth takes k
     code, _, err = _run(capsys, "compare", *two_runs, "-m", "P@1", "--assessment", "P")
-    assert code == 2 and "assessment must be an assessment measure family" in err
+    assert code == 2 and "assessment (an assessment measure family) must be one of 'Judged', " in err
 
 
 def test_simulate_writes_a_collection_that_evaluates(tmp_path, capsys):

@@ -202,7 +202,7 @@ def test_runs_from_files_and_mappings(tmp_path):
     assert Experiment({"renamed": runs["b.run"]}, QRELS).run_names == ("renamed",)
     with pytest.raises(ValueError, match="expected at least one run, got none"):
         Experiment([], QRELS)
-    with pytest.raises(ValueError, match=r"on_duplicate must be one of \('error', 'keep_first'\), got 'x'"):
+    with pytest.raises(ValueError, match=r"on_duplicate must be one of 'error' or 'keep_first', got 'x'"):
         Experiment(RUNS, QRELS, on_duplicate="x")
 
 

@@ -218,7 +218,8 @@ def test_interval_table_with_a_pool():
      r"estimator background \(X_B\) needs score intervals, which exist for P@k, RBP\(p\) \(binary gain\) and SDCG@k "
      r"only; AP has none"),
     (dict(measures=["P@10"], estimator="Q"), ValueError,
-     r"estimator must be one of S \(simplistic\), B \(background\), I \(interpolated\), M \(smoothed\), got 'Q'"),
+     r"estimator must be one of 'S' \(simplistic\), 'B' \(background\), 'I' \(interpolated\) or 'M' \(smoothed\), "
+     r"got 'Q'"),
     (dict(measures=["P@10"], background_rate=1.5), ValueError,
      r"interval_table: background_rate \(E\) must be a number with 0 ≤ background_rate ≤ 1, got 1.5"),
     (dict(measures=["P@10"], smoothing="sometimes"), ValueError,

@@ -115,7 +115,7 @@ def test_depth_and_rbp_baselines_order():
 
 
 def test_errors_name_the_parameter(exp):
-    with pytest.raises(ValueError, match="strategy must be one of decide-pairs, depth, rbp, got 'deep'"):
+    with pytest.raises(ValueError, match="strategy must be one of 'decide-pairs', 'depth' or 'rbp', got 'deep'"):
         judge_next(exp, strategy="deep")
     with pytest.raises(ValueError, match="n must"):
         judge_next(exp, n=0)

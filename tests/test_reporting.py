@@ -173,7 +173,7 @@ def test_latex_html_and_csv(with_baseline):
     assert list(csv["run"]) == list(with_baseline.table["run"])
     np.testing.assert_array_equal(csv["ci_low"].to_numpy(), with_baseline.table["ci_low"].to_numpy())
     np.testing.assert_array_equal(csv["p_adjusted"].to_numpy(), with_baseline.table["p_adjusted"].to_numpy())
-    with pytest.raises(ValueError, match=re.escape("format must be one of ('markdown', 'latex', 'html', 'csv'), "
+    with pytest.raises(ValueError, match=re.escape("format must be one of 'markdown', 'latex', 'html' or 'csv', "
                                                    "got 'pdf'")):
         with_baseline.render("pdf")
 
@@ -214,7 +214,7 @@ def test_benjamini_hochberg_hand_example():
         np.testing.assert_allclose(holm(values), multitest.multipletests(values, method="holm")[1], rtol=1e-12)
     tests = t_test([[0.5, 0.6, 0.7], [0.4, 0.4, 0.4], [0.3, 0.2, 0.4]])
     np.testing.assert_array_equal(tests.adjust("bh").p_value, benjamini_hochberg(tests.p_value))
-    with pytest.raises(ValueError, match=re.escape("adjustment method must be one of ('bonferroni', 'holm', 'bh'), "
+    with pytest.raises(ValueError, match=re.escape("adjustment method must be one of 'bonferroni', 'holm' or 'bh', "
                                                    "got 'fdr'")):
         tests.adjust("fdr")
 
@@ -250,10 +250,12 @@ def test_report_refuses_bad_options(clef):
     exp, _, _ = clef
     with pytest.raises(ValueError, match=re.escape("measures: NumRet is a count summed over topics")):
         report(exp, ["num_ret"])
-    with pytest.raises(ValueError, match=re.escape("correction must be one of ('bonferroni', 'holm', 'bh', 'none'), "
+    with pytest.raises(ValueError, match=re.escape("correction must be one of 'bonferroni', 'holm', 'bh' or 'none', "
                                                    "got 'fdr'")):
         report(exp, ["AP"], correction="fdr")
-    with pytest.raises(ValueError, match=re.escape("test must be one of ('t', 'wilcoxon', 'sign', 'randomization'), "
+    with pytest.raises(ValueError, match=re.escape("test must be one of 't' (paired t-test), 'wilcoxon' (Wilcoxon "
+                                                   "signed-rank test), 'sign' (sign test) or 'randomization' (paired "
+                                                   "randomization test), "
                                                    "got 'anova'")):
         report(exp, ["AP"], test="anova")
     with pytest.raises(TypeError, match="experiment must be an irnb.Experiment"):

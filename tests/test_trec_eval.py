@@ -378,7 +378,7 @@ def test_experiment_compat_is_validated_and_ranks_as_the_version_says():
     # 9.x: a tie, docno descending puts c (non-relevant) first → RR = 1/2; 10.0: a first → RR = 1
     assert float(evaluate(Experiment(close, qrels), "RR").aggregate("RR")[0]) == 0.5
     assert float(evaluate(Experiment(close, qrels, compat=10), "RR").aggregate("RR")[0]) == 1.0
-    with pytest.raises(ValueError, match=r"compat \(trec_eval version\) must be one of '9', '10', got '11'"):
+    with pytest.raises(ValueError, match=r"compat \(trec_eval version\) must be one of '9' or '10', got '11'"):
         Experiment(close, qrels, compat="11")
 
 

@@ -20,7 +20,7 @@ def test_on_duplicate_keep_first(tmp_path):
     assert ranking_of(run) == [("1", "b", 2.0), ("1", "a", 1.0), ("2", "a", 1.0)]
     q = read_qrels(write_file(tmp_path / "q", "1 0 a 2\n1 0 a 0\n"), on_duplicate="keep_first")
     assert q.to_frame().values.tolist() == [["1", "a", 2]]
-    with pytest.raises(ValueError, match=r"on_duplicate must be one of \('error', 'keep_first'\), got 'last'"):
+    with pytest.raises(ValueError, match=r"on_duplicate must be one of 'error' or 'keep_first', got 'last'"):
         read_run(path, on_duplicate="last")
 
 

@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 from ..experiment import Experiment
 from ..metrics import evaluate
 from ..params import ACROSS_GROUPS, MEASUREMENT_DEPTH
+from ..params import ALPHA, POOL_DEPTH, SEED
 from .real import clef_ehealth_2016_task2, trec_covid_round1
 
 __all__ = ["collection_statistics", "pairwise_overlap", "significant_pair_share", "pooled_share_of_others",
@@ -72,7 +73,7 @@ def _top_k_codes(experiment: Experiment, k: int) -> tuple[np.ndarray, np.ndarray
     return np.concatenate(run_idx), t, t * width + doc_code, np.concatenate(ranks)
 
 
-def pairwise_overlap(experiment: Experiment, *, depth: int = 100, across_groups: bool = False) -> float:
+def pairwise_overlap(experiment: Experiment, *, depth: int = POOL_DEPTH.default, across_groups: bool = False) -> float:
     """Mean over topics and run pairs of |top_depth(a) ∩ top_depth(b)| / depth.
 
     ``across_groups=True`` counts only pairs of runs from different groups.
@@ -151,7 +152,7 @@ def _pooled_share(top, contributing: np.ndarray, chosen: np.ndarray, *, pool_dep
 
 
 def matched_design_share(experiment: Experiment, *, contributing_groups: int, pool_depth: int = 100, k: int = 10,
-                         draws: int = 200, seed: int = 0) -> tuple[float, float, float]:
+                         draws: int = 200, seed: int = SEED.default) -> tuple[float, float, float]:
     """The statistic ``judged@k non-contributing`` of a pool designed as the simulator's:
     ``contributing_groups`` groups drawn at random (``draws`` times) from those of ``experiment``,
     one run per drawn group pooled to ``pool_depth`` (the group's contributing run where the
@@ -184,7 +185,7 @@ def matched_design_share(experiment: Experiment, *, contributing_groups: int, po
 
 
 def significant_pair_share(values: np.ndarray, evaluated: np.ndarray | None = None, *,
-                           alpha: float = 0.05) -> float:
+                           alpha: float = ALPHA.default) -> float:
     """Share of the pairs of rows (runs) of ``values`` (S, T) whose per-topic differences are
     significant in a two-sided paired t-test at level ``alpha``, over the topics both rows
     have (``evaluated``; all topics when None). Pairs with fewer than two such topics, or
@@ -307,7 +308,7 @@ def real_statistics(data_dir) -> pd.DataFrame:
     })
 
 
-def calibration_table(data_dir, *, seed: int = 0, tolerance: float = TOLERANCE,
+def calibration_table(data_dir, *, seed: int = SEED.default, tolerance: float = TOLERANCE,
                       real: pd.DataFrame | None = None) -> pd.DataFrame:
     """Simulated versus real statistics, one row per statistic.
 

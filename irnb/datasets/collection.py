@@ -121,7 +121,7 @@ def _group_names(G: int) -> list[str]:
 
 
 def simulate(
-    seed: int = 0,
+    seed: int = SEED.default,
     *,
     num_topics: int = SIMULATION_PARAMS["num_topics"].default,
     num_runs: int = SIMULATION_PARAMS["num_runs"].default,

@@ -147,7 +147,8 @@ def _mirror(mirror: str | None) -> str:
     return str(mirror)
 
 
-def fetch_trec_covid(*, round: int = 1, with_truth: bool = True, cache: str | os.PathLike | None = None,
+def fetch_trec_covid(*, round: int = TREC_COVID_ROUND.default, with_truth: bool = True,
+                     cache: str | os.PathLike | None = None,
                      mirror: str | None = None, progress: bool = False) -> Path:
     """The cache folder holding TREC-COVID round ``round``, every file checked against its sha256;
     files not yet there are downloaded from ``mirror`` (default GitHub's raw-file host).
@@ -209,7 +210,8 @@ def fetch_trec_covid(*, round: int = 1, with_truth: bool = True, cache: str | os
     return folder
 
 
-def trec_covid(*, round: int = 1, with_truth: bool = True, cache: str | os.PathLike | None = None,
+def trec_covid(*, round: int = TREC_COVID_ROUND.default, with_truth: bool = True,
+               cache: str | os.PathLike | None = None,
                mirror: str | None = None, progress: bool = False):
     """TREC-COVID round 1 as an :class:`irnb.Experiment`, downloaded once and read from the cache
     after (see :func:`fetch_trec_covid` for ``cache``, ``mirror`` and the errors).

@@ -17,6 +17,7 @@ from scipy import stats
 from ..experiment import Experiment
 from ..measures import parse_measures
 from ..metrics import aggregate_over_topics, evaluate
+from ..params import RELEVANCE_LEVEL
 
 __all__ = ["EstimatorError", "estimator_error"]
 
@@ -54,7 +55,7 @@ def _experiment_of(source) -> Experiment:
     return experiment
 
 
-def estimator_error(source, measure, estimates, *, relevance_level: int = 1,
+def estimator_error(source, measure, estimates, *, relevance_level: int = RELEVANCE_LEVEL.default,
                     estimator: str | None = None) -> EstimatorError:
     """Compare ``estimates`` of ``measure`` with its value on the complete truth.
 

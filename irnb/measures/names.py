@@ -72,9 +72,8 @@ def _build(family: Family, cutoff: str | None, params: dict[str, Any], text: str
         if key not in known:
             allowed = ", ".join(["rel"] * family.uses_rel + list(known)) or "none"
             raise ValueError(f"{owner}: unknown parameter {key!r} for {family.name} (allowed: {allowed})")
-    values = {k: (v if not isinstance(v, str) else known[k].convert(v, owner)) for k, v in params.items()}
-    for key, value in values.items():
-        values[key] = known[key].validate(value, owner)
+    values = {k: known[k].convert(v, owner) if isinstance(v, str) else known[k].validate(v, owner)
+              for k, v in params.items()}
     if cutoff is not None and family.at_param is not None:
         if family.at_param in values:
             raise ValueError(f"{owner}: {family.at_param} given twice (after @ and as a parameter)")

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..kernels import Judged, safe_divide
 from .base import Family, Param, register
+from ..params import NUM_DOCS
 
 __all__ = ["set_counts", "set_f", "set_utility"]
 
@@ -33,7 +34,8 @@ def set_f(view: Judged, x: float) -> np.ndarray:
     return out
 
 
-def set_utility(view: Judged, a: float, b: float, c: float, d: float | None = None, num_docs: int = 0) -> np.ndarray:
+def set_utility(view: Judged, a: float, b: float, c: float, d: float | None = None,
+                num_docs: int = NUM_DOCS.default) -> np.ndarray:
     """(S, T) a·(relevant retrieved) + b·(non-relevant retrieved) + c·(relevant not
     retrieved), and with ``d`` trec_eval's 4th term d·(non-relevant not retrieved) =
     d·(num_docs + relevant retrieved − retrieved − R), num_docs the collection size."""

@@ -571,7 +571,7 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
         values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)  # -o budgets=500
         budgets = tuple(sorted({int(b) for b in values}))
     st, sets, tests, frame = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
-    run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
+    run_set = RUN_SET.among(sets).validate(run_set or _main_set(sets), id)
     sub = frame[frame["run_set"] == run_set]
     table = sub.pivot_table(index="budget", columns=["measure", "estimator"], values="fraction", sort=False)
     table = table.reindex(columns=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]))
@@ -681,7 +681,7 @@ def table3(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
     sets = _run_sets(source, st)
     if not sets:
         raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
-    run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
+    run_set = RUN_SET.among(sets).validate(run_set or _main_set(sets), id)
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
     rec = tests.recanting(alpha=ALPHA)
     rec = rec[rec["run_set"] == run_set]

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..intervals import ESTIMATORS, estimator_key
+from ..intervals import ESTIMATORS
 from ..measures import FAMILIES
+from ..params import ESTIMATOR_NAME
 
 __all__ = [
     "PALETTE",
@@ -89,13 +90,9 @@ def measure_label(name: str) -> str:
 
 
 def plot_estimator_key(estimator: str, plot: str) -> str:
-    """:func:`irnb.intervals.estimator_key` ("S", "X_S" or "simplistic" → "S"), its error
-    prefixed with the plot's name."""
-    try:
-        return estimator_key(estimator)
-    except ValueError:
-        raise ValueError(f"{plot}: estimator must be one of S, B, I, M (or X_S …, or a name such as 'smoothed'), "
-                         f"got {estimator!r}") from None
+    """The letter of a point estimator ("S", "X_S" or "simplistic" → "S"), its error
+    prefixed with the plot's name (:data:`irnb.params.ESTIMATOR_NAME`)."""
+    return ESTIMATOR_NAME.validate(estimator, plot)
 
 
 def estimate_label(estimates, estimator: str) -> str:

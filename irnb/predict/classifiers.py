@@ -104,9 +104,10 @@ class ClassifierOptions:
     seed: int
 
     @classmethod
-    def validated(cls, owner: str, *, method="svm", decision_rule=None, relevance_level=1, relevant_grade=None,
+    def validated(cls, owner: str, *, method="svm", decision_rule=None, relevance_level=RELEVANCE_LEVEL.default,
+                  relevant_grade=None,
                   background_weight=0.2, C=None, max_features=1_000_000, calibration_folds=3, probabilities=True,
-                  seed=0) -> ClassifierOptions:
+                  seed=SEED.default) -> ClassifierOptions:
         """The options checked against their declared bounds (errors name ``owner``)."""
         method = METHOD.validate(method, owner)
         if decision_rule is None:

@@ -24,7 +24,7 @@ from ..metrics import Evaluation, evaluate_view, level_counts_of
 from ..params import COMPLETE, PROBABILITIES, TRUTH, WITHIN_QRELS
 from ..pooling import DEPTH, judged_mask_of, pool_label
 from ..trecdata import Qrels
-from .classifiers import EXPECTED_BACKGROUND, ClassifierOptions, classify_topic
+from .classifiers import EXPECTED_BACKGROUND, RELEVANCE_LEVEL, SEED, ClassifierOptions, classify_topic
 from .features import term_counts_covering
 
 # =============================================================================== run lines → cells
@@ -301,14 +301,14 @@ def complete_qrels(
     within_qrels: bool = False,
     method: str = "svm",
     decision_rule: str | None = None,
-    relevance_level: int = 1,
+    relevance_level: int = RELEVANCE_LEVEL.default,
     relevant_grade: int | None = None,
     background_weight: float = 0.2,
     C: float | None = None,
     max_features: int = 1_000_000,
     calibration_folds: int = 3,
     probabilities: bool = True,
-    seed: int = 0,
+    seed: int = SEED.default,
 ) -> CompletedQrels:
     """Predict the relevance of the unjudged documents in the top ``depth`` of ``runs`` with
     a classifier trained, per topic, on the judged documents of ``pool``.
@@ -364,7 +364,7 @@ def complete_qrels(
                                            relevant_grade=relevant_grade, background_weight=background_weight, C=C,
                                            max_features=max_features, calibration_folds=calibration_folds,
                                            probabilities=probabilities, seed=seed)
-    chosen = PredictionTargets.select(experiment, pool=pool, targets=targets, depth=depth, runs=runs,
+    chosen = PredictionTargets._select(experiment, pool=pool, targets=targets, depth=depth, runs=runs,
                                       within_qrels=within_qrels, owner=owner)
     return _predict(experiment, documents, chosen, settings, f"{chosen.scope}, trained on {pool_label(pool)}")
 
@@ -383,11 +383,11 @@ class PredictionTargets:
     scope: str = ""
 
     @classmethod
-    def select(cls, experiment: Experiment, *, pool, targets, depth, runs, within_qrels: bool,
-               owner: str) -> PredictionTargets:
+    def _select(cls, experiment: Experiment, *, pool, targets, depth, runs, within_qrels: bool,
+                owner: str) -> PredictionTargets:
         """The targets of :func:`complete_qrels` (its written policy): ``targets`` (qrels
-        entries), or the unjudged documents in the top ``depth`` of ``runs``."""
-        within_qrels = WITHIN_QRELS.validate(within_qrels, owner)
+        entries), or the unjudged documents in the top ``depth`` of ``runs``; the flag is
+        checked by :func:`complete_qrels`."""
         j = experiment.judgments
         mask = training_mask(experiment, pool)
         judged_q = j.judged_entries(mask)

@@ -76,7 +76,8 @@ def _expected(experiment, probabilities, pool, relevance_level, background_rate,
     return expected_gains(experiment, mask, level, value, cells, rate)
 
 
-def expected_relevance(experiment: Experiment, probabilities, *, pool=None, relevance_level: int = 1,
+def expected_relevance(experiment: Experiment, probabilities, *, pool=None,
+                       relevance_level: int = RELEVANCE_LEVEL.default,
                        background_rate: float = 0.0, owner: str = "expected_relevance") -> np.ndarray:
     """(S, T, D) expected binary gain at every rank, the gains :func:`expected_precision` and
     :func:`expected_rbp` weigh: 1 or 0 for a judged document, its probability of relevance
@@ -90,7 +91,8 @@ def _cutoff(k, owner: str) -> int:
     return DEPTH.validate(k, owner)
 
 
-def expected_precision(experiment: Experiment, probabilities, k: int, pool=None, *, relevance_level: int = 1,
+def expected_precision(experiment: Experiment, probabilities, k: int, pool=None, *,
+                       relevance_level: int = RELEVANCE_LEVEL.default,
                        background_rate: float = 0.0) -> np.ndarray:
     """(S, T) expected P@k: judged documents count 1 if relevant and 0 if not, unjudged
     documents their probability of relevance (``probabilities``: a :class:`CompletedQrels`,
@@ -115,8 +117,9 @@ def expected_precision(experiment: Experiment, probabilities, k: int, pool=None,
     return weighted_precision(gains, "P", k=k)
 
 
-def expected_rbp(experiment: Experiment, probabilities, p: float = 0.8, pool=None, *, k: int | None = None,
-                 relevance_level: int = 1, background_rate: float = 0.0) -> np.ndarray:
+def expected_rbp(experiment: Experiment, probabilities, p: float = RBP_PERSISTENCE.default, pool=None, *,
+                 k: int | None = None, relevance_level: int = RELEVANCE_LEVEL.default,
+                 background_rate: float = 0.0) -> np.ndarray:
     """(S, T) expected RBP(p) = (1 − p) Σ_i p^(i−1) E[g_i] over the top min(k, run length)
     documents, with the expected gains of :func:`expected_precision` (binary relevance).
     Documents beyond the run add nothing, as in RBP itself, so the value lies in [B, T]

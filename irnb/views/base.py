@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from .. import plots
 from ..experiment import Experiment
 from ..measures import parse_measure
-from ..params import ACTIVE, STANDALONE, TOP_RUNS
+from ..params import DISPLAY_FLAG, TOP_RUNS
 from ..pooling import depth_pool
 from .controls import build_controls, locked_controls, locked_list_html, sync_controls
 from .frames import Frame
@@ -75,8 +75,8 @@ class View:
 
     def __init__(self, experiment: Experiment, *, controls: Mapping[str, Any] | None = None, top: int = DEFAULT_TOP,
                  canvas: str = "auto", standalone: bool = True, active: bool = True):
-        standalone = STANDALONE.validate(standalone, type(self).__name__)
-        active = ACTIVE.validate(active, type(self).__name__)
+        standalone = DISPLAY_FLAG.validate(standalone, type(self).__name__, label="standalone")
+        active = DISPLAY_FLAG.validate(active, type(self).__name__, label="active")
         import ipywidgets as w
 
         check_experiment(experiment, type(self).__name__)

@@ -31,8 +31,8 @@ from ..papers.registry import pool_depth_rule
 from ..params import slider_range
 from ..pooling import POOL_PARAMS
 
-__all__ = ["MEASURES", "SLIDER_LABELS", "SLIDER_PARAMS", "ALL_CONTROLS", "build_controls", "background_rates",
-           "locked_controls", "sync_controls", "control_help", "help_text", "tooltip_trait",
+__all__ = ["MEASURES", "SLIDER_LABELS", "SLIDER_PARAMS", "SMOOTHING_STEP", "ALL_CONTROLS", "build_controls",
+           "background_rates", "locked_controls", "sync_controls", "control_help", "help_text", "tooltip_trait",
            "ipywidgets_major", "reason_line", "locked_html", "locked_list_html"]
 
 #: Measure choices; "@k" takes the measurement-depth slider's value.
@@ -43,6 +43,8 @@ SLIDER_LABELS = {"depth": "pool depth d", "measurement_depth": "measurement dept
 #: Slider → the declared parameter it sets (bounds, default and description).
 SLIDER_PARAMS = {"depth": POOL_PARAMS["depth"], "measurement_depth": INTERVAL_PARAMS["measurement_depth"],
                  "background_rate": INTERVAL_PARAMS["background_rate"], "smoothing": INTERVAL_PARAMS["smoothing"]}
+#: The λ slider's step: a hundredth of its range [0, 1].
+SMOOTHING_STEP = 0.01
 
 #: Every control the explorer builds, in the sidebar's order.
 ALL_CONTROLS = ("depth", "measurement_depth", "background_rate", "smoothing", "auto_smoothing", "measure",
@@ -88,7 +90,7 @@ def build_controls(experiment: Experiment, names: Sequence[str], *, collection=N
         "background_rate": lambda: w.SelectionSlider(options=background_rates(e_param), value=e_param.default,
                                                      style=style, continuous_update=False,
                                                      description=SLIDER_LABELS["background_rate"]),
-        "smoothing": lambda: w.FloatSlider(value=0.5, **slider_range(l_param),
+        "smoothing": lambda: w.FloatSlider(value=0.5, step=SMOOTHING_STEP, **slider_range(l_param),
                                            description=SLIDER_LABELS["smoothing"], style=style,
                                            continuous_update=False, disabled=True),
         "auto_smoothing": lambda: w.Checkbox(value=l_param.default == "auto", description="λ = 1 − Δ",

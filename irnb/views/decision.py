@@ -18,11 +18,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import plots
-from ..decision import (DEFAULT_ALPHA, DEFAULT_TEST, TABLE1_MEASURES, assessment_measure, case_matrix,
-                        case_proportions, compare_table, procedure_label)
+from ..decision import (TABLE1_MEASURES, assessment_measure, case_matrix, case_proportions, compare_table,
+                        procedure_label)
 from ..experiment import Experiment
 from ..measures import parse_measure
 from ..metrics import evaluate, judged_view
+from ..params import ALPHA, TEST
 from ..stats import PAIR_LOCAL_TESTS
 from .base import InvalidSetting, View, check_experiment
 from .layout import PLOT_WIDTH
@@ -56,7 +57,7 @@ class DecisionView(View):
     height_ratios = (3.0, 2.0)
     anchors = {"matrix": "W"}
 
-    def __init__(self, experiment: Experiment, *, test: str = DEFAULT_TEST, alpha: float = DEFAULT_ALPHA, **kwargs):
+    def __init__(self, experiment: Experiment, *, test: str = TEST.default, alpha: float = ALPHA.default, **kwargs):
         self.procedure = procedure_label(test, alpha=alpha)  # checks test and alpha
         self.test = test
         self.alpha = alpha

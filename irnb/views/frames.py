@@ -21,14 +21,14 @@ from io import BytesIO
 from typing import Any
 from collections.abc import Sequence
 
-from ..params import CANVAS
+from ..params import DISPLAY_CHOICE
 from .layout import PNG_DPI
 from .text_cache import text_cache_canvas
 
 __all__ = ["CANVASES", "Frame", "png"]
 
 #: The canvases a view can draw on ("auto": ipympl when it is matplotlib's backend, else PNG).
-CANVASES = CANVAS.choices
+CANVASES = ("auto", "ipympl", "png")
 
 
 class Frame:
@@ -39,7 +39,7 @@ class Frame:
 
     def __init__(self, figsize: tuple[float, float], canvas: str, grid: tuple[int, int], width_ratios=None,
                  height_ratios=None):
-        CANVAS.validate(canvas, None)
+        DISPLAY_CHOICE.among(CANVASES).validate(canvas, None, label="canvas")
         self.figure, self.widget, self.mode = _figure(figsize, canvas, grid, width_ratios, height_ratios)
         self.layouts = 0
         self._layout: tuple[int, ...] | None = None

@@ -185,8 +185,8 @@ def test_trec_names_are_never_matched_by_substring():
     ("IPrec@1.5", r"recall must be a number with 0 ≤ recall ≤ 1, got 1.5"),
     ("Rprec_mult_0", r"mult must be a number > 0, got 0"),
     ("SetF(beta=-1)", r"beta must be a number ≥ 0, got -1"),
-    ("RBP(gain=fancy)", r"gain must be one of 'binary', 'graded', got 'fancy'"),
-    ("RBPResidual(tail=never)", r"tail must be one of 'always', 'if_unjudged', got 'never'"),
+    ("RBP(gain=fancy)", r"gain must be one of 'binary' or 'graded', got 'fancy'"),
+    ("RBPResidual(tail=never)", r"tail must be one of 'always' or 'if_unjudged', got 'never'"),
 ])
 def test_out_of_bounds_parameters(text, message):
     with pytest.raises(ValueError, match=message):
@@ -336,7 +336,7 @@ def test_register_refuses_what_would_break_the_registry():
         register(Family("X", "x", "a test", trec_cut_name="map_cut", kernel=kernel))
     with pytest.raises(ValueError, match=r"measure family 'X' declares no kernel\(view, measure\)"):
         register(Family("X", "x", "a test"))
-    with pytest.raises(ValueError, match=r"measure family 'X': role must be one of 'performance', 'assessment', "
+    with pytest.raises(ValueError, match=r"measure family 'X': role must be one of 'performance' or 'assessment', "
                                          r"got 'judge'"):
         register(Family("X", "x", "a test", role="judge", kernel=kernel))
     with pytest.raises(ValueError, match=r"measure family 'Xj' is the condensed form of 'X', which is not declared"):

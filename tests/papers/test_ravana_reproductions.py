@@ -195,7 +195,7 @@ def test_fig1_estimates_are_the_cores_at_each_depth(reps, fig1_contributors, col
 
 
 def test_fig1_pooled_is_checked(collection):
-    message = (r"pooled must be one of \('auto', 'all', 'contributors'\) .*'auto': all on a simulated Collection.*"
+    message = (r"pooled must be one of 'auto', 'all' or 'contributors' .*'auto': all on a simulated Collection.*"
                r", got 'some'")
     with pytest.raises(ValueError, match=message):
         irnb.reproduce("ravana2010-fig1", collection, pooled="some")

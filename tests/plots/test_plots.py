@@ -130,7 +130,8 @@ def test_topic_intervals_plot_shows_one_runs_evaluated_topics(intervals):
 
 def test_plot_errors_name_what_was_wrong(intervals):
     ax = plots.intervals_plot(intervals)
-    with pytest.raises(ValueError, match="estimator must be one of S, B, I, M"):
+    with pytest.raises(ValueError, match="update_intervals_plot: estimator must be one of 'S' \\(simplistic\\), "
+                                         ".*got 'Q'"):
         plots.update_intervals_plot(ax, intervals, estimates=point_estimates(intervals), estimator="Q")
     with pytest.raises(ValueError, match="truth must be 3 values"):
         plots.update_intervals_plot(ax, intervals, truth=[0.1, 0.2])

@@ -88,7 +88,7 @@ def test_parameter_errors_teach():
         complete_qrels(exp, texts, method="kld")
     with pytest.raises(ValueError, match="either targets= .* or depth="):
         complete_qrels(exp, texts, depth=4, targets=np.ones(3, bool), method="kld")
-    with pytest.raises(ValueError, match=r"method must be one of 'svm', 'kld', got 'bayes'"):
+    with pytest.raises(ValueError, match=r"method must be one of 'svm' or 'kld', got 'bayes'"):
         complete_qrels(exp, texts, depth=4, method="bayes")
     with pytest.raises(ValueError, match=r"background_weight \(λ\) must be a number with 0 < background_weight < 1"):
         complete_qrels(exp, texts, depth=4, method="kld", background_weight=1.0)
@@ -141,7 +141,7 @@ def test_svm_marks_positive_decision_values_relevant_by_default(small, small_cor
     assert kld.settings["decision_rule"] == "count"
     with pytest.raises(ValueError, match=r"decision_rule='sign' needs decision values that change sign"):
         complete_qrels(exp, small_corpus, **{**kw, "method": "kld"}, decision_rule="sign")
-    with pytest.raises(ValueError, match=r"decision_rule must be one of 'sign', 'count' \(or None: the method's "
+    with pytest.raises(ValueError, match=r"decision_rule must be one of 'sign' or 'count' \(or None: the method's "
                                          r"own\), got 'median'"):
         complete_qrels(exp, small_corpus, decision_rule="median", **kw)
 

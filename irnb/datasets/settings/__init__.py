@@ -22,6 +22,7 @@ from collections.abc import Mapping
 
 from . import baillie, buttcher, ravana, thesis
 from .base import REPORTED_KEYS, Setting
+from ...params import SEED
 
 __all__ = ["Setting", "SETTINGS", "REPORTED_KEYS", "paper_setting", "setting_for", "paper_of"]
 
@@ -55,7 +56,7 @@ def setting_for(id_or_paper: str) -> Setting:
     return SETTINGS[paper_of(id_or_paper)]
 
 
-def paper_setting(id_or_paper: str, seed: int = 0):
+def paper_setting(id_or_paper: str, seed: int = SEED.default):
     """The simulated :class:`~irnb.datasets.Collection` in the design of the paper of
     ``id_or_paper`` (a paper key such as ``"buttcher2007"`` or a reproduction id), on ``seed``.
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 from collections.abc import Mapping
+from ...params import SEED
 
 __all__ = ["Setting", "REPORTED_KEYS"]
 
@@ -37,11 +38,11 @@ class Setting:
         object.__setattr__(self, "reported", MappingProxyType(dict(self.reported)))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
-    def build(self, seed: int = 0):
+    def build(self, seed: int = SEED.default):
         """The simulated collection of this setting on ``seed`` (cached: the same object per seed)."""
         return _simulate(tuple(self.params.items()), seed)
 
-    def label(self, seed: int = 0) -> str:
+    def label(self, seed: int = SEED.default) -> str:
         """How a reproduction names its data, e.g. ``"simulated TREC 2006 Terabyte setting (seed 0)"``."""
         return f"simulated {self.name} setting (seed {seed})"
 
