@@ -69,6 +69,7 @@ import pandas as pd
 from irnb.datasets import model, simulate
 from irnb.datasets.calibration import POOL_DEPENDENT, collection_statistics, real_statistics
 from irnb.datasets.params import defaults as simulate_defaults
+from irnb.params import DISPLAY_CHOICE
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -243,8 +244,7 @@ def background_rate_ratio(exp, depth: int, e_pool: str = "contributors") -> floa
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.pooling import depth_pool
 
-    if e_pool not in E_POOLS:
-        raise ValueError(f"background_rate_ratio: e_pool must be one of {E_POOLS}, got {e_pool!r}")
+    DISPLAY_CHOICE.among(E_POOLS).validate(e_pool, "background_rate_ratio", label="e_pool")
     runs = list(exp.run_names) if e_pool == "all" else None
     pool = depth_pool(exp, depth=depth, runs=runs)
     fit = estimate_background_rate(exp, depth=depth, pool=pool, runs=runs)

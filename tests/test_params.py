@@ -866,7 +866,7 @@ def test_every_public_flag_is_validated_through_its_declaration():
 
 
 def test_a_choice_with_synonyms_gives_back_the_choice():
-    """An estimator by letter, name or symbol (``estimator_key``, formerly checked by hand)."""
+    """An estimator by letter, name or symbol (``estimator_key``)."""
     from irnb.intervals import ESTIMATORS, estimator_key
 
     assert [params.ESTIMATOR_NAME.validate(w, "f") for w in ("M", "smoothed", "X_M", np.str_("X_S"))] == \

@@ -140,7 +140,8 @@ def test_background_rate_ratio_pools_all_runs_on_request(tune):
     assert tune.background_rate_ratio(exp, 10, "all") == pytest.approx(expected)
     contributors = depth_pool(exp, depth=10)
     assert contributors.num_judged < pool.num_judged  # 3 of 6 runs contribute: the two pools differ
-    with pytest.raises(ValueError, match=r"e_pool must be one of \('contributors', 'all'\), got 'every'"):
+    with pytest.raises(ValueError, match=r"background_rate_ratio: e_pool must be one of 'contributors' or 'all', "
+                                         r"got 'every'"):
         tune.background_rate_ratio(exp, 10, "every")
 
 

@@ -21,7 +21,6 @@ NOT_YET_CLEAN = {
     "tests/papers/test_reproduce.py": 1,
     "tests/papers/test_reproduce_real.py": 1,
     "tests/test_browser.py": 2,
-    "tests/test_params.py": 1,
 }
 
 _NUMBER = r"\d[\d.,]*(?:\s*[–-]\s*\d[\d.,]*)?"
