@@ -42,7 +42,8 @@ from ..decision import (ASSESSMENT_FAMILIES, CASES, DEPTHS, STRENGTH, case_count
                         procedure_label)
 from ..measures import parse_measure
 from ..metrics import evaluate
-from ..params import MEASUREMENT_DEPTH
+from ..params import ALPHA, MEASUREMENT_DEPTH, TEST
+from . import figures
 from .registry import Claim, Headline, Reproduction, Source, register
 
 __all__: list[str] = []
@@ -360,7 +361,7 @@ def _table1_claims(paper: pd.DataFrame, rows: Mapping[str, pd.Series], chosen: s
 
 @register("baillie2007-table1", "Share of run pairs in decision-matrix cases 1–4 by measurement depth "
           "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1", needs=("pairs",))
-def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_depths: Sequence[int] = (),
+def _table1(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, pool_depths: Sequence[int] = (),
             assessment: str | None = None):
     """``pool_depths`` adds one row per depth-d pool of the contributing runs (the papers'
     collections differ in pool depth); ``assessment`` replaces A for every column by that
@@ -560,42 +561,6 @@ def _check_pairs(grid: _Grid, pairs, n: int, owner: str) -> list[tuple[str, str]
     return pairs
 
 
-def _draw_pairs(rep: Reproduction, ax=None):
-    """One row of panels per pair: the measure (left) and A_p (right) across depths. The
-    test and α that decided the cases and what the bars are (``curves.attrs``) head the
-    figure, or each row's left panel when ``ax`` is given."""
-    import textwrap
-
-    from .. import plots
-
-    curves = rep.details["curves"]
-    caption = plots.procedure_caption(curves)
-    bars = curves.attrs.get("intervals")
-    labels = list(dict.fromkeys(curves["pair"]))
-    said = "" if caption is None else f"cases by {caption}" + (f"; bars: {bars}" if bars else "")
-    cases_by = textwrap.fill(said, 50) if said else ""
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        figure, ax = plt.subplots(len(labels), 2, figsize=(10, 3.6 * len(labels)), layout="constrained",
-                                  squeeze=False)
-        if cases_by:
-            figure.suptitle(textwrap.fill(f"{rep.id} ({rep.data}): {said}", 110), fontsize="medium")
-            cases_by = ""  # said once, above every panel
-    axes = np.asarray(ax, dtype=object).reshape(-1)
-    if axes.size != 2 * len(labels):
-        raise ValueError(f"{rep.id}: ax must hold {2 * len(labels)} Axes (one row of two per pair), got {axes.size}")
-    for i, label in enumerate(labels):
-        for j, kind in enumerate(("measure", "assessment")):
-            part = curves[(curves["pair"] == label) & (curves["kind"] == kind)]
-            if kind == "measure":
-                title = f"{label}: {part['measure'].iloc[0].split('@')[0]}@d" + (f"\n{cases_by}" if cases_by else "")
-            else:
-                title = f"{label}: A_p@d"
-            plots.depth_curves_plot(part, title=title, ax=axes[2 * i + j])
-    return axes.reshape(len(labels), 2)
-
-
 def _pairs_setting(source: Source, grid: _Grid, measure: str, what: str, curves: pd.DataFrame) -> str:
     return (f"Setting: {source.describe()}; {measure} and {_a_name(grid.assessment)} "
             f"({_judged_words(assessment=grid.assessment)}) of {what}, means over the topics both runs answered "
@@ -659,7 +624,7 @@ def _even_scores(grid: _Grid, reading: str) -> pd.DataFrame:
 
 @register("baillie2007-fig2", "Two pairs across measurement depths: P@d and A_p@d with intervals and cases",
           f"{PAPER_2007}, Fig. 2", needs=("pairs",))
-def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+def _fig2(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
           assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2007-fig2", name="depths", noun="measurement depths")
@@ -719,7 +684,7 @@ def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
         _count_sensitivity({"top pattern": even_counts, "bottom pattern": converge_counts}),
     ]
     return Reproduction("baillie2007-fig2", "", f"{PAPER_2007}, Fig. 2", table, None, "\n".join(notes),
-                        source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
+                        source.label, draw=figures.depth_pairs, headline=headline, details={"curves": curves})
 
 
 # =============================================================================== 2008 Tables 3 and 4
@@ -774,7 +739,7 @@ def _case3_untested(row: pd.Series, depths: Sequence[int]) -> str:
 
 @register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
           f"{PAPER_2008}, Table 3", needs=("pairs",))
-def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
             pool_depths: Sequence[int] = (), assessment: str = "Judged"):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
     depths, fam, table, rows = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
@@ -817,7 +782,7 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
 
 @register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
           f"{PAPER_2008}, Table 4", needs=("pairs",))
-def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+def _table4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
             pool_depths: Sequence[int] = (), assessment: str = "Judged"):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
     depths, fam, table, rows = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
@@ -872,7 +837,7 @@ def _case_counts_full(grid: _Grid, reading: str, case: int) -> int:
 
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
           f"{PAPER_2008}, Fig. 4", needs=("pairs",))
-def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+def _fig4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
           assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: four (run, run) pairs (for cases 1, 2, 3, 4) instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig4", name="depths", noun="measurement depths")
@@ -916,7 +881,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
         _count_sensitivity({f"case {c}": counts[c] for c in _CASES}),
     ]
     return Reproduction("baillie2008-fig4", "", f"{PAPER_2008}, Fig. 4", table, None, "\n".join(notes),
-                        source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
+                        source.label, draw=figures.depth_pairs, headline=headline, details={"curves": curves})
 
 
 # =============================================================================== 2008 Fig. 11
@@ -933,7 +898,7 @@ def _direction_shares(cases: pd.DataFrame, first: int, last: int) -> tuple[float
 
 @register("baillie2008-fig11", "Two pairs that swap from a strong to a weak comparison beyond the pool depth "
           "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11", needs=("pairs",))
-def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
+def _fig11(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
            assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig11", name="depths", noun="measurement depths")
@@ -987,27 +952,10 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
         _count_sensitivity({"swapping pairs": counts}),
     ]
     return Reproduction("baillie2008-fig11", "", f"{PAPER_2008}, Fig. 11", table, None, "\n".join(notes),
-                        source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
+                        source.label, draw=figures.depth_pairs, headline=headline, details={"curves": curves})
 
 
 # =============================================================================== 2008 Fig. 12
-def _draw_fig12(rep: Reproduction, ax=None):
-    from .. import plots
-    from ..plots.legends import outside_legend
-
-    runs = rep.details["runs"]
-    judged = runs.attrs["assessment"]
-    ax = plots.ranked_runs_plot(runs, measure="AP", assessment=judged, ax=ax)
-    order = np.lexsort((np.arange(len(runs)), -runs["AP"].to_numpy()))
-    x = np.arange(1, len(runs) + 1)
-    ax.plot(x, runs["RecallAssessment"].to_numpy()[order], marker="^", markersize=3, linestyle="none",
-            color="0.4", label="Recall of Assessment")
-    outside_legend(ax, *ax.get_legend_handles_labels())  # off the data
-    ax.set_title(f"{rep.data}: runs ranked by MAP (τ with {plots.measure_label(judged)} = {rep.table.iloc[0, 0]:.3f})",
-                 fontsize="medium")
-    return ax
-
-
 def _fifths(values: np.ndarray) -> tuple[float, float, float]:
     """Mean of the top fifth, the middle and the bottom fifth of runs already ranked (irnb's
     reading of the paper's 'extremes'); the middle is NaN when there is none."""
@@ -1073,5 +1021,5 @@ def _fig12(source: Source, *, depth: int = 1000):
                     f"{fifths[r][2]:.3f}" for r in _READINGS) + ".",
     ]
     return Reproduction("baillie2008-fig12", "", f"{PAPER_2008}, Fig. 12", table, paper, "\n".join(notes),
-                        source.label, draw=_draw_fig12, headline=headline,
+                        source.label, draw=figures.ranked_runs, headline=headline,
                         details={"runs": runs})

@@ -38,10 +38,11 @@ import pandas as pd
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..background_rate import NoUnjudgedPosition, TooFewCounts, within_factor
 from ..intervals import estimate_background_rate, point_estimates, score_intervals, true_background_rate
-from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH, POOLED_RUNS, RUN_SET
+from ..params import BACKGROUND_RATE, BUDGET_LEVELS, DEGREE, POOL_DEPTH, POOLED_RUNS, RUN_SET, SEED
 from ..pooling import budget_pool, depth_pool
 from .registry import Claim, Headline, ReproductionNeeds, Source, register
-from ._common import make, panel_axes, setting
+from . import figures
+from ._common import make, setting
 
 PAPER = "Ravana & Moffat (AIRS 2010)"
 MEASURES = BUDGET_MEASURES  # P@10, SDCG@100, RBP(p=0.95)
@@ -239,7 +240,7 @@ def _fit_at(exp, pooled: list, depth: int, degree: int):
 
 @register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
           f"{PAPER}, Figure 1")
-def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "auto"):
+def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, pooled: str = POOLED_RUNS.default):
     """``depths``: the pool depths d (default 10 and the paper's 100); for each, the depth-d
     pool of the runs ``pooled``: ``"contributors"``, the collection's own contributing runs,
     as the paper (59 of TREC-9's 105 runs); ``"all"``, every run — on the simulator, whose
@@ -375,37 +376,15 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
     ]
     return make(id=id, title="Estimating the background rate E", source=f"{PAPER}, Figure 1", table=table,
                 paper=paper, notes=" ".join(notes), data=source.label,
-                draw=partial(_draw_fig1, fits=fits, truths=truths), details={"estimates": estimates},
+                draw=partial(figures.background_rate_fits, fits=fits, truths=truths), details={"estimates": estimates},
                 headline=Headline("a cubic fit read at zero runs gives 0.043 (average fraction 0.202, qrels 0.038): "
                                   "E = 0.01 is not an overestimate", claims))
-
-
-def _draw_fig1(rep, ax=None, *, fits, truths):
-    """One panel per pool depth (:func:`irnb.plots.background_rate_plot`): the fraction
-    relevant per number of runs, the fitted polynomial, E at zero runs and the true rate;
-    returns the Axes, one per depth."""
-    from .. import plots
-
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        figure, grid = plt.subplots(len(fits), 1, figsize=(7.0, 3.6 * len(fits)), layout="constrained",
-                                    squeeze=False)
-        figure.suptitle(f"{rep.id} ({rep.data})", fontsize=10)
-        axes = list(grid[:, 0])
-    else:
-        axes = panel_axes(ax, len(fits))
-    for panel, (d, fit) in zip(axes, fits.items(), strict=True):
-        plots.background_rate_plot(fit, truth=truths[d], ax=panel)
-        truth = "" if truths[d] is None else f"; true rate over the runs' top {2 * d}"
-        panel.set_title(f"pool depth d = {d}{truth}", fontsize=9)
-    return axes
 
 
 # ---------------------------------------------------------------------------- Table 1
 @register("ravana2010-table1", "Mean B, residual Δ, X_I and X_M of P@10, SDCG@100, RBP(0.95) by judgment budget",
           f"{PAPER}, Table 1")
-def table1(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01):
+def table1(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
     id = "ravana2010-table1"
     exp = source.experiment
     st = setting(source, None, id)
@@ -557,7 +536,8 @@ def _order_claims(mean: pd.DataFrame, at: str) -> list:
 
 @register("ravana2010-fig2", "Separability against the number of judgments, per estimator and the interval method",
           f"{PAPER}, Figure 2")
-def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01, run_set: str | None = None):
+def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default,
+         run_set: str | None = None):
     """``budgets``: the numbers of judgments on the x axis (default: 1 % … 100 % of the
     qrels and the paper's three budgets scaled); ``run_set`` "non-contributing" (the paper's,
     the default when there are such runs) or "contributing"."""
@@ -596,40 +576,15 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
                     "on every measure", all(_high_separability(min(v)) for v in high.values())),
               *_order_claims(mean, f"over the budgets from {shallow:,} on")]
     return make(id=id, title="Separability against judgments", source=f"{PAPER}, Figure 2", table=table,
-                paper=None, notes=notes, data=source.label, draw=_draw_fig2,
+                paper=None, notes=notes, data=source.label,
+                draw=partial(figures.separability_curves, methods=METHODS, alpha=ALPHA),
                 headline=Headline("X_S and X_B separate most pairs even at 1,000 judgments, then X_M; the interval "
                                   "method least", claims))
 
 
-def _draw_fig2(rep, ax=None):
-    from .. import plots
-    from ..plots.legends import outside_legend
-
-    measures = list(dict.fromkeys(rep.table.columns.get_level_values("measure")))
-    axes = panel_axes(ax, len(measures), sharey=True)
-    shared = len(set(map(id, axes))) == 1   # one Axes for every measure: the measure in the label
-    for a, m in zip(axes, measures, strict=True):
-        drawn = []
-        for i, method in enumerate(METHODS):   # each method its own colour, marker and line style
-            values = rep.table[(m, method)]
-            # a series (almost) equal to one drawn before goes on top of it thinner, so that both stay visible
-            again = any(np.allclose(values.to_numpy(), v, atol=0.01, equal_nan=True) for v in drawn)
-            drawn.append(values.to_numpy())
-            a.plot(values.index, values.to_numpy(), **plots.series_style(i), markersize=2.5 if again else 5,
-                   linewidth=0.7 if again else 1.6,
-                   label=(f"{method}, {m}" if shared else method) if a is axes[-1] or shared else None)
-        a.set_xscale("log")
-        plots.plain_log_axis(a.xaxis, subs=(1.0,))
-        a.set_xlabel("number of judgments")
-        a.set_title(m, fontsize=9)
-    axes[0].set_ylabel(f"fraction of pairs, paired t-test p < {ALPHA}")
-    outside_legend(axes[-1], *axes[-1].get_legend_handles_labels())
-    return axes if not shared else axes[0]
-
-
 @register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
           f"{PAPER}, Table 2")
-def table2(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01):
+def table2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
     id = "ravana2010-table2"
     bud = _budgets(source, budgets, id)
     st, sets, tests, frame = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
@@ -674,7 +629,8 @@ def table2(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
 # ---------------------------------------------------------------------------- Table 3
 @register("ravana2010-table3", "Recanting: pairs significant after few judgments that are not after more",
           f"{PAPER}, Table 3")
-def table3(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01, run_set: str | None = None):
+def table3(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default,
+           run_set: str | None = None):
     id = "ravana2010-table3"
     bud = _budgets(source, budgets, id)
     st = setting(source, None, id)
