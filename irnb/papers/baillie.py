@@ -67,6 +67,12 @@ _TABLE1_COLUMNS = ("@10", "@30", "@100", "@500", "@1000", "MAP/AA")
 _CASES = (1, 2, 3, 4)
 _WEAK = (2, 4)
 
+#: The papers' assessment measure A_p@d, the share of a run's top d that is judged: irnb's
+#: ``Judged`` family, every reproduction's default ``assessment``.
+PAPERS_ASSESSMENT = "Judged"
+#: The 2008 paper's Fig. 12 depth: runs ranked by MAP beside their A_p@1000.
+FIG12_DEPTH = 1000
+
 # The 2008 paper's Kendall's τ between the MAP and A_p@1000 rankings of all runs (Section 4.2.4).
 _FIG12_TAU = {"TREC 3": 0.394, "TREC 6": 0.402, "TREC 7": 0.402, "TREC 8": 0.462}
 
@@ -80,7 +86,7 @@ _TAU_BAND = 0.15  # τ "as the papers'": within this distance of their range
 _EXTREME_RATIO = 0.9  # "less of their lists judged": a mean A_p at most this fraction of the middle runs'
 _EVEN_UP_TO = 500  # 2007 Fig. 2 (top): "significantly higher precision … up until P@500"
 #: A_p@k's three readings (irnb.measures): ÷ k; ÷ min(k, |X|); trec_eval's 1 − unj@k.
-_READINGS = ("Judged", "JudgedRet", "NotUnj")
+_READINGS = (PAPERS_ASSESSMENT, "JudgedRet", "NotUnj")
 
 
 def _falls(first: float, last: float) -> bool:
@@ -198,7 +204,7 @@ def _test_words(test: str, alpha: float) -> str:
     return f"{words} (the papers: an ANOVA, then Bonferroni multiple comparisons)"
 
 
-def _judged_words(k: int = 10, assessment: str = "Judged") -> str:
+def _judged_words(k: int = 10, assessment: str = PAPERS_ASSESSMENT) -> str:
     """What the assessment measure is (for A_p@k: how it treats a run shorter than k), from
     the measure's own declaration."""
     return parse_measure(f"{assessment}@{k}").spec.description
@@ -217,7 +223,7 @@ def _assessment(assessment, owner: str) -> str:
 
 
 def _a_name(assessment: str) -> str:
-    return "A_p@d" if assessment == "Judged" else f"{assessment}@d"
+    return "A_p@d" if assessment == PAPERS_ASSESSMENT else f"{assessment}@d"
 
 
 def _settings(source: Source, pool_depths: Sequence[int]):
@@ -366,7 +372,7 @@ def _table1(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.de
     """``pool_depths`` adds one row per depth-d pool of the contributing runs (the papers'
     collections differ in pool depth); ``assessment`` replaces A for every column by that
     family at the column's depth (MAP: at 1000), e.g. ``"JudgedRet"``."""
-    fam = "Judged" if assessment is None else _assessment(assessment, "baillie2007-table1")
+    fam = PAPERS_ASSESSMENT if assessment is None else _assessment(assessment, "baillie2007-table1")
     columns = [(f"@{d}", f"P@{d}") for d in DEPTHS] + [("MAP/AA", "AP")]
     table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam,
                               depths=DEPTHS, test=test, alpha=alpha, pool_depths=pool_depths)
@@ -410,7 +416,7 @@ class _Grid:
     a topic both answer (:func:`_full_length`)."""
 
     def __init__(self, source: Source, family: str, depths: Sequence[int], test: str, alpha: float,
-                 assessment: str = "Judged"):
+                 assessment: str = PAPERS_ASSESSMENT):
         self.family, self.depths, self.test, self.alpha = family, tuple(depths), test, alpha
         self.assessment = assessment
         self.readings = tuple(dict.fromkeys((assessment, *_READINGS)))
@@ -625,7 +631,7 @@ def _even_scores(grid: _Grid, reading: str) -> pd.DataFrame:
 @register("baillie2007-fig2", "Two pairs across measurement depths: P@d and A_p@d with intervals and cases",
           f"{PAPER_2007}, Fig. 2", needs=("pairs",))
 def _fig2(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
-          assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
+          assessment: str = PAPERS_ASSESSMENT, pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2007-fig2", name="depths", noun="measurement depths")
     grid = _Grid(source, "P", depths, test, alpha, _assessment(assessment, "baillie2007-fig2"))
@@ -740,7 +746,7 @@ def _case3_untested(row: pd.Series, depths: Sequence[int]) -> str:
 @register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
           f"{PAPER_2008}, Table 3", needs=("pairs",))
 def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = (), assessment: str = "Judged"):
+            pool_depths: Sequence[int] = (), assessment: str = PAPERS_ASSESSMENT):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
     depths, fam, table, rows = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
                                         assessment=assessment)
@@ -783,7 +789,7 @@ def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.de
 @register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
           f"{PAPER_2008}, Table 4", needs=("pairs",))
 def _table4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = (), assessment: str = "Judged"):
+            pool_depths: Sequence[int] = (), assessment: str = PAPERS_ASSESSMENT):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
     depths, fam, table, rows = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
                                         assessment=assessment)
@@ -838,7 +844,7 @@ def _case_counts_full(grid: _Grid, reading: str, case: int) -> int:
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
           f"{PAPER_2008}, Fig. 4", needs=("pairs",))
 def _fig4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
-          assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
+          assessment: str = PAPERS_ASSESSMENT, pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: four (run, run) pairs (for cases 1, 2, 3, 4) instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig4", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig4"))
@@ -899,7 +905,7 @@ def _direction_shares(cases: pd.DataFrame, first: int, last: int) -> tuple[float
 @register("baillie2008-fig11", "Two pairs that swap from a strong to a weak comparison beyond the pool depth "
           "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11", needs=("pairs",))
 def _fig11(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
-           assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
+           assessment: str = PAPERS_ASSESSMENT, pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig11", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig11"))
@@ -967,13 +973,13 @@ def _fifths(values: np.ndarray) -> tuple[float, float, float]:
 
 @register("baillie2008-fig12", "Runs ranked by MAP with their A_p@1000 (irnb adds the Recall of Assessment); Kendall's τ",
           f"{PAPER_2008}, Fig. 12", needs=("pairs",))
-def _fig12(source: Source, *, depth: int = 1000):
+def _fig12(source: Source, *, depth: int = FIG12_DEPTH):
     """``depth``: the assessment depth (A_p@depth; the paper's 1000). The figure plots
     A_p@depth = ``Judged@depth``; the claims are judged under A_p's three readings."""
     from ..bias import kendall_tau
 
     depth = MEASUREMENT_DEPTH.validate(depth, "baillie2008-fig12", label="depth")
-    fam = "Judged"
+    fam = PAPERS_ASSESSMENT
     exp = source.experiment
     names = {r: f"{r}@{depth}" for r in _READINGS}
     recall = "RecallAssessment"

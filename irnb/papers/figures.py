@@ -156,3 +156,24 @@ def separability_curves(rep, ax=None, *, methods: Sequence[str], alpha: float):
     axes[0].set_ylabel(f"fraction of pairs, paired t-test p < {alpha}")
     outside_legend(axes[-1], *axes[-1].get_legend_handles_labels())
     return axes if not shared else axes[0]
+
+
+# ---------------------------------------------------------------------------- the thesis, chapter 7
+def unjudged_overlap(rep, ax=None):
+    """Per topic, the unjudged documents in the top k of the pair's two runs
+    (``details["overlap"]``, ``details["pair"]``) and their overlap:
+    :func:`irnb.plots.unjudged_plot`."""
+    from .. import plots
+
+    a, b, k = rep.details["pair"].iloc[0][["run_a", "run_b", "k"]]
+    return plots.unjudged_plot(rep.details["overlap"], run_a=a, run_b=b, measure=f"P@{int(k)}", ax=ax)
+
+
+def simulated_precision(rep, ax=None):
+    """Per topic, the new run's original and simulated P@k (``table``):
+    :func:`irnb.plots.simulated_precision_plot`."""
+    from .. import plots
+
+    t, run, k = rep.table, rep.details["pair"].iloc[0]["run_b"], int(rep.details["pair"].iloc[0]["k"])
+    return plots.simulated_precision_plot(list(t.index), t["unjudged"], t["original"], t["simulated"], run=run,
+                                          estimator="I", measure=f"P@{k}", ax=ax)
