@@ -53,6 +53,9 @@ RUN_SETS = ("contributing", "non-contributing")
 METHODS = ("X_S", "X_B", "X_I", "X_M", "interval")
 ALPHA = 0.01  # the paper's significance level
 
+#: What the seed text prints of Tables 2 and 3 (P@10, X_S, 46-non): pairs significant after
+#: 1,000 judgments, of all pairs.
+PAPER_SEPARABLE = (713, 1035)
 # What the seed text prints of Table 3 (P@10, 46-non): 713 of 1,035 pairs significant after
 # 1,000 judgments; 50 (7.0 %) of them not significant after 10,000, 60 (8.4 %) after 69,100.
 # The text does not name the estimator; the paragraph goes on about X_S and X_B: X_S assumed.
@@ -382,16 +385,12 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, po
 
 
 # ---------------------------------------------------------------------------- Table 1
-@register("ravana2010-table1", "Mean B, residual Δ, X_I and X_M of P@10, SDCG@100, RBP(0.95) by judgment budget",
-          f"{PAPER}, Table 1")
-def table1(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
-    id = "ravana2010-table1"
+def _scores_by_budget(source: Source, st, sets: dict, bud, *, seed: int,
+                      background_rate: float) -> tuple[pd.DataFrame, dict]:
+    """Table 1: rows (part, measure), columns (run set, budget level), each cell the run
+    set's mean B, Δ, X_I or X_M on the budget's pool; and each run's means by (measure,
+    level)."""
     exp = source.experiment
-    st = setting(source, None, id)
-    sets = _run_sets(source, st)
-    if not sets:
-        raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
-    bud = _budgets(source, budgets, id)
     parts = {"(a) B": "lower", "(b) Δ": "residual", "(c) X_I": "X_I", "(d) X_M": "X_M"}
     columns = pd.MultiIndex.from_product([list(sets), LEVELS], names=["runs", "judgments"])
     index = pd.MultiIndex.from_product([list(parts), MEASURES], names=["part", "measure"])
@@ -406,17 +405,35 @@ def table1(source: Source, *, budgets=None, seed: int = SEED.default, background
             for s, runs in sets.items():
                 for part, col in parts.items():
                     table.loc[(part, m), (s, level)] = float(means.loc[runs, col].mean())
-    notes = [_setting_text(source, st, sets, f"; {_budget_text(bud, exp.judgments.num_judgments)}; E = "
-                                             f"{background_rate}, λ = 1 − Δ")]
+    return table, per_run
+
+
+def _table1_notes(source: Source, st, sets: dict, bud, background_rate: float) -> str:
+    notes = [_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
+                                             f"E = {background_rate}, λ = 1 − Δ")]
     notes.append("The seed text lacks the table's numbers (.paper is None). Its remark that X_S = B never decreases "
                  "as judgments are added is no claim to test: the budgets are prefixes of one judgment order, and "
                  "a judgment can only turn an unjudged document (counted non-relevant) into a relevant one.")
-    claims = _table1_claims(table, per_run, sets)
+    return " ".join(notes)
+
+
+@register("ravana2010-table1", "Mean B, residual Δ, X_I and X_M of P@10, SDCG@100, RBP(0.95) by judgment budget",
+          f"{PAPER}, Table 1")
+def table1(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
+    id = "ravana2010-table1"
+    st = setting(source, None, id)
+    sets = _run_sets(source, st)
+    if not sets:
+        raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
+    bud = _budgets(source, budgets, id)
+    table, per_run = _scores_by_budget(source, st, sets, bud, seed=seed, background_rate=background_rate)
     return make(id=id, title="Scores, residuals and estimates by judgments", source=f"{PAPER}, Table 1",
-                table=table, paper=None, notes=" ".join(notes), data=source.label,
+                table=table, paper=None, notes=_table1_notes(source, st, sets, bud, background_rate),
+                data=source.label,
                 headline=Headline("10,000 judgments get X_S within about 10 % of its final value; 46-non residuals "
                                   "larger than 59-con and comparable to B; X_I overestimates the final scores; X_M "
-                                  "below them after 1,000 judgments, above after 10,000", claims))
+                                  "below them after 1,000 judgments, above after 10,000",
+                                  _table1_claims(table, per_run, sets)))
 
 
 def _at(frame: pd.DataFrame, level: str) -> pd.DataFrame:
@@ -582,34 +599,33 @@ def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_r
                                   "method least", claims))
 
 
-@register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
-          f"{PAPER}, Table 2")
-def table2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
-    id = "ravana2010-table2"
-    bud = _budgets(source, budgets, id)
-    st, sets, tests, frame = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+def _separability_table(frame: pd.DataFrame, bud, sets: dict) -> pd.DataFrame:
+    """Table 2: rows (measure, method), columns (run set, budget level), each cell the share
+    of the run set's pairs separated."""
     level = dict(zip(bud, LEVELS, strict=True))
     frame = frame.assign(judgments=frame["budget"].map(level))
     table = frame.pivot_table(index=["measure", "estimator"], columns=["run_set", "judgments"], values="fraction",
                               sort=False)
-    table = table.reindex(index=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]),
-                          columns=pd.MultiIndex.from_product([list(sets), LEVELS], names=["runs", "judgments"]))
-    paper = pd.DataFrame(np.nan, index=table.index,
+    return table.reindex(index=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]),
+                         columns=pd.MultiIndex.from_product([list(sets), LEVELS], names=["runs", "judgments"]))
+
+
+def _paper_table2(index: pd.Index) -> pd.DataFrame:
+    """The one cell of Table 2 the seed text gives (P@10, X_S, 46-non, 1,000 judgments)."""
+    paper = pd.DataFrame(np.nan, index=index,
                          columns=pd.MultiIndex.from_product([list(RUN_SETS), LEVELS], names=["runs", "judgments"]))
-    paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] = 713 / 1035
-    main = _main_set(sets)
-    sub = frame[frame["run_set"] == main]
-    mean = _mean_separability(sub, bud[0])
-    shallow = table.loc[("P@10", "X_S"), (main, "shallow")]
-    notes = (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
-                                             f"p < {ALPHA}, {SIDES}; E = {background_rate}")
-             + f" Separability of the {main} runs, mean over the three budgets, highest first: {_order_text(mean)}. "
-             + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget (the paper: 713 of 1,035 = "
-               f"68.9 %, the only cell of Table 2 the seed text gives, from its Table 3 paragraph).")
+    paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] = PAPER_SEPARABLE[0] / PAPER_SEPARABLE[1]
+    return paper
+
+
+def _table2_claims(table: pd.DataFrame, main: str, bud) -> list[Claim]:
+    """Table 2's claims from the table's ``main`` run set: P@10 with X_S separates many pairs
+    at the shallow budget; X_I fewer than every other point estimator in every cell."""
     cells = table[main]
+    shallow = cells.loc[("P@10", "X_S"), "shallow"]
     gap = pd.DataFrame({m: [cells.loc[(m, ["X_S", "X_B", "X_M"]), level].min() - cells.loc[(m, "X_I"), level]
                             for level in LEVELS] for m in MEASURES}, index=list(LEVELS)).T
-    claims = [
+    return [
         Claim("P@10 with X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments",
               f"{shallow:.1%} after {bud[0]:,}",
               f"P@10 with X_S separates at least {HIGH_SEPARABILITY:.0%} of the {main} pairs at the shallow budget",
@@ -620,10 +636,35 @@ def table2(source: Source, *, budgets=None, seed: int = SEED.default, background
               f"in every cell (measure × budget) X_I separates at least {ORDER_MARGIN:.0%} of the {main} pairs fewer "
               "than each of X_S, X_B and X_M", all(_separates_more(g, 0.0) for g in gap.to_numpy().ravel())),
     ]
-    return make(id=id, title="Separability by judgments", source=f"{PAPER}, Table 2", table=table, paper=paper,
-                notes=notes, data=source.label,
+
+
+def _table2_notes(source: Source, st, sets: dict, bud, background_rate: float, table: pd.DataFrame,
+                  mean: pd.DataFrame, main: str) -> str:
+    shallow = table.loc[("P@10", "X_S"), (main, "shallow")]
+    significant, pairs = PAPER_SEPARABLE
+    return (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
+                                            f"p < {ALPHA}, {SIDES}; E = {background_rate}")
+            + f" Separability of the {main} runs, mean over the three budgets, highest first: {_order_text(mean)}. "
+            + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget (the paper: {significant:,} "
+              f"of {pairs:,} = {100 * significant / pairs:.1f} %, the only cell of Table 2 the seed text gives, from "
+              f"its Table 3 paragraph).")
+
+
+@register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
+          f"{PAPER}, Table 2")
+def table2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
+    id = "ravana2010-table2"
+    bud = _budgets(source, budgets, id)
+    st, sets, tests, frame = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+    table = _separability_table(frame, bud, sets)
+    main = _main_set(sets)
+    mean = _mean_separability(frame[frame["run_set"] == main], bud[0])
+    return make(id=id, title="Separability by judgments", source=f"{PAPER}, Table 2", table=table,
+                paper=_paper_table2(table.index),
+                notes=_table2_notes(source, st, sets, bud, background_rate, table, mean, main), data=source.label,
                 headline=Headline("P@10, X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments; X_I "
-                                  "consistently less useful than the other point estimators", claims))
+                                  "consistently less useful than the other point estimators",
+                                  _table2_claims(table, main, bud)))
 
 
 # ---------------------------------------------------------------------------- Table 3
@@ -656,7 +697,7 @@ def table3(source: Source, *, budgets=None, seed: int = SEED.default, background
     table = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=_T3_COLUMNS)
     table.index = index
     paper = pd.DataFrame(np.nan, index=index, columns=_T3_COLUMNS)
-    paper.loc[("P@10", "X_S", "shallow")] = [713, 1035, 7.0, 8.4]
+    paper.loc[("P@10", "X_S", "shallow")] = [*PAPER_SEPARABLE, 7.0, 8.4]
     recant = ["recanted at medium (%)", "recanted at deep (%)"]
     p10 = table.loc[("P@10", "X_S", "shallow")]
     notes = (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
