@@ -365,6 +365,31 @@ def _table1_claims(paper: pd.DataFrame, rows: Mapping[str, pd.Series], chosen: s
     return claims
 
 
+def _table1_notes(source: Source, *, test: str, alpha: float, fam: str, given: bool, paper: pd.DataFrame,
+                  mine: pd.Series, headline: Headline, rows) -> str:
+    """2007 Table 1's notes; ``given``: the caller chose the assessment family (else MAP pairs with MAA)."""
+    theirs = paper.mean(axis=0)
+    notes = [
+        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}. Columns: P@d tested with "
+        f"{_a_name(fam)} ({_judged_words(assessment=fam)}), and MAP with "
+        + ("MAA (the 2007 paper's pairing)" if not given else
+           f"{fam}@{DEPTHS[-1]} (the paper: MAA; A_p@d replaced by {fam}@d)")
+        + "; each cell is the share of pairs in case 1, 2, 3, 4.",
+        f"Differs from the paper: {len(paper)} TREC collections (1990s ad hoc, Web 04, Robust, HARD; runs "
+        f"pooled to depth 100 or less and measured to 1000) against {source.label}; {_beyond(source, DEPTHS)}.",
+        f"Paper (mean of its {len(paper)} collections): {_trend_sentence(theirs, '@10', '@1000', 'as d grows')}.",
+        f"irnb ({source.label}): {_trend_sentence(mine, '@10', '@1000', 'as d grows')}; "
+        f"MAP/MAA: case 3 {_fmt(mine[('MAP/AA', 3)])}, weak {_fmt(_weak(mine, 'MAP/AA'))} "
+        f"(paper mean {_fmt(theirs[('MAP/AA', 3)])}, {_fmt(_weak(theirs, 'MAP/AA'))}).",
+        f"Rules (the same on every data set): a share rises or falls when it moves by at least {_SHARE_MARGIN:g} of "
+        f"the pairs from @10 to @1000; share claims need at least {_MIN_PAIRS} pairs. Applied to each of the "
+        f"paper's own {len(paper)} collections, each rule holds in the count its claim gives.",
+        f"Verdict: {headline.summary()}.",
+        _sensitivity(rows, "@10", "@1000"),
+    ]
+    return "\n".join(notes)
+
+
 @register("baillie2007-table1", "Share of run pairs in decision-matrix cases 1–4 by measurement depth "
           "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1", needs=("pairs",))
 def _table1(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, pool_depths: Sequence[int] = (),
@@ -386,26 +411,10 @@ def _table1(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.de
                         f"{_fmt(_significant(theirs, '@10'))} → {_fmt(_significant(theirs, '@1000'))}, case 3 "
                         f"{_fmt(theirs[('@10', 3)])} → {_fmt(theirs[('@1000', 3)])}, weak "
                         f"{_fmt(_weak(theirs, '@10'))} → {_fmt(_weak(theirs, '@1000'))}", claims)
-    notes = [
-        f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}. Columns: P@d tested with "
-        f"{_a_name(fam)} ({_judged_words(assessment=fam)}), and MAP with "
-        + ("MAA (the 2007 paper's pairing)" if assessment is None else
-           f"{fam}@{DEPTHS[-1]} (the paper: MAA; A_p@d replaced by {fam}@d)")
-        + "; each cell is the share of pairs in case 1, 2, 3, 4.",
-        f"Differs from the paper: {len(paper)} TREC collections (1990s ad hoc, Web 04, Robust, HARD; runs "
-        f"pooled to depth 100 or less and measured to 1000) against {source.label}; {_beyond(source, DEPTHS)}.",
-        f"Paper (mean of its {len(paper)} collections): {_trend_sentence(theirs, '@10', '@1000', 'as d grows')}.",
-        f"irnb ({source.label}): {_trend_sentence(mine, '@10', '@1000', 'as d grows')}; "
-        f"MAP/MAA: case 3 {_fmt(mine[('MAP/AA', 3)])}, weak {_fmt(_weak(mine, 'MAP/AA'))} "
-        f"(paper mean {_fmt(theirs[('MAP/AA', 3)])}, {_fmt(_weak(theirs, 'MAP/AA'))}).",
-        f"Rules (the same on every data set): a share rises or falls when it moves by at least {_SHARE_MARGIN:g} of "
-        f"the pairs from @10 to @1000; share claims need at least {_MIN_PAIRS} pairs. Applied to each of the "
-        f"paper's own {len(paper)} collections, each rule holds in the count its claim gives.",
-        f"Verdict: {headline.summary()}.",
-        _sensitivity(rows, "@10", "@1000"),
-    ]
+    notes = _table1_notes(source, test=test, alpha=alpha, fam=fam, given=assessment is not None, paper=paper,
+                          mine=mine, headline=headline, rows=rows)
     return Reproduction("baillie2007-table1", "", f"{PAPER_2007}, Table 1", table, paper,
-                        "\n".join(notes), source.label, headline=headline)
+                        notes, source.label, headline=headline)
 
 
 # =============================================================================== pairs across depths
@@ -743,18 +752,11 @@ def _case3_untested(row: pd.Series, depths: Sequence[int]) -> str:
     return (f"the case-3 share is below {_MIN_SHARE:g} at every depth: too small to tell constant from falling")
 
 
-@register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
-          f"{PAPER_2008}, Table 3", needs=("pairs",))
-def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = (), assessment: str = PAPERS_ASSESSMENT):
-    """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
-    depths, fam, table, rows = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
-                                        assessment=assessment)
+def _table3_claims(rows, fam: str, mine: pd.Series, depths: Sequence[int]) -> list[Claim]:
+    """2008 Table 3's claims from the shares by reading (``rows``) and the chosen row ``mine``."""
     first, last = f"@{depths[0]}", f"@{depths[-1]}"
-    mine = table.iloc[0]
-    case3 = _case3_by_depth(mine, depths)
     paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
-    claims = [
+    return [
         _reading_claim(
             f"case 3 'either decreased or remained approximately constant': {paper3} (TREC-3, P@10/30/100)",
             f"case 3 falls from {first} to {last} by at least {_SHARE_MARGIN:g} of the pairs, or stays approximately "
@@ -768,7 +770,13 @@ def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.de
         _weak_claim(rows, fam, depths, "weak cases rise: 'from 0.07 to 0.087' (TREC-3, P@10 → P@30), 'this trend "
                                        "remains … towards P@1000'"),
     ]
-    headline = Headline(f"P@d: case 3 falls or stays about constant ({paper3}, TREC-3), weak cases rise", claims)
+
+
+def _table3_notes(source: Source, *, test: str, alpha: float, fam: str, depths: Sequence[int], mine: pd.Series,
+                  headline: Headline, rows) -> str:
+    first, last = f"@{depths[0]}", f"@{depths[-1]}"
+    case3 = _case3_by_depth(mine, depths)
+    paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with "
         f"{_a_name(fam)} ({_judged_words(assessment=fam)}), d = {', '.join(map(str, depths))}.",
@@ -782,22 +790,30 @@ def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.de
         f"Verdict: {headline.summary()}.",
         _sensitivity(rows, first, last),
     ]
-    return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table, _paper_table3(),
-                        "\n".join(notes), source.label, headline=headline)
+    return "\n".join(notes)
 
 
-@register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
-          f"{PAPER_2008}, Table 4", needs=("pairs",))
-def _table4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
+@register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
+          f"{PAPER_2008}, Table 3", needs=("pairs",))
+def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
             pool_depths: Sequence[int] = (), assessment: str = PAPERS_ASSESSMENT):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
-    depths, fam, table, rows = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+    depths, fam, table, rows = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
                                         assessment=assessment)
-    first, last = f"@{depths[0]}", f"@{depths[-1]}"
     mine = table.iloc[0]
-    case3 = _case3_by_depth(mine, depths)
+    paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
+    claims = _table3_claims(rows, fam, mine, depths)
+    headline = Headline(f"P@d: case 3 falls or stays about constant ({paper3}, TREC-3), weak cases rise", claims)
+    notes = _table3_notes(source, test=test, alpha=alpha, fam=fam, depths=depths, mine=mine, headline=headline,
+                          rows=rows)
+    return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table, _paper_table3(),
+                        notes, source.label, headline=headline)
+
+
+def _table4_claims(rows, fam: str, mine: pd.Series, depths: Sequence[int]) -> list[Claim]:
+    """2008 Table 4's claims from the shares by reading (``rows``) and the chosen row ``mine``."""
     low, high = _TABLE4_CASE3
-    claims = [
+    return [
         _reading_claim(
             f"case 3 'remained approximately constant, between {low:g} and {high:g}' (TREC-3; likewise 4 more "
             f"collections)",
@@ -812,7 +828,13 @@ def _table4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.de
             _case3_untested(mine, depths)),
         _weak_claim(rows, fam, depths, "weak cases rise as d grows ('overall, a common trend across collections')"),
     ]
-    headline = Headline(f"MAP@d: case 3 about constant, {_fmt(low)}–{_fmt(high)} (TREC-3); weak cases rise", claims)
+
+
+def _table4_notes(source: Source, *, test: str, alpha: float, fam: str, depths: Sequence[int], mine: pd.Series,
+                  headline: Headline, rows) -> str:
+    first, last = f"@{depths[0]}", f"@{depths[-1]}"
+    case3 = _case3_by_depth(mine, depths)
+    low, high = _TABLE4_CASE3
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; MAP@d (trec_eval's "
         f"map_cut, AP over the top d divided by R) tested with {_a_name(fam)} "
@@ -827,8 +849,24 @@ def _table4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.de
         f"Verdict: {headline.summary()}.",
         _sensitivity(rows, first, last),
     ]
+    return "\n".join(notes)
+
+
+@register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
+          f"{PAPER_2008}, Table 4", needs=("pairs",))
+def _table4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
+            pool_depths: Sequence[int] = (), assessment: str = PAPERS_ASSESSMENT):
+    """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
+    depths, fam, table, rows = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+                                        assessment=assessment)
+    mine = table.iloc[0]
+    low, high = _TABLE4_CASE3
+    claims = _table4_claims(rows, fam, mine, depths)
+    headline = Headline(f"MAP@d: case 3 about constant, {_fmt(low)}–{_fmt(high)} (TREC-3); weak cases rise", claims)
+    notes = _table4_notes(source, test=test, alpha=alpha, fam=fam, depths=depths, mine=mine, headline=headline,
+                          rows=rows)
     return Reproduction("baillie2008-table4", "", f"{PAPER_2008}, Table 4", table, None,
-                        "\n".join(notes), source.label, headline=headline)
+                        notes, source.label, headline=headline)
 
 
 # =============================================================================== 2008 Fig. 4
