@@ -63,6 +63,10 @@ PAPER = "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007)"
 MEASURES = ("RR", "P@10", "P@20", "nDCG@20", "AP", "Bpref", "P@20(j)", "RankEff")
 LABELS = {"RR": "MRR", "AP": "Avg. Prec.", "Bpref": "bpref"}
 COLUMNS = [LABELS.get(m, m) for m in MEASURES]
+#: The paper's shares of the qrels kept (Figure 1, with the full qrels) or trained on (Table 6).
+SHARES = (0.05, 0.1, 0.2, 0.4, 0.6, 0.8)
+#: The paper's two relevance classifiers (Tables 6–8), in its columns' order: every ``methods=`` default.
+CLASSIFIERS = ("kld", "svm")
 #: irnb adds infAP to Tables 2 and 3 (an estimator made for incomplete judgments); the paper has no column for it.
 EXTRA = ("infAP",)
 
@@ -296,6 +300,34 @@ def _fig1_readings(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series, float,
     return score, tau, score.index.min(), score.index.max()
 
 
+def _fig1_claims(score: pd.DataFrame, tau: pd.Series, low: float, high: float, paper_cols) -> list[Claim]:
+    """Figure 1's four claims from the mean scores (rows: share kept) and mean τ per measure."""
+    others = [c for c in paper_cols if c not in ("bpref", "RankEff")]
+    change = {c: score.loc[low, c] / score.loc[high, c] - 1 if score.loc[high, c] else np.nan for c in score.columns}
+    text = ", ".join(f"{c} {change[c]:+.0%}" for c in others)
+    poor = ["Avg. Prec.", "P@10", "P@20", "nDCG@20"]
+    return [
+        Claim("reducing the qrels decreases the value of all measures, except for bpref and RankEff (Fig. 1a)",
+              f"mean score at {low:.0%} against 100 %: {text}",
+              f"each of the paper's other measures more than {SCORE_BAND:.0%} lower at the smallest share",
+              all(_falls(score.loc[low, c], score.loc[high, c]) for c in others)),
+        Claim("bpref and RankEff do not fall: RankEff remains essentially constant, bpref shows no dramatic "
+              "increase (Fig. 1a)",
+              f"bpref {change['bpref']:+.0%}, RankEff {change['RankEff']:+.0%}",
+              f"both within {SCORE_BAND:.0%} of their full-qrels value at the smallest share",
+              _steady(score.loc[low, "bpref"], score.loc[high, "bpref"])
+              and _steady(score.loc[low, "RankEff"], score.loc[high, "RankEff"])),
+        Claim("bpref achieves a higher correlation than AP, P@k and nDCG@k (Fig. 1b)",
+              f"mean τ: bpref {tau['bpref']:.3f}; " + ", ".join(f"{c} {tau[c]:.3f}" for c in poor),
+              f"bpref's mean τ at least {TAU_MARGIN} above each of theirs",
+              all(_higher(tau["bpref"], tau[c]) for c in poor)),
+        Claim("RankEff achieves a slightly higher correlation than bpref (Fig. 1b)",
+              f"mean τ: RankEff {tau['RankEff']:.3f}, bpref {tau['bpref']:.3f}",
+              f"RankEff's mean τ at least {TAU_MARGIN} above bpref's",
+              _higher(tau["RankEff"], tau["bpref"])),
+    ]
+
+
 def _table2_claims(result) -> list[Claim]:
     """Table 2's claims from the leave-one-group-out BiasResult: AP moves the left-out runs
     down, bpref up."""
@@ -342,34 +374,6 @@ def _table4_claims(table: pd.DataFrame) -> list[Claim]:
                   f"{manual_share:.1f} % against {auto_share:.1f} %",
                   f"the manual-only pool's share of relevant documents at least {SHARE_POINTS:g} percentage points "
                   f"above the automatic-only pool's", _higher(manual_share, auto_share, SHARE_POINTS))]
-
-
-def _fig1_claims(score: pd.DataFrame, tau: pd.Series, low: float, high: float, paper_cols) -> list[Claim]:
-    """Figure 1's four claims from the mean scores (rows: share kept) and mean τ per measure."""
-    others = [c for c in paper_cols if c not in ("bpref", "RankEff")]
-    change = {c: score.loc[low, c] / score.loc[high, c] - 1 if score.loc[high, c] else np.nan for c in score.columns}
-    text = ", ".join(f"{c} {change[c]:+.0%}" for c in others)
-    poor = ["Avg. Prec.", "P@10", "P@20", "nDCG@20"]
-    return [
-        Claim("reducing the qrels decreases the value of all measures, except for bpref and RankEff (Fig. 1a)",
-              f"mean score at {low:.0%} against 100 %: {text}",
-              f"each of the paper's other measures more than {SCORE_BAND:.0%} lower at the smallest share",
-              all(_falls(score.loc[low, c], score.loc[high, c]) for c in others)),
-        Claim("bpref and RankEff do not fall: RankEff remains essentially constant, bpref shows no dramatic "
-              "increase (Fig. 1a)",
-              f"bpref {change['bpref']:+.0%}, RankEff {change['RankEff']:+.0%}",
-              f"both within {SCORE_BAND:.0%} of their full-qrels value at the smallest share",
-              _steady(score.loc[low, "bpref"], score.loc[high, "bpref"])
-              and _steady(score.loc[low, "RankEff"], score.loc[high, "RankEff"])),
-        Claim("bpref achieves a higher correlation than AP, P@k and nDCG@k (Fig. 1b)",
-              f"mean τ: bpref {tau['bpref']:.3f}; " + ", ".join(f"{c} {tau[c]:.3f}" for c in poor),
-              f"bpref's mean τ at least {TAU_MARGIN} above each of theirs",
-              all(_higher(tau["bpref"], tau[c]) for c in poor)),
-        Claim("RankEff achieves a slightly higher correlation than bpref (Fig. 1b)",
-              f"mean τ: RankEff {tau['RankEff']:.3f}, bpref {tau['bpref']:.3f}",
-              f"RankEff's mean τ at least {TAU_MARGIN} above bpref's",
-              _higher(tau["RankEff"], tau["bpref"])),
-    ]
 
 
 def _table5_claims(table: pd.DataFrame) -> list[Claim]:
@@ -543,7 +547,7 @@ def _corpus(source: Source, id: str):
 
 def _check_methods(methods, id: str) -> tuple[str, ...]:
     values = (methods,) if isinstance(methods, str) else tuple(methods)
-    bad = [m for m in values if m not in ("kld", "svm")]
+    bad = [m for m in values if m not in CLASSIFIERS]
     if not values or bad:
         raise ValueError(f"{id}: methods must name 'kld' and/or 'svm', got {methods!r}")
     return values
@@ -1012,7 +1016,7 @@ def table1(source: Source, *, depth: int | None = None):
 @register("buttcher2007-fig1", "Random subsets of the qrels: mean scores and Kendall's τ against the full qrels",
           f"{PAPER}, Figure 1")
 def fig1(source: Source, *, seed: int = SEED.default, repeats: int = REPEATS.default,
-         fractions=(0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0)):
+         fractions=(*SHARES, 1.0)):
     """``repeats`` random subsets per fraction (averaged); ``fractions`` of each topic's qrels kept."""
     table = _subsampling(source, seed=seed, repeats=repeats, fractions=fractions)
     score, tau, low, high = _fig1_readings(table)
@@ -1085,8 +1089,8 @@ def table5(source: Source, *, depth: int | None = None, max_groups: int = MAX_GR
 
 @register("buttcher2007-table6", "Predicting relevance (KLD, SVM) from random subsets and biased pools",
           f"{PAPER}, Table 6", needs=("texts",))
-def table6(source: Source, *, depth: int | None = None, seed: int = SEED.default, methods=("kld", "svm"),
-           fractions=(0.05, 0.1, 0.2, 0.4, 0.6, 0.8)):
+def table6(source: Source, *, depth: int | None = None, seed: int = SEED.default, methods=CLASSIFIERS,
+           fractions=SHARES):
     """``methods`` ("kld", "svm") and ``fractions`` select rows/columns (fewer = faster)."""
     id = "buttcher2007-table6"
     methods = _check_methods(methods, id)
@@ -1105,7 +1109,7 @@ def table6(source: Source, *, depth: int | None = None, seed: int = SEED.default
 
 @register("buttcher2007-table7", "Leave-one-group-out with the removed documents predicted (KLD, SVM)",
           f"{PAPER}, Table 7", needs=("groups", "texts"))
-def table7(source: Source, *, depth: int | None = None, seed: int = SEED.default, methods=("kld", "svm"),
+def table7(source: Source, *, depth: int | None = None, seed: int = SEED.default, methods=CLASSIFIERS,
            ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table7"
     methods = _check_methods(methods, id)
@@ -1123,7 +1127,7 @@ def table7(source: Source, *, depth: int | None = None, seed: int = SEED.default
 
 @register("buttcher2007-table8", "Automatic-only pool with the manual runs' documents predicted (KLD, SVM)",
           f"{PAPER}, Table 8", needs=("manual", "texts"))
-def table8(source: Source, *, depth: int | None = None, seed: int = SEED.default, methods=("kld", "svm"),
+def table8(source: Source, *, depth: int | None = None, seed: int = SEED.default, methods=CLASSIFIERS,
            ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table8"
     methods = _check_methods(methods, id)
