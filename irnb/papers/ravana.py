@@ -60,6 +60,7 @@ PAPER_SEPARABLE = (713, 1035)
 # 1,000 judgments; 50 (7.0 %) of them not significant after 10,000, 60 (8.4 %) after 69,100.
 # The text does not name the estimator; the paragraph goes on about X_S and X_B: X_S assumed.
 _T3_COLUMNS = ["significant", "pairs", "recanted at medium (%)", "recanted at deep (%)"]
+_T3_RECANT = _T3_COLUMNS[2:]
 
 # ---------------------------------------------------------------------------- the verdicts' rules
 # Each claim of the paper's headline is judged by one of the small rules below, with the
@@ -680,11 +681,24 @@ def table3(source: Source, *, budgets=None, seed: int = SEED.default, background
         raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
     run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
+    pairs = len(sets[run_set]) * (len(sets[run_set]) - 1) // 2
+    table = _recanting_table(tests, bud, run_set, pairs)
+    return make(id=id, title="Recanting", source=f"{PAPER}, Table 3", table=table, paper=_paper_table3(table.index),
+                notes=_table3_notes(source, st, sets, bud, background_rate, table, run_set, pairs),
+                data=source.label,
+                headline=Headline("X_S and X_B recant under 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100); X_I "
+                                  "recants more, though it awards fewer significant pairs at shallow budgets",
+                                  _table3_claims(table, _T3_RECANT, pairs)))
+
+
+def _recanting_table(tests, bud, run_set: str, pairs: int) -> pd.DataFrame:
+    """Table 3: rows (measure, method, first budget level), columns :data:`_T3_COLUMNS`: the
+    pairs of ``run_set`` significant at the level, and the share of them that recant at
+    each later level."""
     rec = tests.recanting(alpha=ALPHA)
     rec = rec[rec["run_set"] == run_set]
     level = dict(zip(bud, LEVELS, strict=True))
     index = pd.MultiIndex.from_product([MEASURES, METHODS, LEVELS[:2]], names=["measure", "method", "judgments"])
-    pairs = len(sets[run_set]) * (len(sets[run_set]) - 1) // 2
     cells: dict = {key: dict.fromkeys(_T3_COLUMNS, np.nan) for key in index}
     for row in rec.itertuples(index=False):
         a, b = level[row.budget_from], level[row.budget_to]
@@ -696,23 +710,27 @@ def table3(source: Source, *, budgets=None, seed: int = SEED.default, background
             cell[f"recanted at {b} (%)"] = 100.0 * row.share
     table = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=_T3_COLUMNS)
     table.index = index
+    return table
+
+
+def _paper_table3(index: pd.Index) -> pd.DataFrame:
+    """What the seed text prints of Table 3: P@10's row (X_S assumed), NaN elsewhere."""
     paper = pd.DataFrame(np.nan, index=index, columns=_T3_COLUMNS)
     paper.loc[("P@10", "X_S", "shallow")] = [*PAPER_SEPARABLE, 7.0, 8.4]
-    recant = ["recanted at medium (%)", "recanted at deep (%)"]
+    return paper
+
+
+def _table3_notes(source: Source, st, sets: dict, bud, background_rate: float, table: pd.DataFrame, run_set: str,
+                  pairs: int) -> str:
     p10 = table.loc[("P@10", "X_S", "shallow")]
-    notes = (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
-                                             f"the {run_set} runs' {pairs} pairs, p < {ALPHA}, {SIDES}; a pair "
-                                             f"recants when it is no longer significant, or significant the other "
-                                             f"way, at the later budget; E = {background_rate}")
-             + f" P@10 with X_S: {int(p10['significant'])} pairs significant at the shallow budget, "
-               f"{p10['recanted at medium (%)']:.1f} % recant at the medium and {p10['recanted at deep (%)']:.1f} % at "
-               f"the deep budget (the paper: 713, 7.0 % and 8.4 %)."
-             + " The seed text gives only the P@10 numbers of this table (estimator not named; X_S assumed).")
-    return make(id=id, title="Recanting", source=f"{PAPER}, Table 3", table=table, paper=paper, notes=notes,
-                data=source.label,
-                headline=Headline("X_S and X_B recant under 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100); X_I "
-                                  "recants more, though it awards fewer significant pairs at shallow budgets",
-                                  _table3_claims(table, recant, pairs)))
+    return (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
+                                            f"the {run_set} runs' {pairs} pairs, p < {ALPHA}, {SIDES}; a pair "
+                                            f"recants when it is no longer significant, or significant the other "
+                                            f"way, at the later budget; E = {background_rate}")
+            + f" P@10 with X_S: {int(p10['significant'])} pairs significant at the shallow budget, "
+              f"{p10['recanted at medium (%)']:.1f} % recant at the medium and {p10['recanted at deep (%)']:.1f} % at "
+              f"the deep budget (the paper: {PAPER_SEPARABLE[0]}, 7.0 % and 8.4 %)."
+            + " The seed text gives only the P@10 numbers of this table (estimator not named; X_S assumed).")
 
 
 def _table3_claims(table: pd.DataFrame, recant: list, pairs: int) -> list:
