@@ -560,14 +560,7 @@ def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_r
     qrels and the paper's three budgets scaled); ``run_set`` "non-contributing" (the paper's,
     the default when there are such runs) or "contributing"."""
     id = "ravana2010-fig2"
-    exp = source.experiment
-    total = exp.judgments.num_judgments
-    paper_budgets = _budgets(source, None, id)
-    if budgets is None:
-        budgets = tuple(sorted(set(default_budgets(total)) | set(paper_budgets)))
-    else:
-        values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)  # -o budgets=500
-        budgets = tuple(sorted({int(b) for b in values}))
+    budgets, paper_budgets = _fig2_budgets(source, budgets, id)
     st, sets, tests, frame = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
     run_set = RUN_SET.among(sets, listed="list").validate(run_set or _main_set(sets), id)
     sub = frame[frame["run_set"] == run_set]
@@ -577,27 +570,48 @@ def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_r
     later = [b for b in budgets if b >= paper_budgets[0]]
     shallow = later[0] if later else budgets[-1]  # the paper's shallow budget, or the nearest one above it
     mean = _mean_separability(sub, shallow)
-    pairs = int(sub["pairs"].max())
-    at = table.loc[shallow]
-    notes = (_setting_text(source, st, sets, f"; separability of the {run_set} runs ({pairs} pairs): the fraction "
-                                             f"with p < {ALPHA}, {SIDES}; E = {background_rate}")
-             + f" Mean separability from {shallow:,} judgments (the paper's shallow budget scaled: "
-               f"{paper_budgets[0]:,}) on, highest first: {_order_text(mean)}. The paper prints no numbers for this "
-               "figure (.paper is None)."
-             + " The interval method is irnb's reading of the paper's pessimistic comparison as a test: B of one run "
-               "against T of the other (irnb.intervals.pessimistic_t_test).")
-    high = {m: (at[(m, "X_S")], at[(m, "X_B")]) for m in MEASURES}
-    claims = [Claim("except for the interval method, as few as 1,000 judgments give relatively high separability "
-                    "(P@10 with X_S: 68.9 % of the pairs)",
-                    f"at {shallow:,}: " + ", ".join(f"{m} X_S {a:.2f} X_B {b:.2f}" for m, (a, b) in high.items()),
-                    f"X_S and X_B each separate at least {HIGH_SEPARABILITY:.0%} of the pairs at the shallow budget, "
-                    "on every measure", all(_high_separability(min(v)) for v in high.values())),
-              *_order_claims(mean, f"over the budgets from {shallow:,} on")]
+    notes = _fig2_notes(source, st, sets, background_rate, run_set=run_set, pairs=int(sub["pairs"].max()),
+                        shallow=shallow, paper_shallow=paper_budgets[0], mean=mean)
     return make(id=id, title="Separability against judgments", source=f"{PAPER}, Figure 2", table=table,
                 paper=None, notes=notes, data=source.label,
                 draw=partial(figures.separability_curves, methods=METHODS, alpha=ALPHA),
                 headline=Headline("X_S and X_B separate most pairs even at 1,000 judgments, then X_M; the interval "
-                                  "method least", claims))
+                                  "method least", _fig2_claims(table.loc[shallow], mean, shallow)))
+
+
+def _fig2_budgets(source: Source, budgets, id: str) -> tuple[tuple[int, ...], tuple[int, int, int]]:
+    """Figure 2's x axis (``budgets`` given, or 1 % … 100 % of the qrels with the paper's three
+    budgets scaled) and the paper's three budgets scaled to the data."""
+    paper_budgets = _budgets(source, None, id)
+    if budgets is None:
+        axis = set(default_budgets(source.experiment.judgments.num_judgments)) | set(paper_budgets)
+    else:
+        values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)  # -o budgets=500
+        axis = {int(b) for b in values}
+    return tuple(sorted(axis)), paper_budgets
+
+
+def _fig2_claims(at: pd.Series, mean: pd.DataFrame, shallow: int) -> list[Claim]:
+    """Figure 2's claims from the separability at the shallow budget (``at``: by (measure,
+    method)) and the mean separability from it on (rows: measure; columns: method)."""
+    high = {m: (at[(m, "X_S")], at[(m, "X_B")]) for m in MEASURES}
+    return [Claim("except for the interval method, as few as 1,000 judgments give relatively high separability "
+                  "(P@10 with X_S: 68.9 % of the pairs)",
+                  f"at {shallow:,}: " + ", ".join(f"{m} X_S {a:.2f} X_B {b:.2f}" for m, (a, b) in high.items()),
+                  f"X_S and X_B each separate at least {HIGH_SEPARABILITY:.0%} of the pairs at the shallow budget, "
+                  "on every measure", all(_high_separability(min(v)) for v in high.values())),
+            *_order_claims(mean, f"over the budgets from {shallow:,} on")]
+
+
+def _fig2_notes(source: Source, st, sets: dict, background_rate: float, *, run_set: str, pairs: int, shallow: int,
+                paper_shallow: int, mean: pd.DataFrame) -> str:
+    return (_setting_text(source, st, sets, f"; separability of the {run_set} runs ({pairs} pairs): the fraction "
+                                            f"with p < {ALPHA}, {SIDES}; E = {background_rate}")
+            + f" Mean separability from {shallow:,} judgments (the paper's shallow budget scaled: "
+              f"{paper_shallow:,}) on, highest first: {_order_text(mean)}. The paper prints no numbers for this "
+              "figure (.paper is None)."
+            + " The interval method is irnb's reading of the paper's pessimistic comparison as a test: B of one run "
+              "against T of the other (irnb.intervals.pessimistic_t_test).")
 
 
 def _separability_table(frame: pd.DataFrame, bud, sets: dict) -> pd.DataFrame:
