@@ -45,7 +45,7 @@ def real_stats(shared_dir):
 
 @pytest.fixture(scope="module")
 def table_tool():
-    """tools/reproduction_table.py (README's reproduction table), imported as a module."""
+    """tools/reproduction_table.py (docs/reproductions.md's reproduction table), imported as a module."""
     import importlib
 
     tools = REPO / "tools"

@@ -69,20 +69,3 @@ def make(**fields) -> Reproduction:
     """A Reproduction from keyword fields (those the Reproduction class has)."""
     names = {f.name for f in dataclasses.fields(Reproduction)}
     return Reproduction(**{k: v for k, v in fields.items() if k in names})
-
-
-
-def panel_axes(ax, n: int, *, width: float = 4.0, height: float = 3.5, sharey: bool = False) -> list:
-    """``n`` Axes side by side: new ones when ``ax`` is None, else ``ax`` (one Axes, reused
-    for every panel, or exactly ``n``). Imports matplotlib only when it draws new ones."""
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, grid = plt.subplots(1, n, figsize=(width * n, height), sharey=sharey, squeeze=False)
-        return list(grid[0])
-    axes = list(np.ravel(ax))
-    if len(axes) == 1:
-        return axes * n
-    if len(axes) != n:
-        raise ValueError(f"ax must be one Axes or {n} (one per panel), got {len(axes)}")
-    return axes

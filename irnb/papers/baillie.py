@@ -42,7 +42,8 @@ from ..decision import (ASSESSMENT_FAMILIES, CASES, DEPTHS, STRENGTH, case_count
                         procedure_label)
 from ..measures import parse_measure
 from ..metrics import evaluate
-from ..params import MEASUREMENT_DEPTH
+from ..params import ALPHA, MEASUREMENT_DEPTH, TEST
+from . import figures
 from .registry import Claim, Headline, Reproduction, Source, register
 
 __all__: list[str] = []
@@ -66,6 +67,12 @@ _TABLE1_COLUMNS = ("@10", "@30", "@100", "@500", "@1000", "MAP/AA")
 _CASES = (1, 2, 3, 4)
 _WEAK = (2, 4)
 
+#: The papers' assessment measure A_p@d, the share of a run's top d that is judged: irnb's
+#: ``Judged`` family, every reproduction's default ``assessment``.
+PAPERS_ASSESSMENT = "Judged"
+#: The 2008 paper's Fig. 12 depth: runs ranked by MAP beside their A_p@1000.
+FIG12_DEPTH = 1000
+
 # The 2008 paper's Kendall's τ between the MAP and A_p@1000 rankings of all runs (Section 4.2.4).
 _FIG12_TAU = {"TREC 3": 0.394, "TREC 6": 0.402, "TREC 7": 0.402, "TREC 8": 0.462}
 
@@ -79,7 +86,7 @@ _TAU_BAND = 0.15  # τ "as the papers'": within this distance of their range
 _EXTREME_RATIO = 0.9  # "less of their lists judged": a mean A_p at most this fraction of the middle runs'
 _EVEN_UP_TO = 500  # 2007 Fig. 2 (top): "significantly higher precision … up until P@500"
 #: A_p@k's three readings (irnb.measures): ÷ k; ÷ min(k, |X|); trec_eval's 1 − unj@k.
-_READINGS = ("Judged", "JudgedRet", "NotUnj")
+_READINGS = (PAPERS_ASSESSMENT, "JudgedRet", "NotUnj")
 
 
 def _falls(first: float, last: float) -> bool:
@@ -197,7 +204,7 @@ def _test_words(test: str, alpha: float) -> str:
     return f"{words} (the papers: an ANOVA, then Bonferroni multiple comparisons)"
 
 
-def _judged_words(k: int = 10, assessment: str = "Judged") -> str:
+def _judged_words(k: int = 10, assessment: str = PAPERS_ASSESSMENT) -> str:
     """What the assessment measure is (for A_p@k: how it treats a run shorter than k), from
     the measure's own declaration."""
     return parse_measure(f"{assessment}@{k}").spec.description
@@ -216,7 +223,7 @@ def _assessment(assessment, owner: str) -> str:
 
 
 def _a_name(assessment: str) -> str:
-    return "A_p@d" if assessment == "Judged" else f"{assessment}@d"
+    return "A_p@d" if assessment == PAPERS_ASSESSMENT else f"{assessment}@d"
 
 
 def _settings(source: Source, pool_depths: Sequence[int]):
@@ -358,31 +365,14 @@ def _table1_claims(paper: pd.DataFrame, rows: Mapping[str, pd.Series], chosen: s
     return claims
 
 
-@register("baillie2007-table1", "Share of run pairs in decision-matrix cases 1–4 by measurement depth "
-          "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1", needs=("pairs",))
-def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_depths: Sequence[int] = (),
-            assessment: str | None = None):
-    """``pool_depths`` adds one row per depth-d pool of the contributing runs (the papers'
-    collections differ in pool depth); ``assessment`` replaces A for every column by that
-    family at the column's depth (MAP: at 1000), e.g. ``"JudgedRet"``."""
-    fam = "Judged" if assessment is None else _assessment(assessment, "baillie2007-table1")
-    columns = [(f"@{d}", f"P@{d}") for d in DEPTHS] + [("MAP/AA", "AP")]
-    table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam,
-                              depths=DEPTHS, test=test, alpha=alpha, pool_depths=pool_depths)
-    paper = _paper_table1()
-    mine, theirs = table.iloc[0], paper.mean(axis=0)
-    # the claims read the P@d columns only: the readings need no MAP column
-    rows = _reading_rows(source, columns[:-1], form="2007", chosen=fam, row=mine.drop(index="MAP/AA", level=0),
-                         depths=DEPTHS, test=test, alpha=alpha)
-    claims = _table1_claims(paper, rows, fam)
-    headline = Headline(f"as d grows from @10 to @1000 (mean of {len(paper)} collections): significant differences "
-                        f"{_fmt(_significant(theirs, '@10'))} → {_fmt(_significant(theirs, '@1000'))}, case 3 "
-                        f"{_fmt(theirs[('@10', 3)])} → {_fmt(theirs[('@1000', 3)])}, weak "
-                        f"{_fmt(_weak(theirs, '@10'))} → {_fmt(_weak(theirs, '@1000'))}", claims)
+def _table1_notes(source: Source, *, test: str, alpha: float, fam: str, given: bool, paper: pd.DataFrame,
+                  mine: pd.Series, headline: Headline, rows) -> str:
+    """2007 Table 1's notes; ``given``: the caller chose the assessment family (else MAP pairs with MAA)."""
+    theirs = paper.mean(axis=0)
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}. Columns: P@d tested with "
         f"{_a_name(fam)} ({_judged_words(assessment=fam)}), and MAP with "
-        + ("MAA (the 2007 paper's pairing)" if assessment is None else
+        + ("MAA (the 2007 paper's pairing)" if not given else
            f"{fam}@{DEPTHS[-1]} (the paper: MAA; A_p@d replaced by {fam}@d)")
         + "; each cell is the share of pairs in case 1, 2, 3, 4.",
         f"Differs from the paper: {len(paper)} TREC collections (1990s ad hoc, Web 04, Robust, HARD; runs "
@@ -397,8 +387,34 @@ def _table1(source: Source, *, test: str = "anova", alpha: float = 0.05, pool_de
         f"Verdict: {headline.summary()}.",
         _sensitivity(rows, "@10", "@1000"),
     ]
+    return "\n".join(notes)
+
+
+@register("baillie2007-table1", "Share of run pairs in decision-matrix cases 1–4 by measurement depth "
+          "(P@d with A_p@d, MAP with MAA)", f"{PAPER_2007}, Table 1", needs=("pairs",))
+def _table1(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, pool_depths: Sequence[int] = (),
+            assessment: str | None = None):
+    """``pool_depths`` adds one row per depth-d pool of the contributing runs (the papers'
+    collections differ in pool depth); ``assessment`` replaces A for every column by that
+    family at the column's depth (MAP: at 1000), e.g. ``"JudgedRet"``."""
+    fam = PAPERS_ASSESSMENT if assessment is None else _assessment(assessment, "baillie2007-table1")
+    columns = [(f"@{d}", f"P@{d}") for d in DEPTHS] + [("MAP/AA", "AP")]
+    table = _proportion_table(source, columns, form="2007", assessment=None if assessment is None else fam,
+                              depths=DEPTHS, test=test, alpha=alpha, pool_depths=pool_depths)
+    paper = _paper_table1()
+    mine, theirs = table.iloc[0], paper.mean(axis=0)
+    # the claims read the P@d columns only: the readings need no MAP column
+    rows = _reading_rows(source, columns[:-1], form="2007", chosen=fam, row=mine.drop(index="MAP/AA", level=0),
+                         depths=DEPTHS, test=test, alpha=alpha)
+    claims = _table1_claims(paper, rows, fam)
+    headline = Headline(f"as d grows from @10 to @1000 (mean of {len(paper)} collections): significant differences "
+                        f"{_fmt(_significant(theirs, '@10'))} → {_fmt(_significant(theirs, '@1000'))}, case 3 "
+                        f"{_fmt(theirs[('@10', 3)])} → {_fmt(theirs[('@1000', 3)])}, weak "
+                        f"{_fmt(_weak(theirs, '@10'))} → {_fmt(_weak(theirs, '@1000'))}", claims)
+    notes = _table1_notes(source, test=test, alpha=alpha, fam=fam, given=assessment is not None, paper=paper,
+                          mine=mine, headline=headline, rows=rows)
     return Reproduction("baillie2007-table1", "", f"{PAPER_2007}, Table 1", table, paper,
-                        "\n".join(notes), source.label, headline=headline)
+                        notes, source.label, headline=headline)
 
 
 # =============================================================================== pairs across depths
@@ -409,7 +425,7 @@ class _Grid:
     a topic both answer (:func:`_full_length`)."""
 
     def __init__(self, source: Source, family: str, depths: Sequence[int], test: str, alpha: float,
-                 assessment: str = "Judged"):
+                 assessment: str = PAPERS_ASSESSMENT):
         self.family, self.depths, self.test, self.alpha = family, tuple(depths), test, alpha
         self.assessment = assessment
         self.readings = tuple(dict.fromkeys((assessment, *_READINGS)))
@@ -560,42 +576,6 @@ def _check_pairs(grid: _Grid, pairs, n: int, owner: str) -> list[tuple[str, str]
     return pairs
 
 
-def _draw_pairs(rep: Reproduction, ax=None):
-    """One row of panels per pair: the measure (left) and A_p (right) across depths. The
-    test and α that decided the cases and what the bars are (``curves.attrs``) head the
-    figure, or each row's left panel when ``ax`` is given."""
-    import textwrap
-
-    from .. import plots
-
-    curves = rep.details["curves"]
-    caption = plots.procedure_caption(curves)
-    bars = curves.attrs.get("intervals")
-    labels = list(dict.fromkeys(curves["pair"]))
-    said = "" if caption is None else f"cases by {caption}" + (f"; bars: {bars}" if bars else "")
-    cases_by = textwrap.fill(said, 50) if said else ""
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        figure, ax = plt.subplots(len(labels), 2, figsize=(10, 3.6 * len(labels)), layout="constrained",
-                                  squeeze=False)
-        if cases_by:
-            figure.suptitle(textwrap.fill(f"{rep.id} ({rep.data}): {said}", 110), fontsize="medium")
-            cases_by = ""  # said once, above every panel
-    axes = np.asarray(ax, dtype=object).reshape(-1)
-    if axes.size != 2 * len(labels):
-        raise ValueError(f"{rep.id}: ax must hold {2 * len(labels)} Axes (one row of two per pair), got {axes.size}")
-    for i, label in enumerate(labels):
-        for j, kind in enumerate(("measure", "assessment")):
-            part = curves[(curves["pair"] == label) & (curves["kind"] == kind)]
-            if kind == "measure":
-                title = f"{label}: {part['measure'].iloc[0].split('@')[0]}@d" + (f"\n{cases_by}" if cases_by else "")
-            else:
-                title = f"{label}: A_p@d"
-            plots.depth_curves_plot(part, title=title, ax=axes[2 * i + j])
-    return axes.reshape(len(labels), 2)
-
-
 def _pairs_setting(source: Source, grid: _Grid, measure: str, what: str, curves: pd.DataFrame) -> str:
     return (f"Setting: {source.describe()}; {measure} and {_a_name(grid.assessment)} "
             f"({_judged_words(assessment=grid.assessment)}) of {what}, means over the topics both runs answered "
@@ -659,8 +639,8 @@ def _even_scores(grid: _Grid, reading: str) -> pd.DataFrame:
 
 @register("baillie2007-fig2", "Two pairs across measurement depths: P@d and A_p@d with intervals and cases",
           f"{PAPER_2007}, Fig. 2", needs=("pairs",))
-def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-          assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
+def _fig2(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
+          assessment: str = PAPERS_ASSESSMENT, pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs to show instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2007-fig2", name="depths", noun="measurement depths")
     grid = _Grid(source, "P", depths, test, alpha, _assessment(assessment, "baillie2007-fig2"))
@@ -719,7 +699,7 @@ def _fig2(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
         _count_sensitivity({"top pattern": even_counts, "bottom pattern": converge_counts}),
     ]
     return Reproduction("baillie2007-fig2", "", f"{PAPER_2007}, Fig. 2", table, None, "\n".join(notes),
-                        source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
+                        source.label, draw=figures.depth_pairs, headline=headline, details={"curves": curves})
 
 
 # =============================================================================== 2008 Tables 3 and 4
@@ -772,18 +752,11 @@ def _case3_untested(row: pd.Series, depths: Sequence[int]) -> str:
     return (f"the case-3 share is below {_MIN_SHARE:g} at every depth: too small to tell constant from falling")
 
 
-@register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
-          f"{PAPER_2008}, Table 3", needs=("pairs",))
-def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = (), assessment: str = "Judged"):
-    """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
-    depths, fam, table, rows = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
-                                        assessment=assessment)
+def _table3_claims(rows, fam: str, mine: pd.Series, depths: Sequence[int]) -> list[Claim]:
+    """2008 Table 3's claims from the shares by reading (``rows``) and the chosen row ``mine``."""
     first, last = f"@{depths[0]}", f"@{depths[-1]}"
-    mine = table.iloc[0]
-    case3 = _case3_by_depth(mine, depths)
     paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
-    claims = [
+    return [
         _reading_claim(
             f"case 3 'either decreased or remained approximately constant': {paper3} (TREC-3, P@10/30/100)",
             f"case 3 falls from {first} to {last} by at least {_SHARE_MARGIN:g} of the pairs, or stays approximately "
@@ -797,7 +770,13 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
         _weak_claim(rows, fam, depths, "weak cases rise: 'from 0.07 to 0.087' (TREC-3, P@10 → P@30), 'this trend "
                                        "remains … towards P@1000'"),
     ]
-    headline = Headline(f"P@d: case 3 falls or stays about constant ({paper3}, TREC-3), weak cases rise", claims)
+
+
+def _table3_notes(source: Source, *, test: str, alpha: float, fam: str, depths: Sequence[int], mine: pd.Series,
+                  headline: Headline, rows) -> str:
+    first, last = f"@{depths[0]}", f"@{depths[-1]}"
+    case3 = _case3_by_depth(mine, depths)
+    paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; P@d tested with "
         f"{_a_name(fam)} ({_judged_words(assessment=fam)}), d = {', '.join(map(str, depths))}.",
@@ -811,22 +790,30 @@ def _table3(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
         f"Verdict: {headline.summary()}.",
         _sensitivity(rows, first, last),
     ]
-    return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table, _paper_table3(),
-                        "\n".join(notes), source.label, headline=headline)
+    return "\n".join(notes)
 
 
-@register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
-          f"{PAPER_2008}, Table 4", needs=("pairs",))
-def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-            pool_depths: Sequence[int] = (), assessment: str = "Judged"):
+@register("baillie2008-table3", "Share of run pairs in cases 1–4 for P@d tested with A_p@d",
+          f"{PAPER_2008}, Table 3", needs=("pairs",))
+def _table3(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
+            pool_depths: Sequence[int] = (), assessment: str = PAPERS_ASSESSMENT):
     """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
-    depths, fam, table, rows = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+    depths, fam, table, rows = _table34(source, "P", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
                                         assessment=assessment)
-    first, last = f"@{depths[0]}", f"@{depths[-1]}"
     mine = table.iloc[0]
-    case3 = _case3_by_depth(mine, depths)
+    paper3 = " → ".join(_fmt(x) for x in _TABLE3_CASE3)
+    claims = _table3_claims(rows, fam, mine, depths)
+    headline = Headline(f"P@d: case 3 falls or stays about constant ({paper3}, TREC-3), weak cases rise", claims)
+    notes = _table3_notes(source, test=test, alpha=alpha, fam=fam, depths=depths, mine=mine, headline=headline,
+                          rows=rows)
+    return Reproduction("baillie2008-table3", "", f"{PAPER_2008}, Table 3", table, _paper_table3(),
+                        notes, source.label, headline=headline)
+
+
+def _table4_claims(rows, fam: str, mine: pd.Series, depths: Sequence[int]) -> list[Claim]:
+    """2008 Table 4's claims from the shares by reading (``rows``) and the chosen row ``mine``."""
     low, high = _TABLE4_CASE3
-    claims = [
+    return [
         _reading_claim(
             f"case 3 'remained approximately constant, between {low:g} and {high:g}' (TREC-3; likewise 4 more "
             f"collections)",
@@ -841,7 +828,13 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
             _case3_untested(mine, depths)),
         _weak_claim(rows, fam, depths, "weak cases rise as d grows ('overall, a common trend across collections')"),
     ]
-    headline = Headline(f"MAP@d: case 3 about constant, {_fmt(low)}–{_fmt(high)} (TREC-3); weak cases rise", claims)
+
+
+def _table4_notes(source: Source, *, test: str, alpha: float, fam: str, depths: Sequence[int], mine: pd.Series,
+                  headline: Headline, rows) -> str:
+    first, last = f"@{depths[0]}", f"@{depths[-1]}"
+    case3 = _case3_by_depth(mine, depths)
+    low, high = _TABLE4_CASE3
     notes = [
         f"Setting: every pair of the {source.describe()}; {_test_words(test, alpha)}; MAP@d (trec_eval's "
         f"map_cut, AP over the top d divided by R) tested with {_a_name(fam)} "
@@ -856,8 +849,24 @@ def _table4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths:
         f"Verdict: {headline.summary()}.",
         _sensitivity(rows, first, last),
     ]
+    return "\n".join(notes)
+
+
+@register("baillie2008-table4", "Share of run pairs in cases 1–4 for MAP@d tested with A_p@d",
+          f"{PAPER_2008}, Table 4", needs=("pairs",))
+def _table4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
+            pool_depths: Sequence[int] = (), assessment: str = PAPERS_ASSESSMENT):
+    """``assessment``: the family A@d is taken from (``Judged`` = A_p@d, the paper's)."""
+    depths, fam, table, rows = _table34(source, "AP", test=test, alpha=alpha, depths=depths, pool_depths=pool_depths,
+                                        assessment=assessment)
+    mine = table.iloc[0]
+    low, high = _TABLE4_CASE3
+    claims = _table4_claims(rows, fam, mine, depths)
+    headline = Headline(f"MAP@d: case 3 about constant, {_fmt(low)}–{_fmt(high)} (TREC-3); weak cases rise", claims)
+    notes = _table4_notes(source, test=test, alpha=alpha, fam=fam, depths=depths, mine=mine, headline=headline,
+                          rows=rows)
     return Reproduction("baillie2008-table4", "", f"{PAPER_2008}, Table 4", table, None,
-                        "\n".join(notes), source.label, headline=headline)
+                        notes, source.label, headline=headline)
 
 
 # =============================================================================== 2008 Fig. 4
@@ -872,8 +881,8 @@ def _case_counts_full(grid: _Grid, reading: str, case: int) -> int:
 
 @register("baillie2008-fig4", "One pair per decision-matrix case across depths (MAP@d and A_p@d)",
           f"{PAPER_2008}, Fig. 4", needs=("pairs",))
-def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-          assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
+def _fig4(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
+          assessment: str = PAPERS_ASSESSMENT, pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: four (run, run) pairs (for cases 1, 2, 3, 4) instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig4", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig4"))
@@ -916,7 +925,7 @@ def _fig4(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: S
         _count_sensitivity({f"case {c}": counts[c] for c in _CASES}),
     ]
     return Reproduction("baillie2008-fig4", "", f"{PAPER_2008}, Fig. 4", table, None, "\n".join(notes),
-                        source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
+                        source.label, draw=figures.depth_pairs, headline=headline, details={"curves": curves})
 
 
 # =============================================================================== 2008 Fig. 11
@@ -933,8 +942,8 @@ def _direction_shares(cases: pd.DataFrame, first: int, last: int) -> tuple[float
 
 @register("baillie2008-fig11", "Two pairs that swap from a strong to a weak comparison beyond the pool depth "
           "(MAP@d and A_p@d)", f"{PAPER_2008}, Fig. 11", needs=("pairs",))
-def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: Sequence[int] = DEPTHS,
-           assessment: str = "Judged", pairs: Sequence[tuple[str, str]] | None = None):
+def _fig11(source: Source, *, test: str = TEST.default, alpha: float = ALPHA.default, depths: Sequence[int] = DEPTHS,
+           assessment: str = PAPERS_ASSESSMENT, pairs: Sequence[tuple[str, str]] | None = None):
     """``pairs``: two (run, run) pairs instead of the chosen ones."""
     depths = MEASUREMENT_DEPTH.increasing(depths, "baillie2008-fig11", name="depths", noun="measurement depths")
     grid = _Grid(source, "AP", depths, test, alpha, _assessment(assessment, "baillie2008-fig11"))
@@ -987,27 +996,10 @@ def _fig11(source: Source, *, test: str = "anova", alpha: float = 0.05, depths: 
         _count_sensitivity({"swapping pairs": counts}),
     ]
     return Reproduction("baillie2008-fig11", "", f"{PAPER_2008}, Fig. 11", table, None, "\n".join(notes),
-                        source.label, draw=_draw_pairs, headline=headline, details={"curves": curves})
+                        source.label, draw=figures.depth_pairs, headline=headline, details={"curves": curves})
 
 
 # =============================================================================== 2008 Fig. 12
-def _draw_fig12(rep: Reproduction, ax=None):
-    from .. import plots
-    from ..plots.legends import outside_legend
-
-    runs = rep.details["runs"]
-    judged = runs.attrs["assessment"]
-    ax = plots.ranked_runs_plot(runs, measure="AP", assessment=judged, ax=ax)
-    order = np.lexsort((np.arange(len(runs)), -runs["AP"].to_numpy()))
-    x = np.arange(1, len(runs) + 1)
-    ax.plot(x, runs["RecallAssessment"].to_numpy()[order], marker="^", markersize=3, linestyle="none",
-            color="0.4", label="Recall of Assessment")
-    outside_legend(ax, *ax.get_legend_handles_labels())  # off the data
-    ax.set_title(f"{rep.data}: runs ranked by MAP (τ with {plots.measure_label(judged)} = {rep.table.iloc[0, 0]:.3f})",
-                 fontsize="medium")
-    return ax
-
-
 def _fifths(values: np.ndarray) -> tuple[float, float, float]:
     """Mean of the top fifth, the middle and the bottom fifth of runs already ranked (irnb's
     reading of the paper's 'extremes'); the middle is NaN when there is none."""
@@ -1019,13 +1011,13 @@ def _fifths(values: np.ndarray) -> tuple[float, float, float]:
 
 @register("baillie2008-fig12", "Runs ranked by MAP with their A_p@1000 (irnb adds the Recall of Assessment); Kendall's τ",
           f"{PAPER_2008}, Fig. 12", needs=("pairs",))
-def _fig12(source: Source, *, depth: int = 1000):
+def _fig12(source: Source, *, depth: int = FIG12_DEPTH):
     """``depth``: the assessment depth (A_p@depth; the paper's 1000). The figure plots
     A_p@depth = ``Judged@depth``; the claims are judged under A_p's three readings."""
     from ..bias import kendall_tau
 
     depth = MEASUREMENT_DEPTH.validate(depth, "baillie2008-fig12", label="depth")
-    fam = "Judged"
+    fam = PAPERS_ASSESSMENT
     exp = source.experiment
     names = {r: f"{r}@{depth}" for r in _READINGS}
     recall = "RecallAssessment"
@@ -1073,5 +1065,5 @@ def _fig12(source: Source, *, depth: int = 1000):
                     f"{fifths[r][2]:.3f}" for r in _READINGS) + ".",
     ]
     return Reproduction("baillie2008-fig12", "", f"{PAPER_2008}, Fig. 12", table, paper, "\n".join(notes),
-                        source.label, draw=_draw_fig12, headline=headline,
+                        source.label, draw=figures.ranked_runs, headline=headline,
                         details={"runs": runs})

@@ -38,10 +38,11 @@ import pandas as pd
 from ..budgets import BUDGET_MEASURES, budget_tests, default_budgets
 from ..background_rate import NoUnjudgedPosition, TooFewCounts, within_factor
 from ..intervals import estimate_background_rate, point_estimates, score_intervals, true_background_rate
-from ..params import BUDGET_LEVELS, DEGREE, POOL_DEPTH, POOLED_RUNS, RUN_SET
+from ..params import BACKGROUND_RATE, BUDGET_LEVELS, DEGREE, POOL_DEPTH, POOLED_RUNS, RUN_SET, SEED
 from ..pooling import budget_pool, depth_pool
 from .registry import Claim, Headline, ReproductionNeeds, Source, register
-from ._common import make, panel_axes, setting
+from . import figures
+from ._common import make, setting
 
 PAPER = "Ravana & Moffat (AIRS 2010)"
 MEASURES = BUDGET_MEASURES  # P@10, SDCG@100, RBP(p=0.95)
@@ -52,10 +53,14 @@ RUN_SETS = ("contributing", "non-contributing")
 METHODS = ("X_S", "X_B", "X_I", "X_M", "interval")
 ALPHA = 0.01  # the paper's significance level
 
+#: What the seed text prints of Tables 2 and 3 (P@10, X_S, 46-non): pairs significant after
+#: 1,000 judgments, of all pairs.
+PAPER_SEPARABLE = (713, 1035)
 # What the seed text prints of Table 3 (P@10, 46-non): 713 of 1,035 pairs significant after
 # 1,000 judgments; 50 (7.0 %) of them not significant after 10,000, 60 (8.4 %) after 69,100.
 # The text does not name the estimator; the paragraph goes on about X_S and X_B: X_S assumed.
 _T3_COLUMNS = ["significant", "pairs", "recanted at medium (%)", "recanted at deep (%)"]
+_T3_RECANT = _T3_COLUMNS[2:]
 
 # ---------------------------------------------------------------------------- the verdicts' rules
 # Each claim of the paper's headline is judged by one of the small rules below, with the
@@ -239,7 +244,7 @@ def _fit_at(exp, pooled: list, depth: int, degree: int):
 
 @register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
           f"{PAPER}, Figure 1")
-def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "auto"):
+def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, pooled: str = POOLED_RUNS.default):
     """``depths``: the pool depths d (default 10 and the paper's 100); for each, the depth-d
     pool of the runs ``pooled``: ``"contributors"``, the collection's own contributing runs,
     as the paper (59 of TREC-9's 105 runs); ``"all"``, every run — on the simulator, whose
@@ -375,44 +380,18 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = 3, pooled: str = "
     ]
     return make(id=id, title="Estimating the background rate E", source=f"{PAPER}, Figure 1", table=table,
                 paper=paper, notes=" ".join(notes), data=source.label,
-                draw=partial(_draw_fig1, fits=fits, truths=truths), details={"estimates": estimates},
+                draw=partial(figures.background_rate_fits, fits=fits, truths=truths), details={"estimates": estimates},
                 headline=Headline("a cubic fit read at zero runs gives 0.043 (average fraction 0.202, qrels 0.038): "
                                   "E = 0.01 is not an overestimate", claims))
 
 
-def _draw_fig1(rep, ax=None, *, fits, truths):
-    """One panel per pool depth (:func:`irnb.plots.background_rate_plot`): the fraction
-    relevant per number of runs, the fitted polynomial, E at zero runs and the true rate;
-    returns the Axes, one per depth."""
-    from .. import plots
-
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        figure, grid = plt.subplots(len(fits), 1, figsize=(7.0, 3.6 * len(fits)), layout="constrained",
-                                    squeeze=False)
-        figure.suptitle(f"{rep.id} ({rep.data})", fontsize=10)
-        axes = list(grid[:, 0])
-    else:
-        axes = panel_axes(ax, len(fits))
-    for panel, (d, fit) in zip(axes, fits.items(), strict=True):
-        plots.background_rate_plot(fit, truth=truths[d], ax=panel)
-        truth = "" if truths[d] is None else f"; true rate over the runs' top {2 * d}"
-        panel.set_title(f"pool depth d = {d}{truth}", fontsize=9)
-    return axes
-
-
 # ---------------------------------------------------------------------------- Table 1
-@register("ravana2010-table1", "Mean B, residual Δ, X_I and X_M of P@10, SDCG@100, RBP(0.95) by judgment budget",
-          f"{PAPER}, Table 1")
-def table1(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01):
-    id = "ravana2010-table1"
+def _scores_by_budget(source: Source, st, sets: dict, bud, *, seed: int,
+                      background_rate: float) -> tuple[pd.DataFrame, dict]:
+    """Table 1: rows (part, measure), columns (run set, budget level), each cell the run
+    set's mean B, Δ, X_I or X_M on the budget's pool; and each run's means by (measure,
+    level)."""
     exp = source.experiment
-    st = setting(source, None, id)
-    sets = _run_sets(source, st)
-    if not sets:
-        raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
-    bud = _budgets(source, budgets, id)
     parts = {"(a) B": "lower", "(b) Δ": "residual", "(c) X_I": "X_I", "(d) X_M": "X_M"}
     columns = pd.MultiIndex.from_product([list(sets), LEVELS], names=["runs", "judgments"])
     index = pd.MultiIndex.from_product([list(parts), MEASURES], names=["part", "measure"])
@@ -427,17 +406,35 @@ def table1(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
             for s, runs in sets.items():
                 for part, col in parts.items():
                     table.loc[(part, m), (s, level)] = float(means.loc[runs, col].mean())
-    notes = [_setting_text(source, st, sets, f"; {_budget_text(bud, exp.judgments.num_judgments)}; E = "
-                                             f"{background_rate}, λ = 1 − Δ")]
+    return table, per_run
+
+
+def _table1_notes(source: Source, st, sets: dict, bud, background_rate: float) -> str:
+    notes = [_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
+                                             f"E = {background_rate}, λ = 1 − Δ")]
     notes.append("The seed text lacks the table's numbers (.paper is None). Its remark that X_S = B never decreases "
                  "as judgments are added is no claim to test: the budgets are prefixes of one judgment order, and "
                  "a judgment can only turn an unjudged document (counted non-relevant) into a relevant one.")
-    claims = _table1_claims(table, per_run, sets)
+    return " ".join(notes)
+
+
+@register("ravana2010-table1", "Mean B, residual Δ, X_I and X_M of P@10, SDCG@100, RBP(0.95) by judgment budget",
+          f"{PAPER}, Table 1")
+def table1(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
+    id = "ravana2010-table1"
+    st = setting(source, None, id)
+    sets = _run_sets(source, st)
+    if not sets:
+        raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
+    bud = _budgets(source, budgets, id)
+    table, per_run = _scores_by_budget(source, st, sets, bud, seed=seed, background_rate=background_rate)
     return make(id=id, title="Scores, residuals and estimates by judgments", source=f"{PAPER}, Table 1",
-                table=table, paper=None, notes=" ".join(notes), data=source.label,
+                table=table, paper=None, notes=_table1_notes(source, st, sets, bud, background_rate),
+                data=source.label,
                 headline=Headline("10,000 judgments get X_S within about 10 % of its final value; 46-non residuals "
                                   "larger than 59-con and comparable to B; X_I overestimates the final scores; X_M "
-                                  "below them after 1,000 judgments, above after 10,000", claims))
+                                  "below them after 1,000 judgments, above after 10,000",
+                                  _table1_claims(table, per_run, sets)))
 
 
 def _at(frame: pd.DataFrame, level: str) -> pd.DataFrame:
@@ -557,19 +554,13 @@ def _order_claims(mean: pd.DataFrame, at: str) -> list:
 
 @register("ravana2010-fig2", "Separability against the number of judgments, per estimator and the interval method",
           f"{PAPER}, Figure 2")
-def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01, run_set: str | None = None):
+def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default,
+         run_set: str | None = None):
     """``budgets``: the numbers of judgments on the x axis (default: 1 % … 100 % of the
     qrels and the paper's three budgets scaled); ``run_set`` "non-contributing" (the paper's,
     the default when there are such runs) or "contributing"."""
     id = "ravana2010-fig2"
-    exp = source.experiment
-    total = exp.judgments.num_judgments
-    paper_budgets = _budgets(source, None, id)
-    if budgets is None:
-        budgets = tuple(sorted(set(default_budgets(total)) | set(paper_budgets)))
-    else:
-        values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)  # -o budgets=500
-        budgets = tuple(sorted({int(b) for b in values}))
+    budgets, paper_budgets = _fig2_budgets(source, budgets, id)
     st, sets, tests, frame = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
     run_set = RUN_SET.among(sets).validate(run_set or _main_set(sets), id)
     sub = frame[frame["run_set"] == run_set]
@@ -579,82 +570,77 @@ def fig2(source: Source, *, budgets=None, seed: int = 0, background_rate: float 
     later = [b for b in budgets if b >= paper_budgets[0]]
     shallow = later[0] if later else budgets[-1]  # the paper's shallow budget, or the nearest one above it
     mean = _mean_separability(sub, shallow)
-    pairs = int(sub["pairs"].max())
-    at = table.loc[shallow]
-    notes = (_setting_text(source, st, sets, f"; separability of the {run_set} runs ({pairs} pairs): the fraction "
-                                             f"with p < {ALPHA}, {SIDES}; E = {background_rate}")
-             + f" Mean separability from {shallow:,} judgments (the paper's shallow budget scaled: "
-               f"{paper_budgets[0]:,}) on, highest first: {_order_text(mean)}. The paper prints no numbers for this "
-               "figure (.paper is None)."
-             + " The interval method is irnb's reading of the paper's pessimistic comparison as a test: B of one run "
-               "against T of the other (irnb.intervals.pessimistic_t_test).")
-    high = {m: (at[(m, "X_S")], at[(m, "X_B")]) for m in MEASURES}
-    claims = [Claim("except for the interval method, as few as 1,000 judgments give relatively high separability "
-                    "(P@10 with X_S: 68.9 % of the pairs)",
-                    f"at {shallow:,}: " + ", ".join(f"{m} X_S {a:.2f} X_B {b:.2f}" for m, (a, b) in high.items()),
-                    f"X_S and X_B each separate at least {HIGH_SEPARABILITY:.0%} of the pairs at the shallow budget, "
-                    "on every measure", all(_high_separability(min(v)) for v in high.values())),
-              *_order_claims(mean, f"over the budgets from {shallow:,} on")]
+    notes = _fig2_notes(source, st, sets, background_rate, run_set=run_set, pairs=int(sub["pairs"].max()),
+                        shallow=shallow, paper_shallow=paper_budgets[0], mean=mean)
     return make(id=id, title="Separability against judgments", source=f"{PAPER}, Figure 2", table=table,
-                paper=None, notes=notes, data=source.label, draw=_draw_fig2,
+                paper=None, notes=notes, data=source.label,
+                draw=partial(figures.separability_curves, methods=METHODS, alpha=ALPHA),
                 headline=Headline("X_S and X_B separate most pairs even at 1,000 judgments, then X_M; the interval "
-                                  "method least", claims))
+                                  "method least", _fig2_claims(table.loc[shallow], mean, shallow)))
 
 
-def _draw_fig2(rep, ax=None):
-    from .. import plots
-    from ..plots.legends import outside_legend
-
-    measures = list(dict.fromkeys(rep.table.columns.get_level_values("measure")))
-    axes = panel_axes(ax, len(measures), sharey=True)
-    shared = len(set(map(id, axes))) == 1   # one Axes for every measure: the measure in the label
-    for a, m in zip(axes, measures, strict=True):
-        drawn = []
-        for i, method in enumerate(METHODS):   # each method its own colour, marker and line style
-            values = rep.table[(m, method)]
-            # a series (almost) equal to one drawn before goes on top of it thinner, so that both stay visible
-            again = any(np.allclose(values.to_numpy(), v, atol=0.01, equal_nan=True) for v in drawn)
-            drawn.append(values.to_numpy())
-            a.plot(values.index, values.to_numpy(), **plots.series_style(i), markersize=2.5 if again else 5,
-                   linewidth=0.7 if again else 1.6,
-                   label=(f"{method}, {m}" if shared else method) if a is axes[-1] or shared else None)
-        a.set_xscale("log")
-        plots.plain_log_axis(a.xaxis, subs=(1.0,))
-        a.set_xlabel("number of judgments")
-        a.set_title(m, fontsize=9)
-    axes[0].set_ylabel(f"fraction of pairs, paired t-test p < {ALPHA}")
-    outside_legend(axes[-1], *axes[-1].get_legend_handles_labels())
-    return axes if not shared else axes[0]
+def _fig2_budgets(source: Source, budgets, id: str) -> tuple[tuple[int, ...], tuple[int, int, int]]:
+    """Figure 2's x axis (``budgets`` given, or 1 % … 100 % of the qrels with the paper's three
+    budgets scaled) and the paper's three budgets scaled to the data."""
+    paper_budgets = _budgets(source, None, id)
+    if budgets is None:
+        axis = set(default_budgets(source.experiment.judgments.num_judgments)) | set(paper_budgets)
+    else:
+        values = [budgets] if isinstance(budgets, (int, np.integer)) else list(budgets)  # -o budgets=500
+        axis = {int(b) for b in values}
+    return tuple(sorted(axis)), paper_budgets
 
 
-@register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
-          f"{PAPER}, Table 2")
-def table2(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01):
-    id = "ravana2010-table2"
-    bud = _budgets(source, budgets, id)
-    st, sets, tests, frame = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+def _fig2_claims(at: pd.Series, mean: pd.DataFrame, shallow: int) -> list[Claim]:
+    """Figure 2's claims from the separability at the shallow budget (``at``: by (measure,
+    method)) and the mean separability from it on (rows: measure; columns: method)."""
+    high = {m: (at[(m, "X_S")], at[(m, "X_B")]) for m in MEASURES}
+    return [Claim("except for the interval method, as few as 1,000 judgments give relatively high separability "
+                  "(P@10 with X_S: 68.9 % of the pairs)",
+                  f"at {shallow:,}: " + ", ".join(f"{m} X_S {a:.2f} X_B {b:.2f}" for m, (a, b) in high.items()),
+                  f"X_S and X_B each separate at least {HIGH_SEPARABILITY:.0%} of the pairs at the shallow budget, "
+                  "on every measure", all(_high_separability(min(v)) for v in high.values())),
+            *_order_claims(mean, f"over the budgets from {shallow:,} on")]
+
+
+def _fig2_notes(source: Source, st, sets: dict, background_rate: float, *, run_set: str, pairs: int, shallow: int,
+                paper_shallow: int, mean: pd.DataFrame) -> str:
+    return (_setting_text(source, st, sets, f"; separability of the {run_set} runs ({pairs} pairs): the fraction "
+                                            f"with p < {ALPHA}, {SIDES}; E = {background_rate}")
+            + f" Mean separability from {shallow:,} judgments (the paper's shallow budget scaled: "
+              f"{paper_shallow:,}) on, highest first: {_order_text(mean)}. The paper prints no numbers for this "
+              "figure (.paper is None)."
+            + " The interval method is irnb's reading of the paper's pessimistic comparison as a test: B of one run "
+              "against T of the other (irnb.intervals.pessimistic_t_test).")
+
+
+def _separability_table(frame: pd.DataFrame, bud, sets: dict) -> pd.DataFrame:
+    """Table 2: rows (measure, method), columns (run set, budget level), each cell the share
+    of the run set's pairs separated."""
     level = dict(zip(bud, LEVELS, strict=True))
     frame = frame.assign(judgments=frame["budget"].map(level))
     table = frame.pivot_table(index=["measure", "estimator"], columns=["run_set", "judgments"], values="fraction",
                               sort=False)
-    table = table.reindex(index=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]),
-                          columns=pd.MultiIndex.from_product([list(sets), LEVELS], names=["runs", "judgments"]))
-    paper = pd.DataFrame(np.nan, index=table.index,
+    return table.reindex(index=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]),
+                         columns=pd.MultiIndex.from_product([list(sets), LEVELS], names=["runs", "judgments"]))
+
+
+def _paper_table2(index: pd.Index) -> pd.DataFrame:
+    """The one cell of Table 2 the seed text gives (P@10, X_S, 46-non, 1,000 judgments)."""
+    paper = pd.DataFrame(np.nan, index=index,
                          columns=pd.MultiIndex.from_product([list(RUN_SETS), LEVELS], names=["runs", "judgments"]))
-    paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] = 713 / 1035
-    main = _main_set(sets)
-    sub = frame[frame["run_set"] == main]
-    mean = _mean_separability(sub, bud[0])
-    shallow = table.loc[("P@10", "X_S"), (main, "shallow")]
-    notes = (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
-                                             f"p < {ALPHA}, {SIDES}; E = {background_rate}")
-             + f" Separability of the {main} runs, mean over the three budgets, highest first: {_order_text(mean)}. "
-             + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget (the paper: 713 of 1,035 = "
-               f"68.9 %, the only cell of Table 2 the seed text gives, from its Table 3 paragraph).")
+    paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] = PAPER_SEPARABLE[0] / PAPER_SEPARABLE[1]
+    return paper
+
+
+def _table2_claims(table: pd.DataFrame, main: str, bud) -> list[Claim]:
+    """Table 2's claims from the table's ``main`` run set: P@10 with X_S separates many pairs
+    at the shallow budget; X_I fewer than every other point estimator in every cell."""
     cells = table[main]
+    shallow = cells.loc[("P@10", "X_S"), "shallow"]
     gap = pd.DataFrame({m: [cells.loc[(m, ["X_S", "X_B", "X_M"]), level].min() - cells.loc[(m, "X_I"), level]
                             for level in LEVELS] for m in MEASURES}, index=list(LEVELS)).T
-    claims = [
+    return [
         Claim("P@10 with X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments",
               f"{shallow:.1%} after {bud[0]:,}",
               f"P@10 with X_S separates at least {HIGH_SEPARABILITY:.0%} of the {main} pairs at the shallow budget",
@@ -665,16 +651,42 @@ def table2(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
               f"in every cell (measure × budget) X_I separates at least {ORDER_MARGIN:.0%} of the {main} pairs fewer "
               "than each of X_S, X_B and X_M", all(_separates_more(g, 0.0) for g in gap.to_numpy().ravel())),
     ]
-    return make(id=id, title="Separability by judgments", source=f"{PAPER}, Table 2", table=table, paper=paper,
-                notes=notes, data=source.label,
+
+
+def _table2_notes(source: Source, st, sets: dict, bud, background_rate: float, table: pd.DataFrame,
+                  mean: pd.DataFrame, main: str) -> str:
+    shallow = table.loc[("P@10", "X_S"), (main, "shallow")]
+    significant, pairs = PAPER_SEPARABLE
+    return (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
+                                            f"p < {ALPHA}, {SIDES}; E = {background_rate}")
+            + f" Separability of the {main} runs, mean over the three budgets, highest first: {_order_text(mean)}. "
+            + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget (the paper: {significant:,} "
+              f"of {pairs:,} = {100 * significant / pairs:.1f} %, the only cell of Table 2 the seed text gives, from "
+              f"its Table 3 paragraph).")
+
+
+@register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
+          f"{PAPER}, Table 2")
+def table2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
+    id = "ravana2010-table2"
+    bud = _budgets(source, budgets, id)
+    st, sets, tests, frame = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+    table = _separability_table(frame, bud, sets)
+    main = _main_set(sets)
+    mean = _mean_separability(frame[frame["run_set"] == main], bud[0])
+    return make(id=id, title="Separability by judgments", source=f"{PAPER}, Table 2", table=table,
+                paper=_paper_table2(table.index),
+                notes=_table2_notes(source, st, sets, bud, background_rate, table, mean, main), data=source.label,
                 headline=Headline("P@10, X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments; X_I "
-                                  "consistently less useful than the other point estimators", claims))
+                                  "consistently less useful than the other point estimators",
+                                  _table2_claims(table, main, bud)))
 
 
 # ---------------------------------------------------------------------------- Table 3
 @register("ravana2010-table3", "Recanting: pairs significant after few judgments that are not after more",
           f"{PAPER}, Table 3")
-def table3(source: Source, *, budgets=None, seed: int = 0, background_rate: float = 0.01, run_set: str | None = None):
+def table3(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default,
+           run_set: str | None = None):
     id = "ravana2010-table3"
     bud = _budgets(source, budgets, id)
     st = setting(source, None, id)
@@ -683,11 +695,24 @@ def table3(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
         raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
     run_set = RUN_SET.among(sets).validate(run_set or _main_set(sets), id)
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
+    pairs = len(sets[run_set]) * (len(sets[run_set]) - 1) // 2
+    table = _recanting_table(tests, bud, run_set, pairs)
+    return make(id=id, title="Recanting", source=f"{PAPER}, Table 3", table=table, paper=_paper_table3(table.index),
+                notes=_table3_notes(source, st, sets, bud, background_rate, table, run_set, pairs),
+                data=source.label,
+                headline=Headline("X_S and X_B recant under 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100); X_I "
+                                  "recants more, though it awards fewer significant pairs at shallow budgets",
+                                  _table3_claims(table, _T3_RECANT, pairs)))
+
+
+def _recanting_table(tests, bud, run_set: str, pairs: int) -> pd.DataFrame:
+    """Table 3: rows (measure, method, first budget level), columns :data:`_T3_COLUMNS`: the
+    pairs of ``run_set`` significant at the level, and the share of them that recant at
+    each later level."""
     rec = tests.recanting(alpha=ALPHA)
     rec = rec[rec["run_set"] == run_set]
     level = dict(zip(bud, LEVELS, strict=True))
     index = pd.MultiIndex.from_product([MEASURES, METHODS, LEVELS[:2]], names=["measure", "method", "judgments"])
-    pairs = len(sets[run_set]) * (len(sets[run_set]) - 1) // 2
     cells: dict = {key: dict.fromkeys(_T3_COLUMNS, np.nan) for key in index}
     for row in rec.itertuples(index=False):
         a, b = level[row.budget_from], level[row.budget_to]
@@ -699,23 +724,27 @@ def table3(source: Source, *, budgets=None, seed: int = 0, background_rate: floa
             cell[f"recanted at {b} (%)"] = 100.0 * row.share
     table = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=_T3_COLUMNS)
     table.index = index
+    return table
+
+
+def _paper_table3(index: pd.Index) -> pd.DataFrame:
+    """What the seed text prints of Table 3: P@10's row (X_S assumed), NaN elsewhere."""
     paper = pd.DataFrame(np.nan, index=index, columns=_T3_COLUMNS)
-    paper.loc[("P@10", "X_S", "shallow")] = [713, 1035, 7.0, 8.4]
-    recant = ["recanted at medium (%)", "recanted at deep (%)"]
+    paper.loc[("P@10", "X_S", "shallow")] = [*PAPER_SEPARABLE, 7.0, 8.4]
+    return paper
+
+
+def _table3_notes(source: Source, st, sets: dict, bud, background_rate: float, table: pd.DataFrame, run_set: str,
+                  pairs: int) -> str:
     p10 = table.loc[("P@10", "X_S", "shallow")]
-    notes = (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
-                                             f"the {run_set} runs' {pairs} pairs, p < {ALPHA}, {SIDES}; a pair "
-                                             f"recants when it is no longer significant, or significant the other "
-                                             f"way, at the later budget; E = {background_rate}")
-             + f" P@10 with X_S: {int(p10['significant'])} pairs significant at the shallow budget, "
-               f"{p10['recanted at medium (%)']:.1f} % recant at the medium and {p10['recanted at deep (%)']:.1f} % at "
-               f"the deep budget (the paper: 713, 7.0 % and 8.4 %)."
-             + " The seed text gives only the P@10 numbers of this table (estimator not named; X_S assumed).")
-    return make(id=id, title="Recanting", source=f"{PAPER}, Table 3", table=table, paper=paper, notes=notes,
-                data=source.label,
-                headline=Headline("X_S and X_B recant under 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100); X_I "
-                                  "recants more, though it awards fewer significant pairs at shallow budgets",
-                                  _table3_claims(table, recant, pairs)))
+    return (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
+                                            f"the {run_set} runs' {pairs} pairs, p < {ALPHA}, {SIDES}; a pair "
+                                            f"recants when it is no longer significant, or significant the other "
+                                            f"way, at the later budget; E = {background_rate}")
+            + f" P@10 with X_S: {int(p10['significant'])} pairs significant at the shallow budget, "
+              f"{p10['recanted at medium (%)']:.1f} % recant at the medium and {p10['recanted at deep (%)']:.1f} % at "
+              f"the deep budget (the paper: {PAPER_SEPARABLE[0]}, 7.0 % and 8.4 %)."
+            + " The seed text gives only the P@10 numbers of this table (estimator not named; X_S assumed).")
 
 
 def _table3_claims(table: pd.DataFrame, recant: list, pairs: int) -> list:

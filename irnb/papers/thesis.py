@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import evaluate
-from ..params import MEASUREMENT_DEPTH
+from ..params import BACKGROUND_RATE, MEASUREMENT_DEPTH
+from . import figures
 from .registry import Claim, Headline, Reproduction, Source, register
 
 __all__: list[str] = []
@@ -185,13 +186,6 @@ def _truly_relevant(source: Source, run: str, k: int, judged) -> tuple[int, int]
 
 
 # =============================================================================== Fig. 7.1
-def _draw_fig71(rep: Reproduction, ax=None):
-    from .. import plots
-
-    a, b, k = rep.details["pair"].iloc[0][["run_a", "run_b", "k"]]
-    return plots.unjudged_plot(rep.details["overlap"], run_a=a, run_b=b, measure=f"P@{int(k)}", ax=ax)
-
-
 @register("thesis-fig7.1", "Unjudged documents in the top 20 of a baseline and a new system per topic, their "
           "overlap and the change in P@20", f"{THESIS}, Fig. 7.1", needs=("pairs",))
 def _fig71(source: Source, *, k: int = _K, pool_depth: int | None = None, run_a: str | None = None,
@@ -255,23 +249,15 @@ def _fig71(source: Source, *, k: int = _K, pool_depth: int | None = None, run_a:
     headline = Headline("lvl1 has far more unjudged documents in its top 20 than lvl0; few of them shared; on a number "
                         "of queries many unjudged without a loss in P@20", claims)
     pair = pd.DataFrame({"run_a": [a], "run_b": [b], "k": [k]})
-    return Reproduction("thesis-fig7.1", "", "", shown, None, "\n".join(notes), source.label, draw=_draw_fig71,
-                        headline=headline, details={"overlap": table, "pair": pair})
+    return Reproduction("thesis-fig7.1", "", "", shown, None, "\n".join(notes), source.label,
+                        draw=figures.unjudged_overlap, headline=headline, details={"overlap": table, "pair": pair})
 
 
 # =============================================================================== Fig. 7.2
-def _draw_fig72(rep: Reproduction, ax=None):
-    from .. import plots
-
-    t, run, k = rep.table, rep.details["pair"].iloc[0]["run_b"], int(rep.details["pair"].iloc[0]["k"])
-    return plots.simulated_precision_plot(list(t.index), t["unjudged"], t["original"], t["simulated"], run=run,
-                                          estimator="I", measure=f"P@{k}", ax=ax)
-
-
 @register("thesis-fig7.2", "Original and simulated P@20 of a new system per topic (unjudged documents "
           "relevant at the judged documents' rate)", f"{THESIS}, Fig. 7.2")
 def _fig72(source: Source, *, k: int = _K, pool_depth: int | None = None, run: str | None = None,
-           background_rate: float = 0.01):
+           background_rate: float = BACKGROUND_RATE.default):
     """``run``: the new system (default: lvl1 of thesis-fig7.1); ``background_rate``: E,
     used where a topic's top k has no judged document (X_I = E there)."""
 
@@ -340,5 +326,5 @@ def _fig72(source: Source, *, k: int = _K, pool_depth: int | None = None, run: s
     headline = Headline("worst queries have more unjudged documents; queries with nearly only relevant and unjudged "
                         "documents gain most", claims)
     pair = pd.DataFrame({"run_b": [b], "k": [k]})
-    return Reproduction("thesis-fig7.2", "", "", frame, None, "\n".join(notes), source.label, draw=_draw_fig72,
-                        headline=headline, details={"pair": pair})
+    return Reproduction("thesis-fig7.2", "", "", frame, None, "\n".join(notes), source.label,
+                        draw=figures.simulated_precision, headline=headline, details={"pair": pair})

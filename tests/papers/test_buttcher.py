@@ -195,7 +195,7 @@ def test_table6_svm_uses_the_sign_cut_off(collection):
     count = complete_qrels(exp, corpus, decision_rule="count", **kw).accuracy()[["precision", "recall"]].mean()
     row = rep.table.loc[("20%", "80%"), "SVM classifier"].to_numpy()
     np.testing.assert_allclose(row, sign)
-    # the sign cut-off is the more precise and the less complete: the old count rule's
-    # precision was lower and its recall higher
+    # the sign cut-off is the more precise and the less complete: the count rule's
+    # precision is lower and its recall higher
     assert count["precision"] < row[0] and count["recall"] > row[1]
     assert [c.holds for c in rep.headline.claims[1:]] == [None, None]  # one classifier: no comparison

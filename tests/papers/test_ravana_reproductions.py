@@ -359,8 +359,8 @@ def test_clef_has_only_one_run_set(shared_dir):
     assert list(t.columns.get_level_values("runs").unique()) == ["contributing"]
 
 
-def test_readme_rows_are_what_the_code_computes():
-    """README's reproduction table (tools/reproduction_table.py) for these ids and the fast
+def test_page_rows_are_what_the_code_computes():
+    """docs/reproductions.md's table (tools/reproduction_table.py) for these ids and the fast
     Büttcher ones: the default column and verdicts as computed now."""
     import importlib
     import sys

@@ -187,7 +187,7 @@ def test_table1_on_the_default(results, exp):
     falls = row[("@10", 3)] - row[("@1000", 3)]
     rises = row[("@1000", 2)] + row[("@1000", 4)] - row[("@10", 2)] - row[("@10", 4)]
     assert [c.holds for c in rep.headline.claims] == [significant >= 0.05, falls >= 0.05, rises >= 0.05]
-    # the default's weak share does not move (.43 → .43): the verdict is "partly", no longer "agrees"
+    # the default's weak share does not move (.43 → .43): the verdict is "partly", not "agrees"
     assert rep.headline.verdict == "partly" and rep.headline.claims[2].holds is False
     fmt = R.baillie._fmt
     assert rep.headline.claims[1].irnb == f"{fmt(row[('@10', 3)])} → {fmt(row[('@1000', 3)])}"
@@ -266,7 +266,7 @@ def test_fig2_pairs_and_their_numbers(results, exp):
     assert curves.attrs["comparisons"] == 780  # bars Bonferroni-adjusted over every pair, as the 2008 paper's
     axes = rep.figure()
     assert axes.shape == (2, 2) and axes[0, 1].get_title() == "top (even judging): A_p@d"
-    # the figure says which test and α decided the cases (issue 13): above the panels, or
+    # the figure says which test and α decided the cases: above the panels, or
     # in each row's left panel when the caller gives the Axes
     procedure = "one-way ANOVA + Bonferroni multiple comparisons, α = 0.05"
     bars = "95% t intervals, Bonferroni-adjusted over the 780 pairs of runs compared"
@@ -390,7 +390,7 @@ def covid(covid_dir):
 
 @pytest.fixture(scope="module")
 def covid_results(covid):
-    """Every id on TREC-COVID with its default options (as README's table); their run
+    """Every id on TREC-COVID with its default options (as docs/reproductions.md's table); their run
     times are measured by benchmarks/bench_reproduce.py, not asserted here."""
     return {id: irnb.reproduce(id, covid, label="TREC-COVID round 1") for id in MINE}
 
@@ -516,11 +516,11 @@ def test_cli_saves_a_figure(tmp_path, capsys):
     assert path.stat().st_size > 1000 and f"figure: {path}" in capsys.readouterr().out
 
 
-# ------------------------------------------------------------------------------------- README
-def test_readme_table_default_column_is_what_the_code_computes(table_tool):
+# ------------------------------------------------------------------------- docs/reproductions.md
+def test_page_table_default_column_is_what_the_code_computes(table_tool):
     written = table_tool.parse(table_tool.PAGE.read_text(encoding="utf-8")).set_index("id")
     computed = table_tool.rows(ids=MINE, covid=None).set_index("id")
-    assert set(MINE) <= set(written.index), "README's reproduction table lacks ids; run tools/reproduction_table.py"
+    assert set(MINE) <= set(written.index), "docs/reproductions.md's table lacks ids; run tools/reproduction_table.py"
     for column in ("what it shows", "paper's headline", "irnb: paper's setting"):
         assert written.loc[list(MINE), column].tolist() == computed[column].tolist(), column
     verdicts = written.loc[list(MINE), "verdict: paper's setting"]
@@ -528,7 +528,7 @@ def test_readme_table_default_column_is_what_the_code_computes(table_tool):
 
 
 @pytest.mark.shared
-def test_readme_table_covid_column_is_what_the_code_computes(table_tool, covid_results):
+def test_page_table_covid_column_is_what_the_code_computes(table_tool, covid_results):
     written = table_tool.parse(table_tool.PAGE.read_text(encoding="utf-8")).set_index("id")
     for id, rep in covid_results.items():
         assert written.loc[id, "irnb: TREC-COVID"] == rep.headline.irnb, id

@@ -1,9 +1,9 @@
-"""Every reproduction id on the real data of ../shared (issue 13, "Done when"): on TREC-COVID
-round 1 each id either runs or names what the data lacks, and README's TREC-COVID column is
-what it computes; on CLEF eHealth 2016 (no manual runs marked, no document texts) exactly
+"""Every reproduction id on the real data of ../shared: on TREC-COVID round 1 each id either
+runs or names what the data lacks, and the TREC-COVID column of docs/reproductions.md is what
+it computes; on CLEF eHealth 2016 (no manual runs marked, no document texts) exactly
 the ids that need those say so, naming every need, and the others run. The Baillie and
 thesis ids are run on both collections by tests/papers/test_reproduce.py; this file covers the
-Büttcher and Ravana ids there and the README cells those tests do not check."""
+Büttcher and Ravana ids there and the page's cells those tests do not check."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ CLEF_LACKS = {"buttcher2007-table3": ["which runs are manual"], "buttcher2007-ta
 
 
 @pytest.fixture(scope="module")
-def readme(table_tool) -> pd.DataFrame:
+def page(table_tool) -> pd.DataFrame:
     return table_tool.parse(table_tool.PAGE.read_text(encoding="utf-8")).set_index("id")
 
 
@@ -34,8 +34,8 @@ def test_other_ids_are_the_buttcher_and_ravana_ones():
 
 
 @pytest.mark.shared
-def test_every_other_id_on_trec_covid_is_readmes_cell(covid_dir, table_tool, readme):
-    """As tools/reproduction_table.py runs them (leaderboard's manual runs): the README's
+def test_every_other_id_on_trec_covid_is_the_pages_cell(covid_dir, table_tool, page):
+    """As tools/reproduction_table.py runs them (leaderboard's manual runs): the page's
     TREC-COVID cell and verdict for each Büttcher and Ravana id; those needing document
     texts say so."""
     from irnb.datasets.real import trec_covid_leaderboard, trec_covid_round1
@@ -46,8 +46,8 @@ def test_every_other_id_on_trec_covid_is_readmes_cell(covid_dir, table_tool, rea
     assert len(manual) == 43
     for id in OTHERS:
         got = table_tool.outcome(id, covid, label=table_tool.COVID_LABEL, manual=manual)
-        assert readme.loc[id, "irnb: TREC-COVID"] == got["irnb"], id
-        assert readme.loc[id, "verdict: TREC-COVID"] == got["verdict"], id
+        assert page.loc[id, "irnb: TREC-COVID"] == got["irnb"], id
+        assert page.loc[id, "verdict: TREC-COVID"] == got["verdict"], id
         if id in ("buttcher2007-table6", "buttcher2007-table7", "buttcher2007-table8"):
             assert got["irnb"].startswith("needs document texts") and got["verdict"] == "n/a", id
         else:
@@ -101,7 +101,7 @@ def test_reproduce_names_every_need_at_once():
 DEFAULT_UNCHECKED = ["buttcher2007-fig1", "buttcher2007-table5", "buttcher2007-table8"]
 
 
-def test_readme_default_column_for_ids_checked_nowhere_else(table_tool, readme):
+def test_page_default_column_for_ids_checked_nowhere_else(table_tool, page):
     computed = table_tool.rows(ids=DEFAULT_UNCHECKED, covid=None).set_index("id")
     for column in ("paper's headline", "irnb: paper's setting"):
-        assert readme.loc[DEFAULT_UNCHECKED, column].tolist() == computed[column].tolist(), column
+        assert page.loc[DEFAULT_UNCHECKED, column].tolist() == computed[column].tolist(), column
