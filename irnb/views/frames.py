@@ -13,9 +13,9 @@ and then frozen (``set_layout_engine("none")``), and redone only when a tick lab
 longer than any seen at the last layout; the layout pass makes room for the longest run
 name and topic id, so later labels fit without one. The same pass pins the axis labels
 (``Axis.set_label_coords``) and the titles (``Axes.set_title(y=…)``) where it placed them:
-left to itself, every draw would measure every tick label again to place them, about a
-third of a redraw. matplotlib and ipywidgets are imported when a frame is made, never at
-import.
+left to itself, matplotlib measures every tick label again on every draw to place them, and
+text layout is what a redraw spends most on. matplotlib and ipywidgets are imported when a
+frame is made, never at import.
 """
 
 from __future__ import annotations
