@@ -5,8 +5,10 @@ tmp folder), run all cells, press ← on the pool-depth slider and check that th
 readout and the interval plot changed — and that pressing → brings back the very same
 picture (the plot is a function of the controls, not of the history). The same against the
 Voila dashboard, plus its tabs; the dashboard loads offline without a console warning or a
-failed request; every view's plot is on a 1366×768 and a 1024×768 screen with its controls
-(in JupyterLab too), and the figure's scale says how large its smallest text is shown; the
+failed request; every view's plot is on a 1366×768 and a 1024×768 screen with its controls,
+each locked control with its reason beside it and no two texts overlapping (in JupyterLab
+too, on the default collection and on TREC-COVID round 1), and the figure's scale says how
+large its smallest text is shown; the
 "be the assessor" widget is clicked in Voila and in JupyterLab (counter, intervals, decided pairs).
 
 Skipped, with the reason, when /usr/bin/chromium or the playwright/voila/jupyterlab/ipywidgets
