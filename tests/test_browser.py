@@ -5,8 +5,10 @@ tmp folder), run all cells, press ← on the pool-depth slider and check that th
 readout and the interval plot changed — and that pressing → brings back the very same
 picture (the plot is a function of the controls, not of the history). The same against the
 Voila dashboard, plus its tabs; the dashboard loads offline without a console warning or a
-failed request; every view's plot is on a 1366×768 and a 1024×768 screen with its controls
-(in JupyterLab too), and the figure's scale says how large its smallest text is shown; the
+failed request; every view's plot is on a 1366×768 and a 1024×768 screen with its controls,
+each locked control with its reason beside it and no two texts overlapping (in JupyterLab
+too, on the default collection and on TREC-COVID round 1), and the figure's scale says how
+large its smallest text is shown; the
 "be the assessor" widget is clicked in Voila and in JupyterLab (counter, intervals, decided pairs).
 
 Skipped, with the reason, when /usr/bin/chromium or the playwright/voila/jupyterlab/ipywidgets
@@ -367,8 +369,8 @@ def test_voila_dashboard_be_the_assessor(page, tmp_path):
 @pytest.mark.parametrize("width, height", [(1366, 768), (1024, 768)])
 def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(width, height, page, tmp_path):
     """The dashboard notebook in JupyterLab on a 1366×768 laptop and a 1024×768 projector: after Run All, the explorer's
-    output scrolled to the top shows its plot and its controls within the viewport; the
-    assessor widget below it works as in Voila."""
+    output scrolled to the top shows, on every tab, its plot and its controls within the viewport, a reason beside
+    every locked control and no overlapping texts; the assessor widget below it works as in Voila."""
     screen = {"width": width, "height": height}
     page.set_viewport_size(screen)
     root = working_copy(tmp_path / "notebooks", DASHBOARD)
@@ -377,23 +379,72 @@ def test_dashboard_in_jupyterlab_plot_on_screen_and_assessor(width, height, page
         assert tracebacks(page) == []
         output = page.locator(".jp-OutputArea-output", has=page.locator(".widget-slider"))
         expect(output).to_have_count(1)
-        output.evaluate("element => element.scrollIntoView({block: 'start'})")
+        _assert_explorer_tabs_on_screen(page, output, screen, f"jupyterlab-{width}x{height}-dashboard")
+        spent, newly_decided = _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")
+    assert spent >= 1 and newly_decided >= 1, (spent, newly_decided)
+
+
+def _assert_explorer_tabs_on_screen(page, output, screen: dict, name: str) -> None:
+    """On every tab of the explorer in ``output`` (scrolled to the top of the screen): the plot
+    is within the viewport at its drawn size, a pool-depth control is on screen, every locked
+    control says why beside it, and no two texts of the explorer overlap. A screenshot per tab
+    goes to :data:`SCREENSHOTS`."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    output.evaluate("element => element.scrollIntoView({block: 'start'})")
+    tabs = output.locator(".lm-TabBar-tab")
+    expect(tabs).to_have_text(TABS)
+    locked = {}
+    for tab in TABS:
+        tabs.filter(has_text=tab).click()
+        expect(tabs.filter(has_text=tab)).to_have_class(re.compile(r"lm-mod-current"))
         image = output.locator(".widget-image:visible").first
         page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle(),
                                timeout=REDRAW_TIMEOUT * 1000)
         box, depth = image.bounding_box(), slider(output, POOL_DEPTH).bounding_box()
         assert box is not None and depth is not None
-        assert box["x"] >= 0 and box["y"] >= 0, box
-        assert box["x"] + box["width"] <= screen["width"] + 0.5, box
-        assert box["y"] + box["height"] <= screen["height"] + 0.5, box
-        assert 0 <= depth["y"] and depth["y"] + depth["height"] <= screen["height"], depth
-        _assert_legible(f"JupyterLab {width}×{height} intervals", image, box)
-        tabs = output.locator(".lm-TabBar-tab")
-        for tab in TABS:  # JupyterLab shows the same reasons beside the locked controls
-            tabs.filter(has_text=tab).click()
-            assert _assert_locked_controls_say_why(page, tab) > 0, tab
-        tabs.filter(has_text=TABS[0]).click()
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{width}x{height}-dashboard.png"))
-        spent, newly_decided = _play_the_assessor(page, page.locator(".jp-Notebook"), "jupyterlab")
-    assert spent >= 1 and newly_decided >= 1, (spent, newly_decided)
+        assert box["x"] >= 0 and box["y"] >= 0, (name, tab, box)
+        assert box["x"] + box["width"] <= screen["width"] + 0.5, (name, tab, box)
+        assert box["y"] + box["height"] <= screen["height"] + 0.5, (name, tab, box)
+        assert 0 <= depth["y"] and depth["y"] + depth["height"] <= screen["height"], (name, tab, depth)
+        _assert_legible(f"{name} {tab}", image, box)
+        locked[tab] = _assert_locked_controls_say_why(page, tab)
+        assert locked[tab] > 0, tab  # every tab locks a control that does not apply to it
+        _assert_no_overlapping_text(output, f"{name} {tab}")
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{tab.replace(' ', '-')}.png"))
+    print(f"{name}: locked (tab, control) pairs, each with its reason shown: {sum(locked.values())} {locked}")
+    tabs.filter(has_text=TABS[0]).click()
+
+
+#: A notebook of one cell: the explorer on TREC-COVID round 1 (teams and contributing runs from
+#: the leaderboard), read from the project's shared data folder as notebook 05 finds it.
+_TREC_COVID_EXPLORER = """\
+from irnb.datasets import shared_data
+from irnb.datasets.real import trec_covid_round1
+from irnb.widgets import explorer
+
+explorer(trec_covid_round1(shared_data("trec-covid-round1"))).widget"""
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (1024, 768)])
+def test_explorer_on_trec_covid_in_jupyterlab(width, height, page, tmp_path):
+    """The explorer on TREC-COVID round 1 (143 runs with long names, 30 topics) in JupyterLab on a
+    1366×768 laptop and a 1024×768 projector: every tab's plot on screen, every locked control
+    with its reason, no overlapping texts."""
+    import nbformat
+
+    from irnb.datasets import shared_data
+
+    if shared_data("trec-covid-round1") is None:
+        pytest.skip("needs TREC-COVID round 1 in the project's shared/data folder")
+    screen = {"width": width, "height": height}
+    page.set_viewport_size(screen)
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    name = "explorer_trec_covid.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_TREC_COVID_EXPLORER)]), root / name)
+    with Server("lab", root) as server, artifacts_on_failure(page, f"jupyterlab-trec-covid-{width}x{height}", server):
+        lab_run_all(page, server, name, code_cells=1)
+        assert tracebacks(page) == []
+        output = page.locator(".jp-OutputArea-output", has=page.locator(".widget-slider"))
+        expect(output).to_have_count(1)
+        _assert_explorer_tabs_on_screen(page, output, screen, f"jupyterlab-{width}x{height}-trec-covid")

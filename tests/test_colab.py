@@ -156,6 +156,44 @@ def colab(tmp_path_factory) -> dict:
     return {"facts": facts, "runs": runs, "venv": tmp / "venv"}
 
 
+#: A Colab form's title line: Colab shows a form's title in place of its code.
+COLAB_TITLE = re.compile(r"^#\s*@title\b")
+
+
+def colab_hides_code(cell: dict) -> bool:
+    """Whether Colab shows ``cell`` (a cell of an ``.ipynb`` as JSON) with its code hidden: a
+    code cell whose first line is a form title (``# @title …``) and whose metadata says
+    ``"cellView": "form"``. Colab ignores JupyterLab's ``jupyter.source_hidden``."""
+    source = "".join(cell.get("source", ""))
+    first = source.splitlines()[0] if source else ""
+    return (cell.get("cell_type") == "code" and cell.get("metadata", {}).get("cellView") == "form"
+            and COLAB_TITLE.match(first) is not None)
+
+
+def test_the_colab_form_rule_refuses_made_up_cells():
+    form = {"cell_type": "code", "metadata": {"cellView": "form"}, "source": ["#@title Answer\n", "x = 1\n"]}
+    assert colab_hides_code(form)
+    assert not colab_hides_code({**form, "metadata": {"jupyter": {"source_hidden": True}}})  # JupyterLab's only
+    assert not colab_hides_code({**form, "source": ["x = 1\n", "#@title Answer\n"]})  # the title not first
+    assert not colab_hides_code({**form, "source": ["# The answer's code\n"]})  # a comment, not a form title
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb")))
+def test_colab_shows_every_answer_folded_as_a_form(name):
+    """Every answer cell of the ``.ipynb`` Colab opens hides its code there: a form titled with the
+    answer's neutral first line (the notebook rules' ANSWER_FIRST_LINE)."""
+    sys.path.insert(0, str(REPO / "tests" / "source"))
+    try:
+        from test_notebook_sources import ANSWER_FIRST_LINE
+    finally:
+        sys.path.remove(str(REPO / "tests" / "source"))
+    cells = json.loads((REPO / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
+    answers = [c for c in cells if c["cell_type"] == "code" and "answer(" in "".join(c["source"])]
+    for cell in answers:
+        assert colab_hides_code(cell), f"{name}: Colab would show this answer's code: {''.join(cell['source'])[:80]}"
+        assert "".join(cell["source"]).splitlines()[0] == ANSWER_FIRST_LINE
+
+
 def test_the_colab_extra_pins_no_widget_stack():
     packaging = pytest.importorskip("packaging.requirements")
     from packaging.utils import canonicalize_name

@@ -51,8 +51,9 @@ def test_pair_is_in_sync_and_committed_without_outputs(source):
 
 
 # A collapsed cell still shows its first line (JupyterLab's placeholder previews it): an answer's
-# first line says what the cell is, never how the answer is computed.
-ANSWER_FIRST_LINE = "# The answer's code: try the exercise before you open it."
+# first line says what the cell is, never how the answer is computed. It is also the title of a
+# Colab form ("# @title"), so that Colab, which ignores source_hidden, hides the code too.
+ANSWER_FIRST_LINE = "# @title The answer's code: try the exercise before you open it."
 
 
 @pytest.mark.parametrize("source", TEACHING, ids=[p.name for p in TEACHING])

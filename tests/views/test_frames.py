@@ -53,3 +53,86 @@ def test_the_views_subclass_no_matplotlib_class_and_call_no_private_method():
                 private.append((path.name, node.lineno, ast.unparse(node)))
     assert found_bases == [("text_cache.py", "TextCacheRendererAgg")]
     assert private == []
+
+
+def _text_boxes(figure) -> dict[str, tuple[float, ...]]:
+    renderer = figure.canvas.get_renderer()
+    out = {}
+    for i, ax in enumerate(figure.axes):
+        for name, text in (("x", ax.xaxis.label), ("y", ax.yaxis.label), ("title", ax.title)):
+            if text.get_text():
+                out[f"{i}{name}"] = tuple(round(v, 2) for v in text.get_window_extent(renderer).extents)
+    return out
+
+
+def _figure_with_labels(labels):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.0, 3.0), dpi=80)
+    FigureCanvasAgg(figure)
+    left, right = figure.subplots(1, 2)
+    for ax in (left, right):
+        ax.plot(range(len(labels)), range(len(labels)))
+        ax.set_yticks(range(len(labels)), labels)
+        ax.set_xlabel("score")
+        ax.set_ylabel("run")
+        ax.set_title("[B, T] per run")
+    right.xaxis.tick_top()  # a title above tick labels on top
+    return figure
+
+
+def test_pinned_labels_and_titles_stay_where_matplotlib_put_them_and_follow_grown_tick_labels():
+    short = ["a", "bb", "ccc"]
+    auto = _figure_with_labels(short)
+    auto.canvas.draw()
+    placed = _text_boxes(auto)
+    pinned = _figure_with_labels(short)
+    pinned.canvas.draw()
+    frames._pin_texts(pinned)
+    pinned.canvas.draw()
+    assert _text_boxes(pinned) == placed  # pinned where matplotlib placed them
+
+    # a made-up counter-example: the tick labels grow, a pinned label stays and overlaps them
+    long = ["a run name much longer than before", "bb", "ccc"]
+    for ax in pinned.axes:
+        ax.set_yticks(range(3), long)
+    pinned.canvas.draw()
+    grown = _figure_with_labels(long)
+    grown.canvas.draw()
+    assert _text_boxes(pinned)["0y"] != _text_boxes(grown)["0y"]
+    frames._place_pinned_texts(pinned)  # placed again by the rule: where matplotlib puts them
+    pinned.canvas.draw()
+    expected = _text_boxes(grown)
+    for key, box in _text_boxes(pinned).items():
+        assert max(abs(a - b) for a, b in zip(box, expected[key], strict=True)) < 0.5, (key, box, expected[key])
+
+
+def test_a_redraw_measures_fewer_texts_once_labels_and_titles_are_pinned(monkeypatch):
+    """After the layout pass the labels and titles are pinned: a redraw of the frame measures
+    fewer texts than matplotlib's own redraw of the same figure with nothing pinned."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    def fill(ax):
+        ax.set_yticks(range(5), [f"run-{i}" for i in range(5)])
+        ax.set_ylabel("run")
+        ax.set_xlabel("score")
+        ax.set_title("title")
+
+    frame = frames.Frame((4.0, 2.0), "png", (1, 1))
+    fill(frame.figure.axes[0])
+    frame.render()
+    plain = Figure(figsize=(4.0, 2.0), dpi=frame.figure.dpi)
+    FigureCanvasAgg(plain)
+    fill(plain.subplots())
+    plain.canvas.draw()
+    calls = []
+    extent = Text.get_window_extent
+    monkeypatch.setattr(Text, "get_window_extent", lambda self, *a, **k: calls.append(self) or extent(self, *a, **k))
+    frame.render()
+    pinned = len(calls)
+    calls.clear()
+    plain.canvas.draw()
+    assert 0 < pinned < len(calls), (pinned, len(calls))
