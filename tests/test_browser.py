@@ -271,7 +271,7 @@ def _assert_no_overlapping_text(scope, where: str) -> None:
     assert overlaps == [], f"{where}: overlapping texts {overlaps[:5]}"
 
 
-# ------------------------------------------------------------------ offline, no warnings (issue 21)
+# ------------------------------------------------------------------ offline, no warnings
 def test_voila_dashboard_loads_offline_without_warnings(page, tmp_path):
     """With the pinned Voila stack and binder/voila.json (the "irnb" template, no JupyterLab-only
     extensions), the dashboard loads without a console warning or error and without a failed
@@ -295,7 +295,7 @@ def test_voila_dashboard_loads_offline_without_warnings(page, tmp_path):
         assert failed == [], f"{len(failed)} failed requests after load:\n" + "\n".join(failed)
 
 
-# ------------------------------------------------------------------ be the assessor (issue 19)
+# ------------------------------------------------------------------ be the assessor
 _COUNTERS = re.compile(r"judgments spent: (\d+) · pairs decided: (\d+) of (\d+) \(at the start: (\d+)\)")
 
 

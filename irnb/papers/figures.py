@@ -15,10 +15,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ..params import DISPLAY_FLAG
+
 
 def panel_axes(ax, n: int, *, width: float = 4.0, height: float = 3.5, sharey: bool = False) -> list:
     """``n`` Axes side by side: new ones when ``ax`` is None, else ``ax`` (one Axes, reused
     for every panel, or exactly ``n``). Imports matplotlib only when it draws new ones."""
+    sharey = DISPLAY_FLAG.validate(sharey, "panel_axes", label="sharey")
     if ax is None:
         import matplotlib.pyplot as plt
 
