@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 
 from ._grades import check_grades
 from ._text import QRELS_COLUMNS, position, shorten, where
+from .lines import repeated_docno_message
 from .nested import looks_nested, nested_frame
 from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
@@ -241,8 +242,7 @@ def _drop_duplicates(
         docno = table["docno"][row].as_py()
         first_at = f"{'row' if unit == 'row' else 'line'} {position(numbers, first, unit)}"
         raise ValueError(
-            f"{where(label, numbers, row, unit)}: docno {shorten(docno)} repeated for topic {shorten(topic)} "
-            f"(first at {first_at}); expected each docno once per topic in a {what}; "
+            f"{repeated_docno_message(where(label, numbers, row, unit), docno, topic, first_at, what)}; "
             f"pass on_duplicate='keep_first' (irnb evaluate: --keep-first) to keep the first occurrence"
         )
     keep = np.ones(table.num_rows, dtype=bool)
