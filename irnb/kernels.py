@@ -160,6 +160,12 @@ class Judged:
         flat = np.flatnonzero(self.rel)
         return np.divmod(flat, max(self.depth, 1))
 
+    @cached_property
+    def ideal_runs(self) -> np.ndarray:
+        """(T, L) documents in each run of equal gain along the ideal ranking, highest gain
+        first: with the grades as gains, each grade's judged documents, grades G..1."""
+        return self.level_counts[:, :0:-1]
+
     def ideal_gains(self, k: int) -> np.ndarray:
         """(T, k) gains of the ideal ranking (grades sorted descending, zeros after)."""
         counts = self.level_counts[:, :0:-1]  # grades G..1

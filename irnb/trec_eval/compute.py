@@ -13,19 +13,20 @@ trec_eval's ranking order, :func:`irnb.lines.trec_ranking`), the per-topic value
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from collections.abc import Callable
 
 import numpy as np
 
 from .._grades import NO_DOC, UNJUDGED
+from ..custom_gains import with_gains
 from ..kernels import Judged, compute
 from ..lines import trec_ranking
 from ..measures import FAMILIES, Measure
 from ..measures.precision import interpolated_precision
 from ..measures.set_measures import set_f, set_utility
 from ..metrics import level_counts_of
-from .gains import with_gains
 from .options import Options
 from .table import TREC_MEASURES, TrecMeasure
 
@@ -139,8 +140,11 @@ def measure_rows(spec: TrecMeasure, param: str | None, options: Options) -> list
             params.update(pairs)
         return [Row(name, spec, kernel(irnb(spec.family, **params)))]
     if spec.kind == "pairs" and param is not None:  # ndcg, G, ndcg_rel, Rndcg: rel_level=gain,…
-        gains = _pairs(param, what, keep_order=True)
-        return [Row(name, spec, lambda view, ctx: with_gains(view, spec.name, gains))]
+        # trec_eval reads a level with atol: a name that is not an integer gives no level
+        given = tuple((int(key), gain) for key, gain in _pairs(param, what, keep_order=True)
+                      if re.fullmatch(r"[+-]?\d+", key))
+        measure = irnb(spec.family)
+        return [Row(name, spec, lambda view, ctx: compute(with_gains(view, given), measure)[0])]
     if spec.name == "runid":
         return [Row(name, spec, lambda view, ctx: None)]
     return [Row(name, spec, kernel(irnb(spec.family)))]
@@ -260,7 +264,8 @@ def score(qrels, run, options: Options) -> Scores:
         raise NoTopics("no qrels topic has results in the run (trec_eval: No queries with both results and "
                        "relevance info); is this the right qrels file?")
     view = build_view(qrels, run, topics, options)
-    values = {row.name: row.value(view, None) for row in rows}
+    with np.errstate(divide="ignore", invalid="ignore"):  # C's doubles: x/0 and log2 of x < 0 quietly inf or NaN
+        values = {row.name: row.value(view, None) for row in rows}
     for row in rows:  # an unanswered topic under -c: 10.0 resets some rows, 9.x did not evaluate it
         if not all(answered) and (options.compat == "9" or _reset(row.name)):
             if row.measure.fmt == "string":
