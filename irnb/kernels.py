@@ -42,10 +42,11 @@ reproduced in ``tests/test_reference_trec_eval.py``):
   it in ``Evaluation.missing_topics``), or scored as an empty
   ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
   of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
-* Not kernels here: ``runid`` and ``relstring`` (not numbers), measure parameters given on
-  the trec_eval command line that change gains or recall points (``ndcg.1=3,…``,
-  ``11pt_avg.0.25,…``), and utility's 4th coefficient — :mod:`irnb.trec_eval` (the
-  ``irnb trec_eval`` drop-in) computes them on top of these kernels.
+* Gains given per grade level (trec_eval's ``ndcg.1=3,…``) are a view of their own
+  (:func:`irnb.custom_gains.with_gains`) that the same kernels read.
+* Not kernels here: ``runid`` and ``relstring`` (not numbers), recall points given on the
+  trec_eval command line (``11pt_avg.0.25,…``) and utility's 4th coefficient —
+  :mod:`irnb.trec_eval` (the ``irnb trec_eval`` drop-in) computes them on top of these kernels.
 """
 
 from __future__ import annotations
