@@ -24,8 +24,10 @@ Every error names ``file:line``, says what was expected and shows what was found
 
 >>> list(data_lines(b"# a comment\\n\\n1 Q0 d1 1 2.5 tag\\n"))
 [(3, [b'1', b'Q0', b'd1', b'1', b'2.5', b'tag'])]
->>> trec_ranking([b"a", b"c", b"b"], [1.00000001, 1.0, 2.0], "10"), trec_ranking([b"a", b"c"], [1.00000001, 1.0], "9")
-([b'b', b'a', b'c'], [b'c', b'a'])
+>>> trec_ranking([b"a", b"c", b"b"], [1.00000001, 1.0, 2.0], compat="10")
+[b'b', b'a', b'c']
+>>> trec_ranking([b"a", b"c"], [1.00000001, 1.0], compat="9")
+[b'c', b'a']
 """
 
 from __future__ import annotations
@@ -140,13 +142,15 @@ def repeated_docno_message(at: str, docno: str, topic: str, first_at: str, what:
             f"expected each docno once per topic in a {what}")
 
 
-def comparable_scores(scores, compat: str) -> np.ndarray:
+def comparable_scores(scores, *, compat: str) -> np.ndarray:
     """The scores as trec_eval compares them: float64 for trec_eval 10.0 (``compat="10"``),
     float32 for 9.x (beyond float32's range: ±inf, as C's double → float); -0.0 made 0.0 so
     that the two zeros tie.
 
-    >>> comparable_scores([1.00000001, -0.0], "9").tolist(), comparable_scores([1.00000001, -0.0], "10").tolist()
-    ([1.0, 0.0], [1.00000001, 0.0])
+    >>> comparable_scores([1.00000001, -0.0], compat="9").tolist()
+    [1.0, 0.0]
+    >>> comparable_scores([1.00000001, -0.0], compat="10").tolist()
+    [1.00000001, 0.0]
     """
     scores = np.asarray(scores, dtype=np.float64)
     if compat == "10":
@@ -157,8 +161,8 @@ def comparable_scores(scores, compat: str) -> np.ndarray:
     return out
 
 
-def trec_ranking(docnos: Sequence[bytes], scores, compat: str) -> list[bytes]:
+def trec_ranking(docnos: Sequence[bytes], scores, *, compat: str) -> list[bytes]:
     """``docnos`` in trec_eval's order: :func:`comparable_scores` descending, then docno
     descending (bytes compare as C's ``strcmp`` does)."""
-    keyed = zip(comparable_scores(scores, compat).tolist(), docnos, strict=True)
+    keyed = zip(comparable_scores(scores, compat=compat).tolist(), docnos, strict=True)
     return [docno for _, docno in sorted(keyed, reverse=True)]  # both keys descending (DOCNO_TIES)

@@ -232,7 +232,7 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9"
     integer. float32: its bits mapped to an order-preserving uint32 beside the topic rank;
     float64: the dense rank of (topic, score) pairs."""
     if compat == "10":
-        bits = comparable_scores(score, compat).view(np.uint64)
+        bits = comparable_scores(score, compat=compat).view(np.uint64)
         ascending = np.where(bits & np.uint64(1 << 63), ~bits, bits | np.uint64(1 << 63))
         descending = ~ascending
         order = np.lexsort((descending, topic_rank))
@@ -241,7 +241,7 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = "9"
         key = np.empty(score.size, dtype=np.uint64)
         key[order] = np.cumsum(new) - 1
         return key
-    bits = comparable_scores(score, compat).view(np.uint32)
+    bits = comparable_scores(score, compat=compat).view(np.uint32)
     # descending order of the float: a negative's bits as they are, a positive's low 31 bits
     # flipped (in place, every step one pass: (sign - 1) & 0x7FFFFFFF is the flip mask)
     descending = bits >> np.uint32(31)

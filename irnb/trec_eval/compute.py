@@ -204,7 +204,7 @@ def build_view(qrels, run, topics: list[bytes], options: Options) -> Judged:
     for topic in topics:
         if topic in run:
             docs = run[topic]
-            ranking = trec_ranking(list(docs), list(docs.values()), options.compat)
+            ranking = trec_ranking(list(docs), list(docs.values()), compat=options.compat)
         else:
             ranking = [_STAND_IN] if options.compat == "10" else []
         rankings.append(ranking[: options.max_depth] if options.max_depth else ranking)
