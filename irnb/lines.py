@@ -15,7 +15,8 @@ over-long lines.
   optional sign, in :data:`irnb._grades.MIN_GRADE`..:data:`irnb._grades.MAX_GRADE`
   (:func:`parse_grade`).
 * qid and docno are UTF-8 text (:func:`check_utf8`).
-* A docno appears once per topic (:func:`repeated_docno_message` words the error).
+* A docno appears once per topic (:func:`repeated_docno_message` words the error), and a
+  file holds at least one data line (:func:`empty_file_message`).
 * Ranking: by score descending, ties by docno descending in byte order (C's ``strcmp``);
   trec_eval 10.0 compares the scores as doubles, 9.x as 32-bit floats (so do pytrec_eval and
   ir_measures), and -0.0 ties with 0.0 (:func:`comparable_scores`, :func:`trec_ranking`).
@@ -41,7 +42,8 @@ from ._grades import MAX_GRADE, MIN_GRADE, check_grades
 from ._text import QRELS_COLUMNS, RUN_COLUMNS, shorten, show_token
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DOCNO_TIES", "data_lines", "run_fields", "qrels_fields", "parse_score",
-           "parse_grade", "check_utf8", "repeated_docno_message", "comparable_scores", "trec_ranking"]
+           "parse_grade", "check_utf8", "repeated_docno_message", "empty_file_message", "comparable_scores",
+           "trec_ranking"]
 
 RUN_FIELDS = 6  # at least: qid Q0 docno rank score tag
 QRELS_FIELDS = 4  # exactly: qid iteration docno grade
@@ -140,6 +142,16 @@ def repeated_docno_message(at: str, docno: str, topic: str, first_at: str, what:
     """
     return (f"{at}: docno {shorten(docno)} repeated for topic {shorten(topic)} (first at {first_at}); "
             f"expected each docno once per topic in a {what}")
+
+
+def empty_file_message(label: str, what: str) -> str:
+    """The error for a run or qrels file (``what``) without a data line.
+
+    >>> empty_file_message("q.txt", "qrels")
+    "q.txt: empty qrels: expected lines of 'qid iteration docno grade', found none"
+    """
+    columns = RUN_COLUMNS if what == "run" else QRELS_COLUMNS
+    return f"{label}: empty {what}: expected lines of '{columns}', found none"
 
 
 def comparable_scores(scores, *, compat: str) -> np.ndarray:

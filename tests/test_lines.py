@@ -188,3 +188,17 @@ def test_the_table_ranking_follows_the_same_rule():
     for compat in ("9", "10"):
         ordered, _, _ = sorted_blocks(table, compat=compat)
         assert ordered["docno"].to_pylist() == [d.decode() for d in trec_ranking(docnos, scores, compat=compat)]
+
+
+@pytest.mark.parametrize("what", ["run", "qrels"])
+def test_both_readers_refuse_a_file_without_data_lines_with_one_message(tmp_path, what):
+    text = b"# only a comment\n\n"
+    path = tmp_path / what
+    path.write_bytes(text)
+    io_reader, dropin_reader = (io_read_run, dropin_read_run) if what == "run" else (io_read_qrels, dropin_read_qrels)
+    with pytest.raises(ValueError) as io_error:
+        io_reader(path)
+    with pytest.raises(ValueError) as dropin_error:
+        dropin_reader(text, str(path))
+    assert str(io_error.value) == str(dropin_error.value) == f"{path}: empty {what}: expected lines of '" + (
+        "qid Q0 docno rank score tag" if what == "run" else "qid iteration docno grade") + "', found none"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from .._text import clean_text
-from ..lines import check_utf8, data_lines, qrels_fields, repeated_docno_message, run_fields
+from ..lines import check_utf8, data_lines, empty_file_message, qrels_fields, repeated_docno_message, run_fields
 
 __all__ = ["RepeatedDocno", "read_bytes", "read_qrels", "read_run"]
 
@@ -64,7 +64,7 @@ def read_qrels(data: bytes, label: str) -> dict[bytes, dict[bytes, int]]:
             _utf8_ids(topic, docno, label, number)
         docs[docno] = grade
     if not qrels:
-        raise ValueError(f"{label}: empty qrels: expected lines of 'qid iteration docno grade', found none")
+        raise ValueError(empty_file_message(label, "qrels"))
     return qrels
 
 
@@ -91,5 +91,5 @@ def read_run(data: bytes, label: str) -> tuple[dict[bytes, dict[bytes, float]], 
         docs[docno] = score
         runid = parts[5]
     if not run:
-        raise ValueError(f"{label}: empty run: expected lines of 'qid Q0 docno rank score tag', found none")
+        raise ValueError(empty_file_message(label, "run"))
     return run, runid
