@@ -82,7 +82,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ._text import RUN_COLUMNS
+from .lines import empty_file_message
 from .parsing import parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
 from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
@@ -112,7 +112,7 @@ def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str,
     if numbers is None:  # pyarrow's path: every line is a data line, no comments to read
         data = None
     if table.num_rows == 0:
-        raise ValueError(f"{label}: empty run: expected lines of '{RUN_COLUMNS}', found none")
+        raise ValueError(empty_file_message(label, "run"))
     run = run_from_table(table, numbers, name, tag, label, on_duplicate)
     if data is None:
         return run

@@ -42,10 +42,11 @@ reproduced in ``tests/test_reference_trec_eval.py``):
   it in ``Evaluation.missing_topics``), or scored as an empty
   ranking when ``complete=True`` (trec_eval ``-c``): 0 for every measure except the counts
   of the qrels (num_rel) and irnb's own RBP residual (1: nothing was seen).
-* Not kernels here: ``runid`` and ``relstring`` (not numbers), measure parameters given on
-  the trec_eval command line that change gains or recall points (``ndcg.1=3,…``,
-  ``11pt_avg.0.25,…``), and utility's 4th coefficient — :mod:`irnb.trec_eval` (the
-  ``irnb trec_eval`` drop-in) computes them on top of these kernels.
+* Gains given per grade level (trec_eval's ``ndcg.1=3,…``) are a view of their own
+  (:func:`irnb.custom_gains.with_gains`) that the same kernels read.
+* Not kernels here: ``runid`` and ``relstring`` (not numbers), recall points given on the
+  trec_eval command line (``11pt_avg.0.25,…``) and utility's 4th coefficient —
+  :mod:`irnb.trec_eval` (the ``irnb trec_eval`` drop-in) computes them on top of these kernels.
 """
 
 from __future__ import annotations
@@ -159,6 +160,12 @@ class Judged:
         of each, in array order (one ``flatnonzero``, shared by AP, bpref and the like)."""
         flat = np.flatnonzero(self.rel)
         return np.divmod(flat, max(self.depth, 1))
+
+    @cached_property
+    def ideal_runs(self) -> np.ndarray:
+        """(T, L) documents in each run of equal gain along the ideal ranking, highest gain
+        first: with the grades as gains, each grade's judged documents, grades G..1."""
+        return self.level_counts[:, :0:-1]
 
     def ideal_gains(self, k: int) -> np.ndarray:
         """(T, k) gains of the ideal ranking (grades sorted descending, zeros after)."""

@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .lines import DOCNO_TIES, comparable_scores
 from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
@@ -226,12 +227,12 @@ def check_compat(compat, owner: str = "compat") -> str:
 
 
 def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = TREC_VERSION.default) -> np.ndarray:
-    """uint64 sort key: topic rank ascending, then score descending — compared as float32
-    (trec_eval 9.x, ``compat="9"``) or as float64 (10.0) — as one integer. float32: its bits
-    mapped to an order-preserving uint32 beside the topic rank; float64: the dense rank of
-    (topic, score) pairs. -0.0 and 0.0 tie, as in C."""
+    """uint64 sort key: topic rank ascending, then score descending as trec_eval compares
+    scores (:func:`irnb.lines.comparable_scores`: float32 for 9.x, float64 for 10.0) — as one
+    integer. float32: its bits mapped to an order-preserving uint32 beside the topic rank;
+    float64: the dense rank of (topic, score) pairs."""
     if compat == "10":
-        bits = np.where(score == 0, 0.0, score).astype(np.float64).view(np.uint64)
+        bits = comparable_scores(score, compat=compat).view(np.uint64)
         ascending = np.where(bits & np.uint64(1 << 63), ~bits, bits | np.uint64(1 << 63))
         descending = ~ascending
         order = np.lexsort((descending, topic_rank))
@@ -240,10 +241,7 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = TRE
         key = np.empty(score.size, dtype=np.uint64)
         key[order] = np.cumsum(new) - 1
         return key
-    with np.errstate(over="ignore"):  # beyond float32: ±inf, as C's double → float
-        s32 = score.astype(np.float32)
-    s32 += np.float32(0.0)  # -0.0 + 0.0 = +0.0: the two zeros tie
-    bits = s32.view(np.uint32)
+    bits = comparable_scores(score, compat=compat).view(np.uint32)
     # descending order of the float: a negative's bits as they are, a positive's low 31 bits
     # flipped (in place, every step one pass: (sign - 1) & 0x7FFFFFFF is the flip mask)
     descending = bits >> np.uint32(31)
@@ -329,7 +327,7 @@ def sorted_blocks(
         if order is None:
             order = np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]
-    break_ties(order, ordered_key, table["docno"], "descending")
+    break_ties(order, ordered_key, table["docno"], DOCNO_TIES)
     if _identity(order):
         return table, starts, topics
     take = pa.array(order)

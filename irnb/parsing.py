@@ -1,7 +1,7 @@
 """TREC run and qrels text parsed into Arrow tables, with errors that name file and line.
 
-The rules are :mod:`irnb.io`'s (its docstring lists them); this module applies them to the
-bytes of one file, already read and decompressed. Two paths give identical tables: a fast
+The rules are :mod:`irnb.lines`' (:mod:`irnb.io`'s docstring lists them for users); this
+module applies them to the bytes of one file, already read and decompressed. Two paths give identical tables: a fast
 one (pyarrow's CSV reader, :func:`fast_table`) for files with one kind of separator and no
 comments, blank lines or trailing columns, and an exact line-by-line one
 (:func:`parse_run_exact`, :func:`parse_qrels_exact`) for everything else and for every
@@ -10,24 +10,17 @@ error. :func:`parse_run_bytes` and :func:`parse_qrels_bytes` try the fast path f
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterator
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from ._grades import MAX_GRADE, MIN_GRADE, check_grades
-from ._text import QRELS_COLUMNS, RUN_COLUMNS, clean_text, show_token
+from ._text import clean_text
+from .lines import check_utf8, data_lines, qrels_fields, run_fields
 from .ordering import raw_offsets
 
 __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qrels_exact", "parse_run_bytes",
            "parse_qrels_bytes"]
-
-
-_INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
 def _has_empty(column: pa.ChunkedArray) -> bool:
@@ -144,40 +137,13 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
     return table
 
 
-def _data_lines(data: bytes) -> Iterator[tuple[int, list[bytes]]]:
-    """(1-based line number, fields) of every line that is neither blank nor a comment."""
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        parts = line.split()
-        if parts and not parts[0].startswith(b"#"):
-            yield number, parts
-
-
 def _utf8_array(tokens: list[bytes], numbers: list[int], label: str, what: str) -> pa.Array:
     try:
         return pa.array(tokens, pa.binary()).cast(pa.string())
     except pa.ArrowInvalid:
         for token, number in zip(tokens, numbers, strict=True):
-            try:
-                token.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise ValueError(
-                    f"{label}:{number}: expected UTF-8 text in the {what}, got byte {token[err.start]:#04x}"
-                ) from None
+            check_utf8(token, label, number, what)
         raise
-
-
-def _parse_score(token: bytes, label: str, number: int) -> float:
-    try:
-        if b"_" in token:  # Python's float() accepts 1_000; trec_eval's atof does not
-            raise ValueError
-        score = float(token)
-    except ValueError:
-        raise ValueError(
-            f"{label}:{number}: expected a number in column 5 (score), got {show_token(token)}"
-        ) from None
-    if not math.isfinite(score):
-        raise ValueError(f"{label}:{number}: expected a finite number in column 5 (score), got {show_token(token)}")
-    return score
 
 
 def parse_run_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray, str]:
@@ -186,15 +152,11 @@ def parse_run_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray, str]
     scores: list[float] = []
     numbers: list[int] = []
     tag = b""
-    for number, parts in _data_lines(data):
-        if len(parts) < 6:
-            raise ValueError(
-                f"{label}:{number}: expected 6 columns ({RUN_COLUMNS}), got {len(parts)}: "
-                f"{show_token(b' '.join(parts))}"
-            )
-        scores.append(_parse_score(parts[4], label, number))
-        topics.append(parts[0])
-        docnos.append(parts[2])
+    for number, parts in data_lines(data):
+        topic, docno, score = run_fields(parts, label, number)
+        scores.append(score)
+        topics.append(topic)
+        docnos.append(docno)
         numbers.append(number)
         if not tag:
             tag = parts[5]
@@ -213,20 +175,10 @@ def parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
     docnos: list[bytes] = []
     grades: list[int] = []
     numbers: list[int] = []
-    for number, parts in _data_lines(data):
-        if len(parts) != 4:
-            raise ValueError(
-                f"{label}:{number}: expected 4 columns ({QRELS_COLUMNS}), got {len(parts)}: "
-                f"{show_token(b' '.join(parts))}"
-            )
-        token = parts[3]
-        grade = int(token) if _INTEGER.fullmatch(token) else None
-        if grade is None:
-            raise ValueError(f"{label}:{number}: expected an integer grade in column 4, got {show_token(token)}")
-        if not MIN_GRADE <= grade <= MAX_GRADE:
-            check_grades(np.array([grade], dtype=object), np.array([number]), label, "line")
-        topics.append(parts[0])
-        docnos.append(parts[2])
+    for number, parts in data_lines(data):
+        topic, docno, grade = qrels_fields(parts, label, number)
+        topics.append(topic)
+        docnos.append(docno)
         grades.append(grade)
         numbers.append(number)
     table = pa.table(

@@ -24,7 +24,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._grades import check_grades
-from ._text import QRELS_COLUMNS, position, shorten, where
+from ._text import position, shorten, where
+from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame
 from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
@@ -241,8 +242,7 @@ def _drop_duplicates(
         docno = table["docno"][row].as_py()
         first_at = f"{'row' if unit == 'row' else 'line'} {position(numbers, first, unit)}"
         raise ValueError(
-            f"{where(label, numbers, row, unit)}: docno {shorten(docno)} repeated for topic {shorten(topic)} "
-            f"(first at {first_at}); expected each docno once per topic in a {what}; "
+            f"{repeated_docno_message(where(label, numbers, row, unit), docno, topic, first_at, what)}; "
             f"pass on_duplicate='keep_first' (irnb evaluate: --keep-first) to keep the first occurrence"
         )
     keep = np.ones(table.num_rows, dtype=bool)
@@ -277,7 +277,7 @@ def qrels_from_table(
     """:class:`Qrels` from a parsed table: not empty, grades checked, repeated docnos
     checked, ordered by topic then docno."""
     if table.num_rows == 0:
-        raise ValueError(f"{label}: empty qrels: expected lines of '{QRELS_COLUMNS}', found none")
+        raise ValueError(empty_file_message(label, "qrels"))
     check_grades(table["grade"].to_numpy(), numbers, label, unit)
     codes, dictionary = encode_topics(table["topic"])
     table = table.select(["topic", "docno", "grade"])

@@ -82,6 +82,12 @@ OWN = [
       "-m", "ndcg.-1=0.5,-2=1,1=1"], "qrels.test", "results.trunc"),
     (["-q", "-l", "2", "-m", "G.2=-1,x=3", "-m", "ndcg_rel.1=3,2=9,4=4.5", "-m", "Rndcg.1=3,2=9,4=4.5"],
      "qrels.rel_level", "results.test"),
+    # gains that make G's log2 argument negative (C: NaN, printed -nan), gains less than 1 apart
+    # (sorted by trec_eval's integer comparison), no positive ideal gain (Rndcg: 0/0), -J with gains
+    (["-q", "-m", "G.-1=5", "-m", "ndcg.-1=5"], "qrels.test", "results.test"),
+    (["-q", "-m", "Rndcg.1=0,0=2", "-m", "ndcg_rel.2=0.5,1=0.7,0=0.3", "-m", "G.0=0.5,1=0.2"], "qrels.rel_level",
+     "results.test"),
+    (["-q", "-J", "-m", "ndcg.2=0.5,0=-1", "-m", "Rndcg.-2=4,2=1"], "qrels.rel_level", "results.test"),
     (["-q", "-c", "-m", "all_trec", "-mrelstring.20", "-m", "utility.2,-1,0,0", "-m", "rbp_resid.p=0.5"],
      "qrels.test", "results.trunc"),
     (["-m", "official", "-q"], "qrels.test", "results.test"),

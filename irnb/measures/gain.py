@@ -16,8 +16,7 @@ def _gain_g(view: Judged) -> np.ndarray:
     cost = np.cumsum(np.maximum(view.ideal_gains(D), 1.0), axis=1)  # (T, D)
     s, t, r = np.nonzero(view.gain)
     terms = view.gain[s, t, r] / np.log2(2.0 + cost[t, r] - gained[s, t, r])
-    levels = np.arange(view.level_counts.shape[1], dtype=np.float64)
-    ideal_sum = (view.level_counts * levels[None, :]).sum(axis=1)
+    ideal_sum = view.ideal_gains(int(view.num_positive.max(initial=0))).sum(axis=1)
     return safe_divide(sum_per_topic(view, s, t, terms), ideal_sum[None, :])
 
 

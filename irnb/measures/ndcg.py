@@ -65,7 +65,7 @@ def _rndcg(view: Judged) -> np.ndarray:
     gain changes: cumulative counts of the positive grades, highest first), each nDCG@b with
     the run cut at min(b, run length); plus nDCG at the run's end when the run is longer
     than npos + 1. 0 when R = 0."""
-    counts = view.level_counts[:, :0:-1]  # (T, G) grades G..1
+    counts = view.ideal_runs  # (T, G): with the grades as gains, grades G..1
     S, T, D = view.grade.shape
     if counts.shape[1] == 0 or D == 0:
         return np.zeros((S, T))
@@ -78,10 +78,12 @@ def _rndcg(view: Judged) -> np.ndarray:
     idcg_at = np.take_along_axis(idcg, np.clip(bounds - 1, 0, idcg.shape[1] - 1), axis=1)
     terms = np.where(present[None], safe_divide(dcg_at, idcg_at[None, :, :]), 0.0).sum(axis=2)
     npos = view.num_positive
-    tail = view.length > (npos + 1)[None, :]
+    tail = (view.length > (npos + 1)[None, :]) & (npos > 0)[None, :]  # the run's end counts after an ideal gain
     terms = terms + np.where(tail, safe_divide(run_dcg[:, :, -1], idcg_total[None, :]), 0.0)
     points = present.sum(axis=1)[None, :] + tail
-    return np.where(view.num_rel[None, :] > 0, safe_divide(terms, points), 0.0)
+    with np.errstate(invalid="ignore"):  # no point (no positive ideal gain, as gains given can make it): 0/0
+        mean = terms / points
+    return np.where(view.num_rel[None, :] > 0, mean, 0.0)
 
 
 NDCG = register(Family("nDCG", "normalised discounted cumulative gain, graded gains, log2(rank+1) discount",
