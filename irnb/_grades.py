@@ -1,12 +1,9 @@
 """Grade sentinels shared by the Experiment's arrays and the measure kernels, and the range a
-grade read from a file or DataFrame must lie in (a module of its own so that the kernels
-import without pandas or pyarrow)."""
+grade read from a file or DataFrame must lie in (:func:`irnb.lines.check_grades` checks it);
+a module of its own, importing nothing of irnb, so that the kernels import without pandas or
+pyarrow."""
 
 from __future__ import annotations
-
-import numpy as np
-
-from ._text import where
 
 UNJUDGED = -128  # grade sentinel: the document is not in the (pooled) qrels
 NO_DOC = -127  # grade sentinel: the run has no document at this rank
@@ -23,14 +20,3 @@ def unjudged(grade):
     [False, False, True, True, False]
     """
     return (grade < 0) & (grade != NO_DOC)
-
-
-def check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, unit: str) -> None:
-    """Every grade in [MIN_GRADE, MAX_GRADE], or an error naming the first line (row) outside."""
-    bad = np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))
-    if bad.size:
-        row = int(bad[0])
-        raise ValueError(
-            f"{where(label, numbers, row, unit)}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}] (irnb stores "
-            f"grades as 8-bit integers and keeps -127 and -128 as markers), got {int(grades[row])}"
-        )

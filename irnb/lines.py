@@ -1,4 +1,4 @@
-"""The rules of a TREC run or qrels line, and trec_eval's ranking order, without pyarrow.
+"""The rules of a TREC run or qrels line, without pyarrow.
 
 Every reader applies these rules: :mod:`irnb.parsing` (whose fast pyarrow path hands any
 line it cannot take as it is to the rules here) and the ``irnb trec_eval`` drop-in, which
@@ -17,37 +17,32 @@ over-long lines.
 * qid and docno are UTF-8 text (:func:`check_utf8`).
 * A docno appears once per topic (:func:`repeated_docno_message` words the error), and a
   file holds at least one data line (:func:`empty_file_message`).
-* Ranking: by score descending, ties by docno descending in byte order (C's ``strcmp``);
-  trec_eval 10.0 compares the scores as doubles, 9.x as 32-bit floats (so do pytrec_eval and
-  ir_measures), and -0.0 ties with 0.0 (:func:`comparable_scores`, :func:`trec_ranking`).
+* A grade read from a file or a DataFrame lies in the range an int8 array holds besides the
+  sentinels (:func:`check_grades`).
+
+trec_eval's ranking order, which every reader applies next, is :mod:`irnb.ranking`'s.
 
 Every error names ``file:line``, says what was expected and shows what was found.
 
 >>> list(data_lines(b"# a comment\\n\\n1 Q0 d1 1 2.5 tag\\n"))
 [(3, [b'1', b'Q0', b'd1', b'1', b'2.5', b'tag'])]
->>> trec_ranking([b"a", b"c", b"b"], [1.00000001, 1.0, 2.0], compat="10")
-[b'b', b'a', b'c']
->>> trec_ranking([b"a", b"c"], [1.00000001, 1.0], compat="9")
-[b'c', b'a']
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import numpy as np
 
-from ._grades import MAX_GRADE, MIN_GRADE, check_grades
-from ._text import QRELS_COLUMNS, RUN_COLUMNS, shorten, show_token
+from ._grades import MAX_GRADE, MIN_GRADE
+from ._text import QRELS_COLUMNS, RUN_COLUMNS, shorten, show_token, where
 
-__all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DOCNO_TIES", "data_lines", "run_fields", "qrels_fields", "parse_score",
-           "parse_grade", "check_utf8", "repeated_docno_message", "empty_file_message", "comparable_scores",
-           "trec_ranking"]
+__all__ = ["RUN_FIELDS", "QRELS_FIELDS", "data_lines", "run_fields", "qrels_fields", "parse_score", "parse_grade",
+           "check_grades", "check_utf8", "repeated_docno_message", "empty_file_message"]
 
 RUN_FIELDS = 6  # at least: qid Q0 docno rank score tag
 QRELS_FIELDS = 4  # exactly: qid iteration docno grade
-DOCNO_TIES = "descending"  # how documents with equal scores are ordered (trec_eval's strcmp, reversed)
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
@@ -105,7 +100,7 @@ def parse_score(token: bytes, label: str, number: int) -> float:
 
 def parse_grade(token: bytes, label: str, number: int) -> int:
     """A grade field as an integer in [MIN_GRADE, MAX_GRADE] (the range's error is
-    :func:`irnb._grades.check_grades`'s).
+    :func:`check_grades`'s).
 
     >>> parse_grade(b"+2", "q.txt", 1)
     2
@@ -154,27 +149,12 @@ def empty_file_message(label: str, what: str) -> str:
     return f"{label}: empty {what}: expected lines of '{columns}', found none"
 
 
-def comparable_scores(scores, *, compat: str) -> np.ndarray:
-    """The scores as trec_eval compares them: float64 for trec_eval 10.0 (``compat="10"``),
-    float32 for 9.x (beyond float32's range: ±inf, as C's double → float); -0.0 made 0.0 so
-    that the two zeros tie.
-
-    >>> comparable_scores([1.00000001, -0.0], compat="9").tolist()
-    [1.0, 0.0]
-    >>> comparable_scores([1.00000001, -0.0], compat="10").tolist()
-    [1.00000001, 0.0]
-    """
-    scores = np.asarray(scores, dtype=np.float64)
-    if compat == "10":
-        return scores + 0.0  # a new array; -0.0 + 0.0 = +0.0
-    with np.errstate(over="ignore"):
-        out = scores.astype(np.float32)
-    out += np.float32(0.0)
-    return out
-
-
-def trec_ranking(docnos: Sequence[bytes], scores, *, compat: str) -> list[bytes]:
-    """``docnos`` in trec_eval's order: :func:`comparable_scores` descending, then docno
-    descending (bytes compare as C's ``strcmp`` does)."""
-    keyed = zip(comparable_scores(scores, compat=compat).tolist(), docnos, strict=True)
-    return [docno for _, docno in sorted(keyed, reverse=True)]  # both keys descending (DOCNO_TIES)
+def check_grades(grades: np.ndarray, numbers: np.ndarray | None, label: str, unit: str) -> None:
+    """Every grade in [MIN_GRADE, MAX_GRADE], or an error naming the first line (row) outside."""
+    bad = np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))
+    if bad.size:
+        row = int(bad[0])
+        raise ValueError(
+            f"{where(label, numbers, row, unit)}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}] (irnb stores "
+            f"grades as 8-bit integers and keeps -127 and -128 as markers), got {int(grades[row])}"
+        )

@@ -267,7 +267,7 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
         del view
     values = {m: np.concatenate([part[m] for part in parts]) for m in parsed}
     return _evaluation(values, parsed, run_names=experiment.run_names, topics=experiment.topics,
-                       length=experiment.length, complete=complete)
+                       length=experiment.length, complete=complete, stacklevel=4)
 
 
 def evaluate_view(
@@ -306,9 +306,11 @@ def _measure_values(view: Judged, parsed: Sequence[Measure], relevance_level: in
 
 
 def _evaluation(values: dict, parsed: Sequence[Measure], *, run_names: tuple[str, ...], topics: tuple[str, ...],
-                length: np.ndarray, complete: bool) -> Evaluation:
+                length: np.ndarray, complete: bool, stacklevel: int = 3) -> Evaluation:
     """The Evaluation of computed values: topics count when answered (``length > 0``) or
-    always (``complete``); runs that miss qrels topics are listed, with a warning."""
+    always (``complete``); runs that miss qrels topics are listed, with a warning that points
+    at the line calling the public function (``stacklevel`` frames up: 3 when that function
+    calls this one itself)."""
     answered = length > 0
     evaluated = np.ones_like(answered) if complete else answered
     missing = {run_names[s]: tuple(topics[t] for t in np.flatnonzero(~answered[s]))
@@ -319,6 +321,6 @@ def _evaluation(values: dict, parsed: Sequence[Measure], *, run_names: tuple[str
         notes = [missing_topics_note(run, topics_, len(topics), complete=complete)
                  for run, topics_ in list(missing.items())[:3]]
         more = f"; and {len(missing) - 3} more runs" if len(missing) > 3 else ""
-        warnings.warn("; ".join(notes) + more, MissingTopicsWarning, stacklevel=4)
+        warnings.warn("; ".join(notes) + more, MissingTopicsWarning, stacklevel=stacklevel)
     return Evaluation(run_names=run_names, topics=topics, measures=tuple(parsed),
                       values=values, evaluated=evaluated, complete=complete, missing_topics=missing)

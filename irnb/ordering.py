@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .lines import DOCNO_TIES, comparable_scores
+from .ranking import DOCNO_TIES, comparable_scores
 from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
@@ -228,7 +228,7 @@ def check_compat(compat, owner: str = "compat") -> str:
 
 def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = TREC_VERSION.default) -> np.ndarray:
     """uint64 sort key: topic rank ascending, then score descending as trec_eval compares
-    scores (:func:`irnb.lines.comparable_scores`: float32 for 9.x, float64 for 10.0) — as one
+    scores (:func:`irnb.ranking.comparable_scores`: float32 for 9.x, float64 for 10.0) — as one
     integer. float32: its bits mapped to an order-preserving uint32 beside the topic rank;
     float64: the dense rank of (topic, score) pairs."""
     if compat == "10":

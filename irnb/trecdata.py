@@ -23,7 +23,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._grades import check_grades
+from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame

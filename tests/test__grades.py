@@ -1,12 +1,10 @@
 """What a grade array holds (irnb._grades): the two sentinels, which documents are unjudged, and the
-range a grade read from a file or DataFrame must lie in, with errors naming the line or row."""
+range a grade read from a file or DataFrame must lie in."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
-
-from irnb._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED, check_grades, unjudged
+from irnb._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED, unjudged
 
 
 def test_the_sentinels_sit_just_below_the_grades_an_int8_holds():
@@ -17,11 +15,3 @@ def test_the_sentinels_sit_just_below_the_grades_an_int8_holds():
 def test_unjudged_is_a_negative_grade_or_not_in_the_qrels_never_a_missing_document():
     grade = np.array([[2, 0, -1, UNJUDGED], [NO_DOC, MIN_GRADE, MAX_GRADE, 1]], dtype=np.int8)
     assert unjudged(grade).tolist() == [[False, False, True, True], [False, True, False, False]]
-
-
-def test_a_grade_outside_the_range_names_its_line_or_row():
-    check_grades(np.array([MIN_GRADE, 0, MAX_GRADE]), None, "q.txt", "line")  # the bounds themselves pass
-    with pytest.raises(ValueError, match=r"^q\.txt:2: expected a grade in \[-126, 127\] .* got 200$"):
-        check_grades(np.array([1, 200, 3]), None, "q.txt", "line")
-    with pytest.raises(ValueError, match=r"^qrels DataFrame: row 'y': expected a grade in \[-126, 127\] .* got -127$"):
-        check_grades(np.array([1, NO_DOC]), np.array(["x", "y"], dtype=object), "qrels DataFrame", "row")

@@ -1,7 +1,6 @@
 """irnb.lines: each rule of a TREC line on a hand-made counter-example, the error text naming
-file and line, and trec_eval's ranking rule on scores that differ only past float32. The
-rules are stated once: both readers (irnb.io through irnb.parsing, and the drop-in) refuse
-the same line with the same message."""
+file and line (a grade out of range too). The rules are stated once: both readers (irnb.io
+through irnb.parsing, and the drop-in) refuse the same line with the same message."""
 
 from __future__ import annotations
 
@@ -12,8 +11,9 @@ import pytest
 
 from irnb._text import clean_text
 from irnb.io import read_qrels as io_read_qrels, read_run as io_read_run
-from irnb.lines import (comparable_scores, data_lines, parse_grade, parse_score, qrels_fields,
-                        repeated_docno_message, run_fields, trec_ranking)
+from irnb._grades import MAX_GRADE, MIN_GRADE, NO_DOC
+from irnb.lines import (check_grades, data_lines, parse_grade, parse_score, qrels_fields, repeated_docno_message,
+                        run_fields)
 from irnb.trec_eval.reading import read_qrels as dropin_read_qrels, read_run as dropin_read_run
 
 
@@ -148,48 +148,6 @@ def test_ids_must_be_utf8_in_both_readers(tmp_path):
         dropin_read_run(text, str(path))
 
 
-# ------------------------------------------------------------------ ranking
-def test_ranking_is_score_descending_then_docno_descending():
-    # equal scores: docno descending in byte order ('b' > 'B' > 'A')
-    assert trec_ranking([b"A", b"b", b"c", b"B"], [1.0, 1.0, 3.0, 1.0], compat="10") == [b"c", b"b", b"B", b"A"]
-
-
-def test_scores_equal_in_float32_tie_in_9_and_differ_in_10():
-    scores = [1.0, 1.0 + 2 ** -40]  # one float32, two doubles
-    assert np.float32(scores[0]) == np.float32(scores[1]) and scores[0] != scores[1]
-    assert trec_ranking([b"b", b"a"], scores, compat="9") == [b"b", b"a"]  # a tie: docno descending
-    assert trec_ranking([b"b", b"a"], scores, compat="10") == [b"a", b"b"]  # a's score is higher
-
-
-def test_minus_zero_ties_with_zero():
-    assert comparable_scores([-0.0], compat="10").tobytes() == comparable_scores([0.0], compat="10").tobytes()
-    assert comparable_scores([-0.0], compat="9").tobytes() == comparable_scores([0.0], compat="9").tobytes()
-    assert trec_ranking([b"a", b"b"], [-0.0, 0.0], compat="10") == [b"b", b"a"]
-
-
-def test_a_score_beyond_float32_is_infinite_in_9():
-    assert comparable_scores([1e300, -1e300], compat="9").tolist() == [np.inf, -np.inf]
-    assert trec_ranking([b"a", b"b"], [1e300, 1e301], compat="9") == [b"b", b"a"]  # both inf: a tie
-    assert trec_ranking([b"b", b"a"], [1e300, 1e301], compat="10") == [b"a", b"b"]
-
-
-def test_the_table_ranking_follows_the_same_rule():
-    """irnb.ordering's vectorised order (irnb.io's) agrees with trec_ranking on docno ties,
-    float32 ties and -0.0, in both versions."""
-    import pyarrow as pa
-
-    from irnb.ordering import sorted_blocks
-
-    docnos = [b"b", b"a", b"c", b"d", b"B"]
-    scores = [1.0, 1.0 + 2 ** -40, -0.0, 0.0, 1.0]  # a's score is higher in doubles only
-    table = pa.table({"topic": ["1"] * 5, "docno": [d.decode() for d in docnos], "score": scores})
-    assert trec_ranking(docnos, scores, compat="9") == [b"b", b"a", b"B", b"d", b"c"]
-    assert trec_ranking(docnos, scores, compat="10") == [b"a", b"b", b"B", b"d", b"c"]
-    for compat in ("9", "10"):
-        ordered, _, _ = sorted_blocks(table, compat=compat)
-        assert ordered["docno"].to_pylist() == [d.decode() for d in trec_ranking(docnos, scores, compat=compat)]
-
-
 @pytest.mark.parametrize("what", ["run", "qrels"])
 def test_both_readers_refuse_a_file_without_data_lines_with_one_message(tmp_path, what):
     text = b"# only a comment\n\n"
@@ -202,3 +160,11 @@ def test_both_readers_refuse_a_file_without_data_lines_with_one_message(tmp_path
         dropin_reader(text, str(path))
     assert str(io_error.value) == str(dropin_error.value) == f"{path}: empty {what}: expected lines of '" + (
         "qid Q0 docno rank score tag" if what == "run" else "qid iteration docno grade") + "', found none"
+
+
+def test_a_grade_outside_the_range_names_its_line_or_row():
+    check_grades(np.array([MIN_GRADE, 0, MAX_GRADE]), None, "q.txt", "line")  # the bounds themselves pass
+    with pytest.raises(ValueError, match=r"^q\.txt:2: expected a grade in \[-126, 127\] .* got 200$"):
+        check_grades(np.array([1, 200, 3]), None, "q.txt", "line")
+    with pytest.raises(ValueError, match=r"^qrels DataFrame: row 'y': expected a grade in \[-126, 127\] .* got -127$"):
+        check_grades(np.array([1, NO_DOC]), np.array(["x", "y"], dtype=object), "qrels DataFrame", "row")

@@ -302,3 +302,19 @@ def test_evaluate_in_chunks_of_runs_gives_the_values_of_one_call(monkeypatch):
             np.testing.assert_allclose(got[m], expected[m], rtol=1e-14, atol=1e-15, err_msg=f"{m.name} {case}")
         np.testing.assert_array_equal(got.evaluated, expected.evaluated)
     assert "_full_grade" not in exp.judgments.__dict__ or exp.judgments._full_grade is not None
+
+
+def test_the_missing_topics_warning_points_at_the_caller_when_runs_are_evaluated_in_chunks(partial, monkeypatch,
+                                                                                          tmp_path):
+    """Many runs are evaluated a few at a time (one more frame between the caller and the
+    warning): the warning still names the caller's file."""
+    import irnb.metrics
+
+    run, qrels = partial
+    other = _write(tmp_path / "other.run", run.read_bytes())
+    exp = irnb.Experiment([run, other], qrels)
+    monkeypatch.setattr(irnb.metrics, "_CHUNK_CELLS", 0)  # one run per chunk
+    with pytest.warns(MissingTopicsWarning) as caught:
+        ev = evaluate(exp, ["P@2"])
+    assert caught[0].filename == __file__
+    assert ev.missing_topics == {"part.run": ("3",), "other.run": ("3",)}

@@ -1,6 +1,6 @@
 """trec_eval's values through irnb's kernels: each marked measure's rows (its parameters or
 defaults, one row per cutoff), the kernels' view of the run (:func:`build_view`: grades in
-trec_eval's ranking order, :func:`irnb.lines.trec_ranking`), the per-topic values, trec_eval
+trec_eval's ranking order, :func:`irnb.ranking.trec_ranking`), the per-topic values, trec_eval
 10.0's and 9.x's rules for a topic the run does not answer, and the ``all`` row of each.
 
 >>> from .options import parse_args
@@ -22,7 +22,7 @@ import numpy as np
 from .._grades import NO_DOC, UNJUDGED
 from ..custom_gains import with_gains
 from ..kernels import Judged, compute
-from ..lines import trec_ranking
+from ..ranking import trec_ranking
 from ..measures import FAMILIES, Measure
 from ..measures.precision import interpolated_precision
 from ..measures.set_measures import set_f, set_utility
