@@ -22,8 +22,8 @@ from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
            "repeated_rows", "KeyTable", "pair_key", "key_table", "find_keys", "sort_within", "group_by_code",
-           "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "topic_blocks",
-           "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
+           "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "sorted_parts",
+           "topic_blocks", "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -190,10 +190,15 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray,
     mixed = topic_codes.astype(np.uint64)
     mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
     key ^= mixed
-    # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
-    # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
-    # Sorted in place: the keys in row order are needed again only when some repeat.
-    key.sort()
+    # Sorting 64-bit integers is several times faster than a hash table over random keys, and
+    # sorting each topic's few rows apart faster still; equal neighbours are the repeated keys
+    # (or, rarely, a collision, or two topics' keys meeting at their border: the candidates
+    # are checked exactly). Sorted in place: the keys in row order are needed again only when
+    # some repeat.
+    grouped, starts = group_by_code(topic_codes, int(topic_codes.max(initial=-1)) + 1)
+    if grouped is not None:
+        key = key[grouped]
+    sort_within(key, starts)
     repeated = key[1:][key[1:] == key[:-1]]
     if repeated.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -336,6 +341,51 @@ def sorted_blocks(
         return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
                          "score": table["score"].take(take)}), starts, topics
     return table.take(take), starts, topics
+
+
+def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictionary: pa.Array, compat: str = "9"
+                 ) -> tuple[pa.Table, list[tuple[np.ndarray, pa.Array]]] | None:
+    """Several runs' rows laid end to end (``sizes[i]`` rows each, columns topic, docno,
+    score), each run's rows put in trec_eval order as :func:`sorted_blocks` puts them, by
+    one sort of them all (the run first in every key); with each run's ``(starts,
+    topics)``. ``codes``/``dictionary`` are ``encode_topics(table["topic"])``. None when
+    the runs and topics are too many for one key."""
+    n, parts, num_topics = table.num_rows, len(sizes), len(dictionary)
+    if parts * num_topics >= 2**31:
+        return None
+    part = np.repeat(np.arange(parts, dtype=np.int64), sizes)
+    by_name = pc.sort_indices(dictionary).to_numpy()
+    rank_of_code = np.empty(num_topics, dtype=np.int64)
+    rank_of_code[by_name] = np.arange(num_topics)
+    part_rank = part * num_topics
+    part_rank += rank_of_code[codes]
+    key = _descending_key(part_rank, table["score"].to_numpy(), compat)
+    presorted = bool((key[1:] >= key[:-1]).all())
+    counts = np.bincount(part_rank, minlength=parts * num_topics)
+    if presorted:
+        order = np.arange(n)
+    else:
+        rank_of_pair = (np.arange(parts, dtype=np.int64)[:, None] * num_topics + rank_of_code).ravel()
+        pair = part * num_topics
+        pair += codes
+        order = _stretches_in_order(key, pair, int(np.count_nonzero(counts)), rank_of_pair)
+        if order is None:
+            order = np.argsort(key, kind="stable")
+    ordered_key = key if presorted else key[order]
+    break_ties(order, ordered_key, table["docno"], "descending")
+    topics_by_name = dictionary.take(pa.array(by_name))
+    blocks = []
+    for per_topic in counts.reshape(parts, num_topics):
+        present = np.flatnonzero(per_topic)
+        starts = np.r_[0, np.cumsum(per_topic[present])].astype(np.int64)
+        blocks.append((starts, topics_by_name.take(pa.array(present))))
+    if _identity(order):
+        return table, blocks
+    take = pa.array(order)
+    if presorted:  # rows moved only within ties of one topic: the topic column stays
+        return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
+                         "score": table["score"].take(take)}), blocks
+    return table.take(take), blocks
 
 
 def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of_code: np.ndarray
