@@ -288,15 +288,21 @@ def _identity(order: np.ndarray) -> bool:
     return bool((order[1:] > order[:-1]).all())
 
 
-def break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray, direction: str) -> None:
+def break_ties(order: np.ndarray, ordered_key: np.ndarray | None, docno: pa.ChunkedArray, direction: str, *,
+               tie: np.ndarray | None = None) -> None:
     """Reorder, in place, the rows of ``order`` whose sort keys ``ordered_key`` (in that
-    order) tie, by docno ``direction`` ("ascending"/"descending"), string by string."""
-    tie = ordered_key[1:] == ordered_key[:-1]
+    order) tie, by docno ``direction`` ("ascending"/"descending"), string by string; or
+    those that ``tie`` says tie with the next one (``tie[i]``: rows i and i + 1 tie)."""
+    if tie is None:
+        tie = ordered_key[1:] == ordered_key[:-1]
     if tie.any():
         slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
+        # each stretch of tied rows is one group, named by its first slot
+        first = np.r_[True, ~tie[slots[1:] - 1]]
+        group = np.maximum.accumulate(np.where(first, slots, 0))
         rows = order[slots]
-        tied = pa.table({"key": pa.array(ordered_key[slots]), "docno": docno.take(pa.array(rows))})
-        within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", direction)]).to_numpy()
+        tied = pa.table({"group": pa.array(group), "docno": docno.take(pa.array(rows))})
+        within = pc.sort_indices(tied, sort_keys=[("group", "ascending"), ("docno", direction)]).to_numpy()
         order[slots] = rows[within]
 
 
@@ -456,26 +462,25 @@ def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dic
     order += first_place
     if grouped is not None:
         order = grouped[order]
-    key >>= local_bits
-    # ties within a topic only: the key of the first row of a run of equal keys in one topic
-    same = key[1:] == key[:-1]
-    boundary = topic_start[1:-1]
-    same[boundary[(boundary > 0) & (boundary < n)] - 1] = False
-    tie_group = np.zeros(n, dtype=np.int64)
-    np.cumsum(~same, out=tie_group[1:])
-    return _ordered_with_repeats(order, tie_group, docno, docno_bytes)
+    key >>= local_bits  # the docno's first bytes: equal within a topic, a tie
+    return _ordered_with_repeats(order, key, docno, docno_bytes, topic_start[1:-1])
 
 
 _NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
 
 def _ordered_with_repeats(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray,
-                          docno_bytes: StringBytes) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """:func:`topic_docno_order_and_repeats` once the keys are sorted: the ties settled by
+                          docno_bytes: StringBytes, boundaries: np.ndarray | None = None
+                          ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """:func:`topic_docno_order_and_repeats` once the keys are sorted (``boundaries``: the
+    first row of every topic, when the keys do not tell topics apart): the ties settled by
     docno, then, among neighbours whose keys tie, the equal docnos: each run of equal
     (topic, docno) rows gives its later rows as repeats of its earliest."""
-    break_ties(order, ordered_key, docno, "ascending")
-    at = np.flatnonzero(ordered_key[1:] == ordered_key[:-1])  # neighbours of one topic that may share a docno
+    tie = ordered_key[1:] == ordered_key[:-1]
+    if boundaries is not None:  # a topic's first row never ties with the row before it
+        tie[boundaries[(boundaries > 0) & (boundaries < order.size)] - 1] = False
+    break_ties(order, None, docno, "ascending", tie=tie)
+    at = np.flatnonzero(tie)  # neighbours of one topic that may share a docno
     at = at[strings_equal(docno_bytes, order[at], docno_bytes, order[at + 1])]
     if at.size == 0:
         repeats = _NO_REPEATS
@@ -639,7 +644,7 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     packed >>= local_bits  # each entry's bucket within its code, in order
     bucket = packed.view(np.int64)
     bucket += np.repeat(base[:-1], counts)
-    start = np.zeros(int(base[-1]) + 1, dtype=np.int64)
+    start = np.zeros(int(base[-1]) + 1, dtype=np.int32 if n < 2**31 else np.int64)
     np.cumsum(np.bincount(bucket, minlength=int(base[-1])), out=start[1:])
     return KeyTable(start, key[entry], entry, base, shift, codes, strings)
 
