@@ -62,8 +62,10 @@ Parsing (:mod:`irnb.parsing`) has two paths that give identical tables (a proper
 single tabs) and no comments, blank lines or trailing columns, and an exact line-by-line
 one for everything else and for every error. A file is always tried on the fast path
 first; any surprise sends it to the line-by-line path, which reports the line.
-``read_runs`` parses files on up to four threads while it reads the next ones; the runs and
-the error raised are those of reading the files one after the other.
+``read_runs`` parses files on up to four threads while it reads the next ones, and small
+files a batch at a time (one fast-path parse and one ordering for the batch; any file that
+needs more sends the batch file by file); the runs and the error raised are those of reading
+the files one after the other.
 
 Memory (*irnb*): the memory Arrow's pool holds after a parse is handed back to the system
 when the read returns (:func:`pyarrow.MemoryPool.release_unused`); values are unchanged.
