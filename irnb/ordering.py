@@ -407,8 +407,14 @@ def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of
     if not ((key[1:] >= key[:-1]) | change).all():  # a stretch not in score order
         return None
     heads = np.flatnonzero(np.r_[True, change])
+    return _stretches_moved(heads, n, rank_of_code[codes[heads]])
+
+
+def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:
+    """The rows of ``n`` when the stretches starting at ``heads`` (each kept as it is) are
+    put in the order of their distinct ``rank``: a counting placement, no sort of rows."""
     stretch = np.diff(np.r_[heads, n])
-    by = np.argsort(rank_of_code[codes[heads]])  # distinct ranks: one order
+    by = np.argsort(rank)  # distinct ranks: one order
     moved = heads[by]
     moved -= np.r_[0, np.cumsum(stretch[by])[:-1]]  # shift from each stretch's new place to its old one
     return np.repeat(moved, stretch[by]) + np.arange(n)
@@ -548,7 +554,7 @@ def _bit_length(values: np.ndarray) -> np.ndarray:
 # (numpy sorts many short rows several times faster than one long array of the same values),
 # at most _SEGMENT_CELLS cells at a time (a bounded temporary).
 _LONG_SEGMENT = 1 << 12
-_SEGMENT_CELLS = 1 << 20
+_SEGMENT_CELLS = 1 << 18
 
 
 def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
@@ -600,11 +606,7 @@ def group_by_code(codes: np.ndarray, num_codes: int) -> tuple[np.ndarray | None,
     change = np.flatnonzero(codes[1:] != codes[:-1]) + 1
     heads = np.r_[0, change]
     if heads.size == int(np.count_nonzero(counts)):  # every code in one stretch: move the stretches
-        stretch = np.diff(np.r_[heads, n])
-        by = np.argsort(codes[heads])  # distinct codes: one order
-        moved = heads[by]
-        moved -= np.r_[0, np.cumsum(stretch[by])[:-1]]
-        return np.repeat(moved, stretch[by]) + np.arange(n), starts
+        return _stretches_moved(heads, n, codes[heads]), starts
     return np.argsort(codes, kind="stable"), starts
 
 
