@@ -10,7 +10,8 @@ measured in the same run (not a test; tests/test_bench_smoke.py smoke-runs it).
    or 1,000 documents per topic; 1, 20 or 200 runs; 50, 5,000 or 100,000 topics (the
    largest values with the other axes lowered, see ``_SHRINK``). Every shape is generated
    from a seed (``_data.generate_shape``, once per machine, into the temp folder). Each tool
-   runs in a fresh process (imports untimed), ``--repeats`` pairs taking turns; the table
+   runs in a fresh process (imports untimed), ``--repeats`` pairs taking turns (five times as
+   many for shapes under ``_FEW_LINES`` run lines); the table
    gives medians of CPU (every thread) and wall seconds, the medians of the paired ratios
    (targets: CPU ≤ 1/3, wall ≤ 1/4) and irnb's peak resident memory above the imports per
    run line (Linux VmHWM, as benchmarks/bench_memory.py measures it). ``--msmarco`` adds
@@ -121,6 +122,10 @@ FAMILIES = [
 # near a million (the axis's own value is never changed).
 _SHRINK = {("n_runs", 200): dict(n_topics=50, depth=100), ("n_topics", 100_000): dict(n_runs=1, depth=20),
            ("depth", 1_000): dict(n_topics=200), ("judgments_per_topic", 500): dict(n_topics=500)}
+# Shapes this small take a few tens of milliseconds, where a shared machine's noise moves a
+# single pair's ratio most: they get more pairs (each costs a process start, not a parse).
+_FEW_LINES = 200_000
+_SMALL_REPEATS = 5
 MSMARCO = dict(n_runs=10, n_topics=6_980, depth=1_000, judgments_per_topic=1, graded=False, distinct_docnos=True)
 
 
@@ -219,7 +224,8 @@ def families(quick: bool, repeats: int, msmarco: bool) -> list[str]:
         return ["  pytrec_eval not installed (pip install -e '.[bench]')"]
     lines = ["Read + Experiment + evaluate (P@10, AP, nDCG@10, bpref) against pytrec_eval (its files parsed "
              "in Python, then evaluated), each tool in a fresh process, medians of "
-             f"{repeats} interleaved pairs; ratios are medians of the paired ratios (targets: CPU ≤ 1/3, wall ≤ 1/4); "
+             f"{repeats} interleaved pairs ({repeats * _SMALL_REPEATS} under {_FEW_LINES:,} run lines); "
+             "ratios are medians of the paired ratios (targets: CPU ≤ 1/3, wall ≤ 1/4); "
              "bytes per run line at irnb's peak RSS above the imports.",
              "",
              "| family | value | shape (runs × topics × docs) | lines | irnb CPU s | peer CPU s | CPU ratio | "
@@ -229,6 +235,8 @@ def families(quick: bool, repeats: int, msmarco: bool) -> list[str]:
     cases = family_specs(quick) + ([("MS MARCO scale", "10 runs", MSMARCO)] if msmarco else [])
     for family, label, fields in cases:
         reps = 1 if family == "MS MARCO scale" else repeats
+        if not quick and fields["n_runs"] * fields["n_topics"] * fields["depth"] < _FEW_LINES:
+            reps *= _SMALL_REPEATS
         row = measure_shape(fields, reps)
         rows.append((family, label, row))
         lines.append(f"| {family} | {label} | {_shape_text(fields)} | {row['lines']:,} | {row['irnb_cpu']:.2f} | "

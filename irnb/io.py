@@ -62,8 +62,10 @@ Parsing (:mod:`irnb.parsing`) has two paths that give identical tables (a proper
 single tabs) and no comments, blank lines or trailing columns, and an exact line-by-line
 one for everything else and for every error. A file is always tried on the fast path
 first; any surprise sends it to the line-by-line path, which reports the line.
-``read_runs`` parses files on up to four threads while it reads the next ones; the runs and
-the error raised are those of reading the files one after the other.
+``read_runs`` parses files on up to four threads while it reads the next ones, and small
+files a batch at a time (one fast-path parse and one ordering for the batch; any file that
+needs more sends the batch file by file); the runs and the error raised are those of reading
+the files one after the other.
 
 Memory (*irnb*): the memory Arrow's pool holds after a parse is handed back to the system
 when the read returns (:func:`pyarrow.MemoryPool.release_unused`); values are unchanged.
@@ -83,11 +85,11 @@ import pandas as pd
 import pyarrow as pa
 
 from .lines import empty_file_message
-from .parsing import parse_qrels_bytes, parse_run_bytes
+from .parsing import parse_joined_runs, parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
 from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
 from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
-from .trecdata import run_from_frame, run_from_table
+from .trecdata import run_from_frame, run_from_table, runs_from_joined_table
 
 __all__ = ["read_run", "read_runs", "read_qrels"]
 
@@ -118,6 +120,24 @@ def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str,
         return run
     comments, metadata = read_comments(data, label)
     return dataclasses.replace(run, comments=comments, metadata=metadata) if comments else run
+
+
+def _runs_from_batch(texts: list[bytes], names: list[str], labels: list[str], on_duplicate: str,
+                     memory_pool: pa.MemoryPool | None = None) -> list[Run]:
+    """The runs of several small files (their bytes handed over in a list that this
+    empties), parsed and ordered together (:func:`irnb.parsing.parse_joined_runs`); when
+    that does not apply (comments, a repeated docno, an error), each file as
+    :func:`_run_from_bytes` reads it, in order, so the first error is the first file's."""
+    datas = texts[:]
+    texts.clear()
+    joined = parse_joined_runs(datas, labels, memory_pool=memory_pool)
+    if joined is not None:
+        table, sizes, tags = joined
+        runs = runs_from_joined_table(table, sizes, names, tags, labels)
+        if runs is not None:
+            return runs
+    return [_run_from_bytes([data], name, label, on_duplicate, memory_pool)
+            for data, name, label in zip(datas, names, labels, strict=True)]
 
 
 # --------------------------------------------------------------------------- public readers
@@ -157,6 +177,13 @@ _BYTES_IN_FLIGHT = 256 << 20
 _INLINE_BYTES = 4 << 20
 
 
+# Files smaller than this are parsed together, a batch of them at a time, until the batch's
+# text passes _BATCH_BYTES: the reader's setup and the ordering's steps cost a fixed time per
+# call, which a file of a few thousand lines spends more on than on its lines.
+_SMALL_FILE_BYTES = 1 << 20
+_BATCH_BYTES = 4 << 20
+
+
 def _parse_threads() -> int:
     try:
         cores = len(os.sched_getaffinity(0))
@@ -187,8 +214,8 @@ class _InOrder:
         self._bytes = 0
 
     def submit(self, fn, text: list[bytes], *args) -> Future:
-        """``fn(text, *args)`` on a thread; ``text`` holds the file's bytes (see :func:`_run_from_bytes`)."""
-        size = len(text[0])
+        """``fn(text, *args)`` on a thread; ``text`` holds the files' bytes (see :func:`_run_from_bytes`)."""
+        size = sum(len(data) for data in text)
         small = self._pool is None and size <= self._inline_left
         if small or self._threads == 1:
             if small:
@@ -248,11 +275,27 @@ def read_runs(
         items = [(None, sources)]
     else:
         items = [(None, s) for s in sources]
-    # per source, in order: a Run (DataFrames) or (given name, [(relative name, future Run)])
+    # per source, in order: a Run (DataFrames) or (given name, [(relative name, future, place)]): the
+    # future gives a Run (place None) or a batch's runs (the run at place)
     slots: list = []
     with _InOrder(_parse_threads()) as parsing:
+        batch: list[tuple[str, str, bytes, list]] = []  # small files not yet submitted, and their entries
+
+        def flush() -> None:
+            if len(batch) == 1:
+                rel, label, data, entry = batch[0]
+                entry.append((rel, parsing.submit(_run_from_bytes, [data], rel, label, on_duplicate), None))
+            elif batch:
+                future = parsing.submit(_runs_from_batch, [data for _, _, data, _ in batch],
+                                        [rel for rel, _, _, _ in batch], [label for _, label, _, _ in batch],
+                                        on_duplicate)
+                for place, (rel, _, _, entry) in enumerate(batch):
+                    entry.append((rel, future, place))
+            batch.clear()
+
         for given, source in items:
             if isinstance(source, pd.DataFrame):
+                flush()
                 parsing.drain()  # errors of the files before it come first
                 if given is None and "run" in source.columns:
                     missing = source["run"].isna().to_numpy()
@@ -273,11 +316,19 @@ def read_runs(
                 except StopIteration:
                     break
                 except Exception:
+                    flush()
                     parsing.drain()  # a file read before this one may hold the first error
                     raise
-                parsed.append((rel, parsing.submit(_run_from_bytes, [data], rel, label, on_duplicate)))
+                if len(data) < _SMALL_FILE_BYTES:
+                    batch.append((rel, label, data, parsed))
+                    if sum(len(item[2]) for item in batch) >= _BATCH_BYTES:
+                        flush()
+                else:
+                    flush()
+                    parsed.append((rel, parsing.submit(_run_from_bytes, [data], rel, label, on_duplicate), None))
                 del data  # the parse holds the file's text, and frees it as soon as it can
             slots.append((given, parsed))
+        flush()
         parsing.drain()
     found: list[Run] = []
     for slot in slots:
@@ -285,7 +336,8 @@ def read_runs(
             found.append(slot)
             continue
         given, parsed = slot
-        parsed = sorted(((rel, future.result()) for rel, future in parsed), key=lambda item: item[0])
+        parsed = sorted(((rel, future.result() if place is None else future.result()[place])
+                         for rel, future, place in parsed), key=lambda item: item[0])
         base_names = [rel.rsplit("/", 1)[-1] for rel, _ in parsed]
         base_count = collections.Counter(base_names)
         for (rel, run), base in zip(parsed, base_names, strict=True):

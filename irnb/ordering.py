@@ -22,9 +22,9 @@ from .ranking import DOCNO_TIES, comparable_scores
 from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
-           "repeated_rows", "KeyTable", "pair_key", "key_table", "find_keys",
-           "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "topic_blocks",
-           "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
+           "repeated_rows", "KeyTable", "pair_key", "key_table", "find_keys", "sort_within", "group_by_code",
+           "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "sorted_parts",
+           "topic_blocks", "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -191,10 +191,15 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray,
     mixed = topic_codes.astype(np.uint64)
     mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
     key ^= mixed
-    # Sorting 64-bit integers (numpy's SIMD sort) is several times faster than a hash table
-    # over random keys; equal neighbours are the repeated keys (or, rarely, a collision).
-    # Sorted in place: the keys in row order are needed again only when some repeat.
-    key.sort()
+    # Sorting 64-bit integers is several times faster than a hash table over random keys, and
+    # sorting each topic's few rows apart faster still; equal neighbours are the repeated keys
+    # (or, rarely, a collision, or two topics' keys meeting at their border: the candidates
+    # are checked exactly). Sorted in place: the keys in row order are needed again only when
+    # some repeat.
+    grouped, starts = group_by_code(topic_codes, int(topic_codes.max(initial=-1)) + 1)
+    if grouped is not None:
+        key = key[grouped]
+    sort_within(key, starts)
     repeated = key[1:][key[1:] == key[:-1]]
     if repeated.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -281,15 +286,21 @@ def _identity(order: np.ndarray) -> bool:
     return bool((order[1:] > order[:-1]).all())
 
 
-def break_ties(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray, direction: str) -> None:
+def break_ties(order: np.ndarray, ordered_key: np.ndarray | None, docno: pa.ChunkedArray, direction: str, *,
+               tie: np.ndarray | None = None) -> None:
     """Reorder, in place, the rows of ``order`` whose sort keys ``ordered_key`` (in that
-    order) tie, by docno ``direction`` ("ascending"/"descending"), string by string."""
-    tie = ordered_key[1:] == ordered_key[:-1]
+    order) tie, by docno ``direction`` ("ascending"/"descending"), string by string; or
+    those that ``tie`` says tie with the next one (``tie[i]``: rows i and i + 1 tie)."""
+    if tie is None:
+        tie = ordered_key[1:] == ordered_key[:-1]
     if tie.any():
         slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
+        # each stretch of tied rows is one group, named by its first slot
+        first = np.r_[True, ~tie[slots[1:] - 1]]
+        group = np.maximum.accumulate(np.where(first, slots, 0))
         rows = order[slots]
-        tied = pa.table({"key": pa.array(ordered_key[slots]), "docno": docno.take(pa.array(rows))})
-        within = pc.sort_indices(tied, sort_keys=[("key", "ascending"), ("docno", direction)]).to_numpy()
+        tied = pa.table({"group": pa.array(group), "docno": docno.take(pa.array(rows))})
+        within = pc.sort_indices(tied, sort_keys=[("group", "ascending"), ("docno", direction)]).to_numpy()
         order[slots] = rows[within]
 
 
@@ -337,6 +348,51 @@ def sorted_blocks(
     return table.take(take), starts, topics
 
 
+def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictionary: pa.Array, compat: str = "9"
+                 ) -> tuple[pa.Table, list[tuple[np.ndarray, pa.Array]]] | None:
+    """Several runs' rows laid end to end (``sizes[i]`` rows each, columns topic, docno,
+    score), each run's rows put in trec_eval order as :func:`sorted_blocks` puts them, by
+    one sort of them all (the run first in every key); with each run's ``(starts,
+    topics)``. ``codes``/``dictionary`` are ``encode_topics(table["topic"])``. None when
+    the runs and topics are too many for one key."""
+    n, parts, num_topics = table.num_rows, len(sizes), len(dictionary)
+    if parts * num_topics >= 2**31:
+        return None
+    part = np.repeat(np.arange(parts, dtype=np.int64), sizes)
+    by_name = pc.sort_indices(dictionary).to_numpy()
+    rank_of_code = np.empty(num_topics, dtype=np.int64)
+    rank_of_code[by_name] = np.arange(num_topics)
+    part_rank = part * num_topics
+    part_rank += rank_of_code[codes]
+    key = _descending_key(part_rank, table["score"].to_numpy(), compat)
+    presorted = bool((key[1:] >= key[:-1]).all())
+    counts = np.bincount(part_rank, minlength=parts * num_topics)
+    if presorted:
+        order = np.arange(n)
+    else:
+        rank_of_pair = (np.arange(parts, dtype=np.int64)[:, None] * num_topics + rank_of_code).ravel()
+        pair = part * num_topics
+        pair += codes
+        order = _stretches_in_order(key, pair, int(np.count_nonzero(counts)), rank_of_pair)
+        if order is None:
+            order = np.argsort(key, kind="stable")
+    ordered_key = key if presorted else key[order]
+    break_ties(order, ordered_key, table["docno"], "descending")
+    topics_by_name = dictionary.take(pa.array(by_name))
+    blocks = []
+    for per_topic in counts.reshape(parts, num_topics):
+        present = np.flatnonzero(per_topic)
+        starts = np.r_[0, np.cumsum(per_topic[present])].astype(np.int64)
+        blocks.append((starts, topics_by_name.take(pa.array(present))))
+    if _identity(order):
+        return table, blocks
+    take = pa.array(order)
+    if presorted:  # rows moved only within ties of one topic: the topic column stays
+        return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
+                         "score": table["score"].take(take)}), blocks
+    return table.take(take), blocks
+
+
 def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of_code: np.ndarray
                         ) -> np.ndarray | None:
     """``np.argsort(key, kind="stable")`` without a sort, for a file that lists each topic in
@@ -350,8 +406,14 @@ def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of
     if not ((key[1:] >= key[:-1]) | change).all():  # a stretch not in score order
         return None
     heads = np.flatnonzero(np.r_[True, change])
+    return _stretches_moved(heads, n, rank_of_code[codes[heads]])
+
+
+def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:
+    """The rows of ``n`` when the stretches starting at ``heads`` (each kept as it is) are
+    put in the order of their distinct ``rank``: a counting placement, no sort of rows."""
     stretch = np.diff(np.r_[heads, n])
-    by = np.argsort(rank_of_code[codes[heads]])  # distinct ranks: one order
+    by = np.argsort(rank)  # distinct ranks: one order
     moved = heads[by]
     moved -= np.r_[0, np.cumsum(stretch[by])[:-1]]  # shift from each stretch's new place to its old one
     return np.repeat(moved, stretch[by]) + np.arange(n)
@@ -369,59 +431,61 @@ def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dic
     """The rows in (topic, docno) order, both ascending as strings (as
     ``pc.sort_indices`` sorts them; None when they already are), and what
     :func:`repeated_rows` gives: the rows whose (topic, docno) occurred on an earlier row,
-    and that earlier row. One integer key per row — the topic's rank, then the docno's
-    first bytes — sorted by numpy; only rows whose keys tie compare their docnos as
-    strings, and a (topic, docno) listed twice ties, so the repeats are found among those
-    few rows, next to each other once ordered (no hash of every docno).
+    and that earlier row.
 
-    When the topic and row bits leave room, the row number replaces the key's lowest bits
-    and the keys are sorted as values (numpy's SIMD sort, several times faster than an
-    argsort), the order read back from those bits; the rows whose remaining key ties go to
-    the string comparison as before. Should that be more than one row in
-    :data:`_MOST_TIED` (docnos sharing their first bytes), the full keys are argsorted
-    instead, so that few rows are compared as strings."""
-    rank_of_code = np.empty(len(dictionary), dtype=np.uint64)
-    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.uint64)
-    topic_bits = max(1, len(dictionary).bit_length())
+    The rows are grouped by topic rank (:func:`group_by_code`, no comparison sort), then
+    each topic's rows sorted by one integer key — the docno's first bytes, its lowest bits
+    holding the row's place within the topic, so the sort of values gives the order — topic
+    by topic (:func:`sort_within`); only rows whose keys tie within a topic compare their
+    docnos as strings, and a (topic, docno) listed twice ties, so the repeats are found
+    among those few rows, next to each other once ordered (no hash of every docno)."""
+    rank_of_code = np.empty(len(dictionary), dtype=np.int64)
+    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.int64)
     docno_bytes = string_bytes(docno)
-
-    def full_keys() -> np.ndarray:
-        key = rank_of_code[codes]
-        key <<= np.uint64(64 - topic_bits)
-        prefix = _prefix_key(docno_bytes)
-        prefix >>= np.uint64(topic_bits)
-        key |= prefix
-        return key
-
-    key = full_keys()
+    rank = rank_of_code[codes]
+    topic_bits = max(1, len(dictionary).bit_length())
+    key = np.left_shift(rank, 64 - topic_bits, dtype=np.uint64, casting="unsafe")
+    key |= _prefix_key(docno_bytes) >> np.uint64(topic_bits)
     if (key[1:] > key[:-1]).all():  # already in order, no two keys alike (the usual sorted file)
         return None, *_NO_REPEATS
-    n = key.size
-    row_bits = max(1, (n - 1).bit_length())
-    if topic_bits + row_bits <= 64 - _MIN_PREFIX_BITS:
-        key >>= np.uint64(row_bits)  # topic and prefix, without the lowest row_bits bits...
-        key <<= np.uint64(row_bits)
-        key |= np.arange(n, dtype=np.uint64)  # ...which now hold the row
-        key.sort()
-        order = (key & np.uint64((1 << row_bits) - 1)).view(np.int64)
-        key >>= np.uint64(row_bits)
-        if int(np.count_nonzero(key[1:] == key[:-1])) * _MOST_TIED <= n:
-            return _ordered_with_repeats(order, key, docno, docno_bytes)
-        key = full_keys()
-    order = np.argsort(key)  # keys are in order except where they tie, which is settled next
-    return _ordered_with_repeats(order, key[order], docno, docno_bytes)
+    del key
+    grouped, topic_start = group_by_code(rank, len(dictionary))
+    counts = np.diff(topic_start)
+    n = rank.size
+    local_bits = np.uint64(max(1, int(counts.max(initial=1) - 1).bit_length()))
+    key = _prefix_key(docno_bytes)
+    if grouped is not None:
+        key = key[grouped]
+    key >>= local_bits
+    key <<= local_bits
+    first_place = np.repeat(topic_start[:-1], counts)
+    place = np.arange(n, dtype=np.uint64)
+    place -= first_place.view(np.uint64)
+    key |= place
+    sort_within(key, topic_start)
+    order = np.bitwise_and(key, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
+    order += first_place
+    if grouped is not None:
+        order = grouped[order]
+    key >>= local_bits  # the docno's first bytes: equal within a topic, a tie
+    return _ordered_with_repeats(order, key, docno, docno_bytes, topic_start[1:-1])
 
 
 _NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
 
 def _ordered_with_repeats(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray,
-                          docno_bytes: StringBytes) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """:func:`topic_docno_order_and_repeats` once the keys are sorted: the ties settled by
+                          docno_bytes: StringBytes, boundaries: np.ndarray | None = None
+                          ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """:func:`topic_docno_order_and_repeats` once the keys are sorted (``boundaries``: the
+    first row of every topic, when the keys do not tell topics apart): the ties settled by
     docno, then, among neighbours whose keys tie, the equal docnos: each run of equal
     (topic, docno) rows gives its later rows as repeats of its earliest."""
-    break_ties(order, ordered_key, docno, "ascending")
-    at = np.flatnonzero(ordered_key[1:] == ordered_key[:-1])  # neighbours of one topic that may share a docno
+    tie = ordered_key[1:] == ordered_key[:-1]
+    if boundaries is not None:  # a topic's first row never ties with the row before it
+        tie[boundaries[(boundaries > 0) & (boundaries < order.size)] - 1] = False
+    break_ties(order, None, docno, "ascending", tie=tie)
+    at = np.flatnonzero(tie)  # neighbours of one topic that may share a docno
     at = at[strings_equal(docno_bytes, order[at], docno_bytes, order[at + 1])]
     if at.size == 0:
         repeats = _NO_REPEATS
@@ -439,27 +503,24 @@ def _ordered_with_repeats(order: np.ndarray, ordered_key: np.ndarray, docno: pa.
     return (None if _identity(order) else order), *repeats
 
 
-# The row-number sort of topic_docno_order keeps at least this many bits of the docno's
-# prefix, and leaves the string comparison at most one row in _MOST_TIED.
-_MIN_PREFIX_BITS = 16
-_MOST_TIED = 8
-
-
 # --------------------------------------------------------------------------- (code, string) lookup
 
 
 class KeyTable(NamedTuple):
     """(code, string) pairs — a qrels' (topic index, docno) entries — prepared for looking
-    many pairs up at once (:func:`key_table`, :func:`find_keys`): a hash table with
-    ``2**bits`` buckets (more than entries, at most twice as many) laid out end to end. Bucket b
-    holds the entries ``entry[start[b]:start[b + 1]]`` whose 64-bit :func:`pair_key` has b
-    as its top ``bits`` bits (``key`` beside them). A key is only a filter: a match is
-    confirmed on the code and the string's bytes."""
+    many pairs up at once (:func:`key_table`, :func:`find_keys`): a hash table whose buckets
+    are laid out end to end, code by code. Code c owns the buckets ``base[c]:base[c + 1]``
+    (``2**bits[c]`` of them, more than its entries, at most twice as many, one for a code
+    without entries); an entry of code c with 64-bit :func:`pair_key` k sits in bucket
+    ``base[c] + (k >> (64 - bits[c]))``, and bucket b holds the entries
+    ``entry[start[b]:start[b + 1]]`` (``key`` beside them). A key is only a filter: a match
+    is confirmed on the code and the string's bytes."""
 
-    start: np.ndarray  # (2**bits + 1,) where each bucket starts in entry and key
+    start: np.ndarray  # (B + 1,) where each bucket starts in entry and key
     key: np.ndarray  # (Q,) uint64, the entries' keys, bucket by bucket
     entry: np.ndarray  # (Q,) the entries, bucket by bucket (within one: entry order)
-    bits: int
+    base: np.ndarray  # (C + 1,) int64, the first bucket of every code
+    shift: np.ndarray  # (C,) uint64, 64 - bits of every code: a key's bucket is its top bits
     codes: np.ndarray  # (Q,) every entry's code, in entry order
     strings: StringBytes  # every entry's string, in entry order
 
@@ -483,24 +544,110 @@ def pair_key(codes: np.ndarray, strings: StringBytes) -> np.ndarray:
     return key
 
 
-def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes) -> KeyTable:
-    """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...; a
-    pair listed twice is kept twice, the earlier entry first."""
-    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+def _bit_length(values: np.ndarray) -> np.ndarray:
+    """``int(v).bit_length()`` of every non-negative integer below 2**53, vectorised."""
+    return np.frexp(values.astype(np.float64))[1].astype(np.int64)
+
+
+# Segments at least this long are sorted one by one, shorter ones as the rows of a matrix
+# (numpy sorts many short rows several times faster than one long array of the same values),
+# at most _SEGMENT_CELLS cells at a time (a bounded temporary).
+_LONG_SEGMENT = 1 << 12
+_SEGMENT_CELLS = 1 << 18
+
+
+def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
+    """Sort, in place, each segment ``values[starts[i]:starts[i + 1]]`` of a 1-d unsigned
+    integer array (``starts`` increasing from 0 to ``values.size``): segments of similar
+    lengths are padded to the next power of two with the largest value and sorted as the
+    rows of one matrix, long ones alone.
+
+    >>> v = np.array([3, 1, 2, 9, 7, 8, 5], np.uint64)
+    >>> sort_within(v, np.array([0, 3, 3, 6, 7]))
+    >>> v.tolist()
+    [1, 2, 3, 7, 8, 9, 5]
+    """
+    sizes = np.diff(starts)
+    width_bits = _bit_length(np.maximum(sizes, 1) - 1)  # a segment of n values fits 2**bits ≥ n
+    padding = np.iinfo(values.dtype).max
+    for bits in np.unique(width_bits[sizes > 1]).tolist():
+        segments = np.flatnonzero((width_bits == bits) & (sizes > 1))
+        width = 1 << bits
+        if width >= _LONG_SEGMENT:
+            for i in segments.tolist():
+                values[starts[i]:starts[i + 1]].sort()
+            continue
+        column = np.arange(width)
+        step = max(1, _SEGMENT_CELLS // width)
+        for lo in range(0, segments.size, step):
+            part = segments[lo:lo + step]
+            cells = starts[part][:, None] + column  # each segment's cells, padded past its end
+            inside = column < sizes[part][:, None]
+            at = cells[inside]
+            matrix = np.full(cells.shape, padding, dtype=values.dtype)
+            matrix[inside] = values[at]
+            matrix.sort(axis=1)  # the padding (the largest value) goes last: each row's own values first
+            values[at] = matrix[inside]
+
+
+def group_by_code(codes: np.ndarray, num_codes: int) -> tuple[np.ndarray | None, np.ndarray]:
+    """The rows grouped by code, codes ascending and rows in order within a code (None when
+    they already are), and where each code's rows start in that order (``num_codes + 1``
+    offsets). Codes are small integers: a counting placement, without a comparison sort,
+    when every code's rows lie in one stretch (how files list topics)."""
+    codes = np.asarray(codes)
+    counts = np.bincount(codes, minlength=num_codes) if codes.size else np.zeros(num_codes, np.int64)
+    starts = np.zeros(num_codes + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
     n = codes.size
-    bits = max(4, n.bit_length())  # n < 2**bits ≤ 2n buckets: most hold no entry or one
-    row_bits = max(1, n.bit_length())
+    if n < 2 or bool((codes[1:] >= codes[:-1]).all()):
+        return None, starts
+    change = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    heads = np.r_[0, change]
+    if heads.size == int(np.count_nonzero(counts)):  # every code in one stretch: move the stretches
+        return _stretches_moved(heads, n, codes[heads]), starts
+    return np.argsort(codes, kind="stable"), starts
+
+
+def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes) -> KeyTable:
+    """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...
+    (codes ≥ 0); a pair listed twice is kept twice, the earlier entry first.
+
+    The entries are grouped by code (:func:`group_by_code`), then sorted within each code by
+    bucket (:func:`sort_within`: codes hold few entries each, so no sort of every entry at
+    once)."""
+    strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
+    codes = np.asarray(codes)
+    n = codes.size
+    num_codes = int(codes.max()) + 1 if n else 0
+    grouped, code_start = group_by_code(codes, num_codes)
+    counts = np.diff(code_start)
+    bits = _bit_length(counts)  # count < 2**bits ≤ 2 count buckets (one bucket without entries)
+    base = np.zeros(num_codes + 1, dtype=np.int64)
+    np.cumsum(np.left_shift(1, bits), out=base[1:])
+    shift = (64 - bits).astype(np.uint64)
     key = pair_key(codes, strings)
-    # the bucket in the top bits, the entry in the low bits: one sort of values, not an argsort
-    packed = key >> np.uint64(64 - bits)
-    packed <<= np.uint64(row_bits)
-    packed |= np.arange(n, dtype=np.uint64)
-    packed.sort()
-    entry = (packed & np.uint64((1 << row_bits) - 1)).astype(np.int64)
-    packed >>= np.uint64(row_bits)  # the buckets, in order
-    start = np.zeros((1 << bits) + 1, dtype=np.int32 if n < 2**31 else np.int64)
-    np.cumsum(np.bincount(packed.astype(np.intp), minlength=1 << bits), out=start[1:])
-    return KeyTable(start, key[entry], entry, bits, codes, strings)
+    local_bits = np.uint64(int(bits.max(initial=1)))
+    # within a code: its bucket in the top bits, the entry's place in the code's stretch in the
+    # low bits (a code's bucket and place both fit: 2 bits ≤ 64), sorted as values; once
+    # grouped, the codes ascend, so per-entry values of its code are repeats, not gathers
+    packed = key if grouped is None else key[grouped]
+    packed = packed >> np.repeat(shift, counts)
+    packed <<= local_bits
+    first_place = np.repeat(code_start[:-1], counts)
+    place = np.arange(n, dtype=np.uint64)
+    place -= first_place.view(np.uint64)
+    packed |= place
+    sort_within(packed, code_start)
+    place = np.bitwise_and(packed, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
+    place += first_place  # a code's entries stay within its stretch
+    entry = place if grouped is None else grouped[place]
+    packed >>= local_bits  # each entry's bucket within its code, in order
+    bucket = packed.view(np.int64)
+    bucket += np.repeat(base[:-1], counts)
+    start = np.zeros(int(base[-1]) + 1, dtype=np.int32 if n < 2**31 else np.int64)
+    np.cumsum(np.bincount(bucket, minlength=int(base[-1])), out=start[1:])
+    return KeyTable(start, key[entry], entry, base, shift, codes, strings)
 
 
 def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,
@@ -520,11 +667,16 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     out = np.full(n, missing, dtype=np.int64)
     if n == 0 or table.entry.size == 0:
         return out
+    codes = np.asarray(codes)
+    known = (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
+    code = np.where(known, codes, 0)
     key = pair_key(codes, strings)
-    bucket = (key >> np.uint64(64 - table.bits)).astype(np.intp)
+    bucket = (key >> table.shift[code]).astype(np.int64)
+    bucket += table.base[:-1][code]
     first = table.start[bucket].astype(np.int64)
     bucket += 1
     count = table.start[bucket] - first
+    count[~known] = 0
     rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
     first, count, key = first[rows], count[rows], key[rows]
     while rows.size:

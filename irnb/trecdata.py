@@ -27,11 +27,11 @@ from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame
-from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks
+from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks, sorted_parts
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 
-__all__ = ["Run", "Qrels", "check_duplicate_policy", "run_from_table", "run_from_frame",
+__all__ = ["Run", "Qrels", "check_duplicate_policy", "run_from_table", "runs_from_joined_table", "run_from_frame",
            "qrels_from_table", "qrels_from_frame"]
 
 
@@ -261,6 +261,34 @@ def run_from_table(
     ordered, starts, topics = sorted_blocks(table, codes, dictionary)
     remember_blocks(ordered, starts, topics)
     return Run(name=name, table=ordered, tag=tag, source=label)
+
+
+def runs_from_joined_table(table: pa.Table, sizes: np.ndarray, names: list[str], tags: list[str],
+                           labels: list[str]) -> list[Run] | None:
+    """The :class:`Run` of every file whose lines lie end to end in ``table`` (``sizes[i]``
+    rows each, see :func:`irnb.parsing.parse_joined_runs`), each as :func:`run_from_table`
+    gives it, checked and ordered all at once. None when a docno repeats within a topic of
+    some file: each file then goes to :func:`run_from_table`, which reports it (or keeps
+    the first)."""
+    codes, dictionary = encode_topics(table["topic"])
+    part = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    part *= len(dictionary)
+    part += codes  # one code per (file, topic)
+    if repeated_rows(table, part)[0].size:
+        return None
+    del part
+    done = sorted_parts(table, sizes, codes, dictionary)
+    if done is None:
+        return None
+    ordered, blocks = done
+    first = np.r_[0, np.cumsum(sizes)[:-1]]
+    runs = []
+    for start, size, (starts, topics), name, tag, label in zip(first.tolist(), sizes.tolist(), blocks, names, tags,
+                                                                labels, strict=True):
+        part_table = ordered.slice(start, size)
+        remember_blocks(part_table, starts, topics)
+        runs.append(Run(name=name, table=part_table, tag=tag, source=label))
+    return runs
 
 
 def run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:

@@ -369,22 +369,77 @@ def test_a_parse_gives_the_same_table_whichever_allocator_holds_it():
 
 
 def test_only_the_files_parsed_inline_use_the_c_allocator(tmp_path, monkeypatch):
-    """Within the inline budget a file is parsed with the C allocator's pool; past it (or
-    on the pool's threads) with Arrow's default."""
+    """Within the inline budget a file (or a batch of small files) is parsed with the C
+    allocator's pool; past it (or on the pool's threads) with Arrow's default."""
     files = [_good(tmp_path / f"r{i}", f"doc{i}") for i in range(4)]
     size = files[0].stat().st_size
     pools = []
-    real = irnb_io.parse_run_bytes
+    real, real_joined = irnb_io.parse_run_bytes, irnb_io.parse_joined_runs
 
     def spy(data, label, *, memory_pool=None):
         pools.append(memory_pool)
         return real(data, label, memory_pool=memory_pool)
 
+    def joined_spy(texts, labels, *, memory_pool=None):
+        pools.append(memory_pool)
+        return real_joined(texts, labels, memory_pool=memory_pool)
+
     monkeypatch.setattr(irnb_io, "parse_run_bytes", spy)
+    monkeypatch.setattr(irnb_io, "parse_joined_runs", joined_spy)
     monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 2 * size)
-    for threads in (1, 2):
-        pools.clear()
-        monkeypatch.setattr(irnb_io, "_parse_threads", lambda threads=threads: threads)
-        read_runs(files)
-        names = [None if pool is None else pool.backend_name for pool in pools]
-        assert names == [pa.system_memory_pool().backend_name] * 2 + [None] * 2
+    system = pa.system_memory_pool().backend_name
+    for small_file, expected in ((0, [system] * 2 + [None] * 2),  # every file parsed alone
+                                 (2 * size, [system, None])):  # two batches of two files
+        monkeypatch.setattr(irnb_io, "_SMALL_FILE_BYTES", small_file)
+        monkeypatch.setattr(irnb_io, "_BATCH_BYTES", 2 * size)
+        for threads in (1, 2):
+            pools.clear()
+            monkeypatch.setattr(irnb_io, "_parse_threads", lambda threads=threads: threads)
+            read_runs(files)
+            names = [None if pool is None else pool.backend_name for pool in pools]
+            assert names == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(files=st.lists(st.lists(st.tuples(st.sampled_from(["1", "2", "10", "b"]),
+                                         st.sampled_from(["a", "c", "d10", "é"]),
+                                         st.sampled_from(["1", "2.5", "2.50000001", "0"])),
+                               min_size=1, max_size=8, unique_by=lambda row: row[:2]),
+                      min_size=1, max_size=5),
+       repeat_in=st.one_of(st.none(), st.integers(0, 4)))
+def test_small_files_read_together_give_the_runs_each_gives_alone(tmp_path_factory, files, repeat_in):
+    """Small files are parsed and ordered together (one batch): each run, its order (score
+    ties broken by docno, topics in string order) and its topic blocks are those of the file
+    read alone; a docno repeated in one of them sends the batch file by file (the same
+    error, or the same first occurrence kept)."""
+    from irnb.ordering import topic_blocks
+    from irnb.parsing import parse_joined_runs
+    from irnb.trecdata import runs_from_joined_table
+
+    folder = tmp_path_factory.mktemp("runs")
+    paths = []
+    for i, rows in enumerate(files):
+        lines = [f"{t} Q0 {d} {r + 1} {s} tag{i}" for r, (t, d, s) in enumerate(rows)]
+        if repeat_in == i:
+            lines.append(lines[0].replace(" 1 ", " 9 ", 1))
+        paths.append(folder / f"r{i}")
+        paths[-1].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    labels = [str(path) for path in paths]
+    table, sizes, tags = parse_joined_runs([path.read_bytes() for path in paths], labels)
+    repeats = repeat_in is not None and repeat_in < len(files)
+    assert (runs_from_joined_table(table, sizes, [p.name for p in paths], tags, labels) is None) == repeats
+    for policy in ("error", "keep_first"):
+        try:
+            alone = {}
+            for path in paths:
+                alone |= read_runs(path, on_duplicate=policy)
+        except ValueError as err:
+            with pytest.raises(ValueError, match=re.escape(str(err))):
+                read_runs(paths, on_duplicate=policy)
+            continue
+        together = read_runs(paths, on_duplicate=policy)
+        assert list(together) == list(alone)
+        for name, run in alone.items():
+            assert together[name].table.equals(run.table) and together[name].tag == run.tag
+            (starts, topics), (starts_alone, topics_alone) = topic_blocks(together[name].table), topic_blocks(run.table)
+            assert starts.tolist() == starts_alone.tolist() and topics.to_pylist() == topics_alone.to_pylist()

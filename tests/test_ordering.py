@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irnb.ordering import string_hash
+from irnb import ordering
+from irnb.ordering import find_keys, group_by_code, key_table, sort_within, string_hash
 
 docnos = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", max_size=30)
 
@@ -26,3 +28,46 @@ def test_short_docnos_match_beside_longer_ones():
     qrels = string_hash(pa.array(["A-d0", "A-d1", "aaaaaaaaa"]))
     assert run.tolist() == qrels[:2].tolist()
     assert len(set(qrels.tolist())) == 3
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=70), min_size=1, max_size=12))
+def test_sort_within_sorts_every_segment_and_nothing_across(segments):
+    """Segments of every length (a power of two, one more, empty) sorted apart; the largest
+    value (the padding of short segments) is an ordinary value too."""
+    values = np.array([v for segment in segments for v in segment], dtype=np.uint64)
+    starts = np.r_[0, np.cumsum([len(segment) for segment in segments])]
+    sort_within(values, starts)
+    assert values.tolist() == [v for segment in segments for v in sorted(segment)]
+
+
+def test_sort_within_sorts_long_segments_alone(monkeypatch):
+    monkeypatch.setattr(ordering, "_LONG_SEGMENT", 4)
+    monkeypatch.setattr(ordering, "_SEGMENT_CELLS", 4)  # short segments a few rows at a time
+    values = np.array([5, 4, 3, 2, 1, 9, 8, 7, 6, 2, 1], dtype=np.uint64)
+    sort_within(values, np.array([0, 5, 6, 9, 11]))
+    assert values.tolist() == [1, 2, 3, 4, 5, 9, 6, 7, 8, 1, 2]
+
+
+def test_group_by_code_moves_stretches_without_a_sort_and_keeps_rows_in_order():
+    codes = np.array([2, 2, 0, 0, 0, 1])  # each code in one stretch, codes out of order
+    order, starts = group_by_code(codes, 4)
+    assert order.tolist() == [2, 3, 4, 5, 0, 1] and starts.tolist() == [0, 3, 4, 6, 6]
+    order, _ = group_by_code(np.array([1, 0, 1, 0]), 2)  # a code in two stretches
+    assert order.tolist() == [1, 3, 0, 2]
+    assert group_by_code(np.array([0, 0, 3]), 4)[0] is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(entries=st.lists(st.tuples(st.integers(0, 6), docnos), max_size=40),
+       pairs=st.lists(st.tuples(st.integers(-1, 8), docnos), max_size=30))
+def test_key_table_finds_the_first_entry_of_every_pair(entries, pairs):
+    """Against a dict of the first entry of every (code, docno); codes in any order, a code
+    without entries and a negative code find nothing."""
+    table = key_table(np.array([c for c, _ in entries], dtype=np.int64), pa.array([d for _, d in entries], pa.string()))
+    got = find_keys(table, np.array([c for c, _ in pairs], dtype=np.int64),
+                    pa.array([d for _, d in pairs], pa.string()))
+    first = {}
+    for i, entry in enumerate(entries):
+        first.setdefault(entry, i)
+    assert got.tolist() == [first.get(pair, -1) for pair in pairs]
