@@ -309,8 +309,8 @@ def sorted_blocks(
     compat: str = TREC_VERSION.default
 ) -> tuple[pa.Table, np.ndarray, pa.Array]:
     """``table`` (topic, docno, score, in any order) in trec_eval order — topic ascending,
-    float32(score) descending, docno descending — with where each topic's rows start and
-    the topics in order (see :func:`topic_blocks`); ``codes``/``dictionary`` are
+    score descending as ``compat`` compares scores (:mod:`irnb.ranking`), docno descending —
+    with where each topic's rows start and the topics in order (see :func:`topic_blocks`); ``codes``/``dictionary`` are
     ``encode_topics(table["topic"])`` when the caller has them; ``compat`` the trec_eval
     version whose score comparison ranks (see :func:`_descending_key`).
 
