@@ -44,6 +44,7 @@ import pandas as pd
 from .io import read_qrels, read_run, read_runs
 from .nested import looks_nested, nested_frame
 from .trecdata import Qrels, Run
+from .params import ON_DUPLICATE
 
 __all__ = ["as_run", "as_runs", "as_qrels", "RUN_SHAPES", "QRELS_SHAPES"]
 
@@ -101,7 +102,7 @@ def _dataset_name(source: Any, default: str) -> str:
     return str(name) if name else default
 
 
-def as_run(source: Any, *, name: str | None = None, on_duplicate: str = "error") -> Run:
+def as_run(source: Any, *, name: str | None = None, on_duplicate: str = ON_DUPLICATE.default) -> Run:
     """One run from any single-run shape of :func:`as_runs` (a Run, a path, a DataFrame, a
     dict ``{qid: {docno: score}}``, a ranx Run, an ir_datasets scoreddocs source).
 
@@ -127,7 +128,7 @@ def as_run(source: Any, *, name: str | None = None, on_duplicate: str = "error")
     raise _shape_error("run", RUN_SHAPES, source)
 
 
-def as_runs(source: Any, *, on_duplicate: str = "error") -> dict[str, Run]:
+def as_runs(source: Any, *, on_duplicate: str = ON_DUPLICATE.default) -> dict[str, Run]:
     """``{name: Run}`` from any shape in the module docstring; names must be unique.
 
     >>> sorted(as_runs({"a": {"q1": {"d1": 1.0}}, "b": {"q1": {"d2": 1.0}}}))
@@ -177,7 +178,7 @@ def as_runs(source: Any, *, on_duplicate: str = "error") -> dict[str, Run]:
     raise _shape_error("runs", RUN_SHAPES, source)
 
 
-def as_qrels(source: Any, *, on_duplicate: str = "error") -> Qrels:
+def as_qrels(source: Any, *, on_duplicate: str = ON_DUPLICATE.default) -> Qrels:
     """Qrels from any shape in the module docstring.
 
     >>> as_qrels({"q1": {"d1": 2.5}})

@@ -90,6 +90,7 @@ from .runmeta import read_comments
 from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
 from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
 from .trecdata import run_from_frame, run_from_table, runs_from_joined_table
+from .params import ON_DUPLICATE
 
 __all__ = ["read_run", "read_runs", "read_qrels"]
 
@@ -143,7 +144,7 @@ def _runs_from_batch(texts: list[bytes], names: list[str], labels: list[str], on
 # --------------------------------------------------------------------------- public readers
 
 
-def read_run(source: Source, *, name: str | None = None, on_duplicate: str = "error") -> Run:
+def read_run(source: Source, *, name: str | None = None, on_duplicate: str = ON_DUPLICATE.default) -> Run:
     """Read one run from a file (plain or compressed) or a DataFrame.
 
     A DataFrame needs columns for topic (``topic``/``qid``/``query_id``), docno
@@ -258,7 +259,7 @@ class _InOrder:
 
 
 def read_runs(
-    sources: Source | Iterable[Source] | Mapping[str, Source], *, on_duplicate: str = "error"
+    sources: Source | Iterable[Source] | Mapping[str, Source], *, on_duplicate: str = ON_DUPLICATE.default
 ) -> dict[str, Run]:
     """Read runs from files, directories, tar archives or DataFrames; return ``{name: Run}``.
 
@@ -358,7 +359,7 @@ def read_runs(
     return runs
 
 
-def read_qrels(source: Source, *, on_duplicate: str = "error") -> Qrels:
+def read_qrels(source: Source, *, on_duplicate: str = ON_DUPLICATE.default) -> Qrels:
     """Read qrels (``qid iteration docno grade``) from a file (plain or compressed) or a
     DataFrame (columns ``topic``/``qid``/``query_id``, ``docno``/``doc_id``,
     ``grade``/``relevance``/``rel``/``label``). ``on_duplicate`` as in :func:`read_run`.

@@ -57,6 +57,7 @@ from functools import cached_property
 import numpy as np
 
 from ._grades import NO_DOC, unjudged
+from .params import PERSISTENCE, RELEVANCE_LEVEL
 
 __all__ = ["Judged", "condense", "compute", "weighted_precision", "weighted_precision_bounds", "rank_weights",
            "negligible_rbp_rank", "rbp_weights", "dcg_discount",
@@ -286,7 +287,8 @@ def rbp_weights(p: float, d: int) -> np.ndarray:
     return (1.0 - p) * p ** np.arange(d, dtype=np.float64)
 
 
-def rank_weights(family: str, d: int, *, k: int | None = None, p: float = 0.8) -> tuple[np.ndarray | None, float]:
+def rank_weights(family: str, d: int, *, k: int | None = None,
+                 p: float = PERSISTENCE.default) -> tuple[np.ndarray | None, float]:
     """The weighted-precision rule of ``family`` for the first d ranks: (weight of each rank,
     normaliser), the measure being Σ_i weight_i · g_i / normaliser. ``"P"``: every rank weighs
     1 (None), over k; ``"RBP"``: :func:`rbp_weights`, over 1; ``"SDCG"``: :func:`dcg_discount`,
@@ -304,7 +306,8 @@ def rank_weights(family: str, d: int, *, k: int | None = None, p: float = 0.8) -
     return (None, float(k)) if family == "P" else (dcg_discount(d), float(sdcg_normaliser(k)))
 
 
-def weighted_precision(gains: np.ndarray, family: str, *, k: int | None = None, p: float = 0.8) -> np.ndarray:
+def weighted_precision(gains: np.ndarray, family: str, *, k: int | None = None,
+                       p: float = PERSISTENCE.default) -> np.ndarray:
     """A weighted-precision measure of (…, D) gains per rank (1 relevant, 0 not, or an
     expected gain in between): ``"P"`` = Σ of the top k / k; ``"RBP"`` = Σ_i (1 − p)·p^(i−1)·g_i
     over the top min(k, D) (all D when k is None); ``"SDCG"`` = DCG@k / :func:`sdcg_normaliser`
@@ -336,7 +339,8 @@ def negligible_rbp_rank(p: float) -> int:
 
 def weighted_precision_bounds(grade: np.ndarray, entry: np.ndarray, cell3: np.ndarray, rank_end: np.ndarray,
                               judged_entry: np.ndarray | None, length: np.ndarray, family: str, *,
-                              k: int | None, p: float = 0.8, relevance_level: int = 1) -> tuple[np.ndarray, np.ndarray]:
+                              k: int | None, p: float = PERSISTENCE.default,
+                              relevance_level: int = RELEVANCE_LEVEL.default) -> tuple[np.ndarray, np.ndarray]:
     """Score intervals of a weighted-precision measure (P@k, RBP(p), SDCG@k; Ravana & Moffat):
     (B, Δ) as (S, T) arrays, B with every unjudged document non-relevant and Δ the weight of
     the unjudged ones (for RBP also the tail p^n beyond a run of n documents), T = B + Δ.

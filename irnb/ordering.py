@@ -348,8 +348,8 @@ def sorted_blocks(
     return table.take(take), starts, topics
 
 
-def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictionary: pa.Array, compat: str = "9"
-                 ) -> tuple[pa.Table, list[tuple[np.ndarray, pa.Array]]] | None:
+def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictionary: pa.Array,
+                 compat: str = TREC_VERSION.default) -> tuple[pa.Table, list[tuple[np.ndarray, pa.Array]]] | None:
     """Several runs' rows laid end to end (``sizes[i]`` rows each, columns topic, docno,
     score), each run's rows put in trec_eval order as :func:`sorted_blocks` puts them, by
     one sort of them all (the run first in every key); with each run's ``(starts,

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..params import ESTIMATOR
 from .legends import outside_legend, refresh_legend
 from .roles import artists, axes_or_new, require_artist, tag, twin_axes
 from .style import (CASE_COLOURS, MARKERS, MIN_FONT, PALETTE, TOPIC_LABELS, estimate_label, measure_label,
@@ -103,7 +104,7 @@ def _set_rows(ax, labels: Sequence[str], lower: np.ndarray, upper: np.ndarray, p
     return order
 
 
-def intervals_plot(intervals, *, estimates=None, estimator: str = "M", truth=None,
+def intervals_plot(intervals, *, estimates=None, estimator: str = ESTIMATOR.default, truth=None,
                    runs: Sequence[str] | None = None, top: int | None = None, ax=None):
     """Per-run score intervals: each run's mean [B, T] over its evaluated topics, sorted by
     the chosen point estimate (by B without one), best at the top.
@@ -119,7 +120,7 @@ def intervals_plot(intervals, *, estimates=None, estimator: str = "M", truth=Non
                                  runs=runs, top=top)
 
 
-def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = "M", truth=None,
+def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = ESTIMATOR.default, truth=None,
                           runs: Sequence[str] | None = None, top: int | None = None):
     """:func:`intervals_plot` on an Axes that already holds one: artists updated in place."""
     plot = "update_intervals_plot"
@@ -140,7 +141,8 @@ def update_intervals_plot(ax, intervals, *, estimates=None, estimator: str = "M"
     return ax
 
 
-def topic_intervals_plot(intervals, run: str, *, estimates=None, estimator: str = "M", truth=None, ax=None):
+def topic_intervals_plot(intervals, run: str, *, estimates=None, estimator: str = ESTIMATOR.default, truth=None,
+                         ax=None):
     """Per-topic [B, T] of one run, sorted by the point estimate (by B without one); only
     the topics evaluated for the run. ``truth``: optional (S, T) true per-topic scores."""
     ax = axes_or_new(ax, (6.0, 7.0))
@@ -148,7 +150,8 @@ def topic_intervals_plot(intervals, run: str, *, estimates=None, estimator: str 
     return update_topic_intervals_plot(ax, intervals, run, estimates=estimates, estimator=estimator, truth=truth)
 
 
-def update_topic_intervals_plot(ax, intervals, run: str, *, estimates=None, estimator: str = "M", truth=None):
+def update_topic_intervals_plot(ax, intervals, run: str, *, estimates=None, estimator: str = ESTIMATOR.default,
+                                truth=None):
     """:func:`topic_intervals_plot` on an Axes that already holds one: artists updated in place."""
     plot = "update_topic_intervals_plot"
     s = _run_position(intervals.run_names, run, plot)
