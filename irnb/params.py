@@ -65,7 +65,8 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "NUM_DOCS",
            "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
-           "RANDOM_STATE", "GAINS", "LevelGains", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "DRAWS",
+           "RANDOM_STATE", "GAINS", "LevelGains",
+           "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "DRAWS",
            "CONTRIBUTING_RUNS", "FACTOR", "TOP_RUNS", "SAMPLES", "LEVEL", "PRIOR",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
@@ -591,7 +592,10 @@ e.g. 1:3,2:9, got '1=3'
                 pairs.append((int(level), float(gain)))
             except ValueError:
                 raise self.error(raw, owner, label=label) from None
-        return self.validate(pairs, owner, label=label)
+        try:
+            return self.validate(pairs, owner, label=label)
+        except ValueError:  # a NaN gain: the error shows the text given
+            raise self.error(raw, owner, label=label) from None
 
     def error(self, value: Any, owner: str | None, *, label: str | None = None, **_: Any) -> ValueError:
         prefix = f"{owner}: " if owner else ""
