@@ -36,7 +36,7 @@ import numpy as np
 from ._grades import NO_DOC, UNJUDGED
 from .kernels import Judged, condense
 
-__all__ = ["GainedView", "with_gains", "trec_gain_order"]
+__all__ = ["GainedView", "with_gains", "measure_gains", "trec_gain_order"]
 
 _LOWEST_LEVEL = -2  # pooled but not judged; -1: not in the qrels
 
@@ -161,3 +161,10 @@ def with_gains(view: Judged, given: tuple[tuple[int, float], ...]) -> GainedView
                         tuple((int(level), float(gain)) for level, gain in given))
     gained.gain  # noqa: B018 - computed now: kernels read a view's gains from its cache when there
     return gained
+
+
+def measure_gains(view: Judged, measure) -> Judged:
+    """``view`` with a graded measure's ``gains`` parameter (:data:`irnb.params.GAINS`), for
+    its kernel; the view itself when none are given (the grades are the gains)."""
+    given = measure.param("gains")
+    return with_gains(view, given) if given else view

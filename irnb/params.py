@@ -65,7 +65,8 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "random_generator", "ALPHA", "CONFIDENCE", "MEASUREMENT_DEPTH", "POOL_DEPTH", "RUN_DEPTH", "NUM_DOCS",
            "RELEVANCE_LEVEL",
            "BACKGROUND_RATE", "SMOOTHING", "PERSISTENCE", "JUDGMENTS", "FRACTION", "N_RESAMPLES", "SEED",
-           "RANDOM_STATE", "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "DRAWS",
+           "RANDOM_STATE", "GAINS", "LevelGains",
+           "TEST", "PAIRED_TEST", "CORRECTION", "REPORT_FORMAT", "ESTIMATOR", "REPEATS", "DRAWS",
            "CONTRIBUTING_RUNS", "FACTOR", "TOP_RUNS", "SAMPLES", "LEVEL", "PRIOR",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
@@ -538,6 +539,73 @@ SMOOTHING = Param("smoothing", float, "auto", low=0.0, high=1.0, label="smoothin
 #: RBP persistence p.
 PERSISTENCE = Param("p", float, 0.8, low=0.0, high=1.0, low_open=True, high_open=True,
                     doc="persistence p: probability of moving on to the next document")
+
+
+@dataclass(frozen=True)
+class LevelGains(Param):
+    """A parameter whose value is (level, gain) pairs in the order given: an integer grade
+    level and the gain of its documents, written ``level:gain,…`` (``1:3,2:9``). The order is
+    kept because it matters (trec_eval sorts levels whose gains are less than 1 apart in the
+    order given, :mod:`irnb.custom_gains`); ``()``: the grades are the gains.
+
+    >>> GAINS.convert("1:3,2:9,-1:0.5", "measure nDCG")
+    ((1, 3.0), (2, 9.0), (-1, 0.5))
+    >>> GAINS.convert("1=3", "measure nDCG")
+    Traceback (most recent call last):
+    ...
+    ValueError: measure nDCG: gains must be level:gain pairs separated by commas (an integer grade level, a number), \
+e.g. 1:3,2:9, got '1=3'
+    """
+
+    def describe(self, wording: str = "be", *, part: str = "all", given: Mapping[str, Any] | None = None) -> str:
+        return "level:gain pairs separated by commas (an integer grade level, a number), e.g. 1:3,2:9"
+
+    def validate(self, value: Any, owner: str | None, *, label: str | None = None, wording: str = "be",
+                 note: str | None = None, given: Mapping[str, Any] | None = None) -> tuple[tuple[int, float], ...]:
+        """The pairs as a tuple of (int, float), from pairs or a mapping; else a ValueError
+        naming the parameter, what it must be and what was passed; a text is read as written
+        in a measure name (:meth:`convert`)."""
+        if isinstance(value, str):
+            return self.convert(value, owner, label=label)
+        pairs = value.items() if isinstance(value, Mapping) else value
+        try:
+            out = []
+            for level, gain in pairs:
+                if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Integral):
+                    raise TypeError
+                if isinstance(gain, (bool, np.bool_)) or not isinstance(gain, numbers.Real) or gain != gain:
+                    raise TypeError
+                out.append((int(level), float(gain)))
+        except (TypeError, ValueError):
+            raise self.error(value, owner, label=label) from None
+        return tuple(out)
+
+    def convert(self, raw: str, owner: str | None, *, label: str | None = None,
+                wording: str = "be") -> tuple[tuple[int, float], ...]:
+        """``"1:3,2:9"`` as ((1, 3.0), (2, 9.0)); an empty text as ()."""
+        pairs = []
+        for part in filter(None, (p.strip() for p in raw.split(","))):
+            level, colon, gain = part.partition(":")
+            if not colon or not re.fullmatch(r"[+-]?\d+", level.strip()):
+                raise self.error(raw, owner, label=label)
+            try:
+                pairs.append((int(level), float(gain)))
+            except ValueError:
+                raise self.error(raw, owner, label=label) from None
+        try:
+            return self.validate(pairs, owner, label=label)
+        except ValueError:  # a NaN gain: the error shows the text given
+            raise self.error(raw, owner, label=label) from None
+
+    def error(self, value: Any, owner: str | None, *, label: str | None = None, **_: Any) -> ValueError:
+        prefix = f"{owner}: " if owner else ""
+        return ValueError(f"{prefix}{label or self.label or self.name} must be {self.describe()}, got {value!r}")
+
+
+#: Gains given per grade level (trec_eval's ``-m ndcg.1=3,2=9``); none: the grades are the gains.
+GAINS = LevelGains("gains", tuple, (), doc="the gain of each grade level given (a level not given gains its grade; "
+                   "trec_eval's rel_level=gain parameters)")
+
 #: Judgment budget N of a budget pool.
 JUDGMENTS = Param("judgments", int, 1000, low=1,
                   doc="judgment budget N: the first N qrels entries in pooling order are judged")

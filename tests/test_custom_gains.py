@@ -12,7 +12,10 @@ import pytest
 from irnb._grades import NO_DOC, UNJUDGED
 from irnb.custom_gains import trec_gain_order, with_gains
 from irnb.kernels import Judged, compute
-from irnb.measures import Measure
+from irnb.measures import Measure, parse_measure
+from irnb.trec_eval.compute import MeasureInitError, measure_rows
+from irnb.trec_eval.options import parse_args
+from irnb.trec_eval.table import TREC_MEASURES
 
 # one topic; qrels d1 grade 1, d2 grade 2, d3 grade 0; run d2, d1, x (x not in the qrels)
 GRADES = [2, 1, UNJUDGED]
@@ -119,3 +122,32 @@ def test_the_gains_survive_another_relevance_level():
     gained = with_gains(_view(relevance_level=2), GIVEN)
     assert _value(gained, "nDCG") == pytest.approx(_value(with_gains(_view(), GIVEN), "nDCG"))
     assert gained.at_level(1).gain.tolist() == gained.gain.tolist()
+
+
+@pytest.mark.parametrize("family", ["nDCG", "G", "nDCGRel", "RnDCG"])
+def test_the_measure_parameter_computes_what_the_gained_view_does(family):
+    """``Measure(family, gains=…)`` through :func:`irnb.kernels.compute` is the kernel on
+    :func:`with_gains`'s view."""
+    measure = Measure(family, params=(("gains", GIVEN),))
+    assert float(compute(_view(), measure)[0, 0]) == pytest.approx(_value(with_gains(_view(), GIVEN), family))
+
+
+def _drop_in_row(param: str):
+    options = parse_args(["-m", f"ndcg.{param}", "q", "r"])[0]
+    spec = next(m for m in TREC_MEASURES if m.name == "ndcg")
+    return measure_rows(spec, param, options)
+
+
+def test_the_drop_in_computes_custom_gains_as_the_measure():
+    """``-m ndcg.1=3,2=9,-1=0.5`` is ``nDCG(gains=1:3,2:9,-1:0.5)``; a level that is no integer
+    (``x=4``) gives no level, as trec_eval's atol."""
+    [row] = _drop_in_row("1=3,2=9,x=4,-1=0.5")
+    assert row.name == "ndcg_1=3,2=9,x=4,-1=0.5"
+    expected = compute(_view(), parse_measure("nDCG(gains=1:3,2:9,-1:0.5)"))[0]
+    assert row.value(_view(), None).tolist() == expected.tolist()
+    assert f"{expected[0]:.4f}" == "1.0230"  # trec_eval's value for these files (test_ndcg_with_gains_given)
+
+
+def test_the_drop_in_refuses_a_gain_that_is_no_number():
+    with pytest.raises(MeasureInitError, match=r"^-m ndcg\.1=nan: measure nDCG: gains must be level:gain pairs"):
+        _drop_in_row("1=nan")

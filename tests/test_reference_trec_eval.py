@@ -43,11 +43,11 @@ REFERENCE_FILE = {"out.test.with-comments": "out.test"}
 NOT_MEASURES = {"runid", "relstring", "relstring_20"}
 # out.test.meas_params: measures given parameters on the command line. Names trec_eval
 # prints that irnb spells differently; None = not representable (custom recall points of
-# 11pt_avg; custom gain values for ndcg).
+# 11pt_avg).
 MEAS_PARAMS_NAMES = {
     "utility_2,-1,0,0": "Utility(a=2,b=-1,c=0)",
     "11pt_avg_.25,.5,.75": None,
-    "ndcg_1=3,2=9,4=4.5": None,
+    "ndcg_1=3,2=9,4=4.5": "nDCG(gains=1:3,2:9,4:4.5)",
 }
 COUNTS = {"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
 
@@ -81,7 +81,7 @@ def _params():
                 continue
             marks = ()
             if _irnb_name(case, measure) is None:
-                marks = pytest.mark.skip(reason=f"{measure}: custom gains / recall points are not representable")
+                marks = pytest.mark.skip(reason=f"{measure}: custom recall points are not representable")
             out.append(pytest.param(case, measure, id=f"{case}:{measure}", marks=marks))
     return out
 

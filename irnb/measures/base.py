@@ -198,7 +198,10 @@ def did_you_mean(text: str) -> str:
 
 
 def format_value(value: Any) -> str:
-    """Shortest text that parses back to the same value: 0.8 → '0.8', 1.0 → '1'."""
+    """Shortest text that parses back to the same value: 0.8 → '0.8', 1.0 → '1', level:gain
+    pairs ((1, 3.0), (2, 9.0)) → '1:3,2:9'."""
+    if isinstance(value, tuple):
+        return ",".join(f"{level}:{format_value(gain)}" for level, gain in value)
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     return str(value)
@@ -276,11 +279,12 @@ class Measure:
     @property
     def name(self) -> str:
         """The canonical name: ``P@10``, ``AP``, ``nDCG@20``, ``RBP(p=0.8)``, ``P(rel=2)@10``,
-        ``IPrec@0.1``, ``P@20(j)``."""
+        ``IPrec@0.1``, ``P@20(j)``, ``nDCG(gains=1:3,2:9)@10``. A parameter that is not a number
+        is written only where it differs from its default."""
         spec = self.spec
         inner = []
         for p, (key, value) in zip(spec.params, self.params, strict=True):
-            if key == spec.at_param or (p.type is str and value == p.default):
+            if key == spec.at_param or (p.type not in (int, float) and value == p.default):
                 continue
             inner.append(f"{key}={format_value(value)}")
         if self.rel != 1:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import Judged, safe_divide, sum_per_topic
+from ..custom_gains import measure_gains
+from ..params import GAINS
 from .base import Family, register
 
 
@@ -30,6 +32,7 @@ def _bin_g(view: Judged) -> np.ndarray:
 
 
 register(Family("G", "normalised gain G: Σ gain_i / log2(2 + ideal cost_i − gain so far_i) over Σ ideal gains",
-                "trec_eval G (Buckley, experimental)", trec_name="G", uses_rel=False, kernel=lambda v, m: _gain_g(v)))
+                "trec_eval G (Buckley, experimental)", params=(GAINS,), trec_name="G", uses_rel=False,
+                kernel=lambda v, m: _gain_g(measure_gains(v, m))))
 register(Family("BinG", "binary G: (1/R) Σ over retrieved relevant of 1 / log2(2 + non-relevant above)",
                 "trec_eval binG (Buckley, experimental)", trec_name="binG", kernel=lambda v, m: _bin_g(v)))

@@ -3,7 +3,8 @@
 * ir_measures: ``P@10``, ``AP``, ``AP@100``, ``nDCG@20``, ``RR``, ``R@100``, ``Rprec``,
   ``Bpref``, ``Bpref10``, ``infAP``, ``RBP(p=0.8)``, ``Judged@10``, ``JudgedRet@10``,
   ``NotUnj@10``, ``MAA``, ``MAAR``, ``P(rel=2)@10``, ``IPrec@0.1``,
-  ``SetF(beta=1)``, and the condensed-list forms ``P@20(j)``, ``AP(j)``, ``nDCG@20(j)``;
+  ``SetF(beta=1)``, ``nDCG(gains=1:3,2:9)@10`` (a gain per grade level), and the
+  condensed-list forms ``P@20(j)``, ``AP(j)``, ``nDCG@20(j)``;
 * trec_eval: ``P_10`` (or ``P.10``), ``map``, ``map_cut_100``, ``ndcg``, ``ndcg_cut_20``,
   ``recip_rank``, ``recall_100``, ``Rprec``, ``bpref``, ``infAP``, ``num_ret``, ``unj_10``,
   ``success_5``, ``rbp``, ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``11pt_avg`` …
@@ -46,8 +47,14 @@ _NUMBER = re.compile(r"^(?:\d+(?:\.\d*)?|\.\d+)$")
 
 
 def _parse_args(args: str, owner: str) -> dict[str, str]:
+    """``name=value,…`` as a dict of texts; a part without ``=`` continues the value before
+    it, a list (``gains=1:3,2:9``), which its parameter reads."""
     out: dict[str, str] = {}
     for part in filter(None, (a.strip() for a in args.split(","))):
+        if "=" not in part and out:
+            key = list(out)[-1]
+            out[key] += "," + part
+            continue
         if "=" not in part:
             raise ValueError(f"{owner}: expected parameters as name=value, got {part!r}")
         key, value = (s.strip() for s in part.split("=", 1))

@@ -1,5 +1,6 @@
 """Normalised discounted cumulative gain: nDCG@k (and its condensed form nDCG(j)), and
-trec_eval's ndcg_rel and Rndcg. Gains are the grades (the relevance level is not used)."""
+trec_eval's ndcg_rel and Rndcg. Gains are the grades (the relevance level is not used), or
+the gains given per grade level (``gains``, :func:`irnb.custom_gains.with_gains`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import numpy as np
 
 from ..kernels import (Judged, cut_depth, dcg, dcg_discount, grade_gains, ndcg_dense, not_judged, safe_divide,
                        sum_per_topic)
+from ..custom_gains import measure_gains
+from ..params import GAINS
 from .base import Family, register
 
 
@@ -23,7 +26,11 @@ def _ndcg(view: Judged, k: int | None) -> np.ndarray:
 def _ndcg_scenarios(view: Judged, measure, official: np.ndarray, top_grade: int) -> tuple[np.ndarray, np.ndarray]:
     """Pessimistic: the unjudged documents gain 0, the ideal list unchanged — trec_eval's
     nDCG, the official value; optimistic: every unjudged retrieved document has the top grade
-    of the official qrels (at least 1), and joins the ideal list."""
+    of the official qrels (at least 1), and joins the ideal list. Defined for the grades as
+    gains only."""
+    if measure.param("gains"):
+        raise ValueError(f"measure {measure.name}: optimistic and pessimistic scenarios need the grades as gains "
+                         f"(no gains given, the default), got gains={measure.param('gains')!r}")
     unjudged = not_judged(view)
     S, T = unjudged.shape[:2]
     top = max(top_grade, measure.rel, 1)
@@ -87,14 +94,14 @@ def _rndcg(view: Judged) -> np.ndarray:
 
 
 NDCG = register(Family("nDCG", "normalised discounted cumulative gain, graded gains, log2(rank+1) discount",
-                       "trec_eval ndcg / ndcg_cut (Järvelin & Kekäläinen 2002)", cutoff="optional", trec_name="ndcg",
-                       trec_cut_name="ndcg_cut", aliases=("NDCG",), uses_rel=False, scenario=_ndcg_scenarios,
-                       kernel=lambda v, m: _ndcg(v, m.cutoff)))
+                       "trec_eval ndcg / ndcg_cut (Järvelin & Kekäläinen 2002)", cutoff="optional", params=(GAINS,),
+                       trec_name="ndcg", trec_cut_name="ndcg_cut", aliases=("NDCG",), uses_rel=False,
+                       scenario=_ndcg_scenarios, kernel=lambda v, m: _ndcg(measure_gains(v, m), m.cutoff)))
 register(NDCG.condensed_form("nDCGj", "condensed-list nDCG (nDCG'): unjudged documents removed before ranking",
                              "Sakai 2007"))
 register(Family("nDCGRel", "nDCG averaged over the relevant (positive-gain) documents of the qrels; an unretrieved "
-                "one counts the nDCG at the end of the run", "trec_eval ndcg_rel", trec_name="ndcg_rel",
-                uses_rel=False, kernel=lambda v, m: _ndcg_rel(v)))
+                "one counts the nDCG at the end of the run", "trec_eval ndcg_rel", params=(GAINS,),
+                trec_name="ndcg_rel", uses_rel=False, kernel=lambda v, m: _ndcg_rel(measure_gains(v, m))))
 register(Family("RnDCG", "nDCG averaged at the R-level points (where the ideal gain changes) and at the run's end; "
                 "0 when no document reaches the relevance level (gains are the grades)",
-                "trec_eval Rndcg", trec_name="Rndcg", kernel=lambda v, m: _rndcg(v)))
+                "trec_eval Rndcg", params=(GAINS,), trec_name="Rndcg", kernel=lambda v, m: _rndcg(measure_gains(v, m))))

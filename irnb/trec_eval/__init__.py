@@ -29,8 +29,9 @@ One job per module: :mod:`~irnb.trec_eval.options` (the command line),
 :mod:`~irnb.trec_eval.reading` (the two files, by :mod:`irnb.sources` and the line rules of
 :mod:`irnb.lines`, without pyarrow so that a call starts in about the time numpy takes to
 import), :mod:`~irnb.trec_eval.compute` (the values, through :mod:`irnb.kernels`, in
-trec_eval's ranking order, :func:`irnb.ranking.trec_ranking`), :mod:`~irnb.trec_eval.gains`
-(gains given on the command line) and :mod:`~irnb.trec_eval.output` (trec_eval's lines).
+trec_eval's ranking order, :func:`irnb.ranking.trec_ranking`; gains given on the command line,
+``-m ndcg.1=3,2=9``, are the measure's ``gains`` parameter, ``nDCG(gains=1:3,2:9)``) and
+:mod:`~irnb.trec_eval.output` (trec_eval's lines).
 Errors name file and line and go to standard error.
 
 >>> import io

@@ -20,7 +20,6 @@ from collections.abc import Callable
 import numpy as np
 
 from .._grades import NO_DOC, UNJUDGED
-from ..custom_gains import with_gains
 from ..kernels import Judged, compute
 from ..ranking import trec_ranking
 from ..measures import FAMILIES, Measure
@@ -143,8 +142,11 @@ def measure_rows(spec: TrecMeasure, param: str | None, options: Options) -> list
         # trec_eval reads a level with atol: a name that is not an integer gives no level
         given = tuple((int(key), gain) for key, gain in _pairs(param, what, keep_order=True)
                       if re.fullmatch(r"[+-]?\d+", key))
-        measure = irnb(spec.family)
-        return [Row(name, spec, lambda view, ctx: compute(with_gains(view, given), measure)[0])]
+        try:
+            measure = irnb(spec.family, gains=given)
+        except ValueError as error:  # a gain the measure refuses (NaN)
+            raise MeasureInitError(f"{what}: {error}") from None
+        return [Row(name, spec, kernel(measure))]
     if spec.name == "runid":
         return [Row(name, spec, lambda view, ctx: None)]
     return [Row(name, spec, kernel(irnb(spec.family)))]

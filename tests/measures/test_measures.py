@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irnb.measures import FAMILIES, Measure, Param, family_names, parse_measure, parse_measures
+from irnb.params import LevelGains
 
 # every accepted spelling → its canonical name
 SPELLINGS = {
@@ -108,8 +109,8 @@ def test_canonical_params_fill_defaults_and_order():
 
 
 def _example(family) -> Measure:
-    params = tuple((p.name, 0.5 if p.type is float else (p.choices[-1] if p.choices else 2))
-                   for p in family.params)
+    params = tuple((p.name, 0.5 if p.type is float else ((1, 3.0), (2, 0.5)) if p.type is tuple
+                    else (p.choices[-1] if p.choices else 2)) for p in family.params)
     cutoff = 7 if family.cutoff in ("required", "optional") else None
     rel = 2 if Measure(family.name, cutoff, params).uses_rel else 1
     return Measure(family.name, cutoff, params, rel)
@@ -132,7 +133,7 @@ def test_every_family_is_declared_fully(family):
     assert spec.aggregate in ("mean", "sum", "gmean")
     for p in spec.params:
         assert isinstance(p, Param) and p.doc
-        assert p.type in (int, float, str)
+        assert p.type in (int, float, str) or (p.type is tuple and isinstance(p, LevelGains))
         assert (p.choices is not None) == (p.type is str)
 
 
