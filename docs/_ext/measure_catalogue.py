@@ -82,18 +82,22 @@ def examples(family) -> list:
 
 
 def _parameters(family) -> str:
+    from irnb.params import RELEVANCE_LEVEL
+
     out = []
     if family.at_param is None and family.cutoff != "none":
         out.append("`k`, the measurement depth" + (" (optional: the whole ranking without it)"
                                                    if family.cutoff == "optional" else " (required)"))
     for p in family.params:
-        default = "required" if p.default is None else f"default `{p.default!r}`"
+        default = ("required" if p.default is None else "default none" if p.default == ()
+                   else f"default `{p.default!r}`")
         out.append(f"`{p.name}` ({default}; {markdown(p.describe())}): {markdown(p.doc)}")
     if not family.uses_rel:
         out.append("the relevance level is not used")
     else:
         unused = ", ".join(f"`{k}={v}`" for k, v in family.rel_unused_when)
-        out.append("`rel`, the relevance level (default 1)" + (f"; not used with {unused}" if unused else ""))
+        out.append(f"`rel`, the relevance level (default {RELEVANCE_LEVEL.default})"
+                   + (f"; not used with {unused}" if unused else ""))
     return "; ".join(out)
 
 
@@ -137,8 +141,11 @@ def entry(family, registry) -> str:
     if family.aliases:
         names += " (also " + ", ".join(f"`{a}`" for a in family.aliases) + ")"
     direction = "higher is better" if family.higher_is_better else "lower is better"
-    values = "; ".join([_AGGREGATE[family.aggregate]] + (["each value in [0, 1]"] if family.unit_range else [])
-                       + [direction])
+    unit = []
+    if family.unit_range:
+        unit = ["each value in [0, 1]" + (" with the grades as gains (custom gains can take it above 1)"
+                                          if any(p.name == "gains" for p in family.params) else "")]
+    values = "; ".join([_AGGREGATE[family.aggregate]] + unit + [direction])
     lines = [f"**{names}** (family `{family.name}`): {markdown(family.description)}.", "",
              f"- source: {markdown(family.source)}",
              f"- parameters: {_parameters(family)}",
