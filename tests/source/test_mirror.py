@@ -39,9 +39,6 @@ SHARED_TEST_FILE = {
     **{f"irnb/predict/{m}.py": "tests/predict/test_predict.py" for m in ("completed_bias", "completion")},
     **{f"irnb/trec_eval/{m}.py": "tests/test_trec_eval.py"
        for m in ("__init__", "compute", "options", "output", "reading", "table")},
-    "irnb/views/__init__.py": "tests/test_widgets.py",
-    **{f"irnb/views/{m}.py": "tests/test_widgets.py"
-       for m in ("base", "bias", "decision", "intervals", "text_cache", "unjudged")},
 }
 
 
