@@ -29,8 +29,6 @@ SHARED_TEST_FILE = {
        for m in ("calibration", "collection", "error", "fast_experiment", "files", "model", "real")},
     "irnb/datasets/params.py": "tests/test_params.py",
     "irnb/datasets/trec_covid_files.py": "tests/test_setup_contract.py",
-    "irnb/datasets/settings/base.py": "tests/datasets/test_settings.py",
-    "irnb/datasets/settings/thesis.py": "tests/datasets/test_settings.py",
     **{f"irnb/measures/{m}.py": "tests/measures/test_measures.py"
        for m in ("ap", "assessment", "base", "bpref", "counts", "gain", "names", "ndcg", "precision", "rbp", "sdcg")},
     "irnb/papers/__init__.py": "tests/papers/test_reproduce.py",
