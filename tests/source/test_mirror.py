@@ -33,7 +33,6 @@ SHARED_TEST_FILE = {
        for m in ("ap", "assessment", "base", "bpref", "counts", "gain", "names", "ndcg", "precision", "rbp", "sdcg")},
     "irnb/papers/__init__.py": "tests/papers/test_reproduce.py",
     "irnb/papers/_common.py": "tests/papers/test_buttcher_reproductions.py",
-    **{f"irnb/plots/{m}.py": "tests/plots/test_plots.py" for m in ("legends", "live", "roles", "static", "style")},
     **{f"irnb/trec_eval/{m}.py": "tests/test_trec_eval.py"
        for m in ("__init__", "compute", "options", "output", "reading", "table")},
 }
