@@ -25,8 +25,6 @@ GLUE = {
 #: An entry goes when its module gets a test file of its name (a listed module that has one
 #: fails the check, so the list only shrinks).
 SHARED_TEST_FILE = {
-    "irnb/datasets/params.py": "tests/test_params.py",
-    "irnb/datasets/trec_covid_files.py": "tests/test_setup_contract.py",
     **{f"irnb/measures/{m}.py": "tests/measures/test_measures.py"
        for m in ("ap", "assessment", "base", "bpref", "counts", "gain", "names", "ndcg", "precision", "rbp", "sdcg")},
     "irnb/papers/__init__.py": "tests/papers/test_reproduce.py",
