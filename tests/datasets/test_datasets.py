@@ -159,7 +159,7 @@ def test_relevance_classifiers_find_the_text_hard_but_learnable(method):
     paper's 0.24–0.47 on TREC data. The text is what is tested here, so both classifiers mark
     as many documents as training had relevant ones (the count rule): the SVM's own sign
     cut-off trades recall for precision on small training sets, a property of the classifier
-    (tests/predict/test_predict.py), not of the text."""
+    (tests/predict/test_completion.py), not of the text."""
     if method == "svm":
         pytest.importorskip("sklearn")
     from irnb.pooling import random_subsample
