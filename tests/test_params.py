@@ -467,17 +467,6 @@ def test_a_relation_between_parameters():
         Relation(("a",), 0.9, divisor=2)
 
 
-def test_the_simulator_declares_its_relations():
-    from irnb.datasets.params import RELATIONS, SIMULATION_PARAMS, defaults, validate_params
-
-    assert len(RELATIONS) == 8 and all(set(r.names) <= set(SIMULATION_PARAMS) for r in RELATIONS)
-    for relation in RELATIONS:                                                        # the defaults satisfy each
-        relation.check(validate_params(defaults()), "f")
-    with pytest.raises(ValueError) as caught:                                         # the first one broken is told
-        validate_params({**defaults(), "num_groups": 50, "pool_depth": 2000}, owner="g")
-    assert str(caught.value) == "g: num_groups (50) must be ≤ num_runs (40): every group submits a run"
-
-
 # ------------------------------------------------------------------ choices, declared
 def _says(node: ast.AST, words: str) -> bool:
     return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and words in n.value for n in ast.walk(node))
@@ -671,7 +660,6 @@ def test_every_default_is_stated_once():
         if hits:
             found[relative] = hits
     assert set(found) == set(DEFAULTS_NOT_YET_READ), found
-
 
 
 # ------------------------------------------------------------------ flags, declared

@@ -7,7 +7,7 @@ import pytest
 import irnb
 from irnb.cli import main
 from irnb.datasets import default, paper_setting
-from irnb.datasets.settings import SETTINGS, Setting, paper_of, setting_for
+from irnb.datasets.settings import SETTINGS, paper_of, setting_for
 
 
 def test_every_reproduction_has_its_papers_setting():
@@ -33,18 +33,6 @@ def test_an_unknown_paper_is_named_with_a_suggestion():
         paper_setting(7)
     with pytest.raises(ValueError, match="seed"):
         paper_setting("thesis", seed=-1)
-
-
-def test_a_setting_rejects_a_design_key_it_does_not_know():
-    with pytest.raises(ValueError, match=r"unknown reported key\(s\) \['pool'\]"):
-        Setting(paper="x", name="X", reported={"pool": 5}, where="nowhere", params={})
-
-
-def test_the_setting_is_built_with_its_declared_parameters():
-    for paper, setting in SETTINGS.items():
-        params = dict(paper_setting(paper).params)
-        for name, value in setting.params.items():
-            assert params[name] == value, (paper, name)
 
 
 def test_reproduce_without_data_runs_on_the_papers_setting_and_names_it():
@@ -85,12 +73,3 @@ def test_ravana_setting_is_trec9s_design():
     assert len(info) == reported["runs"] == 105
     assert int(info["contributor"].sum()) == reported["contributors"] == 59
     assert c.params["pool_depth"] == reported["pool_depth"] == 100 and c.params["run_depth"] == 1000
-
-
-def test_thesis_setting_pools_no_semantic_run():
-    c = paper_setting("thesis")
-    info = c.run_info
-    assert len(c.topics) == setting_for("thesis").reported["topics"] == 85
-    assert not (info["manual"] & info["contributor"]).any()   # the novel ("semantic") runs stay out of the pool
-    assert int(info["contributor"].sum()) == setting_for("thesis").params["pooled_automatic_runs"]
-    assert info.loc[info["contributor"], "group"].nunique() == int(info["contributor"].sum())  # one per group
