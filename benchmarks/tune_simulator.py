@@ -113,9 +113,9 @@ E_CANDIDATE = {
     "popular_prior": 0.22, "near_aspect_boost": 0.9, "decoy_share": 0.08, "decoy_spread": 1.0, "num_groups": 39,
     "topicality": 1.3, "near_base": 250, "aspect_topicality": 0.9, "num_topics": 50, "num_runs": 50,
 }
-E_DEPTHS = (10, 100)  # pool depths at which the background-rate estimate is scored (issue 13)
+E_DEPTHS = (10, 100)  # pool depths at which the background-rate estimate is scored
 # What the default's realism tests and teaching notebooks need beyond the calibration (statistic →
-# (floor, scale)): tests/datasets/test_datasets.py asks for a top and a bottom run each at least 0.7 IQR of the
+# (floor, scale)): tests/datasets/test_model.py asks for a top and a bottom run each at least 0.7 IQR of the
 # runs' true MAP from the median (CLEF 2016's official MAP has 0.79 and 0.72); notebook 00 for at least
 # one non-contributing run whose official AP is below its true AP; notebook 01 for the contributing
 # runs' A_p@20 (depth-10 pool) above every other run's (the notebooks check more claims, and the test

@@ -91,7 +91,7 @@ machine computes the same bits from the same draws. The draws themselves come fr
 PCG64's bit stream is fixed, while ``normal``, ``dirichlet`` and ``multinomial`` also call
 the platform's maths library in rare rejection steps, and numpy promises stable streams only
 for the same build. The test suite checks the default's files against a digest recorded with
-numpy 2.4 on x86_64 (``tests/datasets/test_datasets.py``), so CI notices a machine that differs.
+numpy 2.4 on x86_64 (``tests/datasets/test_files.py``), so CI notices a machine that differs.
 """
 
 from __future__ import annotations
