@@ -61,7 +61,11 @@ def test_ipympl_canvas_is_the_widget_when_asked(experiment, keep_backend):
     iv = score_intervals(experiment, "P@10", pool=depth_pool(experiment, depth=2))
     np.testing.assert_allclose(interval_segments(view, "runs")[:, :, 0],
                                expected_rows(view, "runs", iv.mean_lower, iv.mean_upper, experiment.run_names))
-    # with the ipympl backend active, "auto" picks the ipympl canvas too
+    # with the ipympl backend active, "auto" picks the ipympl canvas too (made active here: importing
+    # ipympl activates it only the first time in a process)
+    import matplotlib
+
+    matplotlib.use("module://ipympl.backend_nbagg")
     assert widgets.unjudged_view(experiment).canvas == "ipympl"
 
 
