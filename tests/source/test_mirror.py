@@ -31,8 +31,6 @@ SHARED_TEST_FILE = {
     "irnb/datasets/trec_covid_files.py": "tests/test_setup_contract.py",
     "irnb/datasets/settings/base.py": "tests/datasets/test_settings.py",
     "irnb/datasets/settings/thesis.py": "tests/datasets/test_settings.py",
-    **{f"irnb/measures/{m}.py": "tests/measures/test_measures.py"
-       for m in ("ap", "assessment", "base", "bpref", "counts", "gain", "names", "ndcg", "precision", "rbp", "sdcg")},
     "irnb/papers/__init__.py": "tests/papers/test_reproduce.py",
     "irnb/papers/_common.py": "tests/papers/test_buttcher_reproductions.py",
     **{f"irnb/plots/{m}.py": "tests/plots/test_plots.py" for m in ("legends", "live", "roles", "static", "style")},
