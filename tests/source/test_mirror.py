@@ -31,12 +31,8 @@ SHARED_TEST_FILE = {
     "irnb/datasets/trec_covid_files.py": "tests/test_setup_contract.py",
     "irnb/datasets/settings/base.py": "tests/datasets/test_settings.py",
     "irnb/datasets/settings/thesis.py": "tests/datasets/test_settings.py",
-    "irnb/papers/__init__.py": "tests/papers/test_reproduce.py",
-    "irnb/papers/_common.py": "tests/papers/test_buttcher_reproductions.py",
     **{f"irnb/plots/{m}.py": "tests/plots/test_plots.py" for m in ("legends", "live", "roles", "static", "style")},
     **{f"irnb/predict/{m}.py": "tests/predict/test_predict.py" for m in ("completed_bias", "completion")},
-    **{f"irnb/trec_eval/{m}.py": "tests/test_trec_eval.py"
-       for m in ("__init__", "compute", "options", "output", "reading", "table")},
     "irnb/views/__init__.py": "tests/test_widgets.py",
     **{f"irnb/views/{m}.py": "tests/test_widgets.py"
        for m in ("base", "bias", "decision", "intervals", "text_cache", "unjudged")},
