@@ -17,7 +17,7 @@ def test_hand_computed_values():
 
 
 def test_graded_gain_is_the_grade_over_the_highest():
-    # b grade 1, c grade 2: gains 1/2 and 2/2
+    # b grade 1, c grade 2: gains over the topic's top judged grade, 1/2 and 2/2
     values = one_topic("a b c", {"a": 0, "b": 1, "c": 2}, ["RBP(p=0.5)", "RBP(p=0.5,gain=graded)"])
     assert values["RBP(p=0.5)"] == pytest.approx(0.5 * (0.5 + 0.5 ** 2))
     assert values["RBP(p=0.5,gain=graded)"] == pytest.approx(0.5 * (0.5 * 1 / 2 + 0.5 ** 2 * 2 / 2))
