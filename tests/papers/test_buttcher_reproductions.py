@@ -74,22 +74,6 @@ def test_paper_numbers_transcribed():
         b.PAPER_TABLE1.loc["Non-relevant documents per topic", "value"] == 640
 
 
-def test_judged_depth_and_setting_by_hand():
-    from irnb.papers import Source
-    from irnb.papers._common import setting
-    from irnb.pooling import judged_depth
-
-    # a: x, y, u (u unjudged) → judged to depth 2; b: y, x → its whole ranking (2 documents),
-    # counted as judged past its end up to the array depth 3; c: u first → depth 0.
-    runs = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 2 + ["c"], "qid": "1",
-                         "docno": ["x", "y", "u", "y", "x", "u"], "score": [3, 2, 1, 2, 1, 1]})
-    exp = Experiment(runs, pd.DataFrame({"qid": "1", "docno": ["x", "y"], "grade": [1, 0]}), contributors=["a", "b"])
-    assert judged_depth(exp).tolist() == [2, 3, 0]
-    st = setting(Source(exp, "tiny"), None, "test")
-    assert st.contributors == ("a", "b") and st.depth == 2  # median of 2 and 3, rounded down
-    assert setting(Source(exp, "tiny"), 5, "test").depth == 5
-
-
 def test_table1_counts(reps, collection):
     t = reps["buttcher2007-table1"].table["value"]
     qrels = collection.qrels.to_frame() if hasattr(collection.qrels, "to_frame") else collection.qrels.table.to_pandas()

@@ -24,14 +24,7 @@ GLUE = {
 #: Modules of a subpackage still tested in a file shared by the subpackage, each with that file.
 #: An entry goes when its module gets a test file of its name (a listed module that has one
 #: fails the check, so the list only shrinks).
-SHARED_TEST_FILE = {
-    **{f"irnb/measures/{m}.py": "tests/measures/test_measures.py"
-       for m in ("ap", "assessment", "base", "bpref", "counts", "gain", "names", "ndcg", "precision", "rbp", "sdcg")},
-    "irnb/papers/__init__.py": "tests/papers/test_reproduce.py",
-    "irnb/papers/_common.py": "tests/papers/test_buttcher_reproductions.py",
-    **{f"irnb/trec_eval/{m}.py": "tests/test_trec_eval.py"
-       for m in ("__init__", "compute", "options", "output", "reading", "table")},
-}
+SHARED_TEST_FILE: dict[str, str] = {}
 
 
 def mirror_names(module: str) -> list[str]:

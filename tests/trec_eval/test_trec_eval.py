@@ -15,9 +15,12 @@ from pathlib import Path
 
 import pytest
 
+import reference_files
 from conftest import REPO, shared_path
 from irnb.measures import parse_measure, parse_measures
 from irnb.trec_eval import main
+
+ref = reference_files.ref  # the fixture of trec_eval's own test files
 
 pytestmark = pytest.mark.shared
 
@@ -30,11 +33,6 @@ def ours(args: list[str], capsysbinary) -> tuple[bytes, int]:
 def theirs(binary: Path, args: list[str]) -> tuple[bytes, int]:
     done = subprocess.run([str(binary), *map(str, args)], capture_output=True)
     return done.stdout, done.returncode
-
-
-@pytest.fixture(scope="module")
-def ref() -> Path:
-    return shared_path("reference", "trec_eval")
 
 
 def _extract(archive: Path, where: Path) -> list[Path]:
@@ -187,50 +185,6 @@ def test_refusals_exit_non_zero_with_a_reason(ref, capsys):
     assert "no-such-run: cannot read file: No such file or directory (ENOENT)" in capsys.readouterr().err
     assert main([files[0], str(ref)]) == 2
     assert "trec_eval: cannot read file: a directory" in capsys.readouterr().err
-
-
-def test_input_rules_as_irnb_io(ref, tmp_path, capsys):
-    """The lean reader applies irnb.io's rules: CRLF read, a BOM dropped, a lone CR, a NUL
-    byte, a non-number score, a short line or a non-integer grade refused naming the line."""
-    qrels = ref / "qrels.test"
-    run = (ref / "results.test").read_bytes()
-    (tmp_path / "crlf.txt").write_bytes(b"\xef\xbb\xbf" + run.replace(b"\n", b"\r\n"))
-    assert main([str(qrels), str(tmp_path / "crlf.txt")]) == 0
-    plain = capsys.readouterr().out
-    assert main([str(qrels), str(ref / "results.test")]) == 0 and capsys.readouterr().out == plain
-    for name, data, message in [
-        ("cr.txt", b"301 Q0 a 1 1.0 t\r301 Q0 b 2 0.5 t\n", "cr.txt:1: expected line ends"),
-        ("nul.txt", b"301 Q0 a 1 1.0 t\n301 Q0 \0b 2 0.5 t\n", "nul.txt:2: expected text, got a NUL byte"),
-        ("score.txt", b"301 Q0 a 1 1.0 t\n301 Q0 b 2 x t\n", "score.txt:2: expected a number in column 5"),
-        ("short.txt", b"301 Q0 a 1 1.0\n", "short.txt:1: expected 6 columns (qid Q0 docno rank score tag), got 5"),
-    ]:
-        (tmp_path / name).write_bytes(data)
-        assert main([str(qrels), str(tmp_path / name)]) == 2
-        assert message in capsys.readouterr().err
-    (tmp_path / "q.txt").write_bytes(b"301 0 a 1\n301 0 b 1.0\n")
-    assert main([str(tmp_path / "q.txt"), str(ref / "results.test")]) == 2
-    assert "q.txt:2: expected an integer grade in column 4, got '1.0'" in capsys.readouterr().err
-
-
-def test_compressed_inputs_are_read_by_their_magic_bytes(ref, tmp_path, capsys):
-    """The drop-in reads files as irnb.io does (irnb.sources): gzip, xz and bzip2 by their
-    magic bytes whatever the name, a plain file named .gz as plain text, and a cut stream
-    is an error naming the file and the format."""
-    import bz2
-    import gzip
-    import lzma
-
-    qrels, run = ref / "qrels.test", (ref / "results.test").read_bytes()
-    assert main([str(qrels), str(ref / "results.test")]) == 0
-    plain = capsys.readouterr().out
-    for name, data in [("run.txt", gzip.compress(run)), ("run.bin", lzma.compress(run)), ("run", bz2.compress(run)),
-                       ("plain.gz", run)]:
-        (tmp_path / name).write_bytes(data)
-        assert main([str(qrels), str(tmp_path / name)]) == 0
-        assert capsys.readouterr().out == plain, name
-    (tmp_path / "cut.txt").write_bytes(gzip.compress(run)[:40])
-    assert main([str(qrels), str(tmp_path / "cut.txt")]) == 2
-    assert f"{tmp_path / 'cut.txt'}: corrupt or truncated gzip data" in capsys.readouterr().err
 
 
 # ====================================================================== real runs in ../shared
