@@ -59,7 +59,7 @@ def test_adjust_p_values_by_name():
     same = adjust_p_values(np.array(p), "none")
     assert same.tolist() == p and same is not p  # a copy, unchanged
     assert set(ADJUSTMENTS) == {"bonferroni", "holm", "bh"}
-    with pytest.raises(ValueError, match=r"correction must be one of \('bonferroni', 'holm', 'bh', 'none'\), "
+    with pytest.raises(ValueError, match=r"correction must be one of 'bonferroni', 'holm', 'bh' or 'none', "
                                          r"got 'sidak'"):
         adjust_p_values(p, "sidak")
 
