@@ -44,28 +44,35 @@ def _utf8_ids(topic: bytes, docno: bytes, label: str, number: int) -> None:
     check_utf8(docno, label, number, "docno (column 3)")
 
 
+def _read(data: bytes, label: str, what: str, fields) -> tuple[dict, list[bytes] | None]:
+    """topic → {docno: value} in file order from ``fields(parts, label, number)`` (the line
+    rules of a run or a qrels line), and the last data line's fields; errors name ``label:line``."""
+    table: dict[bytes, dict] = {}
+    parts = None
+    check_utf8_ids = not data.isascii()
+    text = clean_text(data, label)
+    for number, parts in data_lines(text):
+        topic, docno, value = fields(parts, label, number)
+        docs = table.get(topic)
+        if docs is None:
+            docs = table[topic] = {}
+        elif docno in docs:
+            raise _repeated(text, label, number, topic, docno, what)
+        if check_utf8_ids:
+            _utf8_ids(topic, docno, label, number)
+        docs[docno] = value
+    if not table:
+        raise ValueError(empty_file_message(label, what))
+    return table, parts
+
+
 def read_qrels(data: bytes, label: str) -> dict[bytes, dict[bytes, int]]:
     """topic → {docno: grade}; errors name ``label:line``.
 
     >>> read_qrels(b"1 0 d1 2\\n# a comment\\n1 0 d2 -1\\n", "q.txt")
     {b'1': {b'd1': 2, b'd2': -1}}
     """
-    qrels: dict[bytes, dict[bytes, int]] = {}
-    check_utf8_ids = not data.isascii()
-    text = clean_text(data, label)
-    for number, parts in data_lines(text):
-        topic, docno, grade = qrels_fields(parts, label, number)
-        docs = qrels.get(topic)
-        if docs is None:
-            docs = qrels[topic] = {}
-        elif docno in docs:
-            raise _repeated(text, label, number, topic, docno, "qrels")
-        if check_utf8_ids:
-            _utf8_ids(topic, docno, label, number)
-        docs[docno] = grade
-    if not qrels:
-        raise ValueError(empty_file_message(label, "qrels"))
-    return qrels
+    return _read(data, label, "qrels", qrels_fields)[0]
 
 
 def read_run(data: bytes, label: str) -> tuple[dict[bytes, dict[bytes, float]], bytes]:
@@ -75,21 +82,5 @@ def read_run(data: bytes, label: str) -> tuple[dict[bytes, dict[bytes, float]], 
     >>> read_run(b"1 Q0 d1 1 2.5 tag\\n1 Q0 d2 2 2.5 tag\\n", "r.txt")
     ({b'1': {b'd1': 2.5, b'd2': 2.5}}, b'tag')
     """
-    run: dict[bytes, dict[bytes, float]] = {}
-    runid = b""
-    check_utf8_ids = not data.isascii()
-    text = clean_text(data, label)
-    for number, parts in data_lines(text):
-        topic, docno, score = run_fields(parts, label, number)
-        docs = run.get(topic)
-        if docs is None:
-            docs = run[topic] = {}
-        elif docno in docs:
-            raise _repeated(text, label, number, topic, docno, "run")
-        if check_utf8_ids:
-            _utf8_ids(topic, docno, label, number)
-        docs[docno] = score
-        runid = parts[5]
-    if not run:
-        raise ValueError(empty_file_message(label, "run"))
-    return run, runid
+    run, last = _read(data, label, "run", run_fields)
+    return run, last[5]
