@@ -38,6 +38,12 @@ measured in the same run (not a test; tests/test_bench_smoke.py smoke-runs it).
 
     python benchmarks/bench_scale.py [--quick] [--repeats 3] [--msmarco] [--save] [--shared ../shared]
                                      [--skip shapes,parse,pairs,tukey,sweeps,bias]
+                                     [--baseline CHECKOUT] [--families runs=200,topics]
+
+``--baseline`` runs a checkout of older code (``git worktree add --detach /tmp/before <commit>``)
+in the same rounds as the current code and pytrec_eval, and adds its ratios to the table, so a
+change is judged against the code before it under the same load; ``--families`` runs only
+some families.
 
 The machine (cores, CPU model) and its load averages are printed first and last (``--save``
 writes the output to benchmarks/RESULTS_scale.md): on a shared machine wall times move with
@@ -176,30 +182,47 @@ def child(tool: str, data_dir: str) -> dict:
             if check is None:
                 check = float(np.mean([v["map"] for v in result.values()]))
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    return {"cpu": cpu, "wall": wall, "peak": bench_memory._status("VmHWM") - base, "check": check}
+    return {"cpu": cpu, "wall": wall, "peak": bench_memory._status("VmHWM") - base, "check": check,
+            "module": str(Path(irnb.__file__).resolve().parent)}
 
 
-def _in_child(tool: str, data_dir: Path) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", tool, str(data_dir)], capture_output=True, text=True)
+def _in_child(tool: str, data_dir: Path, code: Path | None = None) -> dict:
+    """``child(tool, data_dir)`` in a fresh process; with ``code`` (a checkout of irnb's
+    repository), that checkout's irnb is imported (first on ``PYTHONPATH``), and the child's
+    answer is checked to come from it."""
+    env = None
+    if code is not None:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")])))
+    out = subprocess.run([sys.executable, __file__, "--child", tool, str(data_dir)], capture_output=True, text=True,
+                         env=env)
     if out.returncode:
         raise RuntimeError(f"{tool} on {data_dir} failed:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    answer = json.loads(out.stdout.strip().splitlines()[-1])
+    if code is not None and Path(answer["module"]) != (Path(code) / "irnb").resolve():
+        raise RuntimeError(f"the baseline child imported irnb from {answer['module']}, not from {code}")
+    return answer
 
 
-def measure_shape(fields: dict, repeats: int, *, peer: bool = True) -> dict:
-    """irnb and pytrec_eval on one shape, each in a fresh process, ``repeats`` pairs taking
-    turns (irnb first in even pairs, pytrec_eval first in odd ones): medians of CPU, wall and
-    their paired ratios; bytes per run line at irnb's peak."""
+def measure_shape(fields: dict, repeats: int, *, peer: bool = True, baseline: Path | None = None) -> dict:
+    """irnb and pytrec_eval on one shape, each in a fresh process, ``repeats`` rounds taking
+    turns (the order reversed in odd rounds): medians of CPU, wall and their paired ratios;
+    bytes per run line at irnb's peak. With ``baseline`` (a checkout of older irnb code), that
+    code runs in every round too, and its ratios to pytrec_eval's in the same round are given
+    beside the current code's (``base_*``)."""
     import _data
 
     spec = _data.ShapeSpec(**fields)
     data = _data.ensure_shape(spec)
-    ours, theirs = [], []
+    tools = ["irnb"] + (["baseline"] if baseline is not None else []) + (["pytrec_eval"] if peer else [])
+    got: dict[str, list[dict]] = {tool: [] for tool in tools}
     for r in range(repeats):
-        order = ["irnb", "pytrec_eval"] if peer else ["irnb"]
-        for tool in order if r % 2 == 0 else order[::-1]:
-            (ours if tool == "irnb" else theirs).append(_in_child(tool, data.root))
+        for tool in tools if r % 2 == 0 else tools[::-1]:
+            if tool == "baseline":
+                got[tool].append(_in_child("irnb", data.root, baseline))
+            else:
+                got[tool].append(_in_child(tool, data.root))
     med = statistics.median
+    ours, theirs = got["irnb"], got.get("pytrec_eval", [])
     row = {"lines": spec.num_lines, "irnb_cpu": med(x["cpu"] for x in ours), "irnb_wall": med(x["wall"] for x in ours),
            "bytes_per_line": med(x["peak"] for x in ours) / spec.num_lines, "irnb_check": ours[0]["check"]}
     if peer:
@@ -207,6 +230,15 @@ def measure_shape(fields: dict, repeats: int, *, peer: bool = True) -> dict:
                    cpu_ratio=med(a["cpu"] / b["cpu"] for a, b in zip(ours, theirs, strict=True)),
                    wall_ratio=med(a["wall"] / b["wall"] for a, b in zip(ours, theirs, strict=True)),
                    peer_check=theirs[0]["check"])
+    if baseline is not None:
+        old = got["baseline"]
+        row.update(base_cpu=med(x["cpu"] for x in old), base_wall=med(x["wall"] for x in old),
+                   base_bytes_per_line=med(x["peak"] for x in old) / spec.num_lines,
+                   new_over_old_cpu=med(a["cpu"] / b["cpu"] for a, b in zip(ours, old, strict=True)),
+                   base_check=old[0]["check"])
+        if peer:
+            row.update(base_cpu_ratio=med(a["cpu"] / b["cpu"] for a, b in zip(old, theirs, strict=True)),
+                       base_wall_ratio=med(a["wall"] / b["wall"] for a, b in zip(old, theirs, strict=True)))
     return row
 
 
@@ -216,48 +248,70 @@ def _shape_text(fields: dict) -> str:
             f"{'distinct' if fields['distinct_docnos'] else 'shared'} docnos")
 
 
-def families(quick: bool, repeats: int, msmarco: bool) -> list[str]:
-    """Every shape family (and, with ``msmarco``, the MS MARCO-scale case) as a Markdown table."""
+def families(quick: bool, repeats: int, msmarco: bool, baseline: Path | None = None,
+             only: set[str] | None = None) -> list[str]:
+    """Every shape family (and, with ``msmarco``, the MS MARCO-scale case) as a Markdown table;
+    with ``baseline`` (a checkout of older irnb code) that code's ratios beside the current
+    ones, measured in the same rounds; ``only`` keeps the families named (``runs=200`` or
+    ``runs``)."""
     try:
         import pytrec_eval  # noqa: F401
     except ImportError:
         return ["  pytrec_eval not installed (pip install -e '.[bench]')"]
+    old = baseline is not None
     lines = ["Read + Experiment + evaluate (P@10, AP, nDCG@10, bpref) against pytrec_eval (its files parsed "
              "in Python, then evaluated), each tool in a fresh process, medians of "
-             f"{repeats} interleaved pairs ({repeats * _SMALL_REPEATS} under {_FEW_LINES:,} run lines); "
+             f"{repeats} interleaved rounds ({repeats * _SMALL_REPEATS} under {_FEW_LINES:,} run lines); "
              "ratios are medians of the paired ratios (targets: CPU ≤ 1/3, wall ≤ 1/4); "
-             "bytes per run line at irnb's peak RSS above the imports.",
+             "bytes per run line at irnb's peak RSS above the imports."
+             + (f" Before: the code at {_describe_checkout(baseline)}, run in the same rounds." if old else ""),
              "",
              "| family | value | shape (runs × topics × docs) | lines | irnb CPU s | peer CPU s | CPU ratio | "
-             "irnb wall s | peer wall s | wall ratio | B/line | MAP run 1 irnb / peer |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "irnb wall s | peer wall s | wall ratio | B/line | MAP run 1 irnb / peer |"
+             + (" CPU ratio before | wall ratio before | B/line before | CPU now / before |" if old else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|---|" if old else "")]
     rows = []
     cases = family_specs(quick) + ([("MS MARCO scale", "10 runs", MSMARCO)] if msmarco else [])
+    if only:
+        cases = [case for case in cases if case[0] in only or f"{case[0]}={case[1]}" in only]
     for family, label, fields in cases:
         reps = 1 if family == "MS MARCO scale" else repeats
         if not quick and fields["n_runs"] * fields["n_topics"] * fields["depth"] < _FEW_LINES:
             reps *= _SMALL_REPEATS
-        row = measure_shape(fields, reps)
+        row = measure_shape(fields, reps, baseline=baseline)
         rows.append((family, label, row))
         lines.append(f"| {family} | {label} | {_shape_text(fields)} | {row['lines']:,} | {row['irnb_cpu']:.2f} | "
                      f"{row['peer_cpu']:.2f} | {row['cpu_ratio']:.3f} | {row['irnb_wall']:.2f} | "
                      f"{row['peer_wall']:.2f} | {row['wall_ratio']:.3f} | {row['bytes_per_line']:.1f} | "
-                     f"{row['irnb_check']:.6f} / {row['peer_check']:.6f} |")
+                     f"{row['irnb_check']:.6f} / {row['peer_check']:.6f} |"
+                     + (f" {row['base_cpu_ratio']:.3f} | {row['base_wall_ratio']:.3f} | "
+                        f"{row['base_bytes_per_line']:.1f} | {row['new_over_old_cpu']:.3f} |" if old else ""))
         print(lines[-1], flush=True)
     family_rows = [r for r in rows if r[0] != "MS MARCO scale"]
-    worst_cpu = max(family_rows, key=lambda r: r[2]["cpu_ratio"])
-    worst_wall = max(family_rows, key=lambda r: r[2]["wall_ratio"])
-    lines += ["",
-              f"Worst CPU ratio: {worst_cpu[2]['cpu_ratio']:.3f} ({worst_cpu[0]} = {worst_cpu[1]}; "
-              f"{'meets' if worst_cpu[2]['cpu_ratio'] <= 1 / 3 else 'MISSES'} ≤ 1/3). "
-              f"Worst wall ratio: {worst_wall[2]['wall_ratio']:.3f} ({worst_wall[0]} = {worst_wall[1]}; "
-              f"{'meets' if worst_wall[2]['wall_ratio'] <= 1 / 4 else 'MISSES'} ≤ 1/4)."]
+    if family_rows:
+        worst_cpu = max(family_rows, key=lambda r: r[2]["cpu_ratio"])
+        worst_wall = max(family_rows, key=lambda r: r[2]["wall_ratio"])
+        lines += ["",
+                  f"Worst CPU ratio: {worst_cpu[2]['cpu_ratio']:.3f} ({worst_cpu[0]} = {worst_cpu[1]}; "
+                  f"{'meets' if worst_cpu[2]['cpu_ratio'] <= 1 / 3 else 'MISSES'} ≤ 1/3). "
+                  f"Worst wall ratio: {worst_wall[2]['wall_ratio']:.3f} ({worst_wall[0]} = {worst_wall[1]}; "
+                  f"{'meets' if worst_wall[2]['wall_ratio'] <= 1 / 4 else 'MISSES'} ≤ 1/4)."]
+        if old:
+            before_cpu = max(family_rows, key=lambda r: r[2]["base_cpu_ratio"])
+            lines.append(f"Before (same rounds): worst CPU ratio {before_cpu[2]['base_cpu_ratio']:.3f} "
+                         f"({before_cpu[0]} = {before_cpu[1]}).")
     for family, _, row in rows:
         if family == "MS MARCO scale":
             lines.append(f"MS MARCO scale ({_shape_text(MSMARCO)}): CPU ratio {row['cpu_ratio']:.3f}, wall ratio "
                          f"{row['wall_ratio']:.3f} (target ≤ 1/3), {row['bytes_per_line']:.1f} bytes per run line at "
                          f"irnb's peak (target ≤ 40).")
     return lines
+
+
+def _describe_checkout(code: Path) -> str:
+    """The commit a checkout is at (its short hash), or its path when git cannot tell."""
+    out = subprocess.run(["git", "-C", str(code), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return f"commit {out.stdout.strip()}" if out.returncode == 0 else str(code)
 
 
 def parse_rate(quick: bool, shared: Path) -> list[str]:
@@ -464,10 +518,16 @@ def main(argv=None) -> None:
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     parser.add_argument("--skip", default="",
                         help="comma-separated parts to skip: shapes, parse, pairs, tukey, sweeps, bias")
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved pairs per shape (medians reported)")
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds per shape (medians reported)")
     parser.add_argument("--msmarco", action="store_true",
                         help="also the MS MARCO-scale case (10 runs × 6,980 topics × 1,000: 70 M lines, minutes)")
     parser.add_argument("--save", action="store_true", help="also write the output into benchmarks/RESULTS_scale.md")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of older irnb code (e.g. `git worktree add /tmp/before <commit>`): its "
+                             "ratios are measured in the same rounds and shown beside the current ones")
+    parser.add_argument("--families", default="",
+                        help="comma-separated families or family=value cases to run (default: all), e.g. "
+                             "'runs=200,topics'")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -481,8 +541,9 @@ def main(argv=None) -> None:
         printed.append(line)
 
     say(f"machine: {_machine()}; load average {_load()} at the start")
+    only = {f.strip() for f in args.families.split(",") if f.strip()}
     parts = [("shapes", "1. shape families", lambda: families(args.quick, 1 if args.quick else args.repeats,
-                                                              args.msmarco)),
+                                                              args.msmarco, args.baseline, only)),
              ("parse", "1b. parse rate", lambda: parse_rate(args.quick, args.shared)),
              ("pairs", "2. all pairs", lambda: all_pairs(args.quick)),
              ("tukey", "3. Tukey HSD", lambda: tukey(args.quick, args.shared)),

@@ -203,6 +203,33 @@ def test_memory_benchmark_measures_a_tiny_set(bench, tiny, monkeypatch):
     assert table.splitlines()[-1].endswith("| 10.0 |")  # 1,200 more bytes for 120 more lines
 
 
+def test_scale_benchmark_baseline_runs_the_code_it_names(capsys, monkeypatch, tmp_path):
+    """--baseline runs a checkout's irnb in the same rounds (its columns beside the current
+    ones, its MAP equal), --families keeps the cases named, and a child that imported irnb
+    from elsewhere than the checkout it was given is refused."""
+    pytest.importorskip("pytrec_eval")
+    monkeypatch.syspath_prepend(str(BENCH))
+    import bench_scale
+
+    repo = BENCH.parent
+    bench_scale.main(["--quick", "--skip", "parse,pairs,tukey,sweeps,bias", "--baseline", str(repo),
+                      "--families", "runs=1"])
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("| family"))
+    assert header.endswith("| CPU ratio before | wall ratio before | B/line before | CPU now / before |")
+    rows = [line for line in out.splitlines() if line.startswith("| runs | 1 |")]
+    assert len(rows) == 1
+    cells = rows[0].strip("| ").split(" | ")
+    assert len(cells) == len(header.strip("| ").split(" | "))
+    assert float(cells[-1]) > 0 and float(cells[-4]) > 0  # now/before, and the before code's own ratio
+    assert "Before (same rounds): worst CPU ratio" in out
+    elsewhere = tmp_path / "not-irnb"
+    elsewhere.mkdir()  # no irnb inside: the child imports the installed one, which is not this checkout
+    data = bench_scale.family_specs(True)[0][2]
+    with pytest.raises(RuntimeError, match="imported irnb from"):
+        bench_scale.measure_shape(data, 1, peer=False, baseline=elsewhere)
+
+
 def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
     """benchmarks/bench_scale.py --quick: every part runs and prints its ratio line."""
     monkeypatch.syspath_prepend(str(BENCH))
