@@ -25,7 +25,7 @@ __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qre
 
 # Bytes of the text scanned at a time by _fields_filled: its temporaries (a few bytes per byte)
 # stay small enough to reuse the same memory from one piece to the next.
-_SCAN_BYTES = 1 << 20
+_SCAN_BYTES = 1 << 18
 
 
 def _fields_filled(data: bytes, delimiter: bytes) -> bool:
