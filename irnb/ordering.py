@@ -643,13 +643,16 @@ def _bit_length(values: np.ndarray) -> np.ndarray:
 # at most _SEGMENT_CELLS cells at a time (a bounded temporary).
 _LONG_SEGMENT = 1 << 12
 _SEGMENT_CELLS = 1 << 18
+# Neighbouring segments of one length, at least this many, are sorted as the rows of a view.
+_SAME_SIZE_RUN = 8
 
 
 def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
     """Sort, in place, each segment ``values[starts[i]:starts[i + 1]]`` of a 1-d unsigned
-    integer array (``starts`` increasing from 0 to ``values.size``): segments of similar
-    lengths are padded to the next power of two with the largest value and sorted as the
-    rows of one matrix, long ones alone.
+    integer array (``starts`` increasing from 0 to ``values.size``): many neighbouring
+    segments of one length are sorted as the rows of a matrix view; the others, of similar
+    lengths, padded to the next power of two with the largest value and sorted as the rows
+    of one matrix, long ones alone.
 
     >>> v = np.array([3, 1, 2, 9, 7, 8, 5], np.uint64)
     >>> sort_within(v, np.array([0, 3, 3, 6, 7]))
@@ -657,10 +660,24 @@ def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
     [1, 2, 3, 7, 8, 9, 5]
     """
     sizes = np.diff(starts)
+    todo = sizes > 1
+    if sizes.size >= _SAME_SIZE_RUN:
+        # a run of neighbouring segments of one length (a run's topics, cut at one depth; qrels
+        # judged to one depth) is a matrix already: its rows sorted in place, nothing copied (a
+        # slice of a 1-d array, strided or not, reshapes to a view)
+        change = np.flatnonzero(sizes[1:] != sizes[:-1]) + 1
+        first = np.r_[0, change]
+        count = np.diff(np.r_[first, sizes.size])
+        long = count >= _SAME_SIZE_RUN
+        for i, k in zip(first[long].tolist(), count[long].tolist(), strict=True):
+            length = int(sizes[i])
+            if length > 1:
+                values[starts[i]:starts[i + k]].reshape(k, length).sort(axis=1)
+                todo[i:i + k] = False
     width_bits = _bit_length(np.maximum(sizes, 1) - 1)  # a segment of n values fits 2**bits ≥ n
     padding = np.iinfo(values.dtype).max
-    for bits in np.unique(width_bits[sizes > 1]).tolist():
-        segments = np.flatnonzero((width_bits == bits) & (sizes > 1))
+    for bits in np.unique(width_bits[todo]).tolist():
+        segments = np.flatnonzero((width_bits == bits) & todo)
         width = 1 << bits
         if width >= _LONG_SEGMENT:
             for i in segments.tolist():

@@ -113,3 +113,27 @@ def test_stretches_out_of_topic_order_are_moved_whole():
         order, repeated, firsts = ordering.topic_docno_order_and_repeats(table["docno"], codes, dictionary)
     assert order.tolist() == [3, 2, 4, 1, 0]
     assert repeated.tolist() == [4] and firsts.tolist() == [2]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(1, 12)), min_size=1, max_size=8), st.randoms())
+def test_sort_within_sorts_runs_of_equal_segments_as_a_matrix_and_the_rest_alone(runs, random):
+    """Runs of neighbouring segments of one length (many, as a run's topics cut at one
+    depth; or a few, sorted the general way) among others: every segment sorted, nothing
+    moved across segments."""
+    segments = [[random.randrange(2**64) for _ in range(length)] for length, count in runs for _ in range(count)]
+    values = np.array([v for segment in segments for v in segment], dtype=np.uint64)
+    starts = np.r_[0, np.cumsum([len(segment) for segment in segments])]
+    sort_within(values, starts)
+    assert values.tolist() == [v for segment in segments for v in sorted(segment)]
+
+
+def test_sort_within_a_view_sorts_the_callers_values():
+    """Every other value of an array (not contiguous: no matrix view of it), ten segments of
+    two: sorted in place all the same."""
+    base = np.zeros(40, dtype=np.uint64)
+    base[::2] = np.arange(20, 0, -1)
+    view = base[::2]
+    sort_within(view, np.arange(0, 21, 2))
+    assert view.tolist() == [v for pair in range(10) for v in (19 - 2 * pair, 20 - 2 * pair)]
+    assert base[1::2].tolist() == [0] * 20
