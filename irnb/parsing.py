@@ -29,11 +29,13 @@ _SCAN_BYTES = 1 << 18
 
 
 def _fields_filled(data: bytes, delimiter: bytes) -> bool:
-    """Whether every field of every line is non-empty and no line starts with ``#``: no
-    separator or line end next to another (a doubled, leading or trailing separator, a
-    blank line), none at the text's start, no separator at its end, no ``#`` after a line
-    end. A check of the raw bytes, a piece at a time: the columns whose content is ignored
-    need not be converted to be seen empty."""
+    """Whether every field of every line is non-empty, split by ``delimiter`` alone, and no
+    line starts with ``#``: no separator or line end next to another (a doubled, leading or
+    trailing separator, a blank line), none at the text's start, no separator at its end,
+    no ``#`` after a line end, and no other byte below ``!`` (any other whitespace would
+    split differently in the exact parser; other control bytes go there too). A check of
+    the raw bytes, a piece at a time: the columns whose content is ignored need not be
+    converted to be seen empty."""
     if not data or data[:1] in (delimiter, b"\n", b"#") or data.endswith(delimiter):
         return False
     text = np.frombuffer(data, dtype=np.uint8)
@@ -44,6 +46,9 @@ def _fields_filled(data: bytes, delimiter: bytes) -> bool:
         end = piece == ord("\n")
         gap |= end
         if (gap[1:] & gap[:-1]).any():
+            return False
+        other = piece < ord("!")
+        if np.greater(other, gap, out=other).any():  # below '!', neither separator nor line end
             return False
         end = end[:-1]
         end &= piece[1:] == ord("#")
@@ -110,12 +115,9 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
         return None
     end = data.find(b"\n")
     delimiter = b"\t" if b"\t" in (data if end < 0 else data[:end]) else b" "
-    other = b" " if delimiter == b"\t" else b"\t"
-    # Any other whitespace would split differently in the exact parser.
-    if other in data or b"\r" in data or b"\x0b" in data or b"\x0c" in data:
-        return None
-    # Empty fields (doubled, leading or trailing separators, blank lines) and comment lines
-    # need the exact parser; so does a line of the wrong field count, which pyarrow rejects.
+    # Empty fields (doubled, leading or trailing separators, blank lines), other whitespace
+    # and comment lines need the exact parser; so does a line of the wrong field count,
+    # which pyarrow rejects.
     if not _fields_filled(data, delimiter):
         return None
     try:

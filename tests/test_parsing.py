@@ -258,6 +258,9 @@ def test_fast_and_exact_paths_give_identical_qrels_tables(rows, grade_style, sep
     (b"1 Q0 a 1 1.5 t\n1 Q0 b 2 1 ", False),            # the same at the end of the text
     (b"1\tQ0\ta\t1\t1.5\tt\n1\t\tb\t2\t1\tt\n", False),  # doubled tab
     (b"1 Q0 a 1 1.5 t\n\n", False),                     # blank last line
+    (b"1 Q0 a\x0b1 1.5 t\n", False),                    # a vertical tab splits for the exact parser
+    (b"1 Q0 a 1\x0c1.5 t\n", False),                    # so does a form feed
+    (b"1 Q0 a\x01b 1 1.5 t\n", False),                  # a control byte: read by the exact parser
 ])
 def test_routing(data, fast):
     cleaned = clean_text(data, "x")
