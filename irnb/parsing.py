@@ -3,7 +3,7 @@
 The rules are :mod:`irnb.lines`' (:mod:`irnb.io`'s docstring lists them for users); this
 module applies them to the bytes of one file, already read and decompressed. Two paths give identical tables: a fast
 one (pyarrow's CSV reader, :func:`fast_table`) for files with one kind of separator and no
-comments, blank lines or trailing columns, and an exact line-by-line one
+comments, blank lines, empty fields, control bytes or trailing columns, and an exact line-by-line one
 (:func:`parse_run_exact`, :func:`parse_qrels_exact`) for everything else and for every
 error. :func:`parse_run_bytes` and :func:`parse_qrels_bytes` try the fast path first.
 """
@@ -213,6 +213,7 @@ def parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
 
 
 RUN_FAST = {"topic": "string", "q0": "binary", "docno": "string", "rank": "binary", "score": "float", "tag": "binary"}
+_TAG_FIELD = list(RUN_FAST).index("tag")  # the run's tag: this field of its first line
 
 
 QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "grade": "int"}
@@ -225,7 +226,7 @@ def parse_run_bytes(data: bytes, label: str, *, memory_pool: pa.MemoryPool | Non
     data = clean_text(data, label)
     table = fast_table(data, RUN_FAST, memory_pool=memory_pool)
     if table is not None:
-        tag = _first_line_field(data, 5).decode("utf-8", errors="replace")
+        tag = _first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace")
         return table.select(["topic", "docno", "score"]), None, tag
     return parse_run_exact(data, label)
 
@@ -249,7 +250,7 @@ def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.
                        memory_pool=memory_pool)
     if table is None or table.num_rows != int(sizes.sum()):
         return None
-    tags = [_first_line_field(data, 5).decode("utf-8", errors="replace") for data in cleaned]
+    tags = [_first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace") for data in cleaned]
     return table.select(["topic", "docno", "score"]), sizes, tags
 
 
