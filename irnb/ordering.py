@@ -438,9 +438,19 @@ def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dic
     holding the row's place within the topic, so the sort of values gives the order — topic
     by topic (:func:`sort_within`); only rows whose keys tie within a topic compare their
     docnos as strings, and a (topic, docno) listed twice ties, so the repeats are found
-    among those few rows, next to each other once ordered (no hash of every docno)."""
+    among those few rows, next to each other once ordered (no hash of every docno).
+
+    When every topic's rows lie in one stretch (how files list topics), the stretches are
+    sorted a few at a time (:func:`_stretches_sorted`) and then put in topic order: no
+    temporary as long as the file, only the order itself."""
     rank_of_code = np.empty(len(dictionary), dtype=np.int64)
     rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.int64)
+    if codes.size > 1:
+        heads = np.flatnonzero(codes[1:] != codes[:-1])
+        heads += 1
+        if heads.size + 1 == len(dictionary):  # every topic in one stretch
+            heads = np.r_[0, heads]
+            return _stretches_sorted(docno, heads, rank_of_code[codes[heads]])
     docno_bytes = string_bytes(docno)
     rank = rank_of_code[codes]
     topic_bits = max(1, len(dictionary).bit_length())
@@ -472,6 +482,85 @@ def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dic
 
 
 _NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+# Rows of stretches sorted at a time by _stretches_sorted (a whole stretch, however long): its
+# temporaries, a few dozen bytes a row, stay small enough for the C allocator to reuse its
+# memory from one group to the next rather than map (and the kernel zero) fresh pages.
+_STRETCH_ROWS = 1 << 17
+
+
+def _stretches_sorted(docno: pa.ChunkedArray, heads: np.ndarray, head_rank: np.ndarray
+                      ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """:func:`topic_docno_order_and_repeats` of rows whose topics lie each in one stretch
+    (starting at ``heads``, of distinct topic ranks ``head_rank``): a group of stretches at
+    a time, each stretch sorted by docno (the group's docno bytes read from a slice of the
+    column) and its rows written where its topic's rows go in the order (the stretches
+    placed by topic rank, as :func:`_stretches_moved` places them)."""
+    n = len(docno)
+    sizes = np.diff(np.r_[heads, n])
+    moved = not bool((head_rank[1:] > head_rank[:-1]).all())
+    if moved:  # where each stretch goes: after the stretches of lower rank
+        by = np.argsort(head_rank)
+        goes = np.empty(heads.size, dtype=np.int64)
+        goes[by] = np.r_[0, np.cumsum(sizes[by])[:-1]]
+    order = np.empty(n, dtype=np.int64) if moved else None  # while None: every row in place
+    found_rows, found_firsts = [], []
+    bounds = np.r_[heads, n]
+    lo = 0
+    while lo < heads.size:  # stretches lo..hi-1: those that end within _STRETCH_ROWS rows, at least one
+        a = int(heads[lo])
+        hi = max(lo + 1, int(np.searchsorted(bounds, a + _STRETCH_ROWS, side="right")) - 1)
+        b = int(bounds[hi])
+        starts = bounds[lo:hi + 1] - a
+        part, rows, firsts = _sorted_group(docno.slice(a, b - a), starts)
+        if rows.size:
+            found_rows.append(rows + a)
+            found_firsts.append(firsts + a)
+        if part is None:
+            if order is None:
+                lo = hi
+                continue
+            part = np.arange(b - a)
+        part += a
+        if not moved:
+            if order is None:  # the first group out of place: the rows before it stay
+                order = np.empty(n, dtype=np.int64)
+                order[:a] = np.arange(a)
+            order[a:b] = part
+        else:
+            at = np.repeat(goes[lo:hi] - starts[:-1], sizes[lo:hi])
+            at += np.arange(b - a)
+            order[at] = part
+        lo = hi
+    repeats = (np.concatenate(found_rows), np.concatenate(found_firsts)) if found_rows else _NO_REPEATS
+    return order, *repeats
+
+
+def _sorted_group(docno: pa.ChunkedArray, starts: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The rows of ``docno`` sorted by docno within each stretch ``starts[i]:starts[i + 1]``
+    (None when they are already), and the repeated rows with the earlier row each repeats
+    (as :func:`topic_docno_order_and_repeats` gives them, rows of ``docno``)."""
+    docno_bytes = string_bytes(docno)
+    prefix = _prefix_key(docno_bytes)
+    inner = np.ones(prefix.size, dtype=bool)  # neighbours within one stretch
+    inner[starts[1:-1] - 1] = False
+    inner = inner[:-1]
+    if bool((prefix[1:] > prefix[:-1])[inner].all()):  # each stretch in order, no two first bytes alike
+        return None, *_NO_REPEATS
+    counts = np.diff(starts)
+    local_bits = np.uint64(max(1, int(counts.max(initial=1) - 1).bit_length()))
+    key = prefix
+    key >>= local_bits
+    key <<= local_bits
+    first_place = np.repeat(starts[:-1], counts)
+    place = np.arange(prefix.size, dtype=np.uint64)
+    place -= first_place.view(np.uint64)
+    key |= place
+    sort_within(key, starts)
+    order = np.bitwise_and(key, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
+    order += first_place
+    key >>= local_bits
+    return _ordered_with_repeats(order, key, docno, docno_bytes, starts[1:-1])
 
 
 def _ordered_with_repeats(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray,
@@ -554,13 +643,16 @@ def _bit_length(values: np.ndarray) -> np.ndarray:
 # at most _SEGMENT_CELLS cells at a time (a bounded temporary).
 _LONG_SEGMENT = 1 << 12
 _SEGMENT_CELLS = 1 << 18
+# Neighbouring segments of one length, at least this many, are sorted as the rows of a view.
+_SAME_SIZE_RUN = 8
 
 
 def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
     """Sort, in place, each segment ``values[starts[i]:starts[i + 1]]`` of a 1-d unsigned
-    integer array (``starts`` increasing from 0 to ``values.size``): segments of similar
-    lengths are padded to the next power of two with the largest value and sorted as the
-    rows of one matrix, long ones alone.
+    integer array (``starts`` increasing from 0 to ``values.size``): many neighbouring
+    segments of one length are sorted as the rows of a matrix view; the others, of similar
+    lengths, padded to the next power of two with the largest value and sorted as the rows
+    of one matrix, long ones alone.
 
     >>> v = np.array([3, 1, 2, 9, 7, 8, 5], np.uint64)
     >>> sort_within(v, np.array([0, 3, 3, 6, 7]))
@@ -568,10 +660,24 @@ def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
     [1, 2, 3, 7, 8, 9, 5]
     """
     sizes = np.diff(starts)
+    todo = sizes > 1
+    if sizes.size >= _SAME_SIZE_RUN:
+        # a run of neighbouring segments of one length (a run's topics, cut at one depth; qrels
+        # judged to one depth) is a matrix already: its rows sorted in place, nothing copied (a
+        # slice of a 1-d array, strided or not, reshapes to a view)
+        change = np.flatnonzero(sizes[1:] != sizes[:-1]) + 1
+        first = np.r_[0, change]
+        count = np.diff(np.r_[first, sizes.size])
+        long = count >= _SAME_SIZE_RUN
+        for i, k in zip(first[long].tolist(), count[long].tolist(), strict=True):
+            length = int(sizes[i])
+            if length > 1:
+                values[starts[i]:starts[i + k]].reshape(k, length).sort(axis=1)
+                todo[i:i + k] = False
     width_bits = _bit_length(np.maximum(sizes, 1) - 1)  # a segment of n values fits 2**bits ≥ n
     padding = np.iinfo(values.dtype).max
-    for bits in np.unique(width_bits[sizes > 1]).tolist():
-        segments = np.flatnonzero((width_bits == bits) & (sizes > 1))
+    for bits in np.unique(width_bits[todo]).tolist():
+        segments = np.flatnonzero((width_bits == bits) & todo)
         width = 1 << bits
         if width >= _LONG_SEGMENT:
             for i in segments.tolist():

@@ -3,7 +3,7 @@
 The rules are :mod:`irnb.lines`' (:mod:`irnb.io`'s docstring lists them for users); this
 module applies them to the bytes of one file, already read and decompressed. Two paths give identical tables: a fast
 one (pyarrow's CSV reader, :func:`fast_table`) for files with one kind of separator and no
-comments, blank lines or trailing columns, and an exact line-by-line one
+comments, blank lines, empty fields, control bytes or trailing columns, and an exact line-by-line one
 (:func:`parse_run_exact`, :func:`parse_qrels_exact`) for everything else and for every
 error. :func:`parse_run_bytes` and :func:`parse_qrels_bytes` try the fast path first.
 """
@@ -23,22 +23,44 @@ __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qre
            "parse_qrels_bytes", "parse_joined_runs"]
 
 
-def _has_empty(column: pa.ChunkedArray) -> bool:
-    for chunk in column.chunks:
-        offsets = raw_offsets(chunk)
-        if len(chunk) and (offsets[1:] == offsets[:-1]).any():
-            return True
-    return False
+# Bytes of the text scanned at a time by _fields_filled: its temporaries (a few bytes per byte)
+# stay small enough to reuse the same memory from one piece to the next.
+_SCAN_BYTES = 1 << 18
 
 
-def _any_starts_with_hash(column: pa.ChunkedArray) -> bool:
-    """Whether some value starts with ``#``; every value must be non-empty."""
-    for chunk in column.chunks:
-        if len(chunk):
-            values = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)
-            if (values[raw_offsets(chunk)[:-1]] == ord("#")).any():
-                return True
-    return False
+def _fields_filled(data: bytes, delimiter: bytes) -> bool:
+    """Whether every field of every line is non-empty, split by ``delimiter`` alone, and no
+    line starts with ``#``: no separator or line end next to another (a doubled, leading or
+    trailing separator, a blank line), none at the text's start, no separator at its end,
+    no ``#`` after a line end, and no other byte below ``!`` (any other whitespace would
+    split differently in the exact parser; other control bytes go there too). A check of
+    the raw bytes, a piece at a time: the columns whose content is ignored need not be
+    converted to be seen empty."""
+    if not data or data[:1] in (delimiter, b"\n", b"#") or data.endswith(delimiter):
+        return False
+    text = np.frombuffer(data, dtype=np.uint8)
+    separator = delimiter[0]
+    for lo in range(0, text.size - 1, _SCAN_BYTES):
+        piece = text[lo:lo + _SCAN_BYTES + 1]  # one byte shared with the next piece: pairs across the cut
+        gap = piece == separator
+        end = piece == ord("\n")
+        gap |= end
+        if (gap[1:] & gap[:-1]).any():
+            return False
+        other = piece < ord("!")
+        if np.greater(other, gap, out=other).any():  # below '!', neither separator nor line end
+            return False
+        end = end[:-1]
+        end &= piece[1:] == ord("#")
+        if end.any():
+            return False
+    return True
+
+
+def _first_line_field(data: bytes, index: int) -> bytes:
+    """Field ``index`` of the text's first line (a fast-path text: fields non-empty)."""
+    end = data.find(b"\n")
+    return (data if end < 0 else data[:end]).split()[index]
 
 
 def _only_decimal_integers(column: pa.ChunkedArray) -> bool:
@@ -85,16 +107,18 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
     None whenever the file needs the exact line-by-line parser (which also reports errors).
 
     ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
-    must be non-empty), ``float`` (finite float64), ``int`` (decimal integer, int64).
-    ``memory_pool`` holds the table's buffers (default: Arrow's).
+    must be non-empty; not converted, so not in the table), ``float`` (finite float64),
+    ``int`` (decimal integer, int64). ``memory_pool`` holds the table's buffers (default:
+    Arrow's).
     """
     if not data:
         return None
     end = data.find(b"\n")
     delimiter = b"\t" if b"\t" in (data if end < 0 else data[:end]) else b" "
-    other = b" " if delimiter == b"\t" else b"\t"
-    # Any other whitespace would split differently in the exact parser.
-    if other in data or b"\r" in data or b"\x0b" in data or b"\x0c" in data:
+    # Empty fields (doubled, leading or trailing separators, blank lines), other whitespace
+    # and comment lines need the exact parser; so does a line of the wrong field count,
+    # which pyarrow rejects.
+    if not _fields_filled(data, delimiter):
         return None
     try:
         table = pacsv.read_csv(
@@ -106,6 +130,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
             ),
             convert_options=pacsv.ConvertOptions(
                 column_types={name: _FAST_TYPES[kind] for name, kind in columns.items()},
+                include_columns=[name for name, kind in columns.items() if kind != "binary"],
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
                 check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
             ),
@@ -113,13 +138,9 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
         )
     except pa.ArrowException:
         return None
-    first = next(iter(columns))
-    # Empty fields come from doubled, leading or trailing separators, or blank lines.
-    if any(kind in ("string", "binary", "int") and _has_empty(table[name]) for name, kind in columns.items()):
-        return None
-    if _any_starts_with_hash(table[first]):  # a comment line with the right field count
-        return None
     for name, kind in columns.items():
+        if kind not in ("float", "int"):
+            continue
         column = table[name]
         if kind == "float":
             if column.null_count or pc.any(pc.invert(pc.is_finite(column))).as_py():
@@ -192,6 +213,7 @@ def parse_qrels_exact(data: bytes, label: str) -> tuple[pa.Table, np.ndarray]:
 
 
 RUN_FAST = {"topic": "string", "q0": "binary", "docno": "string", "rank": "binary", "score": "float", "tag": "binary"}
+_TAG_FIELD = list(RUN_FAST).index("tag")  # the run's tag: this field of its first line
 
 
 QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "grade": "int"}
@@ -204,7 +226,7 @@ def parse_run_bytes(data: bytes, label: str, *, memory_pool: pa.MemoryPool | Non
     data = clean_text(data, label)
     table = fast_table(data, RUN_FAST, memory_pool=memory_pool)
     if table is not None:
-        tag = table["tag"][0].as_py().decode("utf-8", errors="replace")
+        tag = _first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace")
         return table.select(["topic", "docno", "score"]), None, tag
     return parse_run_exact(data, label)
 
@@ -228,8 +250,7 @@ def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.
                        memory_pool=memory_pool)
     if table is None or table.num_rows != int(sizes.sum()):
         return None
-    firsts = np.r_[0, np.cumsum(sizes)[:-1]]
-    tags = [tag.decode("utf-8", errors="replace") for tag in table["tag"].take(pa.array(firsts)).to_pylist()]
+    tags = [_first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace") for data in cleaned]
     return table.select(["topic", "docno", "score"]), sizes, tags
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,3 +73,67 @@ def test_key_table_finds_the_first_entry_of_every_pair(entries, pairs):
     for i, entry in enumerate(entries):
         first.setdefault(entry, i)
     assert got.tolist() == [first.get(pair, -1) for pair in pairs]
+
+
+# docnos that share their first bytes (ties of the integer keys) or differ only past them
+_TIED_DOCNOS = ["a", "ab", "ab\x00", "abcdefgh", "abcdefgh1", "abcdefgh0", "abcdefgi", "clueweb12-0001",
+                "clueweb12-0000", "é", "Z"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(stretches=st.lists(st.tuples(st.sampled_from(["1", "2", "10", "9", "é", "100"]),
+                                    st.lists(st.sampled_from(_TIED_DOCNOS), min_size=1, max_size=9)),
+                          min_size=1, max_size=6, unique_by=lambda stretch: stretch[0]),
+       group_rows=st.integers(1, 12))
+def test_topics_in_one_stretch_each_are_ordered_a_group_at_a_time(stretches, group_rows):
+    """Every topic's rows in one stretch (topics in any order, docnos repeated or not): the
+    stretches sorted a few rows' worth at a time give pyarrow's (topic, docno) sort and the
+    repeats that hashing every row finds."""
+    rows = [(topic, docno) for topic, docnos in stretches for docno in docnos]
+    table = pa.table({"topic": [t for t, _ in rows], "docno": [d for _, d in rows]})
+    codes, dictionary = ordering.encode_topics(table["topic"])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ordering, "_STRETCH_ROWS", group_rows)
+        order, repeated, firsts = ordering.topic_docno_order_and_repeats(table["docno"], codes, dictionary)
+    want_rows, want_firsts = ordering.repeated_rows(table, codes)
+    assert repeated.tolist() == want_rows.tolist() and firsts.tolist() == want_firsts.tolist()
+    expected = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")]).to_numpy()
+    got = np.arange(len(rows)) if order is None else order
+    assert [rows[i] for i in got] == [rows[i] for i in expected]
+
+
+def test_stretches_out_of_topic_order_are_moved_whole():
+    """Topics '9' then '10' (string order: '10' first), each in one stretch, two rows to a
+    group: '10''s sorted rows (3, 2) go first, then '9''s (1, 0); the repeat of 'b' in
+    topic '10' (row 4) names row 2."""
+    table = pa.table({"topic": ["9", "9", "10", "10", "10"], "docno": ["b", "a", "b", "a", "b"]})
+    codes, dictionary = ordering.encode_topics(table["topic"])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ordering, "_STRETCH_ROWS", 2)
+        order, repeated, firsts = ordering.topic_docno_order_and_repeats(table["docno"], codes, dictionary)
+    assert order.tolist() == [3, 2, 4, 1, 0]
+    assert repeated.tolist() == [4] and firsts.tolist() == [2]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(1, 12)), min_size=1, max_size=8), st.randoms())
+def test_sort_within_sorts_runs_of_equal_segments_as_a_matrix_and_the_rest_alone(runs, random):
+    """Runs of neighbouring segments of one length (many, as a run's topics cut at one
+    depth; or a few, sorted the general way) among others: every segment sorted, nothing
+    moved across segments."""
+    segments = [[random.randrange(2**64) for _ in range(length)] for length, count in runs for _ in range(count)]
+    values = np.array([v for segment in segments for v in segment], dtype=np.uint64)
+    starts = np.r_[0, np.cumsum([len(segment) for segment in segments])]
+    sort_within(values, starts)
+    assert values.tolist() == [v for segment in segments for v in sorted(segment)]
+
+
+def test_sort_within_a_view_sorts_the_callers_values():
+    """Every other value of an array (not contiguous: no matrix view of it), ten segments of
+    two: sorted in place all the same."""
+    base = np.zeros(40, dtype=np.uint64)
+    base[::2] = np.arange(20, 0, -1)
+    view = base[::2]
+    sort_within(view, np.arange(0, 21, 2))
+    assert view.tolist() == [v for pair in range(10) for v in (19 - 2 * pair, 20 - 2 * pair)]
+    assert base[1::2].tolist() == [0] * 20
