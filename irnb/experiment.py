@@ -113,9 +113,11 @@ class _Blocks(NamedTuple):
     count: np.ndarray  # (B,) lines laid out
 
 
-# Lines looked up at a time (a large run's lines in several batches): few calls, bounded
-# temporary arrays.
-_BATCH_LINES = 1 << 20
+# Lines looked up at a time (the runs' lines in several batches): each batch's temporary arrays
+# are small enough that the allocator hands the next batch the same memory again, where larger
+# ones come as fresh pages from the kernel, whose faulting and zeroing costs more than the
+# lookups themselves; a batch still holds enough lines that the per-call overhead stays small.
+_BATCH_LINES = 1 << 16
 
 
 def check_max_depth(value, name: str = "max_depth") -> int | None:
