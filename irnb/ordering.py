@@ -609,13 +609,20 @@ def group_by_code(codes: np.ndarray, num_codes: int) -> tuple[np.ndarray | None,
     return np.argsort(codes, kind="stable"), starts
 
 
+# Entries placed in the table at a time (whole codes, at least one): the temporaries of each
+# part are small enough that the allocator reuses their memory part after part, where
+# qrels-long ones come as fresh pages from the kernel, whose faulting and zeroing costs more
+# than the placing itself.
+_TABLE_PART = 1 << 16
+
+
 def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes) -> KeyTable:
     """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...
     (codes ≥ 0); a pair listed twice is kept twice, the earlier entry first.
 
     The entries are grouped by code (:func:`group_by_code`), then sorted within each code by
     bucket (:func:`sort_within`: codes hold few entries each, so no sort of every entry at
-    once)."""
+    once), a part of whole codes at a time (about ``_TABLE_PART`` entries)."""
     strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
     codes = np.asarray(codes)
     n = codes.size
@@ -626,28 +633,57 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     base = np.zeros(num_codes + 1, dtype=np.int64)
     np.cumsum(np.left_shift(1, bits), out=base[1:])
     shift = (64 - bits).astype(np.uint64)
-    key = pair_key(codes, strings)
+    start = np.zeros(int(base[-1]) + 1, dtype=np.int32 if n < 2**31 else np.int64)
+    key = np.empty(n, dtype=np.uint64)
+    entry = np.empty(n, dtype=np.int64)
+    first_code = 0
+    while first_code < num_codes:  # codes first_code:last_code, entries lo:hi
+        lo = int(code_start[first_code])
+        last_code = max(first_code + 1, int(np.searchsorted(code_start, lo + _TABLE_PART, side="right")) - 1)
+        hi = int(code_start[last_code])
+        rows = slice(lo, hi) if grouped is None else grouped[lo:hi]
+        part = slice(first_code, last_code)
+        part_key = pair_key(codes[rows], StringBytes(strings.words, strings.starts[rows], strings.lengths[rows],
+                                                     strings.size))
+        _place_part(part_key, counts[part], bits[part], shift[part], base[first_code:last_code + 1],
+                    start, key[lo:hi], entry[lo:hi])
+        if grouped is None:
+            entry[lo:hi] += lo
+        else:
+            entry[lo:hi] = rows[entry[lo:hi]]
+        start[int(base[first_code]) + 1:int(base[last_code]) + 1] += lo
+        first_code = last_code
+    return KeyTable(start, key, entry, base, shift, codes, strings)
+
+
+def _place_part(part_key: np.ndarray, counts: np.ndarray, bits: np.ndarray, shift: np.ndarray, base: np.ndarray,
+                start: np.ndarray, key: np.ndarray, place: np.ndarray) -> None:
+    """Place the entries of some consecutive codes (``part_key`` their keys, code by code;
+    ``counts``, ``bits``, ``shift`` of those codes, ``base`` their first buckets and the one
+    after): their bucket bounds into ``start`` (counted from the part's first entry), their
+    keys bucket by bucket into ``key``, and each one's row in the part into ``place``."""
+    n = part_key.size
+    code_start = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=code_start[1:])
     local_bits = np.uint64(int(bits.max(initial=1)))
     # within a code: its bucket in the top bits, the entry's place in the code's stretch in the
-    # low bits (a code's bucket and place both fit: 2 bits ≤ 64), sorted as values; once
-    # grouped, the codes ascend, so per-entry values of its code are repeats, not gathers
-    packed = key if grouped is None else key[grouped]
-    packed = packed >> np.repeat(shift, counts)
+    # low bits (a code's bucket and place both fit: 2 bits ≤ 64), sorted as values; the codes
+    # ascend, so per-entry values of its code are repeats, not gathers
+    packed = part_key >> np.repeat(shift, counts)
     packed <<= local_bits
     first_place = np.repeat(code_start[:-1], counts)
-    place = np.arange(n, dtype=np.uint64)
-    place -= first_place.view(np.uint64)
-    packed |= place
+    row = np.arange(n, dtype=np.uint64)
+    row -= first_place.view(np.uint64)
+    packed |= row
     sort_within(packed, code_start)
-    place = np.bitwise_and(packed, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
-    place += first_place  # a code's entries stay within its stretch
-    entry = place if grouped is None else grouped[place]
+    np.bitwise_and(packed, (np.uint64(1) << local_bits) - np.uint64(1), out=row)
+    np.add(row.view(np.int64), first_place, out=place)  # a code's entries stay within its stretch
     packed >>= local_bits  # each entry's bucket within its code, in order
     bucket = packed.view(np.int64)
-    bucket += np.repeat(base[:-1], counts)
-    start = np.zeros(int(base[-1]) + 1, dtype=np.int32 if n < 2**31 else np.int64)
-    np.cumsum(np.bincount(bucket, minlength=int(base[-1])), out=start[1:])
-    return KeyTable(start, key[entry], entry, base, shift, codes, strings)
+    bucket += np.repeat(base[:-1] - base[0], counts)
+    buckets = int(base[-1] - base[0])
+    np.cumsum(np.bincount(bucket, minlength=buckets), out=start[int(base[0]) + 1:int(base[-1]) + 1])
+    np.take(part_key, place, out=key)
 
 
 def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,30 @@ def test_group_by_code_moves_stretches_without_a_sort_and_keeps_rows_in_order():
     order, _ = group_by_code(np.array([1, 0, 1, 0]), 2)  # a code in two stretches
     assert order.tolist() == [1, 3, 0, 2]
     assert group_by_code(np.array([0, 0, 3]), 4)[0] is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(entries=st.lists(st.tuples(st.integers(0, 6), docnos), max_size=40),
+       pairs=st.lists(st.tuples(st.integers(-1, 8), docnos), max_size=30),
+       part=st.sampled_from([1, 2, 5]), codes_in_order=st.booleans())
+def test_key_table_placed_a_few_entries_at_a_time_is_the_table_placed_at_once(entries, pairs, part, codes_in_order):
+    """Parts of whole codes (a code larger than a part alone in its part; codes without
+    entries between them) give the same buckets, keys and entries as one part does."""
+    entries = sorted(entries, key=lambda e: e[0]) if codes_in_order else entries
+    codes = np.array([c for c, _ in entries], dtype=np.int64)
+    strings = pa.array([d for _, d in entries], pa.string())
+    whole = key_table(codes, strings)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ordering, "_TABLE_PART", part)
+        parts = key_table(codes, strings)
+    for name in ("start", "key", "entry", "base", "shift"):
+        assert getattr(parts, name).tolist() == getattr(whole, name).tolist(), name
+    got = find_keys(parts, np.array([c for c, _ in pairs], dtype=np.int64),
+                    pa.array([d for _, d in pairs], pa.string()))
+    first = {}
+    for i, entry in enumerate(entries):
+        first.setdefault(entry, i)
+    assert got.tolist() == [first.get(pair, -1) for pair in pairs]
 
 
 @settings(max_examples=150, deadline=None)
