@@ -514,14 +514,13 @@ class KeyTable(NamedTuple):
     without entries); an entry of code c with 64-bit :func:`pair_key` k sits in bucket
     ``base[c] + (k >> (64 - bits[c]))``, and bucket b holds the entries
     ``entry[start[b]:start[b + 1]]`` (``key`` beside them). A key is only a filter: a match
-    is confirmed on the code and the string's bytes."""
+    is confirmed on the string's bytes (a bucket holds entries of one code)."""
 
     start: np.ndarray  # (B + 1,) where each bucket starts in entry and key
     key: np.ndarray  # (Q,) uint64, the entries' keys, bucket by bucket
     entry: np.ndarray  # (Q,) the entries, bucket by bucket (within one: entry order)
     base: np.ndarray  # (C + 1,) int64, the first bucket of every code
     shift: np.ndarray  # (C,) uint64, 64 - bits of every code: a key's bucket is its top bits
-    codes: np.ndarray  # (Q,) every entry's code, in entry order
     strings: StringBytes  # every entry's string, in entry order
 
 
@@ -653,7 +652,7 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
             entry[lo:hi] = rows[entry[lo:hi]]
         start[int(base[first_code]) + 1:int(base[last_code]) + 1] += lo
         first_code = last_code
-    return KeyTable(start, key, entry, base, shift, codes, strings)
+    return KeyTable(start, key, entry, base, shift, strings)
 
 
 def _place_part(part_key: np.ndarray, counts: np.ndarray, bits: np.ndarray, shift: np.ndarray, base: np.ndarray,
@@ -691,8 +690,8 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     """The entry of ``table`` holding each pair (``codes[i]``, ``strings[i]``) (its first,
     when listed twice), or ``missing`` (int64). One gather of bucket bounds for every pair,
     then one round per entry of the fullest bucket over the pairs whose bucket has that many
-    (a few rounds, over ever fewer pairs); keys that agree are confirmed on codes and bytes,
-    so a hash collision never makes a false match.
+    (a few rounds, over ever fewer pairs); keys that agree are confirmed on the bytes (a
+    code's buckets hold its own entries only), so a hash collision never makes a false match.
 
     >>> t = key_table(np.array([0, 0, 1]), pa.array(["a", "b", "a"]))
     >>> find_keys(t, np.array([1, 0, 2, 0]), pa.array(["a", "a", "a", "c"])).tolist()
@@ -716,15 +715,15 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
     first, count, key = first[rows], count[rows], key[rows]
     while rows.size:
-        same = table.key[first] == key
-        at = np.flatnonzero(same)
+        at = np.flatnonzero(table.key[first] == key)
         found = table.entry[first[at]]
         hit = rows[at]
-        confirmed = table.codes[found] == codes[hit]
-        confirmed &= strings_equal(strings, hit, table.strings, found)
+        # a bucket holds entries of its own code only: keys that agree leave the bytes to compare
+        confirmed = strings_equal(strings, hit, table.strings, found)
         out[hit[confirmed]] = found[confirmed]
         count -= 1
         go_on = count > 0
         go_on[at[confirmed]] = False  # found: the first entry holding it
-        rows, first, count, key = rows[go_on], first[go_on] + 1, count[go_on], key[go_on]
+        left = np.flatnonzero(go_on)  # one pass over the mask, then gathers of the four arrays
+        rows, first, count, key = rows[left], first[left] + 1, count[left], key[left]
     return out
