@@ -513,12 +513,13 @@ class KeyTable(NamedTuple):
     (``2**bits[c]`` of them, more than its entries, at most twice as many, one for a code
     without entries); an entry of code c with 64-bit :func:`pair_key` k sits in bucket
     ``base[c] + (k >> (64 - bits[c]))``, and bucket b holds the entries
-    ``entry[start[b]:start[b + 1]]`` (``key`` beside them). A key is only a filter: a match
-    is confirmed on the string's bytes (a bucket holds entries of one code)."""
+    ``entry[start[b]:start[b + 1]]`` (the low 32 bits of their keys beside them, in ``key``:
+    the bucket is the top bits, so the low ones tell a bucket's keys apart). A key is only a
+    filter: a match is confirmed on the string's bytes (a bucket holds entries of one code)."""
 
     start: np.ndarray  # (B + 1,) where each bucket starts in entry and key
-    key: np.ndarray  # (Q,) uint64, the entries' keys, bucket by bucket
-    entry: np.ndarray  # (Q,) the entries, bucket by bucket (within one: entry order)
+    key: np.ndarray  # (Q,) uint32, the low bits of the entries' keys, bucket by bucket
+    entry: np.ndarray  # (Q,) int32 (int64 from 2**31 entries), the entries, bucket by bucket (within one: entry order)
     base: np.ndarray  # (C + 1,) int64, the first bucket of every code
     shift: np.ndarray  # (C,) uint64, 64 - bits of every code: a key's bucket is its top bits
     strings: StringBytes  # every entry's string, in entry order
@@ -632,9 +633,10 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     base = np.zeros(num_codes + 1, dtype=np.int64)
     np.cumsum(np.left_shift(1, bits), out=base[1:])
     shift = (64 - bits).astype(np.uint64)
-    start = np.zeros(int(base[-1]) + 1, dtype=np.int32 if n < 2**31 else np.int64)
-    key = np.empty(n, dtype=np.uint64)
-    entry = np.empty(n, dtype=np.int64)
+    position = np.int32 if n < 2**31 else np.int64
+    start = np.zeros(int(base[-1]) + 1, dtype=position)
+    key = np.empty(n, dtype=np.uint32)
+    entry = np.empty(n, dtype=position)
     first_code = 0
     while first_code < num_codes:  # codes first_code:last_code, entries lo:hi
         lo = int(code_start[first_code])
@@ -660,7 +662,7 @@ def _place_part(part_key: np.ndarray, counts: np.ndarray, bits: np.ndarray, shif
     """Place the entries of some consecutive codes (``part_key`` their keys, code by code;
     ``counts``, ``bits``, ``shift`` of those codes, ``base`` their first buckets and the one
     after): their bucket bounds into ``start`` (counted from the part's first entry), their
-    keys bucket by bucket into ``key``, and each one's row in the part into ``place``."""
+    keys' low bits bucket by bucket into ``key``, and each one's row in the part into ``place``."""
     n = part_key.size
     code_start = np.zeros(counts.size + 1, dtype=np.int64)
     np.cumsum(counts, out=code_start[1:])
@@ -682,7 +684,7 @@ def _place_part(part_key: np.ndarray, counts: np.ndarray, bits: np.ndarray, shif
     bucket += np.repeat(base[:-1] - base[0], counts)
     buckets = int(base[-1] - base[0])
     np.cumsum(np.bincount(bucket, minlength=buckets), out=start[int(base[0]) + 1:int(base[-1]) + 1])
-    np.take(part_key, place, out=key)
+    key[:] = part_key[place]  # the low bits
 
 
 def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,
@@ -713,9 +715,9 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     count = table.start[bucket] - first
     count[~known] = 0
     rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
-    first, count, key = first[rows], count[rows], key[rows]
+    first, count, low = first[rows], count[rows], key[rows].astype(np.uint32)  # the table keeps the low bits
     while rows.size:
-        at = np.flatnonzero(table.key[first] == key)
+        at = np.flatnonzero(table.key[first] == low)
         found = table.entry[first[at]]
         hit = rows[at]
         # a bucket holds entries of its own code only: keys that agree leave the bytes to compare
@@ -725,5 +727,5 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
         go_on = count > 0
         go_on[at[confirmed]] = False  # found: the first entry holding it
         left = np.flatnonzero(go_on)  # one pass over the mask, then gathers of the four arrays
-        rows, first, count, key = rows[left], first[left] + 1, count[left], key[left]
+        rows, first, count, low = rows[left], first[left] + 1, count[left], low[left]
     return out
