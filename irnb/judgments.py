@@ -168,7 +168,10 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
     table = qrels.table
     codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
     position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
-    topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
+    if position.size == len(topics) and (position == np.arange(position.size)).all():
+        topic_idx = np.asarray(codes, dtype=np.int32)  # topics met in their order (read_qrels sorts them)
+    else:
+        topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
     keep = topic_idx >= 0
     everything = bool(keep.all())
     grades = table["grade"].to_numpy() if everything else table["grade"].to_numpy()[keep]
@@ -185,8 +188,8 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
         topic_idx, grades = topic_idx[order], grades[order]
         docno = docno.take(pa.array(order))
-    starts = np.zeros(len(topics) + 1, dtype=np.int64)  # entries of topic t: starts[t]:starts[t + 1]
-    np.cumsum(np.bincount(topic_idx, minlength=len(topics)), out=starts[1:])
+    # entries of topic t: starts[t]:starts[t + 1] (topic_idx ascends: a search per topic, no count per entry)
+    starts = np.searchsorted(topic_idx, np.arange(len(topics) + 1, dtype=np.int32)).astype(np.int64)
     return topic_idx, grades.astype(np.int8), docno, starts
 
 
