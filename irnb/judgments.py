@@ -169,7 +169,8 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
     codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
     position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
     if position.size == len(topics) and (position == np.arange(position.size)).all():
-        topic_idx = np.array(codes, dtype=np.int32)  # topics met in their order (read_qrels sorts them): a copy, not a gather
+        # topics met in their order (read_qrels sorts them): a copy of the codes, not a gather
+        topic_idx = np.array(codes, dtype=np.int32)
     else:
         topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
     keep = topic_idx >= 0
