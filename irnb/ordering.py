@@ -136,12 +136,14 @@ def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np
     equal = length == b.lengths[rows_b]
     start_a, start_b = a.starts[rows_a], b.starts[rows_b]
     longest = int(length.max(initial=0))
+    if longest <= 8:  # one word per string: every start is a valid read, every length a mask
+        differ = a.words[start_a]
+        differ ^= b.words[start_b]
+        differ &= LOW_BYTES[length]  # where lengths differ, equal is False already
+        return np.logical_and(equal, differ == 0, out=equal)
     for j in range(0, longest, 8):
-        if longest <= 8:  # one word per string: every start is a valid read
-            differ = a.words[start_a] ^ b.words[start_b]
-        else:
-            differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
-        differ &= LOW_BYTES[np.clip(length - j, 0, 8)]  # where lengths differ, equal is False already
+        differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
+        differ &= LOW_BYTES[np.clip(length - j, 0, 8)]
         equal &= differ == 0
     return equal
 
