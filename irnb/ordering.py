@@ -22,7 +22,7 @@ from .ranking import DOCNO_TIES, comparable_scores
 from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
-           "repeated_rows", "KeyTable", "pair_key", "key_table", "find_keys", "sort_within", "group_by_code",
+           "repeated_rows", "KeyTable", "key_table", "find_keys", "sort_within", "group_by_code",
            "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "sorted_parts",
            "topic_blocks", "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
 
@@ -513,11 +513,12 @@ class KeyTable(NamedTuple):
     many pairs up at once (:func:`key_table`, :func:`find_keys`): a hash table whose buckets
     are laid out end to end, code by code. Code c owns the buckets ``base[c]:base[c + 1]``
     (``2**bits[c]`` of them, more than its entries, at most twice as many, one for a code
-    without entries); an entry of code c with 64-bit :func:`pair_key` k sits in bucket
-    ``base[c] + (k >> (64 - bits[c]))``, and bucket b holds the entries
-    ``entry[start[b]:start[b + 1]]`` (the low 32 bits of their keys beside them, in ``key``:
-    the bucket is the top bits, so the low ones tell a bucket's keys apart). A key is only a
-    filter: a match is confirmed on the string's bytes (a bucket holds entries of one code)."""
+    without entries); an entry of code c whose string has the 64-bit key k (its
+    :func:`string_hash`) sits in bucket ``base[c] + (k >> (64 - bits[c]))``, and bucket b
+    holds the entries ``entry[start[b]:start[b + 1]]`` (the low 32 bits of their keys beside
+    them, in ``key``: the bucket is the top bits, so the low ones tell a bucket's keys apart).
+    A key is only a filter: a match is confirmed on the string's bytes (a bucket holds
+    entries of one code)."""
 
     start: np.ndarray  # (B + 1,) where each bucket starts in entry and key
     key: np.ndarray  # (Q,) uint32, the low bits of the entries' keys, bucket by bucket
@@ -532,17 +533,14 @@ class KeyTable(NamedTuple):
 _KEY_BITS = 64
 
 
-def pair_key(codes: np.ndarray, strings: StringBytes) -> np.ndarray:
-    """A 64-bit key of every (code, string) pair: the string's hash mixed with the code."""
+def _string_key(strings: StringBytes) -> np.ndarray:
+    """The 64-bit key of every string in a :class:`KeyTable`: its :func:`string_hash`, whose
+    last step (a multiply, then the top bits folded down) makes both its top bits (the
+    bucket) and its low bits (the filter) depend on every byte. Not mixed with the code: a
+    code's buckets are its own."""
     key = string_hash(strings)
     if _KEY_BITS < 64:
         key = key >> np.uint64(64 - _KEY_BITS) if _KEY_BITS else np.zeros_like(key)
-    mixed = codes.astype(np.uint64)
-    mixed += np.uint64(1)
-    mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
-    key ^= mixed
-    key *= np.uint64(0x94D049BB133111EB)  # the top bits (the bucket) depend on every bit of both
-    key ^= key >> np.uint64(31)
     return key
 
 
@@ -646,8 +644,7 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
         hi = int(code_start[last_code])
         rows = slice(lo, hi) if grouped is None else grouped[lo:hi]
         part = slice(first_code, last_code)
-        part_key = pair_key(codes[rows], StringBytes(strings.words, strings.starts[rows], strings.lengths[rows],
-                                                     strings.size))
+        part_key = _string_key(StringBytes(strings.words, strings.starts[rows], strings.lengths[rows], strings.size))
         _place_part(part_key, counts[part], bits[part], shift[part], base[first_code:last_code + 1],
                     start, key[lo:hi], entry[lo:hi])
         if grouped is None:
@@ -709,7 +706,7 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     codes = np.asarray(codes)
     known = (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
     code = np.where(known, codes, 0)
-    key = pair_key(codes, strings)
+    key = _string_key(strings)
     bucket = (key >> table.shift[code]).astype(np.int64)
     bucket += table.base[:-1][code]
     first = table.start[bucket].astype(np.int64)
