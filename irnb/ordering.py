@@ -665,25 +665,23 @@ def _place_part(part_key: np.ndarray, counts: np.ndarray, bits: np.ndarray, shif
     n = part_key.size
     code_start = np.zeros(counts.size + 1, dtype=np.int64)
     np.cumsum(counts, out=code_start[1:])
-    local_bits = np.uint64(int(bits.max(initial=1)))
-    # within a code: its bucket in the top bits, the entry's place in the code's stretch in the
-    # low bits (a code's bucket and place both fit: 2 bits ≤ 64), sorted as values; the codes
-    # ascend, so per-entry values of its code are repeats, not gathers
+    row_bits = np.uint64(max(n - 1, 1).bit_length())
+    # each entry's bucket (counted from the part's first) in the top bits, its row in the low
+    # bits, sorted as values: the buckets ascend with the codes, so sorting within each code
+    # sorts the part by bucket, then row (entry order)
     packed = part_key >> np.repeat(shift, counts)
-    packed <<= local_bits
-    first_place = np.repeat(code_start[:-1], counts)
-    row = np.arange(n, dtype=np.uint64)
-    row -= first_place.view(np.uint64)
-    packed |= row
+    packed += np.repeat((base[:-1] - base[0]).view(np.uint64), counts)
+    packed <<= row_bits
+    packed |= np.arange(n, dtype=np.uint64)
     sort_within(packed, code_start)
-    np.bitwise_and(packed, (np.uint64(1) << local_bits) - np.uint64(1), out=row)
-    np.add(row.view(np.int64), first_place, out=place)  # a code's entries stay within its stretch
-    packed >>= local_bits  # each entry's bucket within its code, in order
-    bucket = packed.view(np.int64)
-    bucket += np.repeat(base[:-1] - base[0], counts)
+    place[:] = packed  # the low bits (row_bits ≤ 31 where place is int32), then the row's alone
+    np.bitwise_and(place, (1 << int(row_bits)) - 1, out=place)
+    packed >>= row_bits
     buckets = int(base[-1] - base[0])
-    np.cumsum(np.bincount(bucket, minlength=buckets), out=start[int(base[0]) + 1:int(base[-1]) + 1])
-    key[:] = part_key[place]  # the low bits
+    # summed in start's own type: an accumulation cast on the way out takes a slow, buffered path
+    np.cumsum(np.bincount(packed.view(np.int64), minlength=buckets), dtype=start.dtype,
+              out=start[int(base[0]) + 1:int(base[-1]) + 1])
+    np.take(part_key.astype(np.uint32), place, out=key)  # the low bits
 
 
 def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,
