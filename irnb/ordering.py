@@ -684,13 +684,18 @@ def _place_part(part_key: np.ndarray, counts: np.ndarray, bits: np.ndarray, shif
     np.take(part_key.astype(np.uint32), place, out=key)  # the low bits
 
 
+# Pairs looked up at a time, for the reason of _TABLE_PART: part-sized temporaries are reused.
+_LOOKUP_PART = 1 << 16
+
+
 def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,
               missing: int = -1) -> np.ndarray:
     """The entry of ``table`` holding each pair (``codes[i]``, ``strings[i]``) (its first,
     when listed twice), or ``missing`` (int64). One gather of bucket bounds for every pair,
     then one round per entry of the fullest bucket over the pairs whose bucket has that many
-    (a few rounds, over ever fewer pairs); keys that agree are confirmed on the bytes (a
-    code's buckets hold its own entries only), so a hash collision never makes a false match.
+    (a few rounds, over ever fewer pairs; about ``_LOOKUP_PART`` pairs at a time); keys that
+    agree are confirmed on the bytes (a code's buckets hold its own entries only), so a hash
+    collision never makes a false match.
 
     >>> t = key_table(np.array([0, 0, 1]), pa.array(["a", "b", "a"]))
     >>> find_keys(t, np.array([1, 0, 2, 0]), pa.array(["a", "a", "a", "c"])).tolist()
@@ -702,6 +707,16 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     if n == 0 or table.entry.size == 0:
         return out
     codes = np.asarray(codes)
+    for lo in range(0, n, _LOOKUP_PART):
+        hi = min(n, lo + _LOOKUP_PART)
+        part = StringBytes(strings.words, strings.starts[lo:hi], strings.lengths[lo:hi], strings.size)
+        _find_part(table, codes[lo:hi], part, out[lo:hi])
+    return out
+
+
+def _find_part(table: KeyTable, codes: np.ndarray, strings: StringBytes, out: np.ndarray) -> None:
+    """:func:`find_keys` of some pairs, their entries written into ``out`` (already
+    ``missing`` everywhere)."""
     known = (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
     code = np.where(known, codes, 0)
     key = _string_key(strings)
@@ -725,4 +740,3 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
         go_on[at[confirmed]] = False  # found: the first entry holding it
         left = np.flatnonzero(go_on)  # one pass over the mask, then gathers of the four arrays
         rows, first, count, low = rows[left], first[left] + 1, count[left], low[left]
-    return out

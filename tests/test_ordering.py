@@ -63,20 +63,22 @@ def test_group_by_code_moves_stretches_without_a_sort_and_keeps_rows_in_order():
 @given(entries=st.lists(st.tuples(st.integers(0, 6), docnos), max_size=40),
        pairs=st.lists(st.tuples(st.integers(-1, 8), docnos), max_size=30),
        part=st.sampled_from([1, 2, 5]), codes_in_order=st.booleans())
-def test_key_table_placed_a_few_entries_at_a_time_is_the_table_placed_at_once(entries, pairs, part, codes_in_order):
-    """Parts of whole codes (a code larger than a part alone in its part; codes without
-    entries between them) give the same buckets, keys and entries as one part does."""
+def test_key_table_and_lookup_a_few_at_a_time_are_those_at_once(entries, pairs, part, codes_in_order):
+    """Tables placed in parts of whole codes (a code larger than a part alone in its part;
+    codes without entries between them) have the same buckets, keys and entries as one
+    placed at once; pairs looked up a few at a time find the first entry of each."""
     entries = sorted(entries, key=lambda e: e[0]) if codes_in_order else entries
     codes = np.array([c for c, _ in entries], dtype=np.int64)
     strings = pa.array([d for _, d in entries], pa.string())
     whole = key_table(codes, strings)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ordering, "_TABLE_PART", part)
+        patch.setattr(ordering, "_LOOKUP_PART", part)
         parts = key_table(codes, strings)
+        got = find_keys(parts, np.array([c for c, _ in pairs], dtype=np.int64),
+                        pa.array([d for _, d in pairs], pa.string()))
     for name in ("start", "key", "entry", "base", "shift"):
         assert getattr(parts, name).tolist() == getattr(whole, name).tolist(), name
-    got = find_keys(parts, np.array([c for c, _ in pairs], dtype=np.int64),
-                    pa.array([d for _, d in pairs], pa.string()))
     first = {}
     for i, entry in enumerate(entries):
         first.setdefault(entry, i)
