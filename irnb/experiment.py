@@ -314,9 +314,10 @@ class Experiment:
         block = np.repeat(np.arange(count.size, dtype=np.int32), count)  # the block of each line
         entry = find_keys(index, topic[block], docno, NOT_IN_QRELS)
         hit = np.flatnonzero(entry >= 0)
-        block = block[hit]
         line_start = np.r_[0, np.cumsum(count)[:-1]]
-        cell = (run[block] * T + topic[block]) * depth + (hit - line_start[block])
+        block_cell = (run * T + topic) * depth - line_start  # line i of a block: its cell is block_cell + i
+        cell = block_cell[block[hit]]
+        cell += hit
         doc.reshape(-1)[cell] = entry[hit]
 
     def _groups(self, groups) -> tuple[str, ...]:
