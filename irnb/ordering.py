@@ -609,10 +609,11 @@ def group_by_code(codes: np.ndarray, num_codes: int) -> tuple[np.ndarray | None,
     return np.argsort(codes, kind="stable"), starts
 
 
-# Entries placed in the table at a time (whole codes, at least one): the temporaries of each
-# part are small enough that the allocator reuses their memory part after part, where
-# qrels-long ones come as fresh pages from the kernel, whose faulting and zeroing costs more
-# than the placing itself.
+# Buckets placed at a time (whole codes, at least one): a part's buckets are numbered in 16
+# bits, which numpy sorts by radix (a single code with more buckets is sorted alone, more
+# slowly), and the temporaries of each part are small enough that the allocator reuses their
+# memory part after part, where qrels-long ones come as fresh pages from the kernel, whose
+# faulting and zeroing costs more than the placing itself.
 _TABLE_PART = 1 << 16
 
 
@@ -620,9 +621,9 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...
     (codes ≥ 0); a pair listed twice is kept twice, the earlier entry first.
 
-    The entries are grouped by code (:func:`group_by_code`), then sorted within each code by
-    bucket (:func:`sort_within`: codes hold few entries each, so no sort of every entry at
-    once), a part of whole codes at a time (about ``_TABLE_PART`` entries)."""
+    The entries are grouped by code (:func:`group_by_code`), then sorted by bucket a part of
+    whole codes at a time (at most ``_TABLE_PART`` buckets, unless a code has more): a
+    stable sort of the buckets numbered within the part, which ascend with the codes."""
     strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
     codes = np.asarray(codes)
     n = codes.size
@@ -640,13 +641,13 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     first_code = 0
     while first_code < num_codes:  # codes first_code:last_code, entries lo:hi
         lo = int(code_start[first_code])
-        last_code = max(first_code + 1, int(np.searchsorted(code_start, lo + _TABLE_PART, side="right")) - 1)
+        last_code = max(first_code + 1, int(np.searchsorted(base, base[first_code] + _TABLE_PART, side="right")) - 1)
         hi = int(code_start[last_code])
         rows = slice(lo, hi) if grouped is None else grouped[lo:hi]
         part = slice(first_code, last_code)
         part_key = _string_key(StringBytes(strings.words, strings.starts[rows], strings.lengths[rows], strings.size))
-        _place_part(part_key, counts[part], bits[part], shift[part], base[first_code:last_code + 1],
-                    start, key[lo:hi], entry[lo:hi])
+        _place_part(part_key, counts[part], shift[part], base[first_code:last_code + 1], start, key[lo:hi],
+                    entry[lo:hi])
         if grouped is None:
             entry[lo:hi] += lo
         else:
@@ -656,30 +657,19 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     return KeyTable(start, key, entry, base, shift, strings)
 
 
-def _place_part(part_key: np.ndarray, counts: np.ndarray, bits: np.ndarray, shift: np.ndarray, base: np.ndarray,
+def _place_part(part_key: np.ndarray, counts: np.ndarray, shift: np.ndarray, base: np.ndarray,
                 start: np.ndarray, key: np.ndarray, place: np.ndarray) -> None:
     """Place the entries of some consecutive codes (``part_key`` their keys, code by code;
-    ``counts``, ``bits``, ``shift`` of those codes, ``base`` their first buckets and the one
-    after): their bucket bounds into ``start`` (counted from the part's first entry), their
-    keys' low bits bucket by bucket into ``key``, and each one's row in the part into ``place``."""
-    n = part_key.size
-    code_start = np.zeros(counts.size + 1, dtype=np.int64)
-    np.cumsum(counts, out=code_start[1:])
-    row_bits = np.uint64(max(n - 1, 1).bit_length())
-    # each entry's bucket (counted from the part's first) in the top bits, its row in the low
-    # bits, sorted as values: the buckets ascend with the codes, so sorting within each code
-    # sorts the part by bucket, then row (entry order)
-    packed = part_key >> np.repeat(shift, counts)
-    packed += np.repeat((base[:-1] - base[0]).view(np.uint64), counts)
-    packed <<= row_bits
-    packed |= np.arange(n, dtype=np.uint64)
-    sort_within(packed, code_start)
-    place[:] = packed  # the low bits (row_bits ≤ 31 where place is int32), then the row's alone
-    np.bitwise_and(place, (1 << int(row_bits)) - 1, out=place)
-    packed >>= row_bits
+    ``counts`` and ``shift`` of those codes, ``base`` their first buckets and the one after):
+    their bucket bounds into ``start`` (counted from the part's first entry), their keys' low
+    bits bucket by bucket into ``key``, and each one's row in the part into ``place``."""
     buckets = int(base[-1] - base[0])
+    bucket = part_key >> np.repeat(shift, counts)  # within its code
+    bucket += np.repeat((base[:-1] - base[0]).view(np.uint64), counts)  # within the part: ascending with the code
+    bucket = bucket.astype(np.uint16 if buckets <= 1 << 16 else np.uint32)
+    place[:] = np.argsort(bucket, kind="stable")  # stable: a bucket's entries in entry order
     # summed in start's own type: an accumulation cast on the way out takes a slow, buffered path
-    np.cumsum(np.bincount(packed.view(np.int64), minlength=buckets), dtype=start.dtype,
+    np.cumsum(np.bincount(bucket, minlength=buckets), dtype=start.dtype,
               out=start[int(base[0]) + 1:int(base[-1]) + 1])
     np.take(part_key.astype(np.uint32), place, out=key)  # the low bits
 

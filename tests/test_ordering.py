@@ -85,6 +85,20 @@ def test_key_table_and_lookup_a_few_at_a_time_are_those_at_once(entries, pairs, 
     assert got.tolist() == [first.get(pair, -1) for pair in pairs]
 
 
+def test_key_table_of_a_code_with_more_buckets_than_16_bits_number():
+    """A code of 2**16 entries has 2**17 buckets, more than a part numbers in 16 bits: it is
+    placed alone, and every entry (the first of a pair listed twice) is found."""
+    many = 1 << 16
+    docno = [f"d{i}" for i in range(many)] + ["x", "d7", "x"]  # d7 again under code 1; x twice under code 1
+    codes = np.r_[np.zeros(many, np.int64), np.ones(3, np.int64)]
+    table = key_table(codes, pa.array(docno))
+    assert int(table.base[1]) == 2 * many  # code 0's buckets: beyond 16 bits
+    probe = np.r_[0, many - 1, 12345, many, many + 1]  # entries whose pairs are looked up
+    got = find_keys(table, codes[probe], pa.array([docno[i] for i in probe]))
+    assert got.tolist() == [0, many - 1, 12345, many, many + 1]
+    assert find_keys(table, np.array([1, 0]), pa.array(["x", "x"])).tolist() == [many, -1]
+
+
 @settings(max_examples=150, deadline=None)
 @given(entries=st.lists(st.tuples(st.integers(0, 6), docnos), max_size=40),
        pairs=st.lists(st.tuples(st.integers(-1, 8), docnos), max_size=30))
