@@ -276,7 +276,8 @@ class Experiment:
             np.copyto(doc[s], NOT_IN_QRELS, where=ranks < length[s, :, None])
         if qrel_topic.size:
             tables = [self.runs[name].table for name in self.run_names]
-            index = key_table(qrel_topic, qrel_docno)  # only the judged documents: an unjudged one needs no id
+            # only the judged documents: an unjudged one needs no id
+            index = key_table(qrel_topic, qrel_docno, code_start=starts)
             run_blocks = np.searchsorted(blocks.run, np.arange(S + 1))  # run s: blocks run_blocks[s]:[s + 1]
             laid = np.cumsum(blocks.count)  # lines laid out up to and with each block
             lo = 0

@@ -617,9 +617,13 @@ def group_by_code(codes: np.ndarray, num_codes: int) -> tuple[np.ndarray | None,
 _TABLE_PART = 1 << 16
 
 
-def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes) -> KeyTable:
+def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes, *,
+              code_start: np.ndarray | None = None) -> KeyTable:
     """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...
-    (codes ≥ 0); a pair listed twice is kept twice, the earlier entry first.
+    (codes ≥ 0); a pair listed twice is kept twice, the earlier entry first. ``code_start``,
+    when the codes ascend and the caller knows where each starts (code c's entries
+    ``code_start[c]:code_start[c + 1]``, as :func:`irnb.judgments.encode_qrels` gives them),
+    spares a pass over the codes.
 
     The entries are grouped by code (:func:`group_by_code`), then sorted by bucket a part of
     whole codes at a time (at most ``_TABLE_PART`` buckets, unless a code has more): a
@@ -627,8 +631,15 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
     strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
     codes = np.asarray(codes)
     n = codes.size
-    num_codes = int(codes.max()) + 1 if n else 0
-    grouped, code_start = group_by_code(codes, num_codes)
+    if code_start is None:
+        num_codes = int(codes.max()) + 1 if n else 0
+        grouped, code_start = group_by_code(codes, num_codes)
+    else:
+        if code_start.ndim != 1 or code_start.size == 0 or code_start[0] != 0 or code_start[-1] != n:
+            raise ValueError(f"code_start must run from 0 to the {n} entries (one offset per code and one "
+                             f"after), got {code_start.size} offsets from {code_start[:1].tolist()} to "
+                             f"{code_start[-1:].tolist()}")
+        num_codes, grouped = code_start.size - 1, None
     counts = np.diff(code_start)
     bits = _bit_length(counts)  # count < 2**bits ≤ 2 count buckets (one bucket without entries)
     base = np.zeros(num_codes + 1, dtype=np.int64)

@@ -85,6 +85,20 @@ def test_key_table_and_lookup_a_few_at_a_time_are_those_at_once(entries, pairs, 
     assert got.tolist() == [first.get(pair, -1) for pair in pairs]
 
 
+def test_key_table_given_where_each_code_starts_is_the_table_found_from_the_codes():
+    codes = np.array([0, 0, 2, 2, 2, 3])  # code 1 without entries; code 2 lists "a" twice
+    strings = pa.array(["a", "b", "a", "c", "a", "b"])
+    found = key_table(codes, strings)
+    given = key_table(codes, strings, code_start=np.array([0, 2, 2, 5, 6]))
+    for name in ("start", "key", "entry", "base", "shift"):
+        assert getattr(given, name).tolist() == getattr(found, name).tolist(), name
+    more = key_table(codes, strings, code_start=np.array([0, 2, 2, 5, 6, 6]))  # a last code without entries
+    assert find_keys(more, np.array([4, 2, 3, 1]), pa.array(["a", "a", "b", "a"])).tolist() == [-1, 2, 5, -1]
+    with pytest.raises(ValueError, match=r"code_start must run from 0 to the 6 entries \(one offset per code "
+                                         r"and one after\), got 4 offsets from \[0\] to \[5\]"):
+        key_table(codes, strings, code_start=np.array([0, 2, 2, 5]))
+
+
 def test_key_table_of_a_code_with_more_buckets_than_16_bits_number():
     """A code of 2**16 entries has 2**17 buckets, more than a part numbers in 16 bits: it is
     placed alone, and every entry (the first of a pair listed twice) is found."""
