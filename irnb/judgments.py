@@ -183,7 +183,8 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
             f"{table['docno'][row].as_py()!r}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}], "
             f"got {table['grade'][row].as_py()}"
         )
-    docno = (table["docno"] if everything else table["docno"].filter(pa.array(keep))).combine_chunks()
+    docno = table["docno"] if everything else table["docno"].filter(pa.array(keep))
+    docno = docno.chunk(0) if docno.num_chunks == 1 else docno.combine_chunks()  # one chunk: no copy
     topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32, copy=False)
     if topic_idx.size and not (topic_idx[1:] >= topic_idx[:-1]).all():  # read_qrels' tables are topic-sorted
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
