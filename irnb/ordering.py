@@ -635,6 +635,7 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
         num_codes = int(codes.max()) + 1 if n else 0
         grouped, code_start = group_by_code(codes, num_codes)
     else:
+        code_start = np.asarray(code_start)
         if code_start.ndim != 1 or code_start.size == 0 or code_start[0] != 0 or code_start[-1] != n:
             raise ValueError(f"code_start must run from 0 to the {n} entries (one offset per code and one "
                              f"after), got {code_start.size} offsets from {code_start[:1].tolist()} to "
