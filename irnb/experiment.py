@@ -113,9 +113,11 @@ class _Blocks(NamedTuple):
     count: np.ndarray  # (B,) lines laid out
 
 
-# Lines looked up at a time (a large run's lines in several batches): few calls, bounded
-# temporary arrays.
-_BATCH_LINES = 1 << 20
+# Lines looked up at a time (the runs' lines in several batches): each batch's temporary arrays
+# are small enough that the allocator hands the next batch the same memory again, where larger
+# ones come as fresh pages from the kernel, whose faulting and zeroing costs more than the
+# lookups themselves; a batch still holds enough lines that the per-call overhead stays small.
+_BATCH_LINES = 1 << 16
 
 
 def check_max_depth(value, name: str = "max_depth") -> int | None:
@@ -274,7 +276,8 @@ class Experiment:
             np.copyto(doc[s], NOT_IN_QRELS, where=ranks < length[s, :, None])
         if qrel_topic.size:
             tables = [self.runs[name].table for name in self.run_names]
-            index = key_table(qrel_topic, qrel_docno)  # only the judged documents: an unjudged one needs no id
+            # only the judged documents: an unjudged one needs no id
+            index = key_table(qrel_topic, qrel_docno, code_start=starts)
             run_blocks = np.searchsorted(blocks.run, np.arange(S + 1))  # run s: blocks run_blocks[s]:[s + 1]
             laid = np.cumsum(blocks.count)  # lines laid out up to and with each block
             lo = 0
@@ -312,9 +315,10 @@ class Experiment:
         block = np.repeat(np.arange(count.size, dtype=np.int32), count)  # the block of each line
         entry = find_keys(index, topic[block], docno, NOT_IN_QRELS)
         hit = np.flatnonzero(entry >= 0)
-        block = block[hit]
         line_start = np.r_[0, np.cumsum(count)[:-1]]
-        cell = (run[block] * T + topic[block]) * depth + (hit - line_start[block])
+        block_cell = (run * T + topic) * depth - line_start  # line i of a block: its cell is block_cell + i
+        cell = block_cell[block[hit]]
+        cell += hit
         doc.reshape(-1)[cell] = entry[hit]
 
     def _groups(self, groups) -> tuple[str, ...]:

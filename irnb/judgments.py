@@ -168,7 +168,11 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
     table = qrels.table
     codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
     position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
-    topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
+    if position.size == len(topics) and (position == np.arange(position.size)).all():
+        # topics met in their order (read_qrels sorts them): a copy of the codes, not a gather
+        topic_idx = np.array(codes, dtype=np.int32)
+    else:
+        topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
     keep = topic_idx >= 0
     everything = bool(keep.all())
     grades = table["grade"].to_numpy() if everything else table["grade"].to_numpy()[keep]
@@ -179,14 +183,15 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
             f"{table['docno'][row].as_py()!r}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}], "
             f"got {table['grade'][row].as_py()}"
         )
-    docno = (table["docno"] if everything else table["docno"].filter(pa.array(keep))).combine_chunks()
+    docno = table["docno"] if everything else table["docno"].filter(pa.array(keep))
+    docno = docno.chunk(0) if docno.num_chunks == 1 else docno.combine_chunks()  # one chunk: no copy
     topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32, copy=False)
     if topic_idx.size and not (topic_idx[1:] >= topic_idx[:-1]).all():  # read_qrels' tables are topic-sorted
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
         topic_idx, grades = topic_idx[order], grades[order]
         docno = docno.take(pa.array(order))
-    starts = np.zeros(len(topics) + 1, dtype=np.int64)  # entries of topic t: starts[t]:starts[t + 1]
-    np.cumsum(np.bincount(topic_idx, minlength=len(topics)), out=starts[1:])
+    # entries of topic t: starts[t]:starts[t + 1] (topic_idx ascends: a search per topic, no count per entry)
+    starts = np.searchsorted(topic_idx, np.arange(len(topics) + 1, dtype=np.int32)).astype(np.int64)
     return topic_idx, grades.astype(np.int8), docno, starts
 
 

@@ -22,7 +22,7 @@ from .ranking import DOCNO_TIES, comparable_scores
 from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
-           "repeated_rows", "KeyTable", "pair_key", "key_table", "find_keys", "sort_within", "group_by_code",
+           "repeated_rows", "KeyTable", "key_table", "find_keys", "sort_within", "group_by_code",
            "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "sorted_parts",
            "topic_blocks", "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
 
@@ -136,12 +136,14 @@ def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np
     equal = length == b.lengths[rows_b]
     start_a, start_b = a.starts[rows_a], b.starts[rows_b]
     longest = int(length.max(initial=0))
+    if longest <= 8:  # one word per string: every start is a valid read, every length a mask
+        differ = a.words[start_a]
+        differ ^= b.words[start_b]
+        differ &= LOW_BYTES[length]  # where lengths differ, equal is False already
+        return np.logical_and(equal, differ == 0, out=equal)
     for j in range(0, longest, 8):
-        if longest <= 8:  # one word per string: every start is a valid read
-            differ = a.words[start_a] ^ b.words[start_b]
-        else:
-            differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
-        differ &= LOW_BYTES[np.clip(length - j, 0, 8)]  # where lengths differ, equal is False already
+        differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
+        differ &= LOW_BYTES[np.clip(length - j, 0, 8)]
         equal &= differ == 0
     return equal
 
@@ -600,17 +602,18 @@ class KeyTable(NamedTuple):
     many pairs up at once (:func:`key_table`, :func:`find_keys`): a hash table whose buckets
     are laid out end to end, code by code. Code c owns the buckets ``base[c]:base[c + 1]``
     (``2**bits[c]`` of them, more than its entries, at most twice as many, one for a code
-    without entries); an entry of code c with 64-bit :func:`pair_key` k sits in bucket
-    ``base[c] + (k >> (64 - bits[c]))``, and bucket b holds the entries
-    ``entry[start[b]:start[b + 1]]`` (``key`` beside them). A key is only a filter: a match
-    is confirmed on the code and the string's bytes."""
+    without entries); an entry of code c whose string has the 64-bit key k (its
+    :func:`string_hash`) sits in bucket ``base[c] + (k >> (64 - bits[c]))``, and bucket b
+    holds the entries ``entry[start[b]:start[b + 1]]`` (the low 32 bits of their keys beside
+    them, in ``key``: the bucket is the top bits, so the low ones tell a bucket's keys apart).
+    A key is only a filter: a match is confirmed on the string's bytes (a bucket holds
+    entries of one code)."""
 
     start: np.ndarray  # (B + 1,) where each bucket starts in entry and key
-    key: np.ndarray  # (Q,) uint64, the entries' keys, bucket by bucket
-    entry: np.ndarray  # (Q,) the entries, bucket by bucket (within one: entry order)
+    key: np.ndarray  # (Q,) uint32, the low bits of the entries' keys, bucket by bucket
+    entry: np.ndarray  # (Q,) int32 (int64 from 2**31 entries), the entries, bucket by bucket (within one: entry order)
     base: np.ndarray  # (C + 1,) int64, the first bucket of every code
     shift: np.ndarray  # (C,) uint64, 64 - bits of every code: a key's bucket is its top bits
-    codes: np.ndarray  # (Q,) every entry's code, in entry order
     strings: StringBytes  # every entry's string, in entry order
 
 
@@ -619,17 +622,14 @@ class KeyTable(NamedTuple):
 _KEY_BITS = 64
 
 
-def pair_key(codes: np.ndarray, strings: StringBytes) -> np.ndarray:
-    """A 64-bit key of every (code, string) pair: the string's hash mixed with the code."""
+def _string_key(strings: StringBytes) -> np.ndarray:
+    """The 64-bit key of every string in a :class:`KeyTable`: its :func:`string_hash`, whose
+    last step (a multiply, then the top bits folded down) makes both its top bits (the
+    bucket) and its low bits (the filter) depend on every byte. Not mixed with the code: a
+    code's buckets are its own."""
     key = string_hash(strings)
     if _KEY_BITS < 64:
         key = key >> np.uint64(64 - _KEY_BITS) if _KEY_BITS else np.zeros_like(key)
-    mixed = codes.astype(np.uint64)
-    mixed += np.uint64(1)
-    mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
-    key ^= mixed
-    key *= np.uint64(0x94D049BB133111EB)  # the top bits (the bucket) depend on every bit of both
-    key ^= key >> np.uint64(31)
     return key
 
 
@@ -715,45 +715,85 @@ def group_by_code(codes: np.ndarray, num_codes: int) -> tuple[np.ndarray | None,
     return np.argsort(codes, kind="stable"), starts
 
 
-def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes) -> KeyTable:
-    """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...
-    (codes ≥ 0); a pair listed twice is kept twice, the earlier entry first.
+# Buckets placed at a time (whole codes, at least one): a part's buckets are numbered in 16
+# bits, which numpy sorts by radix (a single code with more buckets is sorted alone, more
+# slowly), and the temporaries of each part are small enough that the allocator reuses their
+# memory part after part, where qrels-long ones come as fresh pages from the kernel, whose
+# faulting and zeroing costs more than the placing itself.
+_TABLE_PART = 1 << 16
 
-    The entries are grouped by code (:func:`group_by_code`), then sorted within each code by
-    bucket (:func:`sort_within`: codes hold few entries each, so no sort of every entry at
-    once)."""
+
+def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes, *,
+              code_start: np.ndarray | None = None) -> KeyTable:
+    """The :class:`KeyTable` of the pairs (``codes[q]``, ``strings[q]``), q = 0, 1, ...
+    (codes ≥ 0); a pair listed twice is kept twice, the earlier entry first. ``code_start``,
+    when the codes ascend and the caller knows where each starts (code c's entries
+    ``code_start[c]:code_start[c + 1]``, as :func:`irnb.judgments.encode_qrels` gives them),
+    spares a pass over the codes.
+
+    The entries are grouped by code (:func:`group_by_code`), then sorted by bucket a part of
+    whole codes at a time (at most ``_TABLE_PART`` buckets, unless a code has more): a
+    stable sort of the buckets numbered within the part, which ascend with the codes."""
     strings = strings if isinstance(strings, StringBytes) else string_bytes(strings)
     codes = np.asarray(codes)
     n = codes.size
-    num_codes = int(codes.max()) + 1 if n else 0
-    grouped, code_start = group_by_code(codes, num_codes)
+    if code_start is None:
+        num_codes = int(codes.max()) + 1 if n else 0
+        grouped, code_start = group_by_code(codes, num_codes)
+    else:
+        code_start = np.asarray(code_start)
+        if code_start.ndim != 1 or code_start.size == 0 or code_start[0] != 0 or code_start[-1] != n:
+            raise ValueError(f"code_start must run from 0 to the {n} entries (one offset per code and one "
+                             f"after), got {code_start.size} offsets from {code_start[:1].tolist()} to "
+                             f"{code_start[-1:].tolist()}")
+        num_codes, grouped = code_start.size - 1, None
     counts = np.diff(code_start)
     bits = _bit_length(counts)  # count < 2**bits ≤ 2 count buckets (one bucket without entries)
     base = np.zeros(num_codes + 1, dtype=np.int64)
     np.cumsum(np.left_shift(1, bits), out=base[1:])
     shift = (64 - bits).astype(np.uint64)
-    key = pair_key(codes, strings)
-    local_bits = np.uint64(int(bits.max(initial=1)))
-    # within a code: its bucket in the top bits, the entry's place in the code's stretch in the
-    # low bits (a code's bucket and place both fit: 2 bits ≤ 64), sorted as values; once
-    # grouped, the codes ascend, so per-entry values of its code are repeats, not gathers
-    packed = key if grouped is None else key[grouped]
-    packed = packed >> np.repeat(shift, counts)
-    packed <<= local_bits
-    first_place = np.repeat(code_start[:-1], counts)
-    place = np.arange(n, dtype=np.uint64)
-    place -= first_place.view(np.uint64)
-    packed |= place
-    sort_within(packed, code_start)
-    place = np.bitwise_and(packed, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
-    place += first_place  # a code's entries stay within its stretch
-    entry = place if grouped is None else grouped[place]
-    packed >>= local_bits  # each entry's bucket within its code, in order
-    bucket = packed.view(np.int64)
-    bucket += np.repeat(base[:-1], counts)
-    start = np.zeros(int(base[-1]) + 1, dtype=np.int32 if n < 2**31 else np.int64)
-    np.cumsum(np.bincount(bucket, minlength=int(base[-1])), out=start[1:])
-    return KeyTable(start, key[entry], entry, base, shift, codes, strings)
+    position = np.int32 if n < 2**31 else np.int64
+    start = np.zeros(int(base[-1]) + 1, dtype=position)
+    key = np.empty(n, dtype=np.uint32)
+    entry = np.empty(n, dtype=position)
+    first_code = 0
+    while first_code < num_codes:  # codes first_code:last_code, entries lo:hi
+        lo = int(code_start[first_code])
+        last_code = max(first_code + 1, int(np.searchsorted(base, base[first_code] + _TABLE_PART, side="right")) - 1)
+        hi = int(code_start[last_code])
+        rows = slice(lo, hi) if grouped is None else grouped[lo:hi]
+        part = slice(first_code, last_code)
+        part_key = _string_key(StringBytes(strings.words, strings.starts[rows], strings.lengths[rows], strings.size))
+        _place_part(part_key, counts[part], shift[part], base[first_code:last_code + 1], start, key[lo:hi],
+                    entry[lo:hi])
+        if grouped is None:
+            entry[lo:hi] += lo
+        else:
+            entry[lo:hi] = rows[entry[lo:hi]]
+        start[int(base[first_code]) + 1:int(base[last_code]) + 1] += lo
+        first_code = last_code
+    return KeyTable(start, key, entry, base, shift, strings)
+
+
+def _place_part(part_key: np.ndarray, counts: np.ndarray, shift: np.ndarray, base: np.ndarray,
+                start: np.ndarray, key: np.ndarray, place: np.ndarray) -> None:
+    """Place the entries of some consecutive codes (``part_key`` their keys, code by code;
+    ``counts`` and ``shift`` of those codes, ``base`` their first buckets and the one after):
+    their bucket bounds into ``start`` (counted from the part's first entry), their keys' low
+    bits bucket by bucket into ``key``, and each one's row in the part into ``place``."""
+    buckets = int(base[-1] - base[0])
+    bucket = part_key >> np.repeat(shift, counts)  # within its code
+    bucket += np.repeat((base[:-1] - base[0]).view(np.uint64), counts)  # within the part: ascending with the code
+    bucket = bucket.astype(np.uint16 if buckets <= 1 << 16 else np.uint32)
+    place[:] = np.argsort(bucket, kind="stable")  # stable: a bucket's entries in entry order
+    # summed in start's own type: an accumulation cast on the way out takes a slow, buffered path
+    np.cumsum(np.bincount(bucket, minlength=buckets), dtype=start.dtype,
+              out=start[int(base[0]) + 1:int(base[-1]) + 1])
+    np.take(part_key.astype(np.uint32), place, out=key)  # the low bits
+
+
+# Pairs looked up at a time, for the reason of _TABLE_PART: part-sized temporaries are reused.
+_LOOKUP_PART = 1 << 16
 
 
 def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringBytes,
@@ -761,8 +801,9 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     """The entry of ``table`` holding each pair (``codes[i]``, ``strings[i]``) (its first,
     when listed twice), or ``missing`` (int64). One gather of bucket bounds for every pair,
     then one round per entry of the fullest bucket over the pairs whose bucket has that many
-    (a few rounds, over ever fewer pairs); keys that agree are confirmed on codes and bytes,
-    so a hash collision never makes a false match.
+    (a few rounds, over ever fewer pairs; about ``_LOOKUP_PART`` pairs at a time); keys that
+    agree are confirmed on the bytes (a code's buckets hold its own entries only), so a hash
+    collision never makes a false match.
 
     >>> t = key_table(np.array([0, 0, 1]), pa.array(["a", "b", "a"]))
     >>> find_keys(t, np.array([1, 0, 2, 0]), pa.array(["a", "a", "a", "c"])).tolist()
@@ -774,9 +815,19 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     if n == 0 or table.entry.size == 0:
         return out
     codes = np.asarray(codes)
+    for lo in range(0, n, _LOOKUP_PART):
+        hi = min(n, lo + _LOOKUP_PART)
+        part = StringBytes(strings.words, strings.starts[lo:hi], strings.lengths[lo:hi], strings.size)
+        _find_part(table, codes[lo:hi], part, out[lo:hi])
+    return out
+
+
+def _find_part(table: KeyTable, codes: np.ndarray, strings: StringBytes, out: np.ndarray) -> None:
+    """:func:`find_keys` of some pairs, their entries written into ``out`` (already
+    ``missing`` everywhere)."""
     known = (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
     code = np.where(known, codes, 0)
-    key = pair_key(codes, strings)
+    key = _string_key(strings)
     bucket = (key >> table.shift[code]).astype(np.int64)
     bucket += table.base[:-1][code]
     first = table.start[bucket].astype(np.int64)
@@ -784,17 +835,16 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     count = table.start[bucket] - first
     count[~known] = 0
     rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
-    first, count, key = first[rows], count[rows], key[rows]
+    first, count, low = first[rows], count[rows], key[rows].astype(np.uint32)  # the table keeps the low bits
     while rows.size:
-        same = table.key[first] == key
-        at = np.flatnonzero(same)
+        at = np.flatnonzero(table.key[first] == low)
         found = table.entry[first[at]]
         hit = rows[at]
-        confirmed = table.codes[found] == codes[hit]
-        confirmed &= strings_equal(strings, hit, table.strings, found)
+        # a bucket holds entries of its own code only: keys that agree leave the bytes to compare
+        confirmed = strings_equal(strings, hit, table.strings, found)
         out[hit[confirmed]] = found[confirmed]
         count -= 1
         go_on = count > 0
         go_on[at[confirmed]] = False  # found: the first entry holding it
-        rows, first, count, key = rows[go_on], first[go_on] + 1, count[go_on], key[go_on]
-    return out
+        left = np.flatnonzero(go_on)  # one pass over the mask, then gathers of the four arrays
+        rows, first, count, low = rows[left], first[left] + 1, count[left], low[left]

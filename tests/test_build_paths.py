@@ -315,7 +315,7 @@ def test_key_lookup_with_every_key_equal_tells_topics_and_docnos_apart(monkeypat
     """Every pair in one bucket under one key (the worst a hash can do): the entries found
     are still exactly the pairs whose topic and docno are equal, the first of a pair listed
     twice."""
-    monkeypatch.setattr(irnb_ordering, "pair_key", lambda codes, strings: np.zeros(codes.size, np.uint64))
+    monkeypatch.setattr(irnb_ordering, "_string_key", lambda strings: np.zeros(strings.starts.size, np.uint64))
     table = irnb_ordering.key_table(np.array([0, 1, 1, 0, 1]), pa.array(["a", "a", "b", "bb", "a"]))
     got = irnb_ordering.find_keys(table, np.array([1, 0, 0, 1, 2, 0]), pa.array(["a", "a", "b", "bb", "a", "bb"]))
     assert got.tolist() == [1, 0, -1, -1, -1, 3]

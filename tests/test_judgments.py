@@ -11,6 +11,7 @@ import pytest
 
 from irnb import read_qrels
 from irnb._grades import NO_DOC, UNJUDGED
+from irnb.ordering import encode_topics
 from irnb.judgments import NO_DOCUMENT, NOT_IN_QRELS, Judgments, encode_qrels, qrels_row_of
 from irnb.poolmask import PoolMask, PoolMaskError
 
@@ -71,6 +72,22 @@ def test_encode_qrels_keeps_the_given_topics_sorted_by_topic_then_docno():
     # the row of (topic, docno) pairs in those qrels: b of topic 1, x of topic 2, z unknown
     row = qrels_row_of(topic, docno, np.array([0, 1, 0], np.int32), pa.chunked_array([pa.array(["b", "x", "z"])]))
     assert row.tolist() == [1, 2, NOT_IN_QRELS]
+
+
+def test_encode_qrels_of_every_topic_in_order_is_that_of_any_other_topics():
+    """Qrels whose topics are exactly the topics asked for, met in their order (as read_qrels
+    leaves them), give the same arrays as through the topic lookup; the codes passed in are
+    copied, not taken (the Judgments make theirs read-only); a topic without entries starts
+    where the next does."""
+    qrels = read_qrels(pd.DataFrame({"qid": ["2", "1", "1", "2"], "docno": ["x", "b", "a", "w"],
+                                     "grade": [1, 0, 2, 3]}))
+    codes = encode_topics(qrels.table["topic"])
+    topic, grade, docno, start = encode_qrels(qrels, pa.array(["1", "2"]), codes)
+    assert topic.tolist() == [0, 0, 1, 1] and grade.tolist() == [2, 0, 3, 1]
+    assert docno.to_pylist() == ["a", "b", "w", "x"] and start.tolist() == [0, 2, 4]
+    assert not np.shares_memory(topic, codes[0])
+    topic, grade, docno, start = encode_qrels(qrels, pa.array(["0", "1", "2", "3"]))  # 0 and 3 have no entries
+    assert topic.tolist() == [1, 1, 2, 2] and grade.tolist() == [2, 0, 3, 1] and start.tolist() == [0, 0, 2, 4, 4]
 
 
 def test_the_arrays_are_read_only():

@@ -60,6 +60,60 @@ def test_group_by_code_moves_stretches_without_a_sort_and_keeps_rows_in_order():
     assert group_by_code(np.array([0, 0, 3]), 4)[0] is None
 
 
+@settings(max_examples=100, deadline=None)
+@given(entries=st.lists(st.tuples(st.integers(0, 6), docnos), max_size=40),
+       pairs=st.lists(st.tuples(st.integers(-1, 8), docnos), max_size=30),
+       part=st.sampled_from([1, 2, 5]), codes_in_order=st.booleans())
+def test_key_table_and_lookup_a_few_at_a_time_are_those_at_once(entries, pairs, part, codes_in_order):
+    """Tables placed in parts of whole codes (a code larger than a part alone in its part;
+    codes without entries between them) have the same buckets, keys and entries as one
+    placed at once; pairs looked up a few at a time find the first entry of each."""
+    entries = sorted(entries, key=lambda e: e[0]) if codes_in_order else entries
+    codes = np.array([c for c, _ in entries], dtype=np.int64)
+    strings = pa.array([d for _, d in entries], pa.string())
+    whole = key_table(codes, strings)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ordering, "_TABLE_PART", part)
+        patch.setattr(ordering, "_LOOKUP_PART", part)
+        parts = key_table(codes, strings)
+        got = find_keys(parts, np.array([c for c, _ in pairs], dtype=np.int64),
+                        pa.array([d for _, d in pairs], pa.string()))
+    for name in ("start", "key", "entry", "base", "shift"):
+        assert getattr(parts, name).tolist() == getattr(whole, name).tolist(), name
+    first = {}
+    for i, entry in enumerate(entries):
+        first.setdefault(entry, i)
+    assert got.tolist() == [first.get(pair, -1) for pair in pairs]
+
+
+def test_key_table_given_where_each_code_starts_is_the_table_found_from_the_codes():
+    codes = np.array([0, 0, 2, 2, 2, 3])  # code 1 without entries; code 2 lists "a" twice
+    strings = pa.array(["a", "b", "a", "c", "a", "b"])
+    found = key_table(codes, strings)
+    given = key_table(codes, strings, code_start=np.array([0, 2, 2, 5, 6]))
+    for name in ("start", "key", "entry", "base", "shift"):
+        assert getattr(given, name).tolist() == getattr(found, name).tolist(), name
+    more = key_table(codes, strings, code_start=np.array([0, 2, 2, 5, 6, 6]))  # a last code without entries
+    assert find_keys(more, np.array([4, 2, 3, 1]), pa.array(["a", "a", "b", "a"])).tolist() == [-1, 2, 5, -1]
+    with pytest.raises(ValueError, match=r"code_start must run from 0 to the 6 entries \(one offset per code "
+                                         r"and one after\), got 4 offsets from \[0\] to \[5\]"):
+        key_table(codes, strings, code_start=np.array([0, 2, 2, 5]))
+
+
+def test_key_table_of_a_code_with_more_buckets_than_16_bits_number():
+    """A code of 2**16 entries has 2**17 buckets, more than a part numbers in 16 bits: it is
+    placed alone, and every entry (the first of a pair listed twice) is found."""
+    many = 1 << 16
+    docno = [f"d{i}" for i in range(many)] + ["x", "d7", "x"]  # d7 again under code 1; x twice under code 1
+    codes = np.r_[np.zeros(many, np.int64), np.ones(3, np.int64)]
+    table = key_table(codes, pa.array(docno))
+    assert int(table.base[1]) == 2 * many  # code 0's buckets: beyond 16 bits
+    probe = np.r_[0, many - 1, 12345, many, many + 1]  # entries whose pairs are looked up
+    got = find_keys(table, codes[probe], pa.array([docno[i] for i in probe]))
+    assert got.tolist() == [0, many - 1, 12345, many, many + 1]
+    assert find_keys(table, np.array([1, 0]), pa.array(["x", "x"])).tolist() == [many, -1]
+
+
 @settings(max_examples=150, deadline=None)
 @given(entries=st.lists(st.tuples(st.integers(0, 6), docnos), max_size=40),
        pairs=st.lists(st.tuples(st.integers(-1, 8), docnos), max_size=30))
