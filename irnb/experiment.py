@@ -57,8 +57,8 @@ from .judgments import NO_DOCUMENT, NOT_IN_QRELS, Judgments, encode_qrels, read_
 from .params import COMPLETE, RUN_DEPTH
 from .params import ON_DUPLICATE, TREC_VERSION
 from .trecdata import Qrels, Run, check_duplicate_policy
-from .ordering import (KeyTable, check_compat, encode_topics, find_keys, key_table, remember_blocks, sorted_blocks,
-                       topic_blocks)
+from .ordering import (QRELS_ORDER, KeyTable, check_compat, encode_topics, find_keys, key_table, remember_blocks,
+                       sorted_blocks, topic_blocks)
 
 __all__ = ["Experiment", "MissingTopicsWarning", "check_max_depth", "few_names", "missing_topics_note"]
 
@@ -215,8 +215,10 @@ class Experiment:
         self.groups: tuple[str, ...] = self._groups(groups)  # validated before the arrays are built
         self.contributors = read_only(self._contributors(contributors))
         self.qrels = qrels
-        qrels_codes = encode_topics(qrels.table["topic"])
-        topics_pa = qrels_codes[1].take(pc.sort_indices(qrels_codes[1])).cast(pa.string())
+        known = topic_blocks(qrels.table, QRELS_ORDER)  # qrels that irnb ordered: their topics known
+        qrels_codes = None if known is not None else encode_topics(qrels.table["topic"])
+        topics_pa = (known[1] if known is not None
+                     else qrels_codes[1].take(pc.sort_indices(qrels_codes[1]))).cast(pa.string())
         self.topics: tuple[str, ...] = tuple(topics_pa.to_pylist())  # string order, as sorted() gives
         self.max_depth = None if max_depth is None else int(max_depth)
 

@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
-from .ordering import encode_topics, find_keys, key_table
+from .ordering import QRELS_ORDER, encode_topics, find_keys, key_table, topic_blocks
 from .params import RELEVANCE_LEVEL
 from .poolmask import POOLED_UNJUDGED, PoolMaskError, pooled_unjudged_of
 from .trecdata import Qrels
@@ -164,13 +164,21 @@ class Judgments:
 def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Array] | None = None
                   ) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
     """Qrels restricted to ``topics``: topic index, grade, docno and per-topic offsets.
-    ``codes`` is ``encode_topics(qrels.table["topic"])`` when the caller has it."""
+    ``codes`` is ``encode_topics(qrels.table["topic"])`` when the caller has it; without
+    it, the topic boundaries that :func:`irnb.trecdata.qrels_from_table` remembered for the
+    table give the codes (no pass over the topic strings), else the topics are encoded."""
     table = qrels.table
+    fresh = False  # whether topic_idx may be the codes themselves (made here, owned by no one)
+    if codes is None:
+        blocks = topic_blocks(table, QRELS_ORDER)
+        if blocks is not None:
+            fresh = True
+            codes = (np.repeat(np.arange(len(blocks[1]), dtype=np.int32), np.diff(blocks[0])), blocks[1])
     codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
     position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
     if position.size == len(topics) and (position == np.arange(position.size)).all():
-        # topics met in their order (read_qrels sorts them): a copy of the codes, not a gather
-        topic_idx = np.array(codes, dtype=np.int32)
+        # topics met in their order (read_qrels sorts them): the codes (a copy if the caller's), not a gather
+        topic_idx = codes if fresh else np.array(codes, dtype=np.int32)
     else:
         topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
     keep = topic_idx >= 0

@@ -24,7 +24,8 @@ from .params import TREC_VERSION
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
            "repeated_rows", "KeyTable", "key_table", "find_keys", "sort_within", "group_by_code",
            "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "sorted_parts",
-           "topic_blocks", "remember_blocks", "check_compat", "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES"]
+           "topic_blocks", "remember_blocks", "QRELS_ORDER", "check_compat", "COMPAT_VERSIONS", "raw_offsets",
+           "LOW_BYTES"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -264,6 +265,9 @@ def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = TRE
 # Experiment then needs neither a second check of the order nor the topic codes again.
 # Keyed by the (immutable) table's id; an entry goes when its table is freed.
 _TOPIC_BLOCKS: dict[int, tuple[weakref.ref, np.ndarray, pa.Array, str]] = {}
+#: the order remembered for a qrels table (topic, then docno, both ascending), in place of a
+#: run's trec_eval version
+QRELS_ORDER = "topic, docno"
 
 
 def remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compat: str = TREC_VERSION.default) -> None:
@@ -274,8 +278,8 @@ def remember_blocks(table: pa.Table, starts: np.ndarray, topics: pa.Array, compa
 
 def topic_blocks(table: pa.Table, compat: str = TREC_VERSION.default) -> tuple[np.ndarray, pa.Array] | None:
     """``(starts, topics)`` of a table known to be in trec_eval order (of trec_eval version
-    ``compat``): the rows of ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the
-    order is not known."""
+    ``compat``; for a qrels table, ``compat=QRELS_ORDER``: by topic, then docno): the rows of
+    ``topics[i]`` are ``starts[i]:starts[i + 1]``; None when the order is not known."""
     entry = _TOPIC_BLOCKS.get(id(table))
     if entry is None or entry[0]() is not table or entry[3] != compat:
         return None

@@ -27,7 +27,7 @@ from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame
-from .ordering import encode_topics, remember_blocks, repeated_rows, sorted_blocks, sorted_parts
+from .ordering import QRELS_ORDER, encode_topics, remember_blocks, repeated_rows, sorted_blocks, sorted_parts
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 
@@ -315,7 +315,34 @@ def qrels_from_table(
     table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit, repeats=repeats)
     if table.num_rows < rows:  # duplicates dropped (keep_first): the order of the rows kept
         order = topic_docno_order(table["docno"], codes, dictionary)
-    return Qrels(table=table if order is None else table.take(pa.array(order)), source=label)
+    ordered, starts, topics = _in_topic_docno_order(table, order, codes, dictionary)
+    remember_blocks(ordered, starts, topics, QRELS_ORDER)
+    return Qrels(table=ordered, source=label)
+
+
+def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.ndarray, dictionary: pa.Array
+                          ) -> tuple[pa.Table, np.ndarray, pa.Array]:
+    """The qrels ``table`` with its rows in ``order`` (None: as they are), ``order`` being
+    the (topic, docno) order of rows whose topic codes are ``codes``; and where each topic's
+    rows start in it (``starts``, one more than ``topics``, the topics in string order).
+
+    Only docno and grade are gathered row by row: the ordered topic column is each topic
+    repeated as many times as it has rows, in string order — the column as it is when the
+    topics already come in that order (a file sorted by topic), else built from the few
+    distinct topics rather than gathered from the whole column."""
+    by_name = pc.sort_indices(dictionary).to_numpy()
+    counts = np.bincount(codes, minlength=len(dictionary))[by_name]
+    topics = dictionary.take(pa.array(by_name[counts > 0]))
+    counts = counts[counts > 0]
+    starts = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    if order is None:
+        return table, starts, topics
+    in_place = bool((by_name == np.arange(by_name.size)).all()) and bool((codes[1:] >= codes[:-1]).all())
+    topic = table["topic"] if in_place else topics.take(
+        pa.array(np.repeat(np.arange(len(topics), dtype=np.int32), counts)))
+    rows = pa.array(order)
+    columns = [topic, table["docno"].take(rows), table["grade"].take(rows)]
+    return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
 
 
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:

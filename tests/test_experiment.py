@@ -269,3 +269,24 @@ def test_runs_of_short_docnos_meet_qrels_with_longer_ones(tmp_path):
     (tmp_path / "qrels.txt").write_text("1 0 A-d0 1\n1 0 A-d1 1\n1 0 aaaaaaaaa 0\n")
     exp = Experiment(str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"))
     assert evaluate(exp, ["P@2"]).means().loc["run.txt", "P@2"] == 1.0
+
+
+def test_remembered_qrels_topics_lay_out_as_encoded(tmp_path):
+    """Qrels read by irnb carry their topic boundaries; the same table without them (a Qrels
+    built from the table as it is) must give the Experiment the same topics and arrays."""
+    from trec_text import write_file
+    from irnb import Qrels
+    from irnb.ordering import QRELS_ORDER, topic_blocks
+
+    qrels = read_qrels(write_file(tmp_path / "q", "10 0 b 1\n10 0 a 0\n9 0 c 2\n9 0 a 1\n2 0 z -1\n7 0 x 1\n"))
+    plain = Qrels(table=pa.table({name: qrels.table[name].to_pylist() for name in ("topic", "docno", "grade")}))
+    assert topic_blocks(qrels.table, QRELS_ORDER) is not None and topic_blocks(plain.table, QRELS_ORDER) is None
+    run = pd.DataFrame({"qid": ["9", "9", "10", "10", "2", "3"], "docno": ["a", "c", "a", "zz", "z", "q"],
+                        "score": [2.0, 1.0, 1.0, 0.5, 1.0, 1.0]})
+    kept, again = Experiment(run, qrels, truth=qrels), Experiment(run, plain, truth=plain)
+    assert kept.topics == again.topics == ("10", "2", "7", "9")
+    assert kept.grade.tolist() == again.grade.tolist() == [[[0, UNJUDGED], [-1, NO_DOC], [NO_DOC, NO_DOC], [1, 2]]]
+    for mine, theirs in [(kept.judgments, again.judgments), (kept.truth, again.truth)]:
+        assert np.array_equal(mine.qrel_topic, theirs.qrel_topic)
+        assert np.array_equal(mine.topic_start, theirs.topic_start)
+        assert np.array_equal(mine.qrel_grade, theirs.qrel_grade) and mine.qrel_docno.equals(theirs.qrel_docno)

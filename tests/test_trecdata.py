@@ -64,3 +64,38 @@ def test_dataframe_row_without_a_run_name_is_an_error():
     frame = pd.DataFrame({"run": ["a", "a", None], "qid": "1", "docno": ["x", "y", "z"], "score": [3.0, 2.0, 1.0]})
     with pytest.raises(ValueError, match=r"DataFrame: row 2: expected a run name in column 'run', got nan"):
         read_runs(frame)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("10 0 b 1\n10 0 a 0\n9 0 c 2\n9 0 a 1\n2 0 z 0\n", "topics grouped, not in string order: topic column rebuilt"),
+    ("1 0 b 1\n1 0 a 0\n2 0 c 2\n2 0 a 1\n", "topics grouped in string order: topic column kept"),
+    ("1 0 b 1\n2 0 c 2\n1 0 a 0\n2 0 a 1\n", "topics sorted names but interleaved: not kept"),
+    ("2 0 a 1\n2 0 b 0\n1 0 c 2\n", "docnos in order, topics moved"),
+])
+def test_qrels_order_and_topic_blocks(tmp_path, text, name):
+    """Qrels rows are in (topic, docno) string order, equal to Arrow's own sort of the file's
+    rows, whichever way the topic column is made; the remembered topic boundaries are that
+    column's stretches (the Experiment reads its topics from them)."""
+    import pyarrow as pa
+    from irnb.ordering import QRELS_ORDER, topic_blocks
+
+    qrels = read_qrels(write_file(tmp_path / "q", text))
+    rows = [line.split() for line in text.splitlines()]
+    expected = pa.table({"topic": [r[0] for r in rows], "docno": [r[2] for r in rows],
+                         "grade": pa.array([int(r[3]) for r in rows], pa.int64())})
+    expected = expected.sort_by([("topic", "ascending"), ("docno", "ascending")])
+    assert qrels.table.equals(expected), name
+    starts, topics = topic_blocks(qrels.table, QRELS_ORDER)
+    column = qrels.table["topic"].to_pylist()
+    assert topics.to_pylist() == sorted(set(column))
+    assert starts.tolist() == [column.index(t) for t in topics.to_pylist()] + [len(column)]
+    assert topic_blocks(qrels.table) is None  # a run's trec_eval order is not claimed for qrels
+
+
+def test_qrels_keep_first_blocks(tmp_path):
+    from irnb.ordering import QRELS_ORDER, topic_blocks
+
+    qrels = read_qrels(write_file(tmp_path / "q", "2 0 b 1\n2 0 a 0\n1 0 a 2\n2 0 b 3\n"), on_duplicate="keep_first")
+    assert qrels.to_frame().values.tolist() == [["1", "a", 2], ["2", "a", 0], ["2", "b", 1]]
+    starts, topics = topic_blocks(qrels.table, QRELS_ORDER)
+    assert (starts.tolist(), topics.to_pylist()) == ([0, 1, 3], ["1", "2"])
