@@ -94,3 +94,25 @@ def test_the_arrays_are_read_only():
     j = _judgments()
     for array in (j.doc, j.qrel_topic, j.qrel_grade, j.topic_start, j.retrieved_rank, j.grade_array()):
         assert not array.flags.writeable
+
+
+@pytest.mark.parametrize("wanted", [["1", "10", "2"], ["10", "2"], ["1", "2", "3"], ["10"]])
+def test_encode_qrels_from_remembered_starts(tmp_path, wanted):
+    """Qrels read by irnb give encode_qrels their topic starts; the answer equals the one
+    from encoding the topic column, for every topic list (a topic left out or not in the
+    qrels makes the remembered starts wrong: they must not be used then)."""
+    from trec_text import write_file
+
+    qrels = read_qrels(write_file(tmp_path / "q", "2 0 b 1\n2 0 a 0\n10 0 c 3\n1 0 z -1\n1 0 y 2\n10 0 a 1\n"))
+    topics = pa.array(wanted, pa.string())
+    remembered = encode_qrels(qrels, topics)
+    encoded = encode_qrels(qrels, topics, encode_topics(qrels.table["topic"]))
+    for mine, theirs in zip(remembered, encoded, strict=True):
+        assert mine.equals(theirs) if isinstance(mine, pa.Array) else np.array_equal(mine, theirs)
+        assert isinstance(mine, pa.Array) or mine.dtype == theirs.dtype
+    by_topic = {"1": [("y", 2), ("z", -1)], "10": [("a", 1), ("c", 3)], "2": [("a", 0), ("b", 1)]}
+    topic_idx, grade, docno, starts = remembered
+    expected = [pair for t in wanted for pair in by_topic.get(t, [])]
+    assert list(zip(docno.to_pylist(), grade.tolist(), strict=True)) == expected
+    assert np.diff(starts).tolist() == [len(by_topic.get(t, [])) for t in wanted]
+    assert topic_idx.tolist() == [i for i, t in enumerate(wanted) for _ in by_topic.get(t, [])]
