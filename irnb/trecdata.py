@@ -326,22 +326,25 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
     the (topic, docno) order of rows whose topic codes are ``codes``; and where each topic's
     rows start in it (``starts``, one more than ``topics``, the topics in string order).
 
-    Only docno and grade are gathered row by row: the ordered topic column is each topic
-    repeated as many times as it has rows, in string order — the column as it is when the
-    topics already come in that order (a file sorted by topic), else built from the few
-    distinct topics rather than gathered from the whole column."""
+    When the topics already come in string order (a file sorted by topic, its docnos not),
+    the topic column is kept as it is: only docno and grade are gathered."""
+    heads = np.flatnonzero(codes[1:] != codes[:-1]) + 1 if codes.size else np.zeros(0, np.int64)
+    if heads.size + 1 == len(dictionary):  # every topic in one stretch (as files list them): no count per row
+        counts = np.zeros(len(dictionary), dtype=np.int64)
+        counts[codes[np.r_[0, heads]]] = np.diff(np.r_[0, heads, codes.size])
+    else:
+        counts = np.bincount(codes, minlength=len(dictionary))
     by_name = pc.sort_indices(dictionary).to_numpy()
-    counts = np.bincount(codes, minlength=len(dictionary))[by_name]
+    counts = counts[by_name]
     topics = dictionary.take(pa.array(by_name[counts > 0]))
     counts = counts[counts > 0]
     starts = np.r_[0, np.cumsum(counts)].astype(np.int64)
     if order is None:
         return table, starts, topics
-    in_place = bool((by_name == np.arange(by_name.size)).all()) and bool((codes[1:] >= codes[:-1]).all())
-    topic = table["topic"] if in_place else topics.take(
-        pa.array(np.repeat(np.arange(len(topics), dtype=np.int32), counts)))
     rows = pa.array(order)
-    columns = [topic, table["docno"].take(rows), table["grade"].take(rows)]
+    if not (bool((by_name == np.arange(by_name.size)).all()) and bool((codes[1:] >= codes[:-1]).all())):
+        return table.take(rows), starts, topics
+    columns = [table["topic"], table["docno"].take(rows), table["grade"].take(rows)]
     return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
 
 
