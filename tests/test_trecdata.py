@@ -67,7 +67,7 @@ def test_dataframe_row_without_a_run_name_is_an_error():
 
 
 @pytest.mark.parametrize("text, name", [
-    ("10 0 b 1\n10 0 a 0\n9 0 c 2\n9 0 a 1\n2 0 z 0\n", "topics grouped, not in string order: topic column rebuilt"),
+    ("10 0 b 1\n10 0 a 0\n9 0 c 2\n9 0 a 1\n2 0 z 0\n", "topics grouped, not in string order: topic column moved"),
     ("1 0 b 1\n1 0 a 0\n2 0 c 2\n2 0 a 1\n", "topics grouped in string order: topic column kept"),
     ("1 0 b 1\n2 0 c 2\n1 0 a 0\n2 0 a 1\n", "topics sorted names but interleaved: not kept"),
     ("2 0 a 1\n2 0 b 0\n1 0 c 2\n", "docnos in order, topics moved"),
