@@ -23,38 +23,38 @@ __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qre
            "parse_qrels_bytes", "parse_joined_runs"]
 
 
-# Bytes of the text scanned at a time by _fields_filled: its temporaries (a few bytes per byte)
+# Bytes of the text scanned at a time by _low_bytes: its temporaries (a byte or two per byte)
 # stay small enough to reuse the same memory from one piece to the next.
 _SCAN_BYTES = 1 << 18
+_LOW = ord("!")  # bytes below this are whitespace or control bytes
 
 
-def _fields_filled(data: bytes, delimiter: bytes) -> bool:
-    """Whether every field of every line is non-empty, split by ``delimiter`` alone, and no
-    line starts with ``#``: no separator or line end next to another (a doubled, leading or
-    trailing separator, a blank line), none at the text's start, no separator at its end,
-    no ``#`` after a line end, and no other byte below ``!`` (any other whitespace would
-    split differently in the exact parser; other control bytes go there too). A check of
-    the raw bytes, a piece at a time: the columns whose content is ignored need not be
-    converted to be seen empty."""
+def _low_bytes(data: bytes, delimiter: bytes) -> int | None:
+    """How many bytes below ``!`` the text holds (separators, line ends and any other
+    whitespace or control byte), or None when some field of some line would be empty, split
+    by ``delimiter`` alone, or some line starts with ``#``: two such bytes next to each
+    other (a doubled, leading or trailing separator, a blank line), one at the text's start,
+    a separator at its end, or a ``#`` after a line end. A check of the raw bytes, a piece
+    at a time: the columns whose content is ignored need not be converted to be seen empty.
+
+    The count tells the rest: a text whose every line has exactly ``k`` fields (pyarrow's
+    reader checks that) holds ``k - 1`` separators and a line end per line, so any other
+    byte below ``!`` (whitespace that would split differently in the exact parser, a
+    control byte) makes the count larger than that (see :func:`fast_table`)."""
     if not data or data[:1] in (delimiter, b"\n", b"#") or data.endswith(delimiter):
-        return False
+        return None
     text = np.frombuffer(data, dtype=np.uint8)
-    separator = delimiter[0]
-    for lo in range(0, text.size - 1, _SCAN_BYTES):
+    hashes = b"#" in data  # one fast byte search; most texts hold none, and skip the pairs' check
+    count = 0
+    for lo in range(0, text.size, _SCAN_BYTES):
         piece = text[lo:lo + _SCAN_BYTES + 1]  # one byte shared with the next piece: pairs across the cut
-        gap = piece == separator
-        end = piece == ord("\n")
-        gap |= end
-        if (gap[1:] & gap[:-1]).any():
-            return False
-        other = piece < ord("!")
-        if np.greater(other, gap, out=other).any():  # below '!', neither separator nor line end
-            return False
-        end = end[:-1]
-        end &= piece[1:] == ord("#")
-        if end.any():
-            return False
-    return True
+        low = piece < _LOW
+        if np.logical_and(low[1:], low[:-1]).any():
+            return None
+        count += int(np.count_nonzero(low[:_SCAN_BYTES]))  # the shared byte counted in its own piece
+        if hashes and np.logical_and(piece[:-1] == ord("\n"), piece[1:] == ord("#")).any():
+            return None
+    return count
 
 
 def _first_line_field(data: bytes, index: int) -> bytes:
@@ -118,7 +118,8 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
     # Empty fields (doubled, leading or trailing separators, blank lines), other whitespace
     # and comment lines need the exact parser; so does a line of the wrong field count,
     # which pyarrow rejects.
-    if not _fields_filled(data, delimiter):
+    low = _low_bytes(data, delimiter)
+    if low is None:
         return None
     try:
         table = pacsv.read_csv(
@@ -137,6 +138,10 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
             memory_pool=memory_pool,
         )
     except pa.ArrowException:
+        return None
+    # every line holds len(columns) - 1 separators and a line end (the last one may lack it):
+    # any more bytes below '!' are other whitespace or control bytes, for the exact parser
+    if low != table.num_rows * len(columns) - (not data.endswith(b"\n")):
         return None
     for name, kind in columns.items():
         if kind not in ("float", "int"):
