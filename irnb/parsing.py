@@ -237,6 +237,15 @@ def parse_run_bytes(data: bytes, label: str, *, memory_pool: pa.MemoryPool | Non
     return parse_run_exact(data, label)
 
 
+def _line_count(data: bytes) -> int:
+    """Lines in a text: its line ends, and one more when it does not end with one (a
+    vectorised count a piece at a time, as :func:`_low_bytes` scans; ``bytes.count``
+    compares one byte at a time)."""
+    text = np.frombuffer(data, dtype=np.uint8)
+    ends = sum(int(np.count_nonzero(text[lo:lo + _SCAN_BYTES] == ord("\n"))) for lo in range(0, text.size, _SCAN_BYTES))
+    return ends + (not data.endswith(b"\n"))
+
+
 def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.MemoryPool | None = None
                       ) -> tuple[pa.Table, np.ndarray, list[str]] | None:
     """Several run files' bytes parsed as one text on the fast path (one reader call, not
@@ -251,7 +260,7 @@ def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.
         return None
     if not cleaned or any(not data for data in cleaned):
         return None
-    sizes = np.array([data.count(b"\n") + (not data.endswith(b"\n")) for data in cleaned], dtype=np.int64)
+    sizes = np.array([_line_count(data) for data in cleaned], dtype=np.int64)
     table = fast_table(b"".join(data if data.endswith(b"\n") else data + b"\n" for data in cleaned), RUN_FAST,
                        memory_pool=memory_pool)
     if table is None or table.num_rows != int(sizes.sum()):
