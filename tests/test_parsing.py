@@ -292,3 +292,15 @@ def test_an_empty_iteration_is_an_error_naming_its_line(tmp_path):
     path = write_file(tmp_path / "q.txt", b"2 0 b 1\n1  a 1\n")
     with pytest.raises(ValueError, match=re.escape(f"{path}:2: ")):
         read_qrels(path)
+
+
+@pytest.mark.parametrize("scan_bytes", [1, 5, 1 << 16])
+def test_joined_runs_count_each_files_lines(scan_bytes, monkeypatch):
+    """Each file's lines, a last line without its line end included, whatever the pieces
+    the text is counted in: 2 lines, 1 line (no final newline), 3 lines."""
+    monkeypatch.setattr(parsing, "_SCAN_BYTES", scan_bytes)
+    texts = [b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n", b"2 Q0 c 1 3 u", b"1 Q0 d 1 1 v\n2 Q0 d 1 1 v\n3 Q0 d 1 1 v\n"]
+    table, sizes, tags = parsing.parse_joined_runs(texts, ["x", "y", "z"])
+    assert sizes.tolist() == [2, 1, 3]
+    assert tags == ["t", "u", "v"]
+    assert table["docno"].to_pylist() == ["a", "b", "c", "d", "d", "d"]
