@@ -17,7 +17,7 @@ import pyarrow.csv as pacsv
 
 from ._text import clean_text
 from .lines import check_utf8, data_lines, qrels_fields, run_fields
-from .ordering import raw_offsets
+from .ordering import as_arrow, raw_offsets
 
 __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qrels_exact", "parse_run_bytes",
            "parse_qrels_bytes", "parse_joined_runs"]
@@ -95,7 +95,7 @@ def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
         digits = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=len(chunk), offset=int(offsets[0]))
         if int(digits.min()) < ord("0") or int(digits.max()) > ord("9"):
             return None
-        chunks.append(pa.array(digits.astype(np.int64) - ord("0"), pa.int64()))
+        chunks.append(as_arrow(digits.astype(np.int64) - ord("0")))
     return pa.chunked_array(chunks, pa.int64())
 
 
