@@ -23,10 +23,9 @@ __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qre
            "parse_qrels_bytes", "parse_joined_runs"]
 
 
-# Bytes of the text scanned at a time by _low_bytes: its temporaries (a byte or two per byte)
-# stay below the size from which the C allocator maps fresh pages (128 KiB at first), so every
-# piece reuses the same memory, and the first scan of a process faults in no new pages.
-_SCAN_BYTES = 1 << 16
+# Bytes of the text scanned at a time by _low_bytes and _line_count: their temporaries (a byte
+# or two per byte) stay small enough to reuse the same memory from one piece to the next.
+_SCAN_BYTES = 1 << 18
 _LOW = ord("!")  # bytes below this are whitespace or control bytes
 
 
