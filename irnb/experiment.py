@@ -57,8 +57,8 @@ from .judgments import NO_DOCUMENT, NOT_IN_QRELS, Judgments, encode_qrels, read_
 from .params import COMPLETE, RUN_DEPTH
 from .params import ON_DUPLICATE, TREC_VERSION
 from .trecdata import Qrels, Run, check_duplicate_policy
-from .ordering import (QRELS_ORDER, KeyTable, check_compat, encode_topics, find_keys, key_table, remember_blocks,
-                       sorted_blocks, topic_blocks)
+from .ordering import (QRELS_ORDER, KeyTable, check_compat, encode_topics, find_keys, key_table, positions_in,
+                       remember_blocks, sorted_blocks, topic_blocks)
 
 __all__ = ["Experiment", "MissingTopicsWarning", "check_max_depth", "few_names", "missing_topics_note"]
 
@@ -245,8 +245,7 @@ class Experiment:
         ignored: dict[str, list[str]] = {}
         for s, (name, run) in enumerate(self.runs.items()):
             starts, run_topics = topic_blocks(run.table, self.compat)  # in string order
-            mapped = pc.index_in(run_topics, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
-            mapped = mapped.astype(np.int64)
+            mapped = positions_in(run_topics, topics)
             keep = mapped >= 0
             if not keep.any():
                 names = run_topics.to_pylist()

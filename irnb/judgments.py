@@ -26,10 +26,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
-from .ordering import QRELS_ORDER, encode_topics, find_keys, key_table, topic_blocks
+from .ordering import QRELS_ORDER, encode_topics, find_keys, key_table, positions_in, topic_blocks
 from .params import RELEVANCE_LEVEL
 from .poolmask import POOLED_UNJUDGED, PoolMaskError, pooled_unjudged_of
 from .trecdata import Qrels
@@ -175,7 +174,7 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
             known = blocks[0]
             codes = (np.repeat(np.arange(len(blocks[1]), dtype=np.int32), np.diff(blocks[0])), blocks[1])
     codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
-    position = pc.index_in(dictionary, value_set=topics).fill_null(-1).to_numpy(zero_copy_only=False)
+    position = positions_in(dictionary, topics)
     if position.size == len(topics) and (position == np.arange(position.size)).all():
         # topics met in their order (read_qrels sorts them): the codes (a copy if the caller's), not a gather
         topic_idx = codes if known is not None else np.array(codes, dtype=np.int32)

@@ -25,7 +25,7 @@ __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encod
            "repeated_rows", "KeyTable", "key_table", "find_keys", "sort_within", "group_by_code",
            "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "sorted_parts",
            "topic_blocks", "remember_blocks", "QRELS_ORDER", "check_compat", "COMPAT_VERSIONS", "raw_offsets",
-           "LOW_BYTES"]
+           "LOW_BYTES", "as_arrow", "positions_in"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -34,6 +34,37 @@ def raw_offsets(array: pa.Array) -> np.ndarray:
     raw = np.frombuffer(array.buffers()[1], dtype=np.int64 if large else np.int32)
     return raw[array.offset: array.offset + len(array) + 1]
 
+
+def as_arrow(values: np.ndarray) -> pa.Array:
+    """A 1-d numpy array of integers or floats as the Arrow array of the same type, sharing
+    its memory (copied first only when not contiguous), built from its buffer: ``pa.array``
+    first checks whether its input is a pandas object, and its first call in a process loads
+    pyarrow's pandas layer for that check, which a read of runs never needs. Other arrays
+    (booleans, whose Arrow form is packed bits) go through ``pa.array``.
+
+    >>> as_arrow(np.array([3, 1, 2])).to_pylist()
+    [3, 1, 2]
+    """
+    values = np.ascontiguousarray(values)
+    if values.ndim != 1 or values.dtype.kind not in "iuf" or not values.dtype.isnative:
+        return pa.array(values)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), values.size, [None, pa.py_buffer(values)])
+
+
+
+def positions_in(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
+    """The position of every value in ``value_set`` (int64), -1 where it is absent:
+    ``pc.index_in`` read without ``fill_null``, whose scalar would load pyarrow's pandas layer
+    (see :func:`as_arrow`).
+
+    >>> positions_in(pa.array(["b", "x", "a"]), pa.array(["a", "b"])).tolist()
+    [1, -1, 0]
+    """
+    found = pc.index_in(values, value_set=value_set)
+    if found.null_count == 0:
+        return found.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    as_float = found.to_numpy(zero_copy_only=False)  # the absent ones as NaN (positions < 2**31 are exact)
+    return np.where(np.isnan(as_float), -1, as_float).astype(np.int64)
 
 LOW_BYTES = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
 
@@ -175,7 +206,7 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
     n = len(topic)
     heads = _stretch_starts(topic)
     if heads.size * 4 <= n:
-        firsts = topic.take(pa.array(heads))
+        firsts = topic.take(as_arrow(heads))
         stretch = np.diff(np.r_[heads, n])
         if len(firsts) < 2 or pc.all(pc.less(firsts[:-1], firsts[1:])).as_py():
             # stretches in increasing string order (qrels as read_qrels sorts them): each is a
@@ -209,8 +240,8 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray,
     key = string_hash(table["docno"])
     key ^= mixed
     candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
-    topics = table["topic"].take(pa.array(candidates)).to_pylist()
-    docnos = table["docno"].take(pa.array(candidates)).to_pylist()
+    topics = table["topic"].take(as_arrow(candidates)).to_pylist()
+    docnos = table["docno"].take(as_arrow(candidates)).to_pylist()
     first_seen: dict[tuple[str, str], int] = {}
     rows, firsts = [], []
     for row, pair in zip(candidates.tolist(), zip(topics, docnos, strict=True), strict=True):
@@ -305,7 +336,7 @@ def break_ties(order: np.ndarray, ordered_key: np.ndarray | None, docno: pa.Chun
         first = np.r_[True, ~tie[slots[1:] - 1]]
         group = np.maximum.accumulate(np.where(first, slots, 0))
         rows = order[slots]
-        tied = pa.table({"group": pa.array(group), "docno": docno.take(pa.array(rows))})
+        tied = pa.table({"group": as_arrow(group), "docno": docno.take(as_arrow(rows))})
         within = pc.sort_indices(tied, sort_keys=[("group", "ascending"), ("docno", direction)]).to_numpy()
         order[slots] = rows[within]
 
@@ -334,7 +365,7 @@ def sorted_blocks(
     rank_of_code = np.empty(len(dictionary), dtype=np.int64)
     rank_of_code[by_name] = np.arange(len(dictionary))
     starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
-    topics = dictionary.take(pa.array(by_name))
+    topics = dictionary.take(as_arrow(by_name))
     key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
     presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
     if presorted:
@@ -347,7 +378,7 @@ def sorted_blocks(
     break_ties(order, ordered_key, table["docno"], DOCNO_TIES)
     if _identity(order):
         return table, starts, topics
-    take = pa.array(order)
+    take = as_arrow(order)
     if presorted:  # rows moved only within ties of one topic: the topic column stays
         return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
                          "score": table["score"].take(take)}), starts, topics
@@ -384,15 +415,15 @@ def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictiona
             order = np.argsort(key, kind="stable")
     ordered_key = key if presorted else key[order]
     break_ties(order, ordered_key, table["docno"], "descending")
-    topics_by_name = dictionary.take(pa.array(by_name))
+    topics_by_name = dictionary.take(as_arrow(by_name))
     blocks = []
     for per_topic in counts.reshape(parts, num_topics):
         present = np.flatnonzero(per_topic)
         starts = np.r_[0, np.cumsum(per_topic[present])].astype(np.int64)
-        blocks.append((starts, topics_by_name.take(pa.array(present))))
+        blocks.append((starts, topics_by_name.take(as_arrow(present))))
     if _identity(order):
         return table, blocks
-    take = pa.array(order)
+    take = as_arrow(order)
     if presorted:  # rows moved only within ties of one topic: the topic column stays
         return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
                          "score": table["score"].take(take)}), blocks

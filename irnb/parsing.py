@@ -17,44 +17,44 @@ import pyarrow.csv as pacsv
 
 from ._text import clean_text
 from .lines import check_utf8, data_lines, qrels_fields, run_fields
-from .ordering import raw_offsets
+from .ordering import as_arrow, raw_offsets
 
 __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qrels_exact", "parse_run_bytes",
            "parse_qrels_bytes", "parse_joined_runs"]
 
 
-# Bytes of the text scanned at a time by _fields_filled: its temporaries (a few bytes per byte)
-# stay small enough to reuse the same memory from one piece to the next.
+# Bytes of the text scanned at a time by _low_bytes and _line_count: their temporaries (a byte
+# or two per byte) stay small enough to reuse the same memory from one piece to the next.
 _SCAN_BYTES = 1 << 18
+_LOW = ord("!")  # bytes below this are whitespace or control bytes
 
 
-def _fields_filled(data: bytes, delimiter: bytes) -> bool:
-    """Whether every field of every line is non-empty, split by ``delimiter`` alone, and no
-    line starts with ``#``: no separator or line end next to another (a doubled, leading or
-    trailing separator, a blank line), none at the text's start, no separator at its end,
-    no ``#`` after a line end, and no other byte below ``!`` (any other whitespace would
-    split differently in the exact parser; other control bytes go there too). A check of
-    the raw bytes, a piece at a time: the columns whose content is ignored need not be
-    converted to be seen empty."""
+def _low_bytes(data: bytes, delimiter: bytes) -> int | None:
+    """How many bytes below ``!`` the text holds (separators, line ends and any other
+    whitespace or control byte), or None when some field of some line would be empty, split
+    by ``delimiter`` alone, or some line starts with ``#``: two such bytes next to each
+    other (a doubled, leading or trailing separator, a blank line), one at the text's start,
+    a separator at its end, or a ``#`` after a line end. A check of the raw bytes, a piece
+    at a time: the columns whose content is ignored need not be converted to be seen empty.
+
+    The count tells the rest: a text whose every line has exactly ``k`` fields (pyarrow's
+    reader checks that) holds ``k - 1`` separators and a line end per line, so any other
+    byte below ``!`` (whitespace that would split differently in the exact parser, a
+    control byte) makes the count larger than that (see :func:`fast_table`)."""
     if not data or data[:1] in (delimiter, b"\n", b"#") or data.endswith(delimiter):
-        return False
+        return None
     text = np.frombuffer(data, dtype=np.uint8)
-    separator = delimiter[0]
-    for lo in range(0, text.size - 1, _SCAN_BYTES):
+    hashes = b"#" in data  # one fast byte search; most texts hold none, and skip the pairs' check
+    count = 0
+    for lo in range(0, text.size, _SCAN_BYTES):
         piece = text[lo:lo + _SCAN_BYTES + 1]  # one byte shared with the next piece: pairs across the cut
-        gap = piece == separator
-        end = piece == ord("\n")
-        gap |= end
-        if (gap[1:] & gap[:-1]).any():
-            return False
-        other = piece < ord("!")
-        if np.greater(other, gap, out=other).any():  # below '!', neither separator nor line end
-            return False
-        end = end[:-1]
-        end &= piece[1:] == ord("#")
-        if end.any():
-            return False
-    return True
+        low = piece < _LOW
+        if np.logical_and(low[1:], low[:-1]).any():
+            return None
+        count += int(np.count_nonzero(low[:_SCAN_BYTES]))  # the shared byte counted in its own piece
+        if hashes and np.logical_and(piece[:-1] == ord("\n"), piece[1:] == ord("#")).any():
+            return None
+    return count
 
 
 def _first_line_field(data: bytes, index: int) -> bytes:
@@ -94,7 +94,7 @@ def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
         digits = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=len(chunk), offset=int(offsets[0]))
         if int(digits.min()) < ord("0") or int(digits.max()) > ord("9"):
             return None
-        chunks.append(pa.array(digits.astype(np.int64) - ord("0"), pa.int64()))
+        chunks.append(as_arrow(digits.astype(np.int64) - ord("0")))
     return pa.chunked_array(chunks, pa.int64())
 
 
@@ -118,7 +118,8 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
     # Empty fields (doubled, leading or trailing separators, blank lines), other whitespace
     # and comment lines need the exact parser; so does a line of the wrong field count,
     # which pyarrow rejects.
-    if not _fields_filled(data, delimiter):
+    low = _low_bytes(data, delimiter)
+    if low is None:
         return None
     try:
         table = pacsv.read_csv(
@@ -137,6 +138,10 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
             memory_pool=memory_pool,
         )
     except pa.ArrowException:
+        return None
+    # every line holds len(columns) - 1 separators and a line end (the last one may lack it):
+    # any more bytes below '!' are other whitespace or control bytes, for the exact parser
+    if low != table.num_rows * len(columns) - (not data.endswith(b"\n")):
         return None
     for name, kind in columns.items():
         if kind not in ("float", "int"):
@@ -231,6 +236,15 @@ def parse_run_bytes(data: bytes, label: str, *, memory_pool: pa.MemoryPool | Non
     return parse_run_exact(data, label)
 
 
+def _line_count(data: bytes) -> int:
+    """Lines in a text: its line ends, and one more when it does not end with one (a
+    vectorised count a piece at a time, as :func:`_low_bytes` scans; ``bytes.count``
+    compares one byte at a time)."""
+    text = np.frombuffer(data, dtype=np.uint8)
+    ends = sum(int(np.count_nonzero(text[lo:lo + _SCAN_BYTES] == ord("\n"))) for lo in range(0, text.size, _SCAN_BYTES))
+    return ends + (not data.endswith(b"\n"))
+
+
 def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.MemoryPool | None = None
                       ) -> tuple[pa.Table, np.ndarray, list[str]] | None:
     """Several run files' bytes parsed as one text on the fast path (one reader call, not
@@ -245,7 +259,7 @@ def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.
         return None
     if not cleaned or any(not data for data in cleaned):
         return None
-    sizes = np.array([data.count(b"\n") + (not data.endswith(b"\n")) for data in cleaned], dtype=np.int64)
+    sizes = np.array([_line_count(data) for data in cleaned], dtype=np.int64)
     table = fast_table(b"".join(data if data.endswith(b"\n") else data + b"\n" for data in cleaned), RUN_FAST,
                        memory_pool=memory_pool)
     if table is None or table.num_rows != int(sizes.sum()):

@@ -511,7 +511,8 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     ([1, 1, 1], -0.5)
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
+
+    from .ordering import positions_in
 
     from .judgments import NOT_IN_QRELS
     from .kernels import weighted_precision
@@ -532,8 +533,7 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     keys = []
     for which, s in enumerate(idx):
         table = experiment.runs[experiment.run_names[s]].table  # trec_eval order: topic blocks, rank order
-        codes = pc.index_in(table["topic"], value_set=pa.array(experiment.topics, pa.string()))
-        codes = codes.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        codes = positions_in(table["topic"], pa.array(experiment.topics, pa.string()))
         rows = np.flatnonzero(codes >= 0)
         first = np.zeros(T, dtype=np.int64)
         first[codes[rows[::-1]]] = rows[::-1]  # first row of each topic's block

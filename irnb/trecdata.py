@@ -27,7 +27,7 @@ from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame
-from .ordering import QRELS_ORDER, encode_topics, remember_blocks, repeated_rows, sorted_blocks, sorted_parts
+from .ordering import QRELS_ORDER, as_arrow, encode_topics, remember_blocks, repeated_rows, sorted_blocks, sorted_parts
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 
@@ -336,12 +336,12 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
         counts = np.bincount(codes, minlength=len(dictionary))
     by_name = pc.sort_indices(dictionary).to_numpy()
     counts = counts[by_name]
-    topics = dictionary.take(pa.array(by_name[counts > 0]))
+    topics = dictionary.take(as_arrow(by_name[counts > 0]))
     counts = counts[counts > 0]
     starts = np.r_[0, np.cumsum(counts)].astype(np.int64)
     if order is None:
         return table, starts, topics
-    rows = pa.array(order)
+    rows = as_arrow(order)
     if not (bool((by_name == np.arange(by_name.size)).all()) and bool((codes[1:] >= codes[:-1]).all())):
         return table.take(rows), starts, topics
     columns = [table["topic"], table["docno"].take(rows), table["grade"].take(rows)]

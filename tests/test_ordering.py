@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -10,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irnb import ordering
-from irnb.ordering import find_keys, group_by_code, key_table, sort_within, string_hash
+from irnb.ordering import as_arrow, find_keys, group_by_code, key_table, sort_within, string_hash
 
 docnos = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", max_size=30)
 
@@ -191,3 +196,31 @@ def test_sort_within_a_view_sorts_the_callers_values():
     sort_within(view, np.arange(0, 21, 2))
     assert view.tolist() == [v for pair in range(10) for v in (19 - 2 * pair, 20 - 2 * pair)]
     assert base[1::2].tolist() == [0] * 20
+
+
+@pytest.mark.parametrize("values", [np.array([3, -1, 2], np.int64), np.array([7, 0], np.int32),
+                                    np.array([2**63 + 1, 5], np.uint64), np.array([0.5, -2.0]),
+                                    np.arange(10)[::3], np.zeros(0, np.int64), np.array([True, False])])
+def test_as_arrow_gives_what_pa_array_gives(values):
+    """Integers and floats from their buffer (a strided view made contiguous first), booleans
+    through pa.array: the same type and values either way."""
+    out = as_arrow(values)
+    assert out.equals(pa.array(values)) and out.type == pa.array(values).type
+
+
+def test_reading_runs_never_loads_pyarrows_pandas_layer(tmp_path):
+    """Runs read alone and in a batch, sorted by topic name and with score ties to settle,
+    qrels read, the Experiment built and evaluated (every step that builds Arrow arrays from
+    numpy or looks topics up): pa.array's first call, or fill_null's scalar, would load the
+    pandas layer; as_arrow and positions_in do not."""
+    for i in range(3):
+        (tmp_path / f"r{i}").write_text("10 Q0 b 1 1 t\n10 Q0 c 2 1 t\n9 Q0 a 1 2 t\n9 Q0 d 2 3 t\n")
+    qrels = tmp_path.parent / f"{tmp_path.name}.qrels"  # beside the runs' folder, not in it
+    qrels.write_text("9 0 d 1\n10 0 c 2\n9 0 a 0\n")
+    code = ("import sys, irnb; irnb.read_runs([sys.argv[1] + '/r0']); runs = irnb.read_runs(sys.argv[1]); "
+            "ev = irnb.evaluate(irnb.Experiment(runs, irnb.read_qrels(sys.argv[2])), ['P@2', 'AP']); "
+            "print('pyarrow.pandas_compat' in sys.modules, ev['P@2'].shape)")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path), str(qrels)], capture_output=True, text=True,
+                         check=True,
+                         env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))
+    assert out.stdout.split() == ["False", "(3,", "2)"]  # 3 runs × 2 topics evaluated

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from conftest import shared_path
 from strategies import TREC_TOKEN, run_frames
 from trec_text import ranking_of, write_file
-from irnb import read_qrels, read_run
+from irnb import parsing, read_qrels, read_run
 from irnb._text import clean_text
 from irnb.parsing import (QRELS_FAST, RUN_FAST, fast_table, parse_qrels_bytes, parse_qrels_exact, parse_run_bytes,
                           parse_run_exact)
@@ -244,6 +244,8 @@ def test_fast_and_exact_paths_give_identical_qrels_tables(rows, grade_style, sep
     (b"1 Q0 a 1 1.5 t\n\n1 Q0 b 2 1 t\n", False),       # blank line
     (b"# c\n1 Q0 a 1 1.5 t\n", False),                  # comment
     (b"#c Q0 a 1 1.5 t\n1 Q0 a 1 1.5 t\n", False),      # comment with six fields
+    (b"1 Q0 a 1 1.5 t\n#c Q0 b 1 1.5 t\n", False),      # the same on line 2
+    (b"1 Q0 a#1 1 1.5 t\n1 Q0 b# 2 1 t\n", True),        # a '#' later on a line is text
     (b"1 Q0 a 1 1.5 t x\n", False),                     # trailing column
     (b"1\tQ0 a 1 1.5 t\n", False),                      # mixed separators
     (b"1  Q0 a 1 1.5 t\n", False),                      # doubled separator
@@ -261,8 +263,17 @@ def test_fast_and_exact_paths_give_identical_qrels_tables(rows, grade_style, sep
     (b"1 Q0 a\x0b1 1.5 t\n", False),                    # a vertical tab splits for the exact parser
     (b"1 Q0 a 1\x0c1.5 t\n", False),                    # so does a form feed
     (b"1 Q0 a\x01b 1 1.5 t\n", False),                  # a control byte: read by the exact parser
+    # six fields for pyarrow (a space-separated text), seven tokens for the exact parser: only
+    # the count of bytes below '!' tells
+    (b"1 Q0 a\tb 1 1.5 t\n", False),                    # a tab inside a field
+    (b"1 Q0 a 1 1.5 t\n1 Q0 b\x0bc 2 1 t\n", False),     # a vertical tab inside a field, line 2
+    (b"1 Q0 a 1 1.5 t\x0cx", False),                    # a form feed in the last field, no final newline
 ])
-def test_routing(data, fast):
+@pytest.mark.parametrize("scan_bytes", [1, 3, 1 << 18])
+def test_routing(data, fast, scan_bytes, monkeypatch):
+    """The same routing whatever the size of the pieces the raw bytes are scanned in
+    (pairs of bytes and the count across the cuts)."""
+    monkeypatch.setattr(parsing, "_SCAN_BYTES", scan_bytes)
     cleaned = clean_text(data, "x")
     assert (fast_table(cleaned, RUN_FAST) is not None) is fast
 
@@ -270,7 +281,8 @@ def test_routing(data, fast):
 def test_qrels_routing():
     assert fast_table(b"1 0 a 1\n1 0 b -2\n", QRELS_FAST) is not None
     for data in [b"1 0 a +1\n", b"1 0 a 0x1\n", b"1 0.5  a 1\n", b"1 0 a 1 x\n",
-                 b"2 0 b 1\n1  a 1\n", b"2 0 b 1\n1 0 a 1 \n", b"#2 0 b 1\n"]:  # an empty iteration, grade; a comment
+                 b"2 0 b 1\n1  a 1\n", b"2 0 b 1\n1 0 a 1 \n", b"#2 0 b 1\n",  # an empty iteration, grade; a comment
+                 b"1 0 a\tb 1\n"]:  # four fields for pyarrow, five tokens for the exact parser
         assert fast_table(data, QRELS_FAST) is None
 
 
@@ -280,3 +292,15 @@ def test_an_empty_iteration_is_an_error_naming_its_line(tmp_path):
     path = write_file(tmp_path / "q.txt", b"2 0 b 1\n1  a 1\n")
     with pytest.raises(ValueError, match=re.escape(f"{path}:2: ")):
         read_qrels(path)
+
+
+@pytest.mark.parametrize("scan_bytes", [1, 5, 1 << 16])
+def test_joined_runs_count_each_files_lines(scan_bytes, monkeypatch):
+    """Each file's lines, a last line without its line end included, whatever the pieces
+    the text is counted in: 2 lines, 1 line (no final newline), 3 lines."""
+    monkeypatch.setattr(parsing, "_SCAN_BYTES", scan_bytes)
+    texts = [b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n", b"2 Q0 c 1 3 u", b"1 Q0 d 1 1 v\n2 Q0 d 1 1 v\n3 Q0 d 1 1 v\n"]
+    table, sizes, tags = parsing.parse_joined_runs(texts, ["x", "y", "z"])
+    assert sizes.tolist() == [2, 1, 3]
+    assert tags == ["t", "u", "v"]
+    assert table["docno"].to_pylist() == ["a", "b", "c", "d", "d", "d"]
