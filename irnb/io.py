@@ -59,8 +59,8 @@ Rules (trec_eval's, unless marked *irnb*):
 
 Parsing (:mod:`irnb.parsing`) has two paths that give identical tables (a property test checks it): a fast one
 (pyarrow's CSV reader) for files with one kind of separator (all single spaces or all
-single tabs) and no comments, blank lines or trailing columns, and an exact line-by-line
-one for everything else and for every error. A file is always tried on the fast path
+single tabs) and no comments, blank lines, empty fields, control bytes or trailing columns,
+and an exact line-by-line one for everything else and for every error. A file is always tried on the fast path
 first; any surprise sends it to the line-by-line path, which reports the line.
 ``read_runs`` parses files on up to four threads while it reads the next ones, and small
 files a batch at a time (one fast-path parse and one ordering for the batch; any file that
