@@ -167,21 +167,20 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
     it, the topic boundaries that :func:`irnb.trecdata.qrels_from_table` remembered for the
     table give the codes (no pass over the topic strings), else the topics are encoded."""
     table = qrels.table
-    known = None  # the remembered topic starts: the codes are made here from them (owned by no one)
-    if codes is None:
-        blocks = topic_blocks(table, QRELS_ORDER)
-        if blocks is not None:
-            known = blocks[0]
-            codes = (np.repeat(np.arange(len(blocks[1]), dtype=np.int32), np.diff(blocks[0])), blocks[1])
-    codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
-    position = positions_in(dictionary, topics)
-    if position.size == len(topics) and (position == np.arange(position.size)).all():
-        # topics met in their order (read_qrels sorts them): the codes (a copy if the caller's), not a gather
-        topic_idx = codes if known is not None else np.array(codes, dtype=np.int32)
+    remembered = topic_blocks(table, QRELS_ORDER) if codes is None else None  # (starts, topics) or None
+    if remembered is not None:
+        dictionary = remembered[1]
+        codes = np.repeat(np.arange(len(dictionary), dtype=np.int32), np.diff(remembered[0]))  # made here: ours
     else:
-        known = None  # some topic left out or renumbered: the remembered starts do not apply
-        topic_idx = position.astype(np.int32)[codes]  # hashes the distinct topics only, not every row
-    keep = None if known is not None else topic_idx >= 0  # every topic kept, in order
+        codes, dictionary = encode_topics(table["topic"]) if codes is None else codes
+    position = positions_in(dictionary, topics)  # hashes the distinct topics only, not every row
+    in_order = position.size == len(topics) and bool((position == np.arange(position.size)).all())
+    if in_order:  # topics met in their order (read_qrels sorts them): every entry kept, codes as they are
+        topic_idx = codes if remembered is not None else np.array(codes, dtype=np.int32)
+        keep = None
+    else:
+        topic_idx = position.astype(np.int32)[codes]
+        keep = topic_idx >= 0
     everything = keep is None or bool(keep.all())
     grades = table["grade"].to_numpy() if everything else table["grade"].to_numpy()[keep]
     if grades.size and (grades.min() < MIN_GRADE or grades.max() > MAX_GRADE):
@@ -195,8 +194,8 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
     docno = table["docno"] if everything else table["docno"].filter(pa.array(keep))
     docno = docno.chunk(0) if docno.num_chunks == 1 else docno.combine_chunks()  # one chunk: no copy
     topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32, copy=False)
-    if known is not None:  # the table's own topic starts: already in topic order
-        return topic_idx, grades.astype(np.int8), docno, np.array(known, dtype=np.int64)
+    if in_order and remembered is not None:  # the table's own topic starts: already in topic order
+        return topic_idx, grades.astype(np.int8), docno, np.array(remembered[0], dtype=np.int64)
     if topic_idx.size and not (topic_idx[1:] >= topic_idx[:-1]).all():  # read_qrels' tables are topic-sorted
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
         topic_idx, grades = topic_idx[order], grades[order]

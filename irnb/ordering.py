@@ -497,25 +497,33 @@ def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dic
         return None, *_NO_REPEATS
     del key
     grouped, topic_start = group_by_code(rank, len(dictionary))
-    counts = np.diff(topic_start)
-    n = rank.size
-    local_bits = np.uint64(max(1, int(counts.max(initial=1) - 1).bit_length()))
     key = _prefix_key(docno_bytes)
-    if grouped is not None:
-        key = key[grouped]
-    key >>= local_bits
-    key <<= local_bits
-    first_place = np.repeat(topic_start[:-1], counts)
-    place = np.arange(n, dtype=np.uint64)
-    place -= first_place.view(np.uint64)
-    key |= place
-    sort_within(key, topic_start)
-    order = np.bitwise_and(key, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
-    order += first_place
+    order, key = _prefix_order(key if grouped is None else key[grouped], topic_start)
     if grouped is not None:
         order = grouped[order]
-    key >>= local_bits  # the docno's first bytes: equal within a topic, a tie
     return _ordered_with_repeats(order, key, docno, docno_bytes, topic_start[1:-1])
+
+
+def _prefix_order(prefix: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``prefix`` (uint64 first bytes of docnos, consumed) ordered by it within
+    each segment ``starts[i]:starts[i + 1]``, and their keys in that order, cut to the bits a
+    row's place left them (rows whose keys tie compare their docnos as strings, see
+    :func:`_ordered_with_repeats`): each row's place within its segment in the key's low bits,
+    so one sort of values (:func:`sort_within`) gives the order."""
+    counts = np.diff(starts)
+    local_bits = np.uint64(max(1, int(counts.max(initial=1) - 1).bit_length()))
+    key = prefix
+    key >>= local_bits
+    key <<= local_bits
+    first_place = np.repeat(starts[:-1], counts)
+    place = np.arange(prefix.size, dtype=np.uint64)
+    place -= first_place.view(np.uint64)
+    key |= place
+    sort_within(key, starts)
+    order = np.bitwise_and(key, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
+    order += first_place
+    key >>= local_bits  # the docno's first bytes: equal within a segment, a tie
+    return order, key
 
 
 _NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
@@ -584,19 +592,7 @@ def _sorted_group(docno: pa.ChunkedArray, starts: np.ndarray) -> tuple[np.ndarra
     inner = inner[:-1]
     if bool((prefix[1:] > prefix[:-1])[inner].all()):  # each stretch in order, no two first bytes alike
         return None, *_NO_REPEATS
-    counts = np.diff(starts)
-    local_bits = np.uint64(max(1, int(counts.max(initial=1) - 1).bit_length()))
-    key = prefix
-    key >>= local_bits
-    key <<= local_bits
-    first_place = np.repeat(starts[:-1], counts)
-    place = np.arange(prefix.size, dtype=np.uint64)
-    place -= first_place.view(np.uint64)
-    key |= place
-    sort_within(key, starts)
-    order = np.bitwise_and(key, (np.uint64(1) << local_bits) - np.uint64(1), out=place).view(np.int64)
-    order += first_place
-    key >>= local_bits
+    order, key = _prefix_order(prefix, starts)
     return _ordered_with_repeats(order, key, docno, docno_bytes, starts[1:-1])
 
 

@@ -512,12 +512,11 @@ def unjudged_overlap(experiment: Experiment, run_a: str, run_b: str, *, measurem
     """
     import pyarrow as pa
 
-    from .ordering import positions_in
-
     from .judgments import NOT_IN_QRELS
     from .kernels import weighted_precision
     from .measures import CUTOFF, parse_measure
     from .metrics import evaluate
+    from .ordering import positions_in
 
     owner = "unjudged_overlap"
     k = CUTOFF.validate(measurement_depth, owner)
