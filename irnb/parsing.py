@@ -101,7 +101,8 @@ def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
 
 
-def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPool | None = None) -> pa.Table | None:
+def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPool | None = None,
+               threads: bool = False) -> pa.Table | None:
     """pyarrow's CSV reader, for files whose every line is exactly ``len(columns)`` fields
     separated by single spaces (or single tabs), without comments or blank lines. Returns
     None whenever the file needs the exact line-by-line parser (which also reports errors).
@@ -109,7 +110,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
     ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
     must be non-empty; not converted, so not in the table), ``float`` (finite float64),
     ``int`` (decimal integer, int64). ``memory_pool`` holds the table's buffers (default:
-    Arrow's).
+    Arrow's); with ``threads``, pyarrow parses blocks of the text on its own threads.
     """
     if not data:
         return None
@@ -124,7 +125,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
     try:
         table = pacsv.read_csv(
             pa.BufferReader(data),  # read in place (a Python file object would be copied from, block by block)
-            read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=False),
+            read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=threads),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
                 newlines_in_values=False, ignore_empty_lines=False,
@@ -268,9 +269,14 @@ def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.
     return table.select(["topic", "docno", "score"]), sizes, tags
 
 
+# Qrels texts at least this large are parsed by pyarrow's threads: a qrels file is read alone
+# (nothing else to parse beside it), and only very deep judgments reach this size.
+_THREADED_QRELS_BYTES = 64 << 20
+
+
 def parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None]:
     data = clean_text(data, label)
-    table = fast_table(data, QRELS_FAST)
+    table = fast_table(data, QRELS_FAST, threads=len(data) >= _THREADED_QRELS_BYTES)
     if table is not None:
         return table.select(["topic", "docno", "grade"]), None
     return parse_qrels_exact(data, label)
