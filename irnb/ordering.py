@@ -221,6 +221,11 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
 
 _NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
+# Rows of stretches checked at a time by repeated_in_stretches (a whole stretch, however long),
+# for the reason of _STRETCH_ROWS; its temporaries (the bytes, positions, keys and their sorted
+# copy) are reused from group to group when a group's are at most a few hundred KiB each.
+_REPEAT_ROWS = 1 << 15
+
 
 def repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows whose (topic, docno) occurred on an earlier row, and that earlier row (int64,
@@ -285,7 +290,7 @@ def stretch_heads(codes: np.ndarray, *, sizes: np.ndarray | None = None) -> np.n
 def repeated_in_stretches(docno: pa.ChunkedArray | pa.Array, heads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`repeated_rows` of rows whose topics lie each in one stretch, starting at
     ``heads`` (:func:`stretch_heads`): the docnos of a group of stretches at a time (about
-    ``_STRETCH_ROWS`` rows, at least one stretch) hashed and sorted stretch by stretch
+    ``_REPEAT_ROWS`` rows, at least one stretch) hashed and sorted stretch by stretch
     (:func:`sort_within`), so no temporary is as long as the column; equal neighbours
     within a stretch are the candidates, checked exactly.
 
@@ -296,9 +301,9 @@ def repeated_in_stretches(docno: pa.ChunkedArray | pa.Array, heads: np.ndarray) 
     bounds = np.r_[heads, n]
     found_rows, found_firsts = [], []
     lo = 0
-    while lo < heads.size:  # stretches lo..hi-1: those that end within _STRETCH_ROWS rows, at least one
+    while lo < heads.size:  # stretches lo..hi-1: those that end within _REPEAT_ROWS rows, at least one
         a = int(bounds[lo])
-        hi = max(lo + 1, int(np.searchsorted(bounds, a + _STRETCH_ROWS, side="right")) - 1)
+        hi = max(lo + 1, int(np.searchsorted(bounds, a + _REPEAT_ROWS, side="right")) - 1)
         b = int(bounds[hi])
         starts = bounds[lo:hi + 1] - a
         key = string_hash(docno.slice(a, b - a))
@@ -462,7 +467,8 @@ def _tied_places(tie: np.ndarray, rows: np.ndarray | None, docno: pa.ChunkedArra
     tie), and the row each takes once every stretch of tied places is sorted by docno
     ``direction`` (``rows``: the row at every place; None: place i holds row i)."""
     at = np.flatnonzero(tie)
-    slots = np.union1d(at, at + 1)
+    slots = np.sort(np.r_[at, at + 1])  # a place tied on both sides comes twice: once kept
+    slots = slots[np.r_[True, slots[1:] != slots[:-1]]]
     # each stretch of tied places is one group, named by its first place
     first = np.r_[True, ~tie[slots[1:] - 1]]
     group = np.maximum.accumulate(np.where(first, slots, 0))
@@ -585,12 +591,27 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
 
 def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:
     """The rows of ``n`` when the stretches starting at ``heads`` (each kept as it is) are
-    put in the order of their distinct ``rank``: a counting placement, no sort of rows."""
-    stretch = np.diff(np.r_[heads, n])
-    by = np.argsort(rank)  # distinct ranks: one order
-    moved = heads[by]
-    moved -= np.r_[0, np.cumsum(stretch[by])[:-1]]  # shift from each stretch's new place to its old one
-    return np.repeat(moved, stretch[by]) + np.arange(n)
+    put in the order of their distinct ``rank``: a counting placement, no sort of rows; one
+    array of n positions (int32 when they fit), the steps from row to row summed in place.
+
+    >>> _stretches_moved(np.array([0, 2, 3]), 5, np.array([2, 0, 1])).tolist()
+    [2, 3, 4, 0, 1]
+    """
+    position = np.int32 if n < 2**31 else np.int64
+    top = int(rank.max(initial=-1)) + 1
+    if top <= 4 * rank.size:  # ranks dense enough to be placed by counting (topic ranks are), not sorted
+        place = np.full(top, -1, dtype=np.int64)
+        place[rank] = np.arange(rank.size)
+        by = place[place >= 0]
+    else:
+        by = np.argsort(rank)  # distinct ranks: one order
+    first = heads[by]
+    last = np.r_[heads[1:], n][by] - 1
+    step = np.ones(n, dtype=position)
+    if n:
+        # where each stretch starts in the new order: a jump from the last row of the one before
+        step[np.r_[0, np.cumsum(last - first + 1)[:-1]]] = np.r_[first[0], first[1:] - last[:-1]]
+    return np.cumsum(step, dtype=position, out=step)
 
 
 def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array) -> np.ndarray | None:
@@ -663,10 +684,9 @@ def _prefix_order(prefix: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, n
     return order, key
 
 
-# Rows of stretches sorted at a time by _stretches_sorted and repeated_in_stretches (a whole
-# stretch, however long): their temporaries, a few dozen bytes a row, stay small enough for
-# the C allocator to reuse its memory from one group to the next rather than map (and the
-# kernel zero) fresh pages.
+# Rows of stretches sorted at a time by _stretches_sorted (a whole stretch, however long): its
+# temporaries, a few dozen bytes a row, stay small enough for the C allocator to reuse its
+# memory from one group to the next rather than map (and the kernel zero) fresh pages.
 _STRETCH_ROWS = 1 << 17
 
 
@@ -843,7 +863,7 @@ def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
                 todo[i:i + k] = False
     width_bits = _bit_length(np.maximum(sizes, 1) - 1)  # a segment of n values fits 2**bits ≥ n
     padding = np.iinfo(values.dtype).max
-    for bits in np.unique(width_bits[todo]).tolist():
+    for bits in (np.unique(width_bits[todo]).tolist() if todo.any() else []):
         segments = np.flatnonzero((width_bits == bits) & todo)
         width = 1 << bits
         if width >= _LONG_SEGMENT:

@@ -284,7 +284,7 @@ def test_repeats_found_a_group_of_stretches_at_a_time_are_the_hashed_ones(stretc
     heads = ordering.stretch_heads(codes)
     assert heads.tolist() == np.r_[0, np.cumsum([len(s) for s in stretches])[:-1]].tolist()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ordering, "_STRETCH_ROWS", group_rows)
+        patch.setattr(ordering, "_REPEAT_ROWS", group_rows)
         rows, firsts = ordering.repeated_in_stretches(table["docno"], heads)
     want_rows, want_firsts = ordering.repeated_rows(table, codes)
     assert rows.tolist() == want_rows.tolist() and firsts.tolist() == want_firsts.tolist()
