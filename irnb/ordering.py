@@ -561,22 +561,16 @@ def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictiona
     return _in_order(table, order, tie), blocks
 
 
-# Most blocks of consecutive rows that a table put in order keeps as slices of the one given,
-# rather than copying every row (topics numbered 401 to 1400 come in two blocks in string
-# order, 1000-1400 then 401-999); more would slow every later pass over the columns' chunks.
-_KEPT_BLOCKS = 64
-
-
 def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.Table:
     """``table`` (topic, docno, score) with its rows in ``order`` (None: as they are), the
     rows at places that ``tie`` (see :func:`_score_order`) then ordered by docno as trec_eval
     orders them; the same object when no row moves.
 
-    A column is copied only where it must be: when ``order`` moves a few blocks of rows whole
-    (the stretches of topics that the file lists in another order than by name), the columns
-    are those blocks, sliced; docnos that move among tied rows are gathered, and so are the
-    scores, unless the tied rows' scores are equal as stored (not only as compared)."""
-    n = table.num_rows
+    When rows move only among tied rows (the usual file whose topics come in name order),
+    the topic column stays, and so does the score column when the tied rows' scores are
+    equal as stored (not only as compared): only the docnos are gathered. (A table whose
+    rows ``order`` moves is gathered whole: keeping slices of the given columns instead
+    spares little time and, beside the freed ones, holds the C allocator's memory longer.)"""
     held = rows = None
     if tie.any():
         slots, rows = _tied_places(tie, order, table["docno"], DOCNO_TIES)
@@ -585,35 +579,20 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
         slots, rows, held = slots[moved], rows[moved], held[moved]
         if slots.size == 0:
             held = rows = None
-    if order is None and held is None:
-        return table
-    blocks = [(0, n)]  # (first row, rows) of every block of consecutive rows, in their new order
     if order is not None:
-        cut = np.flatnonzero(np.diff(order) != 1)
-        cut += 1
-        if cut.size >= _KEPT_BLOCKS:
-            if held is not None:
-                order[slots] = rows
-            return table.take(as_arrow(order))
-        starts = np.r_[0, cut]
-        blocks = list(zip(order[starts].tolist(), np.diff(np.r_[starts, n]).tolist(), strict=True))
-
-    def sliced(name: str) -> pa.ChunkedArray:
-        if len(blocks) == 1:
-            return table[name]
-        chunks = [chunk for start, length in blocks for chunk in table[name].slice(start, length).chunks]
-        return pa.chunked_array(chunks, type=table.schema.field(name).type)
-
+        if held is not None:
+            order[slots] = rows
+        return table.take(as_arrow(order))
     if held is None:
-        return pa.table({"topic": sliced("topic"), "docno": sliced("docno"), "score": sliced("score")})
-    if order is None:
-        order = np.arange(n)
+        return table
+    order = np.arange(table.num_rows)
     order[slots] = rows
     take = as_arrow(order)
-    stored = table["score"].take(as_arrow(np.r_[rows, held])).to_numpy().view(np.int64)  # bits: -0.0 is not 0.0
-    kept = bool((stored[:rows.size] == stored[rows.size:]).all())
-    return pa.table({"topic": sliced("topic"), "docno": table["docno"].take(take),
-                     "score": sliced("score") if kept else table["score"].take(take)})
+    score = table["score"]
+    stored = score.take(as_arrow(np.r_[rows, held])).to_numpy().view(np.int64)  # bits: -0.0 is not 0.0
+    if not bool((stored[:rows.size] == stored[rows.size:]).all()):
+        score = score.take(take)
+    return pa.table({"topic": table["topic"], "docno": table["docno"].take(take), "score": score})
 
 
 def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:

@@ -305,14 +305,3 @@ def test_stretch_heads_of_joined_runs_part_at_each_run():
     assert ordering.stretch_heads(np.array([0, 0, 1, 0, 1]), sizes=np.array([3, 2])).tolist() == [0, 2, 3, 4]
     assert ordering.stretch_heads(np.array([0, 1, 0, 1]), sizes=np.array([4])) is None
 
-
-def test_topics_listed_out_of_name_order_are_moved_as_slices_of_the_given_columns():
-    """Topics 9 then 10 ('10' sorts first as a string), each in score order, no ties: two
-    blocks of rows swap places, and the ordered columns share the given ones' memory."""
-    table = pa.table({"topic": ["9", "9", "10", "10"], "docno": ["a", "b", "c", "d"], "score": [2.0, 1.0, 2.0, 1.0]})
-    ordered, starts, topics = ordering.sorted_blocks(table)
-    assert ordered["docno"].to_pylist() == ["c", "d", "a", "b"] and topics.to_pylist() == ["10", "9"]
-    assert starts.tolist() == [0, 2, 4]
-    for name in ("topic", "docno", "score"):
-        given = table[name].chunk(0).buffers()[-1].address
-        assert {chunk.buffers()[-1].address for chunk in ordered[name].chunks} == {given}
