@@ -2,9 +2,9 @@
 
 A string column's bytes read as 8-byte words (:class:`StringBytes`), hashed and compared
 without a Python loop over rows; topics encoded as integer codes (:func:`encode_topics`);
-the rows repeated within a topic (:func:`repeated_rows`); a run's rows sorted by topic,
-then score descending as trec_eval compares scores, then docno descending
-(:func:`sorted_blocks`), with the blocks remembered for a table already in that order
+the rows repeated within a topic (:func:`repeated_rows`, :func:`repeated_in_stretches`);
+a run's rows sorted by topic, then score descending as trec_eval compares scores, then
+docno descending (:func:`sorted_blocks`), with the blocks remembered for a table already in that order
 (:func:`remember_blocks`, :func:`topic_blocks`). :mod:`irnb.io` and
 :mod:`irnb.experiment` build on these; the rules they implement are :mod:`irnb.io`'s.
 """
@@ -410,9 +410,9 @@ def _score_order(descending: np.ndarray, change: np.ndarray, distinct: int, rank
     64-bit key."""
     n = descending.size
     if int(np.count_nonzero(change)) + 1 == distinct:  # every topic in one stretch
-        tie = descending[1:] < descending[:-1]  # a score higher than the one before it...
+        tie = descending[1:] < descending[:-1]  # first, where a score is higher than the one before it...
         np.greater(tie, change, out=tie)  # ...within a stretch
-        if not tie.any():
+        if not tie.any():  # none: the array holds the ties instead
             np.equal(descending[1:], descending[:-1], out=tie)
             np.greater(tie, change, out=tie)
             heads = np.flatnonzero(change)
