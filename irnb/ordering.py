@@ -306,7 +306,9 @@ def repeated_in_stretches(docno: pa.ChunkedArray | pa.Array, heads: np.ndarray) 
         hi = max(lo + 1, int(np.searchsorted(bounds, a + _REPEAT_ROWS, side="right")) - 1)
         b = int(bounds[hi])
         starts = bounds[lo:hi + 1] - a
-        key = string_hash(docno.slice(a, b - a))
+        # the hash's low 32 bits as the key: numpy sorts them about twice as fast as 64, and the
+        # rows of one topic seldom share them (the candidates are checked exactly)
+        key = string_hash(docno.slice(a, b - a)).astype(np.uint32)
         ordered = key.copy()  # the keys in row order name the candidates, if any
         sort_within(ordered, starts)
         same = ordered[1:] == ordered[:-1]
