@@ -2,9 +2,9 @@
 
 A string column's bytes read as 8-byte words (:class:`StringBytes`), hashed and compared
 without a Python loop over rows; topics encoded as integer codes (:func:`encode_topics`);
-the rows repeated within a topic (:func:`repeated_rows`); a run's rows sorted by topic,
-then score descending as trec_eval compares scores, then docno descending
-(:func:`sorted_blocks`), with the blocks remembered for a table already in that order
+the rows repeated within a topic (:func:`repeated_rows`, :func:`repeated_in_stretches`);
+a run's rows sorted by topic, then score descending as trec_eval compares scores, then
+docno descending (:func:`sorted_blocks`), with the blocks remembered for a table already in that order
 (:func:`remember_blocks`, :func:`topic_blocks`). :mod:`irnb.io` and
 :mod:`irnb.experiment` build on these; the rules they implement are :mod:`irnb.io`'s.
 """
@@ -22,10 +22,10 @@ from .ranking import DOCNO_TIES, comparable_scores
 from .params import TREC_VERSION
 
 __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encode_topics",
-           "repeated_rows", "KeyTable", "key_table", "find_keys", "sort_within", "group_by_code",
-           "topic_docno_order", "topic_docno_order_and_repeats", "break_ties", "sorted_blocks", "sorted_parts",
-           "topic_blocks", "remember_blocks", "QRELS_ORDER", "check_compat", "COMPAT_VERSIONS", "raw_offsets",
-           "LOW_BYTES", "as_arrow", "positions_in"]
+           "repeated_rows", "stretch_heads", "repeated_in_stretches", "KeyTable", "key_table", "find_keys",
+           "sort_within", "group_by_code", "topic_docno_order", "topic_docno_order_and_repeats", "break_ties",
+           "sorted_blocks", "sorted_parts", "topic_blocks", "remember_blocks", "QRELS_ORDER", "check_compat",
+           "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES", "as_arrow", "positions_in"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -219,8 +219,23 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), encoded.dictionary
 
 
+_NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+# Rows of stretches checked at a time by repeated_in_stretches (a whole stretch, however long),
+# for the reason of _STRETCH_ROWS; its temporaries (the bytes, positions, keys and their sorted
+# copy) are reused from group to group when a group's are at most a few hundred KiB each.
+_REPEAT_ROWS = 1 << 15
+
+
 def repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row."""
+    """Rows whose (topic, docno) occurred on an earlier row, and that earlier row (int64,
+    by row); ``topic_codes``: an integer per row, equal for rows of one topic (see
+    :func:`repeated_in_stretches`, for rows whose topics lie each in one stretch).
+
+    >>> t = pa.table({"topic": ["1", "1", "2", "1"], "docno": ["a", "b", "a", "a"]})
+    >>> [r.tolist() for r in repeated_rows(t, np.array([0, 0, 1, 0]))]
+    [[3], [0]]
+    """
     key = string_hash(table["docno"])
     mixed = topic_codes.astype(np.uint64)
     mixed *= np.uint64(0xC2B2AE3D27D4EB4F)
@@ -236,15 +251,90 @@ def repeated_rows(table: pa.Table, topic_codes: np.ndarray) -> tuple[np.ndarray,
     sort_within(key, starts)
     repeated = key[1:][key[1:] == key[:-1]]
     if repeated.size == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return _NO_REPEATS
     key = string_hash(table["docno"])
     key ^= mixed
-    candidates = np.flatnonzero(np.isin(key, repeated))  # exact check on the few candidates
-    topics = table["topic"].take(as_arrow(candidates)).to_pylist()
-    docnos = table["docno"].take(as_arrow(candidates)).to_pylist()
-    first_seen: dict[tuple[str, str], int] = {}
+    candidates = np.flatnonzero(np.isin(key, repeated))
+    return _exact_repeats(topic_codes[candidates], table["docno"], candidates)
+
+
+def stretch_heads(codes: np.ndarray, *, sizes: np.ndarray | None = None) -> np.ndarray | None:
+    """The first row of every stretch of rows of one topic (``codes``, as
+    :func:`encode_topics` numbers them), when every topic's rows lie in one stretch (how
+    files list topics); None otherwise. With ``sizes``: runs of ``sizes[i]`` rows each
+    (none empty) lie end to end, and a stretch is one run's rows of one topic.
+
+    >>> stretch_heads(np.array([1, 1, 0, 0, 0])).tolist()
+    [0, 2]
+    >>> stretch_heads(np.array([1, 0, 1])) is None
+    True
+    >>> stretch_heads(np.array([1, 0, 0, 1]), sizes=np.array([2, 2])).tolist()
+    [0, 1, 2, 3]
+    """
+    if codes.size == 0:
+        return np.zeros(0, np.int64)
+    change = codes[1:] != codes[:-1]
+    if sizes is not None:
+        ends = np.cumsum(sizes)
+        change[ends[:-1] - 1] = True
+    heads = np.flatnonzero(change)
+    heads += 1
+    heads = np.r_[0, heads]
+    topics = int(codes.max()) + 1
+    if sizes is None:
+        return heads if heads.size == topics else None
+    pair = np.searchsorted(ends, heads, side="right") * topics + codes[heads]  # (run, topic)
+    return heads if np.unique(pair).size == heads.size else None
+
+
+def repeated_in_stretches(docno: pa.ChunkedArray | pa.Array, heads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`repeated_rows` of rows whose topics lie each in one stretch, starting at
+    ``heads`` (:func:`stretch_heads`): the docnos of a group of stretches at a time (about
+    ``_REPEAT_ROWS`` rows, at least one stretch) hashed and sorted stretch by stretch
+    (:func:`sort_within`), so no temporary is as long as the column; equal neighbours
+    within a stretch are the candidates, checked exactly.
+
+    >>> [r.tolist() for r in repeated_in_stretches(pa.array(["a", "b", "a", "a"]), np.array([0, 2]))]
+    [[3], [2]]
+    """
+    n = len(docno)
+    bounds = np.r_[heads, n]
+    found_rows, found_firsts = [], []
+    lo = 0
+    while lo < heads.size:  # stretches lo..hi-1: those that end within _REPEAT_ROWS rows, at least one
+        a = int(bounds[lo])
+        hi = max(lo + 1, int(np.searchsorted(bounds, a + _REPEAT_ROWS, side="right")) - 1)
+        b = int(bounds[hi])
+        starts = bounds[lo:hi + 1] - a
+        # the hash's low 32 bits as the key: numpy sorts them about twice as fast as 64, and the
+        # rows of one topic seldom share them (the candidates are checked exactly)
+        key = string_hash(docno.slice(a, b - a)).astype(np.uint32)
+        ordered = key.copy()  # the keys in row order name the candidates, if any
+        sort_within(ordered, starts)
+        same = ordered[1:] == ordered[:-1]
+        same[starts[1:-1] - 1] = False  # a stretch's last row and the next one's first: two topics
+        if same.any():
+            candidates = np.flatnonzero(np.isin(key, ordered[1:][same]))
+            stretch = np.searchsorted(starts, candidates, side="right")  # one stretch, one topic
+            candidates += a
+            rows, firsts = _exact_repeats(stretch, docno, candidates)
+            found_rows.append(rows)
+            found_firsts.append(firsts)
+        lo = hi
+    if not found_rows:
+        return _NO_REPEATS
+    return np.concatenate(found_rows), np.concatenate(found_firsts)
+
+
+def _exact_repeats(codes: np.ndarray, docno: pa.ChunkedArray | pa.Array, candidates: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Among the ``candidates`` (rows, increasing; ``codes`` their topic codes), those whose
+    (topic, docno) came on an earlier candidate, and that one: a comparison of the strings,
+    so a hash collision never makes a repeat."""
+    docnos = docno.take(as_arrow(candidates)).to_pylist()
+    first_seen: dict[tuple[int, str], int] = {}
     rows, firsts = [], []
-    for row, pair in zip(candidates.tolist(), zip(topics, docnos, strict=True), strict=True):
+    for row, pair in zip(candidates.tolist(), zip(codes.tolist(), docnos, strict=True), strict=True):
         if pair in first_seen:
             rows.append(row)
             firsts.append(first_seen[pair])
@@ -265,31 +355,81 @@ def check_compat(compat, owner: str = "compat") -> str:
     return text
 
 
-def _descending_key(topic_rank: np.ndarray, score: np.ndarray, compat: str = TREC_VERSION.default) -> np.ndarray:
-    """uint64 sort key: topic rank ascending, then score descending as trec_eval compares
-    scores (:func:`irnb.ranking.comparable_scores`: float32 for 9.x, float64 for 10.0) — as one
-    integer. float32: its bits mapped to an order-preserving uint32 beside the topic rank;
-    float64: the dense rank of (topic, score) pairs."""
-    if compat == "10":
-        bits = comparable_scores(score, compat=compat).view(np.uint64)
-        ascending = np.where(bits & np.uint64(1 << 63), ~bits, bits | np.uint64(1 << 63))
-        descending = ~ascending
+def _descending_scores(score: pa.ChunkedArray | pa.Array | np.ndarray, compat: str = TREC_VERSION.default
+                       ) -> np.ndarray:
+    """Every score as an unsigned integer that ascends as the score descends, as trec_eval
+    compares scores (:func:`irnb.ranking.comparable_scores`): uint32 for 9.x (float32),
+    uint64 for 10.0 (float64). Equal integers are equal scores (-0.0 and 0.0 too). A float's
+    bits: a negative's kept as they are, a positive's all but the sign flipped. Computed a
+    chunk at a time: only the result is as long as the column."""
+    chunks = score.chunks if isinstance(score, pa.ChunkedArray) else [score]
+    wide = compat == "10"
+    bits_type = np.uint64 if wide else np.uint32
+    sign = bits_type(63 if wide else 31)
+    out = np.empty(sum(len(chunk) for chunk in chunks), dtype=bits_type)
+    row = 0
+    for chunk in chunks:
+        values = chunk if isinstance(chunk, np.ndarray) else chunk.to_numpy(zero_copy_only=False)
+        bits = comparable_scores(values, compat=compat).view(bits_type)
+        part = out[row:row + bits.size]
+        # (sign - 1) & the low bits: all of them for a positive, none for a negative
+        np.right_shift(bits, sign, out=part)
+        part -= bits_type(1)
+        part &= ~(bits_type(1) << sign)
+        part ^= bits
+        row += bits.size
+    return out
+
+
+def _descending_key(topic_rank: np.ndarray, descending: np.ndarray) -> np.ndarray:
+    """uint64 sort key: topic rank ascending, then score descending (``descending``, from
+    :func:`_descending_scores`), as one integer. 32-bit scores (9.x) beside the topic rank;
+    64-bit ones (10.0) as the dense rank of (topic, score) pairs."""
+    if descending.dtype == np.uint64:
         order = np.lexsort((descending, topic_rank))
         t, d = topic_rank[order], descending[order]
         new = np.r_[True, (t[1:] != t[:-1]) | (d[1:] != d[:-1])]
-        key = np.empty(score.size, dtype=np.uint64)
+        key = np.empty(descending.size, dtype=np.uint64)
         key[order] = np.cumsum(new) - 1
         return key
-    bits = comparable_scores(score, compat=compat).view(np.uint32)
-    # descending order of the float: a negative's bits as they are, a positive's low 31 bits
-    # flipped (in place, every step one pass: (sign - 1) & 0x7FFFFFFF is the flip mask)
-    descending = bits >> np.uint32(31)
-    descending -= np.uint32(1)
-    descending &= np.uint32(0x7FFFFFFF)
-    descending ^= bits
     key = np.left_shift(topic_rank, np.uint64(32), dtype=np.uint64, casting="unsafe")  # ranks are ≥ 0
     key |= descending
     return key
+
+
+def _score_order(descending: np.ndarray, change: np.ndarray, distinct: int, rank_of_rows
+                 ) -> tuple[np.ndarray | None, np.ndarray]:
+    """The rows in order of topic rank, then score descending (``descending``, from
+    :func:`_descending_scores`), rows that tie kept in file order (None when they are in
+    order already), and ``tie``: ``tie[i]`` when the rows at places i and i + 1 of that
+    order share topic and score. ``change[i]``: rows i and i + 1 differ in topic;
+    ``distinct``: how many topics; ``rank_of_rows(rows)``: the topic ranks of some rows
+    (of all, given None).
+
+    A file that lists each topic in one stretch of lines in score order (the usual file) is
+    not sorted: a check of neighbours, then the stretches moved whole when the topics come
+    in another order than by name (e.g. numerically). Any other file: one stable sort of a
+    64-bit key."""
+    n = descending.size
+    if int(np.count_nonzero(change)) + 1 == distinct:  # every topic in one stretch
+        tie = descending[1:] < descending[:-1]  # first, where a score is higher than the one before it...
+        np.greater(tie, change, out=tie)  # ...within a stretch
+        if not tie.any():  # none: the array holds the ties instead
+            np.equal(descending[1:], descending[:-1], out=tie)
+            np.greater(tie, change, out=tie)
+            heads = np.flatnonzero(change)
+            heads += 1
+            heads = np.r_[0, heads]
+            head_rank = rank_of_rows(heads)
+            if bool((head_rank[1:] > head_rank[:-1]).all()):
+                return None, tie
+            order = _stretches_moved(heads, n, head_rank)
+            # a stretch's last row (and the file's) ties with no row after it
+            return order, np.r_[tie, False][order[:-1]]
+    key = _descending_key(rank_of_rows(None), descending)
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    return order, key[1:] == key[:-1]
 
 
 # Tables that irnb sorted (or found sorted), with where each topic's rows start: the
@@ -323,6 +463,23 @@ def _identity(order: np.ndarray) -> bool:
     return bool((order[1:] > order[:-1]).all())
 
 
+def _tied_places(tie: np.ndarray, rows: np.ndarray | None, docno: pa.ChunkedArray | pa.Array, direction: str
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The places of an order that tie with a neighbour (``tie[i]``: places i and i + 1
+    tie), and the row each takes once every stretch of tied places is sorted by docno
+    ``direction`` (``rows``: the row at every place; None: place i holds row i)."""
+    at = np.flatnonzero(tie)
+    slots = np.sort(np.r_[at, at + 1])  # a place tied on both sides comes twice: once kept
+    slots = slots[np.r_[True, slots[1:] != slots[:-1]]]
+    # each stretch of tied places is one group, named by its first place
+    first = np.r_[True, ~tie[slots[1:] - 1]]
+    group = np.maximum.accumulate(np.where(first, slots, 0))
+    held = slots if rows is None else rows[slots]
+    tied = pa.table({"group": as_arrow(group), "docno": docno.take(as_arrow(held))})
+    within = pc.sort_indices(tied, sort_keys=[("group", "ascending"), ("docno", direction)]).to_numpy()
+    return slots, held[within]
+
+
 def break_ties(order: np.ndarray, ordered_key: np.ndarray | None, docno: pa.ChunkedArray, direction: str, *,
                tie: np.ndarray | None = None) -> None:
     """Reorder, in place, the rows of ``order`` whose sort keys ``ordered_key`` (in that
@@ -331,14 +488,16 @@ def break_ties(order: np.ndarray, ordered_key: np.ndarray | None, docno: pa.Chun
     if tie is None:
         tie = ordered_key[1:] == ordered_key[:-1]
     if tie.any():
-        slots = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])
-        # each stretch of tied rows is one group, named by its first slot
-        first = np.r_[True, ~tie[slots[1:] - 1]]
-        group = np.maximum.accumulate(np.where(first, slots, 0))
-        rows = order[slots]
-        tied = pa.table({"group": as_arrow(group), "docno": docno.take(as_arrow(rows))})
-        within = pc.sort_indices(tied, sort_keys=[("group", "ascending"), ("docno", direction)]).to_numpy()
-        order[slots] = rows[within]
+        slots, rows = _tied_places(tie, order, docno, direction)
+        order[slots] = rows
+
+
+def _topic_ranks(dictionary: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The codes in topic (string) order, and the rank of every code in that order."""
+    by_name = pc.sort_indices(dictionary).to_numpy()
+    rank_of_code = np.empty(len(dictionary), dtype=np.int64)
+    rank_of_code[by_name] = np.arange(len(dictionary))
+    return by_name, rank_of_code
 
 
 def sorted_blocks(
@@ -349,11 +508,11 @@ def sorted_blocks(
     score descending as ``compat`` compares scores (:mod:`irnb.ranking`), docno descending —
     with where each topic's rows start and the topics in order (see :func:`topic_blocks`); ``codes``/``dictionary`` are
     ``encode_topics(table["topic"])`` when the caller has them; ``compat`` the trec_eval
-    version whose score comparison ranks (see :func:`_descending_key`).
+    version whose score comparison ranks (see :func:`_descending_scores`).
 
-    One stable numeric argsort (none on the usual input, written topic by topic in score
-    order), then a string sort of only the rows whose (topic, score) ties; the table is
-    returned as is (the same object) when it is already in order."""
+    The rows in topic and score order (:func:`_score_order`: no sort for the usual file),
+    then a string sort of only the rows whose (topic, score) ties; the table is returned as
+    is (the same object) when it is already in order."""
     if table.column_names != ["topic", "docno", "score"]:
         table = table.select(["topic", "docno", "score"])
     n = table.num_rows
@@ -361,99 +520,106 @@ def sorted_blocks(
         return table, np.zeros(1, np.int64), pa.array([], pa.string())
     if codes is None or dictionary is None:
         codes, dictionary = encode_topics(table["topic"])
-    by_name = pc.sort_indices(dictionary).to_numpy()
-    rank_of_code = np.empty(len(dictionary), dtype=np.int64)
-    rank_of_code[by_name] = np.arange(len(dictionary))
+    by_name, rank_of_code = _topic_ranks(dictionary)
     starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
     topics = dictionary.take(as_arrow(by_name))
-    key = _descending_key(rank_of_code[codes], table["score"].to_numpy(), compat)
-    presorted = bool((key[1:] >= key[:-1]).all())  # the usual file: no sort, maybe ties to settle
-    if presorted:
-        order = np.arange(n)
-    else:
-        order = _stretches_in_order(key, codes, len(dictionary), rank_of_code)
-        if order is None:
-            order = np.argsort(key, kind="stable")
-    ordered_key = key if presorted else key[order]
-    break_ties(order, ordered_key, table["docno"], DOCNO_TIES)
-    if _identity(order):
-        return table, starts, topics
-    take = as_arrow(order)
-    if presorted:  # rows moved only within ties of one topic: the topic column stays
-        return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
-                         "score": table["score"].take(take)}), starts, topics
-    return table.take(take), starts, topics
+    order, tie = _score_order(_descending_scores(table["score"], compat), codes[1:] != codes[:-1], len(dictionary),
+                              lambda rows: rank_of_code[codes if rows is None else codes[rows]])
+    return _in_order(table, order, tie), starts, topics
 
 
 def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictionary: pa.Array,
                  compat: str = TREC_VERSION.default) -> tuple[pa.Table, list[tuple[np.ndarray, pa.Array]]] | None:
-    """Several runs' rows laid end to end (``sizes[i]`` rows each, columns topic, docno,
-    score), each run's rows put in trec_eval order as :func:`sorted_blocks` puts them, by
-    one sort of them all (the run first in every key); with each run's ``(starts,
+    """Several runs' rows laid end to end (``sizes[i]`` rows each, none empty; columns
+    topic, docno, score), each run's rows put in trec_eval order as :func:`sorted_blocks`
+    puts them, all at once (the run first in every key); with each run's ``(starts,
     topics)``. ``codes``/``dictionary`` are ``encode_topics(table["topic"])``. None when
     the runs and topics are too many for one key."""
-    n, parts, num_topics = table.num_rows, len(sizes), len(dictionary)
+    parts, num_topics = len(sizes), len(dictionary)
     if parts * num_topics >= 2**31:
         return None
-    part = np.repeat(np.arange(parts, dtype=np.int64), sizes)
-    by_name = pc.sort_indices(dictionary).to_numpy()
-    rank_of_code = np.empty(num_topics, dtype=np.int64)
-    rank_of_code[by_name] = np.arange(num_topics)
-    part_rank = part * num_topics
-    part_rank += rank_of_code[codes]
-    key = _descending_key(part_rank, table["score"].to_numpy(), compat)
-    presorted = bool((key[1:] >= key[:-1]).all())
-    counts = np.bincount(part_rank, minlength=parts * num_topics)
-    if presorted:
-        order = np.arange(n)
-    else:
-        rank_of_pair = (np.arange(parts, dtype=np.int64)[:, None] * num_topics + rank_of_code).ravel()
-        pair = part * num_topics
-        pair += codes
-        order = _stretches_in_order(key, pair, int(np.count_nonzero(counts)), rank_of_pair)
-        if order is None:
-            order = np.argsort(key, kind="stable")
-    ordered_key = key if presorted else key[order]
-    break_ties(order, ordered_key, table["docno"], "descending")
+    by_name, rank_of_code = _topic_ranks(dictionary)
+    ends = np.cumsum(sizes)
+    counts = np.stack([np.bincount(codes[lo:hi], minlength=num_topics)[by_name]
+                       for lo, hi in zip((ends - sizes).tolist(), ends.tolist(), strict=True)])
+    change = codes[1:] != codes[:-1]
+    change[ends[:-1] - 1] = True  # a run's last row and the next run's first: two (run, topic) pairs
+
+    def rank_of_rows(rows: np.ndarray | None) -> np.ndarray:  # the rank of a row's (run, topic) pair
+        if rows is None:
+            rank = np.repeat(np.arange(parts, dtype=np.int64) * num_topics, sizes)
+            rank += rank_of_code[codes]
+            return rank
+        return np.searchsorted(ends, rows, side="right") * num_topics + rank_of_code[codes[rows]]
+
+    order, tie = _score_order(_descending_scores(table["score"], compat), change, int(np.count_nonzero(counts)),
+                              rank_of_rows)
     topics_by_name = dictionary.take(as_arrow(by_name))
     blocks = []
-    for per_topic in counts.reshape(parts, num_topics):
+    for per_topic in counts:
         present = np.flatnonzero(per_topic)
         starts = np.r_[0, np.cumsum(per_topic[present])].astype(np.int64)
         blocks.append((starts, topics_by_name.take(as_arrow(present))))
-    if _identity(order):
-        return table, blocks
+    return _in_order(table, order, tie), blocks
+
+
+def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.Table:
+    """``table`` (topic, docno, score) with its rows in ``order`` (None: as they are), the
+    rows at places that ``tie`` (see :func:`_score_order`) then ordered by docno as trec_eval
+    orders them; the same object when no row moves.
+
+    When rows move only among tied rows (the usual file whose topics come in name order),
+    the topic column stays, and so does the score column when the tied rows' scores are
+    equal as stored (not only as compared): only the docnos are gathered. (A table whose
+    rows ``order`` moves is gathered whole: keeping slices of the given columns instead
+    spares little time and, beside the freed ones, holds the C allocator's memory longer.)"""
+    held = rows = None
+    if tie.any():
+        slots, rows = _tied_places(tie, order, table["docno"], DOCNO_TIES)
+        held = slots if order is None else order[slots]  # the row at each tied place before
+        moved = rows != held
+        slots, rows, held = slots[moved], rows[moved], held[moved]
+        if slots.size == 0:
+            held = rows = None
+    if order is not None:
+        if held is not None:
+            order[slots] = rows
+        return table.take(as_arrow(order))
+    if held is None:
+        return table
+    order = np.arange(table.num_rows)
+    order[slots] = rows
     take = as_arrow(order)
-    if presorted:  # rows moved only within ties of one topic: the topic column stays
-        return pa.table({"topic": table["topic"], "docno": table["docno"].take(take),
-                         "score": table["score"].take(take)}), blocks
-    return table.take(take), blocks
-
-
-def _stretches_in_order(key: np.ndarray, codes: np.ndarray, topics: int, rank_of_code: np.ndarray
-                        ) -> np.ndarray | None:
-    """``np.argsort(key, kind="stable")`` without a sort, for a file that lists each topic in
-    one stretch of lines in score order but the topics in another order than by name (e.g.
-    numerically): the stretches, each kept as it is, put in the topics' order. None when
-    the file is not like that (a topic in two stretches, or a stretch out of order)."""
-    n = key.size
-    change = codes[1:] != codes[:-1]
-    if int(np.count_nonzero(change)) + 1 != topics:  # some topic comes back in a later stretch
-        return None
-    if not ((key[1:] >= key[:-1]) | change).all():  # a stretch not in score order
-        return None
-    heads = np.flatnonzero(np.r_[True, change])
-    return _stretches_moved(heads, n, rank_of_code[codes[heads]])
+    score = table["score"]
+    stored = score.take(as_arrow(np.r_[rows, held])).to_numpy().view(np.int64)  # bits: -0.0 is not 0.0
+    if not bool((stored[:rows.size] == stored[rows.size:]).all()):
+        score = score.take(take)
+    return pa.table({"topic": table["topic"], "docno": table["docno"].take(take), "score": score})
 
 
 def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:
     """The rows of ``n`` when the stretches starting at ``heads`` (each kept as it is) are
-    put in the order of their distinct ``rank``: a counting placement, no sort of rows."""
-    stretch = np.diff(np.r_[heads, n])
-    by = np.argsort(rank)  # distinct ranks: one order
-    moved = heads[by]
-    moved -= np.r_[0, np.cumsum(stretch[by])[:-1]]  # shift from each stretch's new place to its old one
-    return np.repeat(moved, stretch[by]) + np.arange(n)
+    put in the order of their distinct ``rank``: a counting placement, no sort of rows; one
+    array of n positions (int32 when they fit), the steps from row to row summed in place.
+
+    >>> _stretches_moved(np.array([0, 2, 3]), 5, np.array([2, 0, 1])).tolist()
+    [2, 3, 4, 0, 1]
+    """
+    position = np.int32 if n < 2**31 else np.int64
+    top = int(rank.max(initial=-1)) + 1
+    if top <= 4 * rank.size:  # ranks dense enough to be placed by counting (topic ranks are), not sorted
+        place = np.full(top, -1, dtype=np.int64)
+        place[rank] = np.arange(rank.size)
+        by = place[place >= 0]
+    else:
+        by = np.argsort(rank)  # distinct ranks: one order
+    first = heads[by]
+    last = np.r_[heads[1:], n][by] - 1
+    step = np.ones(n, dtype=position)
+    if n:
+        # where each stretch starts in the new order: a jump from the last row of the one before
+        step[np.r_[0, np.cumsum(last - first + 1)[:-1]]] = np.r_[first[0], first[1:] - last[:-1]]
+    return np.cumsum(step, dtype=position, out=step)
 
 
 def topic_docno_order(docno: pa.ChunkedArray, codes: np.ndarray, dictionary: pa.Array) -> np.ndarray | None:
@@ -525,8 +691,6 @@ def _prefix_order(prefix: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, n
     key >>= local_bits  # the docno's first bytes: equal within a segment, a tie
     return order, key
 
-
-_NO_REPEATS = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
 # Rows of stretches sorted at a time by _stretches_sorted (a whole stretch, however long): its
 # temporaries, a few dozen bytes a row, stay small enough for the C allocator to reuse its
@@ -707,7 +871,7 @@ def sort_within(values: np.ndarray, starts: np.ndarray) -> None:
                 todo[i:i + k] = False
     width_bits = _bit_length(np.maximum(sizes, 1) - 1)  # a segment of n values fits 2**bits ≥ n
     padding = np.iinfo(values.dtype).max
-    for bits in np.unique(width_bits[todo]).tolist():
+    for bits in (np.unique(width_bits[todo]).tolist() if todo.any() else []):
         segments = np.flatnonzero((width_bits == bits) & todo)
         width = 1 << bits
         if width >= _LONG_SEGMENT:

@@ -27,7 +27,8 @@ from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame
-from .ordering import QRELS_ORDER, as_arrow, encode_topics, remember_blocks, repeated_rows, sorted_blocks, sorted_parts
+from .ordering import QRELS_ORDER, as_arrow, encode_topics, remember_blocks, repeated_in_stretches, repeated_rows
+from .ordering import sorted_blocks, sorted_parts, stretch_heads
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 
@@ -257,7 +258,9 @@ def run_from_table(
     """A :class:`Run` from a parsed table (``numbers``: each row's line or index label, for
     errors), repeated docnos checked, in trec_eval order."""
     codes, dictionary = encode_topics(table["topic"])
-    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "run", unit)
+    heads = stretch_heads(codes)
+    repeats = None if heads is None else repeated_in_stretches(table["docno"], heads)
+    table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "run", unit, repeats=repeats)
     ordered, starts, topics = sorted_blocks(table, codes, dictionary)
     remember_blocks(ordered, starts, topics)
     return Run(name=name, table=ordered, tag=tag, source=label)
@@ -271,12 +274,17 @@ def runs_from_joined_table(table: pa.Table, sizes: np.ndarray, names: list[str],
     some file: each file then goes to :func:`run_from_table`, which reports it (or keeps
     the first)."""
     codes, dictionary = encode_topics(table["topic"])
-    part = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    part *= len(dictionary)
-    part += codes  # one code per (file, topic)
-    if repeated_rows(table, part)[0].size:
+    heads = stretch_heads(codes, sizes=sizes)
+    if heads is not None:
+        repeated = repeated_in_stretches(table["docno"], heads)[0]
+    else:
+        part = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        part *= len(dictionary)
+        part += codes  # one code per (file, topic)
+        repeated = repeated_rows(table, part)[0]
+        del part
+    if repeated.size:
         return None
-    del part
     done = sorted_parts(table, sizes, codes, dictionary)
     if done is None:
         return None

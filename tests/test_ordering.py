@@ -224,3 +224,84 @@ def test_reading_runs_never_loads_pyarrows_pandas_layer(tmp_path):
                          check=True,
                          env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))
     assert out.stdout.split() == ["False", "(3,", "2)"]  # 3 runs × 2 topics evaluated
+
+
+_SCORES = [1.0, 1.0 + 2 ** -40, 0.5, -0.0, 0.0, -2.0, 3.0]  # 1.0 and 1 + 2**-40 tie as float32 only
+
+
+def _trec_order_by_hand(rows: list[tuple[str, str, float]], compat: str) -> list[tuple[str, str, float]]:
+    """trec_eval's order with Python's sort: topic ascending, then score as compared
+    (float32 in 9.x, -0.0 as 0.0) descending, then docno descending."""
+    def compared(score: float) -> float:
+        return float(np.float32(score)) + 0.0 if compat == "9" else score + 0.0
+    by_docno = sorted(rows, key=lambda row: row[1].encode(), reverse=True)
+    by_score = sorted(by_docno, key=lambda row: compared(row[2]), reverse=True)
+    return sorted(by_score, key=lambda row: row[0].encode())
+
+
+@settings(max_examples=200, deadline=None)
+@given(stretches=st.lists(st.tuples(st.sampled_from(["1", "2", "10", "9", "é"]),
+                                    st.lists(st.tuples(st.sampled_from(_TIED_DOCNOS), st.sampled_from(_SCORES)),
+                                             min_size=1, max_size=7)),
+                          min_size=1, max_size=6),
+       in_score_order=st.booleans(), compat=st.sampled_from(["9", "10"]))
+def test_sorted_blocks_gives_trec_evals_order_and_each_row_its_own_score(stretches, in_score_order, compat):
+    """Topics in stretches (each in one or in several, in any order), scores listed in
+    score order or not, float32 ties, -0.0: every row in the order Python's sorts give,
+    each row keeping its own stored score (-0.0 stays -0.0)."""
+    if in_score_order:
+        stretches = [(topic, sorted(rows, key=lambda row: -row[1])) for topic, rows in stretches]
+    rows = [(topic, docno, score) for topic, pairs in stretches for docno, score in pairs]
+    table = pa.table({"topic": [r[0] for r in rows], "docno": [r[1] for r in rows],
+                      "score": pa.array([r[2] for r in rows], pa.float64())})
+    ordered, starts, topics = ordering.sorted_blocks(table, compat=compat)
+    got = list(zip(ordered["topic"].to_pylist(), ordered["docno"].to_pylist(), ordered["score"].to_pylist(),
+                   strict=True))
+    want = _trec_order_by_hand(rows, compat)
+    assert [(t, d, s, np.signbit(s)) for t, d, s in got] == [(t, d, s, np.signbit(s)) for t, d, s in want]
+    assert topics.to_pylist() == sorted({r[0] for r in rows}, key=str.encode)
+    assert ordered["topic"].to_pylist() == [t for t, n in zip(topics.to_pylist(), np.diff(starts), strict=True)
+                                            for _ in range(n)]
+
+
+def test_tied_rows_take_their_own_scores_when_only_float32_ties_them():
+    """'a' (1.0) then 'b' (1 + 2**-40): tied in 9.x, so 'b' goes first by docno and takes
+    its own score with it; scores equal as stored (two 2.0s) leave the column as it was."""
+    table = pa.table({"topic": ["1"] * 4, "docno": ["a", "b", "c", "d"], "score": [1.0, 1.0 + 2 ** -40, 0.5, 0.5]})
+    ordered, _, _ = ordering.sorted_blocks(table, compat="9")
+    assert ordered["docno"].to_pylist() == ["b", "a", "d", "c"]
+    assert ordered["score"].to_pylist() == [1.0 + 2 ** -40, 1.0, 0.5, 0.5]
+
+
+@settings(max_examples=150, deadline=None)
+@given(stretches=st.lists(st.lists(st.sampled_from(_TIED_DOCNOS), min_size=1, max_size=9), min_size=1, max_size=6),
+       group_rows=st.integers(1, 12))
+def test_repeats_found_a_group_of_stretches_at_a_time_are_the_hashed_ones(stretches, group_rows):
+    """Each topic in one stretch: the repeats found a few stretches at a time are those
+    that hashing every row with its topic finds, whatever the group size."""
+    codes = np.repeat(np.arange(len(stretches)), [len(s) for s in stretches])
+    table = pa.table({"topic": [str(c) for c in codes], "docno": [d for s in stretches for d in s]})
+    heads = ordering.stretch_heads(codes)
+    assert heads.tolist() == np.r_[0, np.cumsum([len(s) for s in stretches])[:-1]].tolist()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ordering, "_REPEAT_ROWS", group_rows)
+        rows, firsts = ordering.repeated_in_stretches(table["docno"], heads)
+    want_rows, want_firsts = ordering.repeated_rows(table, codes)
+    assert rows.tolist() == want_rows.tolist() and firsts.tolist() == want_firsts.tolist()
+
+
+def test_repeats_in_stretches_never_merge_docnos_whose_hashes_collide(monkeypatch):
+    """Every docno hashed alike (a collision everywhere): only the docno listed twice in
+    one topic is a repeat ('b', row 3 of row 1); 'a' in both topics is not."""
+    monkeypatch.setattr(ordering, "string_hash", lambda strings: np.zeros(len(strings), np.uint64))
+    docno = pa.array(["a", "b", "c", "b", "a", "d"])
+    rows, firsts = ordering.repeated_in_stretches(docno, np.array([0, 4]))
+    assert rows.tolist() == [3] and firsts.tolist() == [1]
+
+
+def test_stretch_heads_of_joined_runs_part_at_each_run():
+    """Two runs of topics 0, 1: a topic in one stretch of each run; the same topic twice
+    within a run is not."""
+    assert ordering.stretch_heads(np.array([0, 0, 1, 0, 1]), sizes=np.array([3, 2])).tolist() == [0, 2, 3, 4]
+    assert ordering.stretch_heads(np.array([0, 1, 0, 1]), sizes=np.array([4])) is None
+
