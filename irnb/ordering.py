@@ -846,25 +846,30 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     if n == 0 or table.entry.size == 0:
         return out
     codes = np.asarray(codes)
+    all_known = int(codes.min()) >= 0 and int(codes.max()) < table.shift.size  # two reductions, no mask
     for lo in range(0, n, _LOOKUP_PART):
         hi = min(n, lo + _LOOKUP_PART)
         part = StringBytes(strings.words, strings.starts[lo:hi], strings.lengths[lo:hi], strings.size)
-        _find_part(table, codes[lo:hi], part, out[lo:hi])
+        _find_part(table, codes[lo:hi], part, out[lo:hi], all_known=all_known)
     return out
 
 
-def _find_part(table: KeyTable, codes: np.ndarray, strings: StringBytes, out: np.ndarray) -> None:
+def _find_part(table: KeyTable, codes: np.ndarray, strings: StringBytes, out: np.ndarray, *,
+               all_known: bool = False) -> None:
     """:func:`find_keys` of some pairs, their entries written into ``out`` (already
-    ``missing`` everywhere)."""
-    known = (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
-    code = np.where(known, codes, 0)
+    ``missing`` everywhere); ``all_known``: every code is one of the table's."""
+    known = None if all_known else (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
+    code = codes if known is None else np.where(known, codes, 0)
     key = _string_key(strings)
-    bucket = (key >> table.shift[code]).astype(np.int64)
-    bucket += table.base[:-1][code]
-    first = table.start[bucket].astype(np.int64)
+    bucket = key >> table.shift[code]
+    bucket += table.base[:-1].view(np.uint64)[code]  # bucket numbers are non-negative: the same bits
+    bucket = bucket.view(np.int64)  # an index, without a copy
+    first = table.start[bucket]  # start's own type (positions): half the bytes of int64
     bucket += 1
-    count = table.start[bucket] - first
-    count[~known] = 0
+    count = table.start[bucket]
+    count -= first
+    if known is not None:
+        count[~known] = 0
     rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
     first, count, low = first[rows], count[rows], key[rows].astype(np.uint32)  # the table keeps the low bits
     while rows.size:
