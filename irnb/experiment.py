@@ -44,10 +44,8 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -62,8 +60,7 @@ from .trecdata import Qrels, Run, check_duplicate_policy
 from .ordering import (QRELS_ORDER, KeyTable, check_compat, encode_topics, find_keys, key_table, positions_in,
                        remember_blocks, sorted_blocks, topic_blocks)
 
-__all__ = ["Experiment", "MissingTopicsWarning", "build_threads", "check_max_depth", "few_names", "for_each_part",
-           "missing_topics_note"]
+__all__ = ["Experiment", "MissingTopicsWarning", "check_max_depth", "few_names", "missing_topics_note"]
 
 
 class MissingTopicsWarning(UserWarning):
@@ -121,41 +118,6 @@ class _Blocks(NamedTuple):
 # ones come as fresh pages from the kernel, whose faulting and zeroing costs more than the
 # lookups themselves; a batch still holds enough lines that the per-call overhead stays small.
 _BATCH_LINES = 1 << 16
-# Threads that lay batches out at once: numpy and pyarrow release the GIL in their array
-# operations, which are most of a batch's time, so two threads take about half the wall time
-# of one for about the same CPU time; more would wait on the GIL for the Python steps between
-# the operations. One batch is laid out inline (no thread to start).
-_BUILD_THREADS = 2
-
-
-def build_threads() -> int:
-    """The threads the Experiment's build uses: :data:`_BUILD_THREADS`, or fewer when the
-    process may run on fewer cores."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(_BUILD_THREADS, cores))
-
-
-def for_each_part(work: Callable[[int, int], None], bounds: Sequence[tuple[int, int]], *,
-                  threads: int) -> None:
-    """``work(lo, hi)`` for every pair of ``bounds``, on up to ``threads`` threads (each
-    part takes the next pair free; the parts must write disjoint memory), inline when there is
-    one thread or one part. An error raised by a part is raised here.
-
-    >>> done = []
-    >>> for_each_part(lambda lo, hi: done.append((lo, hi)), [(0, 2), (2, 5)], threads=2)
-    >>> sorted(done)
-    [(0, 2), (2, 5)]
-    """
-    if threads <= 1 or len(bounds) <= 1:
-        for lo, hi in bounds:
-            work(lo, hi)
-        return
-    with ThreadPoolExecutor(min(threads, len(bounds)), thread_name_prefix="irnb-build") as pool:
-        for _ in pool.map(lambda bound: work(*bound), bounds):
-            pass
 
 
 def check_max_depth(value, name: str = "max_depth") -> int | None:
@@ -320,15 +282,10 @@ class Experiment:
             index = key_table(qrel_topic, qrel_docno, code_start=starts)
             run_blocks = np.searchsorted(blocks.run, np.arange(S + 1))  # run s: blocks run_blocks[s]:[s + 1]
             laid = np.cumsum(blocks.count)  # lines laid out up to and with each block
-            bounds = []
             lo = 0
             while lo < laid.size:  # blocks lo:hi, at most _BATCH_LINES lines (at least one block)
                 before = int(laid[lo - 1]) if lo else 0
                 hi = max(lo + 1, int(np.searchsorted(laid, before + _BATCH_LINES, side="right")))
-                bounds.append((lo, hi))
-                lo = hi
-
-            def lay_out_batch(lo: int, hi: int) -> None:  # the blocks' cells of doc: no two batches share one
                 docno = []
                 for s in range(int(blocks.run[lo]), int(blocks.run[hi - 1]) + 1):  # the runs of these blocks
                     part = slice(max(lo, int(run_blocks[s])), min(hi, int(run_blocks[s + 1])))
@@ -336,8 +293,7 @@ class Experiment:
                 self._scatter(doc, index, pa.chunked_array(
                     [chunk for column in docno for chunk in column.chunks], type=pa.string()),
                     blocks.run[lo:hi], blocks.topic[lo:hi], blocks.count[lo:hi])
-
-            for_each_part(lay_out_batch, bounds, threads=build_threads())
+                lo = hi
         return Judgments(doc=doc, qrel_topic=qrel_topic, qrel_grade=qrel_grade, qrel_docno=qrel_docno,
                          topic_start=starts)
 
