@@ -314,12 +314,11 @@ class Experiment:
         """Write into ``doc`` the qrels entry of every line whose docno the qrels list for its
         topic; the lines are the blocks (run, topic, count) laid end to end, ranks from 0."""
         _, T, depth = doc.shape
-        block = np.repeat(np.arange(count.size, dtype=np.int32), count)  # the block of each line
-        entry = find_keys(index, topic[block], docno, NOT_IN_QRELS)
+        entry = find_keys(index, np.repeat(topic, count), docno, NOT_IN_QRELS)  # each line's topic
         hit = np.flatnonzero(entry >= 0)
         line_start = np.r_[0, np.cumsum(count)[:-1]]
         block_cell = (run * T + topic) * depth - line_start  # line i of a block: its cell is block_cell + i
-        cell = block_cell[block[hit]]
+        cell = np.repeat(block_cell, count)[hit]
         cell += hit
         doc.reshape(-1)[cell] = entry[hit]
 
