@@ -242,9 +242,12 @@ def evaluate(
                        topics=experiment.topics, length=experiment.length, complete=complete)
 
 
-# Cells (run × topic × rank) evaluated at once: the kernels make temporaries of about 30
-# bytes per cell (cumulative counts, float gains), so a chunk costs ~60 MB at most.
-_CHUNK_CELLS = 1 << 21
+# Cells (run × topic × rank) evaluated at once (whole runs, at least one): the kernels make
+# temporaries of about 30 bytes per cell (cumulative counts, float gains), so a chunk's are
+# about the size of a core's cache and the allocator hands the next chunk the same memory
+# again, where larger ones come as fresh pages from the kernel, whose faulting and zeroing
+# costs more than the kernels' sums themselves.
+_CHUNK_CELLS = 1 << 16
 
 
 def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *, judged, relevance_level: int,
