@@ -243,9 +243,14 @@ class Experiment:
         each run's topic stretches are known from its trec_eval ordering)."""
         parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
+        seen: tuple[pa.Array, np.ndarray] | None = None  # the last run's topics and their positions
         for s, (name, run) in enumerate(self.runs.items()):
             starts, run_topics = topic_blocks(run.table, self.compat)  # in string order
-            mapped = positions_in(run_topics, topics)
+            if seen is not None and run_topics.equals(seen[0]):  # runs mostly answer the same topics
+                mapped = seen[1]
+            else:
+                mapped = positions_in(run_topics, topics)
+                seen = (run_topics, mapped)
             keep = mapped >= 0
             if not keep.any():
                 names = run_topics.to_pylist()
