@@ -595,8 +595,8 @@ def test_level_counts_beside_a_base_mask_equal_counting_afresh(rng):
 
 def test_evaluate_a_run_larger_than_a_chunk_a_few_topics_at_a_time_gives_the_values_of_one_call(monkeypatch):
     """A run of more cells than a chunk is evaluated a few topics at a time (the last chunk
-    shorter); every measure family, under a pool, a cutoff, condensed lists, the truth and
-    another relevance level, gives the values of one call over every run and topic."""
+    shorter); every measure, under a pool, a cutoff, condensed lists, the truth and another
+    relevance level, gives the values of one call over every run and topic, to the last bit."""
     from irnb import metrics
     from irnb.datasets import default
     from irnb.pooling import depth_pool
@@ -616,9 +616,26 @@ def test_evaluate_a_run_larger_than_a_chunk_a_few_topics_at_a_time_gives_the_val
         kw["runs"]) or _view(*a, **kw))
     for case, expected in zip(cases, whole, strict=True):
         got = evaluate(exp, measures, **case)
-        for m in expected.measures:
-            # equal but for the order of floating-point sums (BLAS picks it by array shape)
-            np.testing.assert_allclose(got[m], expected[m], rtol=1e-14, atol=1e-15, err_msg=f"{m.name} {case}")
+        for m in expected.measures:  # to the last bit: each ranking's sums in an order of its own
+            np.testing.assert_array_equal(got[m], expected[m], err_msg=f"{m.name} {case}")
         np.testing.assert_array_equal(got.evaluated, expected.evaluated)
     assert len(chunks) == len(cases) * S * -(-T // 7)  # every run in ceil(T / 7) chunks of topics
     assert chunks[0] == (slice(0, 1), slice(0, 7)) and chunks[-1] == (slice(S - 1, S), slice(T - T % 7, T - T % 7 + 7))
+
+
+@pytest.mark.parametrize("chunk_runs", [1, 3, 40])
+def test_equal_runs_get_equal_values_however_many_runs_are_evaluated_at_once(chunk_runs, monkeypatch):
+    """The same ranking in chunks of different sizes (a shorter last chunk): its weighted sums
+    (nDCG, SDCG, RBP and its residual) are the same to the last bit, so a paired test sees
+    zero differences between equal runs."""
+    from irnb import metrics
+    from irnb.datasets import default
+
+    base = default().experiment
+    run = base.runs[base.run_names[0]]
+    exp = Experiment({f"copy{i}": run for i in range(7)}, base.qrels)
+    S, T, D = exp.shape
+    monkeypatch.setattr(metrics, "_CHUNK_CELLS", chunk_runs * T * D)  # 7 runs: a last chunk shorter than the others
+    got = evaluate(exp, ["nDCG", "nDCG@10", "SDCG@20", "RBP(p=0.8)", "RBPResidual(p=0.8)", "AP"])
+    for m in got.measures:
+        assert (got[m] == got[m][0]).all(), m.name
