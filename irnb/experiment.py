@@ -243,9 +243,14 @@ class Experiment:
         each run's topic stretches are known from its trec_eval ordering)."""
         parts: list[tuple[np.ndarray, ...]] = []
         ignored: dict[str, list[str]] = {}
+        seen: tuple[pa.Array, np.ndarray] | None = None  # the last run's topics and their positions
         for s, (name, run) in enumerate(self.runs.items()):
             starts, run_topics = topic_blocks(run.table, self.compat)  # in string order
-            mapped = positions_in(run_topics, topics)
+            if seen is not None and run_topics.equals(seen[0]):  # runs mostly answer the same topics
+                mapped = seen[1]
+            else:
+                mapped = positions_in(run_topics, topics)
+                seen = (run_topics, mapped)
             keep = mapped >= 0
             if not keep.any():
                 names = run_topics.to_pylist()
@@ -271,10 +276,11 @@ class Experiment:
         block."""
         qrel_topic, qrel_grade, qrel_docno, starts = encode_qrels(qrels, topics_pa, codes)
         S, T = length.shape
-        doc = np.full((S, T, depth), NO_DOCUMENT, dtype=np.int32)
+        doc = np.empty((S, T, depth), dtype=np.int32)
         ranks = np.arange(depth, dtype=np.int32)
-        for s in range(S):  # run by run: no (S, T, D) mask beside the array
-            np.copyto(doc[s], NOT_IN_QRELS, where=ranks < length[s, :, None])
+        for s in range(S):  # run by run: no (S, T, D) mask beside the array; one write of each cell
+            # within the ranking NO_DOCUMENT + 1 (NOT_IN_QRELS, the next sentinel), beyond it NO_DOCUMENT
+            np.add(ranks < length[s, :, None], NO_DOCUMENT, out=doc[s], dtype=np.int32)
         if qrel_topic.size:
             tables = [self.runs[name].table for name in self.run_names]
             # only the judged documents: an unjudged one needs no id
@@ -313,12 +319,11 @@ class Experiment:
         """Write into ``doc`` the qrels entry of every line whose docno the qrels list for its
         topic; the lines are the blocks (run, topic, count) laid end to end, ranks from 0."""
         _, T, depth = doc.shape
-        block = np.repeat(np.arange(count.size, dtype=np.int32), count)  # the block of each line
-        entry = find_keys(index, topic[block], docno, NOT_IN_QRELS)
+        entry = find_keys(index, np.repeat(topic, count), docno, NOT_IN_QRELS)  # each line's topic
         hit = np.flatnonzero(entry >= 0)
         line_start = np.r_[0, np.cumsum(count)[:-1]]
         block_cell = (run * T + topic) * depth - line_start  # line i of a block: its cell is block_cell + i
-        cell = block_cell[block[hit]]
+        cell = np.repeat(block_cell, count)[hit]
         cell += hit
         doc.reshape(-1)[cell] = entry[hit]
 

@@ -62,7 +62,7 @@ from .params import PERSISTENCE, RELEVANCE_LEVEL
 __all__ = ["Judged", "condense", "compute", "weighted_precision", "weighted_precision_bounds", "rank_weights",
            "negligible_rbp_rank", "rbp_weights", "dcg_discount",
            "sdcg_normaliser", "safe_divide", "not_judged", "average_precision_dense", "ndcg_dense", "bpref_dense",
-           "cut_depth", "dcg", "grade_gains", "sum_at_cells", "sum_per_topic"]
+           "cut_depth", "dcg", "grade_gains", "rank_sums", "sum_at_cells", "sum_per_topic"]
 
 # cached arrays of a view that do not depend on its relevance level (shared by at_level)
 _LEVEL_FREE = ("judged", "cum_judged", "num_judged", "num_positive", "top_grade", "gain")
@@ -242,9 +242,20 @@ def cut_depth(view: Judged, k: int | None) -> int:
 
 
 def dcg(gains: np.ndarray, d: int) -> np.ndarray:
-    """DCG of (…, d) gains with the discount 1 / log2(rank + 1)."""
-    discount = dcg_discount(d)
-    return gains @ discount if gains.ndim == 2 else np.tensordot(gains, discount, axes=([2], [0]))
+    """DCG of (…, d) gains with the discount 1 / log2(rank + 1); each ranking's sum on its own
+    (see :func:`rank_sums`)."""
+    return rank_sums(gains, dcg_discount(d))
+
+
+def rank_sums(values: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Σ_r values[…, r] · weight[r] for every ranking, each summed in an order of its own
+    (einsum's loop, not a BLAS product, whose order of sums depends on how many rankings it is
+    given), so that equal rankings get equal values however many runs are evaluated at once.
+
+    >>> rank_sums(np.array([[1.0, 0.0, 1.0], [1.0, 0.0, 1.0]]), np.array([1.0, 0.5, 0.25])).tolist()
+    [1.25, 1.25]
+    """
+    return np.einsum("...r,r->...", values, weight)
 
 
 def sum_per_topic(view: Judged, s: np.ndarray, t: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -323,7 +334,7 @@ def weighted_precision(gains: np.ndarray, family: str, *, k: int | None = None,
     weight, norm = rank_weights(family, d, k=k, p=p)
     if weight is None:
         return gains[..., :d].sum(axis=-1) / norm
-    out = gains[..., :d] @ weight
+    out = rank_sums(gains[..., :d], weight)
     return out if norm == 1.0 else out / norm
 
 

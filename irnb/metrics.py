@@ -102,15 +102,17 @@ def judged_view(
                          depth=check_max_depth(max_depth))
 
 
-def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs: slice = slice(None),
-                  counts: np.ndarray | None = None) -> Judged:
-    """:func:`judged_view` of the runs ``runs`` only (``counts``: the level counts when known);
-    its options are checked by the public caller."""
+def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs=slice(None),
+                  counts: np.ndarray | None = None, grade: np.ndarray | None = None) -> Judged:
+    """:func:`judged_view` of the runs ``runs`` only, or of (run, topic) cells (a pair of
+    slices); ``counts``, the level counts of those topics, and ``grade``, their grades, when
+    known. Its options are checked by the public caller."""
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
     whole = runs == slice(None)
-    grade = judgments.grade_array(judged, runs=None if whole else runs)
+    if grade is None:
+        grade = judgments.grade_array(judged, runs=None if whole else runs)
     length = experiment.length if whole else experiment.length[runs]
     if depth is not None:
         grade = grade[:, :, :depth]
@@ -221,7 +223,7 @@ def evaluate(
     if view is None:
         S, T, D = experiment.shape
         per_chunk = max(1, _CHUNK_CELLS // max(T * D, 1))
-        if S > per_chunk:  # a few runs at a time: the kernels' temporaries stay small
+        if S * T * D > _CHUNK_CELLS:  # a few runs (or topics) at a time: the kernels' temporaries stay small
             return _evaluate_in_chunks(experiment, parsed, per_chunk, judged=judged, relevance_level=relevance_level,
                                        complete=complete, max_depth=max_depth, judged_only=judged_only, truth=truth)
         view = _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
@@ -242,30 +244,43 @@ def evaluate(
                        topics=experiment.topics, length=experiment.length, complete=complete)
 
 
-# Cells (run × topic × rank) evaluated at once: the kernels make temporaries of about 30
-# bytes per cell (cumulative counts, float gains), so a chunk costs ~60 MB at most.
-_CHUNK_CELLS = 1 << 21
+# Cells (run × topic × rank) evaluated at once (whole runs, or the topics of one run a few at a
+# time when it has more cells): the kernels make temporaries of about 30 bytes per cell
+# (cumulative counts, float gains), so a chunk's are about the size of a core's cache and the
+# allocator hands the next chunk the same memory again, where larger ones come as fresh pages
+# from the kernel, whose faulting and zeroing costs more than the kernels' sums themselves.
+_CHUNK_CELLS = 1 << 16
 
 
 def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *, judged, relevance_level: int,
                         complete: bool, max_depth, judged_only: bool, truth: bool) -> Evaluation:
-    """:func:`evaluate` over ``per_chunk`` runs at a time, joined into one Evaluation. Every
-    kernel works run by run, so the values are those of one call over all runs, up to the
-    order of floating-point sums (nDCG's dot products: within 1e-15)."""
+    """:func:`evaluate` over ``per_chunk`` runs at a time (one run: a few of its topics at a
+    time, when it has more than ``_CHUNK_CELLS`` cells), joined into one Evaluation. Every
+    kernel works run by run and topic by topic, so the values are those of one call over
+    all runs, up to the order of floating-point sums (nDCG's dot products: within 1e-15)."""
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
     counts = judged_level_counts(judgments, len(experiment.topics), judged)
-    S = experiment.shape[0]
-    parts: list[dict] = []
+    S, T, D = experiment.shape
+    per_topics = T if per_chunk > 1 else min(T, max(1, _CHUNK_CELLS // max(D, 1)))
+    values = {m: np.empty((S, T)) for m in parsed}
     for lo in range(0, S, per_chunk):
-        view = _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
-                             depth=max_depth, runs=slice(lo, lo + per_chunk), counts=counts)
-        if judged_only:
-            view = view.condensed
-        parts.append(_measure_values(view, parsed, relevance_level))
-        del view
-    values = {m: np.concatenate([part[m] for part in parts]) for m in parsed}
+        runs = slice(lo, lo + per_chunk)
+        grade = None if per_topics == T else judgments.grade_array(judged, runs=runs)  # the run's, once
+        for first in range(0, T, per_topics):
+            topics = slice(first, first + per_topics)
+            view = _view_of_runs(experiment, judged=judged, relevance_level=relevance_level, truth=truth,
+                                 depth=max_depth, runs=runs if grade is None else (runs, topics),
+                                 counts=counts if grade is None else counts[topics],
+                                 grade=None if grade is None else grade[:, topics])
+            if judged_only:
+                view = view.condensed
+            for m, part in _measure_values(view, parsed, relevance_level).items():
+                values[m][runs, topics] = part
+            del view
+    for array in values.values():
+        array.flags.writeable = False
     return _evaluation(values, parsed, run_names=experiment.run_names, topics=experiment.topics,
                        length=experiment.length, complete=complete, stacklevel=4)
 

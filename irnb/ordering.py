@@ -162,8 +162,20 @@ def string_hash(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray
     return out
 
 
-def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np.ndarray) -> np.ndarray:
-    """``a[rows_a[i]] == b[rows_b[i]]`` for every i, comparing lengths then 8 bytes at a time."""
+def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np.ndarray, *,
+                  length: int | None = None) -> np.ndarray:
+    """``a[rows_a[i]] == b[rows_b[i]]`` for every i, comparing lengths then 8 bytes at a time.
+    ``length``: every string of ``a`` and of ``b`` has this many bytes, end to end (as
+    :func:`_uniform_length` finds them): no length to compare, the words read at a stride
+    (docnos often have one length).
+
+    >>> a, b = string_bytes(pa.array(["ab", "cd"])), string_bytes(pa.array(["cd", "ab", "ax"]))
+    >>> rows_a, rows_b = np.array([0, 1, 0]), np.array([1, 0, 2])
+    >>> strings_equal(a, rows_a, b, rows_b).tolist(), strings_equal(a, rows_a, b, rows_b, length=2).tolist()
+    ([True, True, False], [True, True, False])
+    """
+    if length is not None:
+        return _equal_at_stride(a, rows_a, b, rows_b, length)
     length = a.lengths[rows_a]
     equal = length == b.lengths[rows_b]
     start_a, start_b = a.starts[rows_a], b.starts[rows_b]
@@ -176,6 +188,24 @@ def strings_equal(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np
     for j in range(0, longest, 8):
         differ = a.words[np.minimum(start_a + j, a.size)] ^ b.words[np.minimum(start_b + j, b.size)]
         differ &= LOW_BYTES[np.clip(length - j, 0, 8)]
+        equal &= differ == 0
+    return equal
+
+
+def _equal_at_stride(a: StringBytes, rows_a: np.ndarray, b: StringBytes, rows_b: np.ndarray, length: int
+                     ) -> np.ndarray:
+    """:func:`strings_equal` of strings that all have ``length`` bytes, end to end: word j of
+    string i is 8 bytes from ``starts[0] + i * length + j``, a strided view, no start to gather."""
+    equal = np.ones(rows_a.size, dtype=bool)
+    for j in range(0, length, 8):
+        words = []
+        for strings in (a, b):
+            first = int(strings.starts[0]) + j if strings.starts.size else 0
+            words.append(np.lib.stride_tricks.as_strided(strings.words[first:], shape=(strings.starts.size,),
+                                                         strides=(length,)))
+        differ = words[0][rows_a]
+        differ ^= words[1][rows_b]
+        differ &= LOW_BYTES[min(length - j, 8)]
         equal &= differ == 0
     return equal
 
@@ -810,6 +840,7 @@ class KeyTable(NamedTuple):
     base: np.ndarray  # (C + 1,) int64, the first bucket of every code
     shift: np.ndarray  # (C,) uint64, 64 - bits of every code: a key's bucket is its top bits
     strings: StringBytes  # every entry's string, in entry order
+    length: int | None = None  # the length every entry's string has, end to end in strings, if one
 
 
 # Bits of the string hash a key keeps (all; tests lower it so that unequal strings share keys
@@ -967,7 +998,7 @@ def key_table(codes: np.ndarray, strings: pa.Array | pa.ChunkedArray | StringByt
             entry[lo:hi] = rows[entry[lo:hi]]
         start[int(base[first_code]) + 1:int(base[last_code]) + 1] += lo
         first_code = last_code
-    return KeyTable(start, key, entry, base, shift, strings)
+    return KeyTable(start, key, entry, base, shift, strings, _uniform_length(strings))
 
 
 def _place_part(part_key: np.ndarray, counts: np.ndarray, shift: np.ndarray, base: np.ndarray,
@@ -1010,33 +1041,39 @@ def find_keys(table: KeyTable, codes: np.ndarray, strings: pa.Array | pa.Chunked
     if n == 0 or table.entry.size == 0:
         return out
     codes = np.asarray(codes)
+    all_known = int(codes.min()) >= 0 and int(codes.max()) < table.shift.size  # two reductions, no mask
     for lo in range(0, n, _LOOKUP_PART):
         hi = min(n, lo + _LOOKUP_PART)
         part = StringBytes(strings.words, strings.starts[lo:hi], strings.lengths[lo:hi], strings.size)
-        _find_part(table, codes[lo:hi], part, out[lo:hi])
+        _find_part(table, codes[lo:hi], part, out[lo:hi], all_known=all_known)
     return out
 
 
-def _find_part(table: KeyTable, codes: np.ndarray, strings: StringBytes, out: np.ndarray) -> None:
+def _find_part(table: KeyTable, codes: np.ndarray, strings: StringBytes, out: np.ndarray, *,
+               all_known: bool = False) -> None:
     """:func:`find_keys` of some pairs, their entries written into ``out`` (already
-    ``missing`` everywhere)."""
-    known = (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
-    code = np.where(known, codes, 0)
+    ``missing`` everywhere); ``all_known``: every code is one of the table's."""
+    known = None if all_known else (codes >= 0) & (codes < table.shift.size)  # a code without entries finds none
+    code = codes if known is None else np.where(known, codes, 0)
     key = _string_key(strings)
-    bucket = (key >> table.shift[code]).astype(np.int64)
-    bucket += table.base[:-1][code]
-    first = table.start[bucket].astype(np.int64)
+    bucket = key >> table.shift[code]
+    bucket += table.base[:-1].view(np.uint64)[code]  # bucket numbers are non-negative: the same bits
+    bucket = bucket.view(np.int64)  # an index, without a copy
+    first = table.start[bucket]  # start's own type (positions): half the bytes of int64
     bucket += 1
-    count = table.start[bucket] - first
-    count[~known] = 0
+    count = table.start[bucket]
+    count -= first
+    if known is not None:
+        count[~known] = 0
     rows = np.flatnonzero(count)  # pairs whose bucket holds some entry
     first, count, low = first[rows], count[rows], key[rows].astype(np.uint32)  # the table keeps the low bits
+    length = table.length if table.length is not None and _uniform_length(strings) == table.length else None
     while rows.size:
         at = np.flatnonzero(table.key[first] == low)
         found = table.entry[first[at]]
         hit = rows[at]
         # a bucket holds entries of its own code only: keys that agree leave the bytes to compare
-        confirmed = strings_equal(strings, hit, table.strings, found)
+        confirmed = strings_equal(strings, hit, table.strings, found, length=length)
         out[hit[confirmed]] = found[confirmed]
         count -= 1
         go_on = count > 0

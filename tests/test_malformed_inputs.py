@@ -313,7 +313,7 @@ def test_the_missing_topics_warning_points_at_the_caller_when_runs_are_evaluated
     run, qrels = partial
     other = _write(tmp_path / "other.run", run.read_bytes())
     exp = irnb.Experiment([run, other], qrels)
-    monkeypatch.setattr(irnb.metrics, "_CHUNK_CELLS", 0)  # one run per chunk
+    monkeypatch.setattr(irnb.metrics, "_CHUNK_CELLS", 0)  # one run per chunk (one topic of it at a time)
     with pytest.warns(MissingTopicsWarning) as caught:
         ev = evaluate(exp, ["P@2"])
     assert caught[0].filename == __file__

@@ -591,3 +591,51 @@ def test_level_counts_beside_a_base_mask_equal_counting_afresh(rng):
                 got = level_counts_beside(j, T, judged, base, base_counts)
                 assert got.shape == want.shape and got.dtype == want.dtype
                 np.testing.assert_array_equal(got, want)
+
+
+def test_evaluate_a_run_larger_than_a_chunk_a_few_topics_at_a_time_gives_the_values_of_one_call(monkeypatch):
+    """A run of more cells than a chunk is evaluated a few topics at a time (the last chunk
+    shorter); every measure, under a pool, a cutoff, condensed lists, the truth and another
+    relevance level, gives the values of one call over every run and topic, to the last bit."""
+    from irnb import metrics
+    from irnb.datasets import default
+    from irnb.pooling import depth_pool
+
+    exp = default().experiment
+    S, T, D = exp.shape
+    measures = ["P@10", "AP", "nDCG@10", "nDCG", "Bpref", "infAP", "RR", "Judged@10", "RBP(p=0.8)", "P@10(j)",
+                "GMAP", "R-prec"]
+    cases = [dict(), dict(judged=depth_pool(exp, depth=10).judged), dict(judged_only=True, max_depth=50),
+             dict(truth=True), dict(relevance_level=2, complete=True)]
+    monkeypatch.setattr(metrics, "_CHUNK_CELLS", S * T * D)  # one chunk: every run and topic at once
+    whole = [evaluate(exp, measures, **case) for case in cases]
+    monkeypatch.setattr(metrics, "_CHUNK_CELLS", 7 * D)  # each run 7 topics at a time
+    assert T % 7 != 0
+    chunks = []
+    monkeypatch.setattr(metrics, "_view_of_runs", lambda *a, _view=metrics._view_of_runs, **kw: chunks.append(
+        kw["runs"]) or _view(*a, **kw))
+    for case, expected in zip(cases, whole, strict=True):
+        got = evaluate(exp, measures, **case)
+        for m in expected.measures:  # to the last bit: each ranking's sums in an order of its own
+            np.testing.assert_array_equal(got[m], expected[m], err_msg=f"{m.name} {case}")
+        np.testing.assert_array_equal(got.evaluated, expected.evaluated)
+    assert len(chunks) == len(cases) * S * -(-T // 7)  # every run in ceil(T / 7) chunks of topics
+    assert chunks[0] == (slice(0, 1), slice(0, 7)) and chunks[-1] == (slice(S - 1, S), slice(T - T % 7, T - T % 7 + 7))
+
+
+@pytest.mark.parametrize("chunk_runs", [1, 3, 40])
+def test_equal_runs_get_equal_values_however_many_runs_are_evaluated_at_once(chunk_runs, monkeypatch):
+    """The same ranking in chunks of different sizes (a shorter last chunk): its weighted sums
+    (nDCG, SDCG, RBP and its residual) are the same to the last bit, so a paired test sees
+    zero differences between equal runs."""
+    from irnb import metrics
+    from irnb.datasets import default
+
+    base = default().experiment
+    run = base.runs[base.run_names[0]]
+    exp = Experiment({f"copy{i}": run for i in range(7)}, base.qrels)
+    S, T, D = exp.shape
+    monkeypatch.setattr(metrics, "_CHUNK_CELLS", chunk_runs * T * D)  # 7 runs: a last chunk shorter than the others
+    got = evaluate(exp, ["nDCG", "nDCG@10", "SDCG@20", "RBP(p=0.8)", "RBPResidual(p=0.8)", "AP"])
+    for m in got.measures:
+        assert (got[m] == got[m][0]).all(), m.name

@@ -305,3 +305,38 @@ def test_stretch_heads_of_joined_runs_part_at_each_run():
     assert ordering.stretch_heads(np.array([0, 0, 1, 0, 1]), sizes=np.array([3, 2])).tolist() == [0, 2, 3, 4]
     assert ordering.stretch_heads(np.array([0, 1, 0, 1]), sizes=np.array([4])) is None
 
+
+@settings(max_examples=150, deadline=None)
+@given(length=st.integers(0, 20), data=st.data())
+def test_strings_of_one_length_compare_at_a_stride_as_one_by_one(length, data):
+    """Strings of one length, end to end: compared without their lengths (words read at a
+    stride), equal exactly when the strings are; strings that differ only in their last byte
+    or beyond the first 8 bytes included."""
+    text = st.text(alphabet="ab\x00", min_size=length, max_size=length)
+    a = data.draw(st.lists(text, min_size=1, max_size=8))
+
+    def one_byte_changed(s: str, at: int) -> str:  # the same string but for one byte (any of them)
+        return s if not s else s[:at % len(s)] + ("b" if s[at % len(s)] != "b" else "a") + s[at % len(s) + 1:]
+
+    b = data.draw(st.lists(st.one_of(st.sampled_from(a), text, st.builds(one_byte_changed, st.sampled_from(a),
+                                                                          st.integers(0, 19))), min_size=1, max_size=8))
+    rows_a = np.array(data.draw(st.lists(st.integers(0, len(a) - 1), max_size=12)), dtype=np.int64)
+    rows_b = np.array(data.draw(st.lists(st.integers(0, len(b) - 1), min_size=rows_a.size, max_size=rows_a.size)),
+                      dtype=np.int64)
+    left, right = ordering.string_bytes(pa.array(a)), ordering.string_bytes(pa.array(b))
+    got = ordering.strings_equal(left, rows_a, right, rows_b, length=length)
+    assert got.tolist() == [a[i] == b[j] for i, j in zip(rows_a.tolist(), rows_b.tolist(), strict=True)]
+
+
+def test_lookup_of_docnos_of_one_length_with_every_key_equal_finds_only_equal_pairs(monkeypatch):
+    """Entries and lookups of one length (the strided comparison) under one key: a docno that
+    differs in its last byte or past its first 8 bytes is no match; the table knows the
+    length only when every entry has it."""
+    monkeypatch.setattr(ordering, "_string_key", lambda strings: np.zeros(strings.starts.size, np.uint64))
+    docno = ["doc-00000001", "doc-00000002", "doc-00000001", "xoc-00000001"]
+    table = key_table(np.array([0, 0, 0, 1]), pa.array(docno))
+    assert table.length == 12 and key_table(np.array([0, 0]), pa.array(["a", "bb"])).length is None
+    probe = ["doc-00000002", "doc-00000003", "doc-00000001", "doc-00000001", "xoc-00000001", "doc-10000001"]
+    got = find_keys(table, np.array([0, 0, 0, 1, 1, 0]), pa.array(probe))
+    assert got.tolist() == [1, -1, 0, -1, 3, -1]
+    assert find_keys(table, np.array([0, 0]), pa.array(["doc-00000002", "doc-0000002"])).tolist() == [1, -1]

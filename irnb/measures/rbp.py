@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import Judged, cut_depth, not_judged, rbp_weights
+from ..kernels import Judged, cut_depth, not_judged, rank_sums, rbp_weights
 from ..params import PERSISTENCE
 from .base import Family, Param, register
 
@@ -26,7 +26,7 @@ def _rbp(view: Judged, p: float, k: int | None, gain: str = "binary") -> np.ndar
         gains = view.gain[:, :, :d] / np.maximum(view.top_grade, 1)[None, :, None]
     else:
         gains = view.rel[:, :, :d].astype(np.float64)
-    return gains @ rbp_weights(p, d)
+    return rank_sums(gains, rbp_weights(p, d))
 
 
 def _rbp_residual(view: Judged, p: float, k: int | None, tail: str = "always") -> np.ndarray:
@@ -36,7 +36,7 @@ def _rbp_residual(view: Judged, p: float, k: int | None, tail: str = "always") -
     d = cut_depth(view, k)
     n = np.minimum(view.length, d)
     unjudged = not_judged(view)[:, :, :d]
-    residual = unjudged.astype(np.float64) @ rbp_weights(p, d) + p ** n.astype(np.float64)
+    residual = rank_sums(unjudged.astype(np.float64), rbp_weights(p, d)) + p ** n.astype(np.float64)
     if tail == "if_unjudged":
         residual = np.where(unjudged.any(axis=2), residual, 0.0)
     return residual
