@@ -304,3 +304,27 @@ def test_joined_runs_count_each_files_lines(scan_bytes, monkeypatch):
     assert sizes.tolist() == [2, 1, 3]
     assert tags == ["t", "u", "v"]
     assert table["docno"].to_pylist() == ["a", "b", "c", "d", "d", "d"]
+
+
+def test_qrels_parsed_on_pyarrow_threads_give_the_same_qrels(tmp_path, monkeypatch):
+    """A qrels text of several of pyarrow's blocks (1 MiB each) read on its threads (the
+    size limit lowered to every text) gives the table, grades and topic blocks the one-thread
+    parse gives; an error line past the first block is still named."""
+    lines = [f"{topic} 0 doc{(7 * i) % 9973:05d}x{topic} {i % 3}\n" for topic in range(600, 0, -1)
+             for i in range(250)]
+    path = write_file(tmp_path / "deep.qrels", "".join(lines))
+    assert path.stat().st_size > 2 << 20
+    one = read_qrels(path)
+    monkeypatch.setattr(parsing, "_THREADED_QRELS_BYTES", 0)
+    asked = []
+    monkeypatch.setattr(parsing, "fast_table", lambda *a, threads=False, **k: asked.append(threads) or fast_table(
+        *a, threads=threads, **k))
+    threaded = read_qrels(path)
+    assert asked == [True]
+    assert threaded.table.equals(one.table) and threaded.num_judgments == len(lines)
+    assert threaded.topics == one.topics
+    bad = lines[:]
+    bad[70_000] = "7 0 doc7 x\n"
+    path = write_file(tmp_path / "bad.qrels", "".join(bad))
+    with pytest.raises(ValueError, match=r"bad\.qrels:70001: .*grade"):
+        read_qrels(path)
