@@ -65,7 +65,8 @@ first; any surprise sends it to the line-by-line path, which reports the line.
 ``read_runs`` parses files on up to four threads while it reads the next ones, and small
 files a batch at a time (one fast-path parse and one ordering for the batch; any file that
 needs more sends the batch file by file); the runs and the error raised are those of reading
-the files one after the other.
+the files one after the other. A very large qrels file (tens of MiB: :mod:`irnb.parsing` sets the size) is
+parsed on pyarrow's own threads.
 
 Memory (*irnb*): the memory Arrow's pool holds after a parse is handed back to the system
 when the read returns (:func:`pyarrow.MemoryPool.release_unused`); values are unchanged.
