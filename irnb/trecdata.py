@@ -334,26 +334,68 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
     the (topic, docno) order of rows whose topic codes are ``codes``; and where each topic's
     rows start in it (``starts``, one more than ``topics``, the topics in string order).
 
-    When the topics already come in string order (a file sorted by topic, its docnos not),
-    the topic column is kept as it is: only docno and grade are gathered."""
+    When every topic's rows lie in one stretch (as files list them), the topic column is
+    not gathered row by row: a topic's rows keep their topic whatever their docno order, so
+    the column is its stretches laid end to end in topic order (:func:`_stretches_joined`;
+    itself, when the topics already come in string order); only docno and grade are
+    gathered."""
     heads = np.flatnonzero(codes[1:] != codes[:-1]) + 1 if codes.size else np.zeros(0, np.int64)
-    if heads.size + 1 == len(dictionary):  # every topic in one stretch (as files list them): no count per row
+    one_stretch = heads.size + 1 == len(dictionary)
+    if one_stretch:  # no count per row
+        heads = np.r_[0, heads]
         counts = np.zeros(len(dictionary), dtype=np.int64)
-        counts[codes[np.r_[0, heads]]] = np.diff(np.r_[0, heads, codes.size])
+        counts[codes[heads]] = np.diff(np.r_[heads, codes.size])
     else:
         counts = np.bincount(codes, minlength=len(dictionary))
     by_name = pc.sort_indices(dictionary).to_numpy()
     counts = counts[by_name]
-    topics = dictionary.take(as_arrow(by_name[counts > 0]))
-    counts = counts[counts > 0]
-    starts = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    present = counts > 0
+    topics = dictionary.take(as_arrow(by_name[present]))
+    starts = np.r_[0, np.cumsum(counts[present])].astype(np.int64)
     if order is None:
         return table, starts, topics
     rows = as_arrow(order)
-    if not (bool((by_name == np.arange(by_name.size)).all()) and bool((codes[1:] >= codes[:-1]).all())):
+    if not one_stretch:
         return table.take(rows), starts, topics
-    columns = [table["topic"], table["docno"].take(rows), table["grade"].take(rows)]
+    first_row = np.zeros(len(dictionary), dtype=np.int64)
+    first_row[codes[heads]] = heads
+    topic = _stretches_joined(table["topic"], first_row[by_name[present]], counts[present],
+                              max_blocks=max(1, table.num_rows // _BLOCK_ROWS))
+    if topic is None:
+        topic = table["topic"].take(rows)
+    columns = [topic, table["docno"].take(rows), table["grade"].take(rows)]
     return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
+
+
+# Stretches put end to end by slicing (a copy of their bytes) rather than gathered row by row,
+# when the contiguous blocks they form average at least this many rows: below it, a slice per
+# block costs more than the gather.
+_BLOCK_ROWS = 32
+
+
+def _stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.ndarray, *, max_blocks: int
+                      ) -> pa.ChunkedArray | None:
+    """The rows ``firsts[i]:firsts[i] + sizes[i]`` of ``column`` for every i, end to end in
+    one chunk (the column itself when that is all of it in place): stretches that follow
+    one another in the column are sliced as one block. None when that makes more than
+    ``max_blocks`` blocks.
+
+    >>> column = pa.chunked_array([["a", "b"], ["b", "c"]])
+    >>> _stretches_joined(column, np.array([3, 0, 1]), np.array([1, 1, 2]), max_blocks=2).to_pylist()
+    ['c', 'a', 'b', 'b']
+    >>> _stretches_joined(column, np.array([3, 1, 0]), np.array([1, 2, 1]), max_blocks=2) is None
+    True
+    """
+    joined = np.r_[False, firsts[1:] == firsts[:-1] + sizes[:-1]]  # stretch i continues stretch i - 1's block
+    block = np.flatnonzero(~joined)
+    if block.size > max_blocks:
+        return None
+    block_rows = np.add.reduceat(sizes, block) if block.size else block
+    if block.size == 1 and firsts[0] == 0 and block_rows[0] == len(column):
+        return column
+    pieces = [chunk for first, size in zip(firsts[block].tolist(), block_rows.tolist(), strict=True)
+              for chunk in column.slice(first, size).chunks]
+    return pa.chunked_array([pa.concat_arrays(pieces)] if pieces else [], type=column.type)
 
 
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:
