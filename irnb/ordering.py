@@ -742,7 +742,8 @@ def _stretches_sorted(docno: pa.ChunkedArray, heads: np.ndarray, head_rank: np.n
         by = np.argsort(head_rank)
         goes = np.empty(heads.size, dtype=np.int64)
         goes[by] = np.r_[0, np.cumsum(sizes[by])[:-1]]
-    order = np.empty(n, dtype=np.int64) if moved else None  # while None: every row in place
+    position = np.int32 if n < 2**31 else np.int64  # the order is as long as the file: its positions no wider
+    order = np.empty(n, dtype=position) if moved else None  # while None: every row in place
     found_rows, found_firsts = [], []
     bounds = np.r_[heads, n]
     lo = 0
@@ -763,7 +764,7 @@ def _stretches_sorted(docno: pa.ChunkedArray, heads: np.ndarray, head_rank: np.n
         part += a
         if not moved:
             if order is None:  # the first group out of place: the rows before it stay
-                order = np.empty(n, dtype=np.int64)
+                order = np.empty(n, dtype=position)
                 order[:a] = np.arange(a)
             order[a:b] = part
         else:
