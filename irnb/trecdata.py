@@ -338,7 +338,7 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
     not gathered row by row: a topic's rows keep their topic whatever their docno order, so
     the column is its stretches laid end to end in topic order (:func:`_stretches_joined`;
     itself, when the topics already come in string order); only docno and grade are
-    gathered."""
+    gathered, and not even they when every topic's docnos already come in order."""
     heads = np.flatnonzero(codes[1:] != codes[:-1]) + 1 if codes.size else np.zeros(0, np.int64)
     one_stretch = heads.size + 1 == len(dictionary)
     if one_stretch:  # no count per row
@@ -359,12 +359,33 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
         return table.take(rows), starts, topics
     first_row = np.zeros(len(dictionary), dtype=np.int64)
     first_row[codes[heads]] = heads
-    topic = _stretches_joined(table["topic"], first_row[by_name[present]], counts[present],
-                              max_blocks=max(1, table.num_rows // _BLOCK_ROWS))
+    firsts, sizes = first_row[by_name[present]], counts[present]
+    max_blocks = max(1, table.num_rows // _BLOCK_ROWS)
+    topic = _stretches_joined(table["topic"], firsts, sizes, max_blocks=max_blocks)
     if topic is None:
         topic = table["topic"].take(rows)
+    elif _moves_stretches_whole(order, starts, firsts):  # docnos in order within each topic: no gather at all
+        columns = [topic] + [_stretches_joined(table[name], firsts, sizes, max_blocks=max_blocks)
+                             for name in ("docno", "grade")]
+        return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
     columns = [topic, table["docno"].take(rows), table["grade"].take(rows)]
     return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
+
+
+def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.ndarray) -> bool:
+    """Whether ``order`` puts the stretch of rows starting at ``firsts[i]`` whole at
+    ``starts[i]`` for every i: a topic's first row, then the rows that follow it in the file.
+
+    >>> _moves_stretches_whole(np.array([2, 3, 0, 1]), np.array([0, 2, 4]), np.array([2, 0]))
+    True
+    >>> _moves_stretches_whole(np.array([3, 2, 0, 1]), np.array([0, 2, 4]), np.array([2, 0]))
+    False
+    """
+    if not bool((order[starts[:-1]] == firsts).all()):  # the first row of each topic, checked first: few
+        return False
+    step = np.diff(order)
+    step[starts[1:-1] - 1] = 1  # from one topic's last row to the next one's first: any jump
+    return bool((step == 1).all())
 
 
 # Stretches put end to end by slicing (a copy of their bytes) rather than gathered row by row,

@@ -72,6 +72,8 @@ def test_dataframe_row_without_a_run_name_is_an_error():
     ("1 0 b 1\n2 0 c 2\n1 0 a 0\n2 0 a 1\n", "topics sorted names but interleaved: not kept"),
     ("2 0 a 1\n2 0 b 0\n1 0 c 2\n", "docnos in order, topics moved"),
     ("3 0 b 1\n3 0 a 0\n1 0 c 2\n1 0 a 1\n2 0 d 0\n2 0 c 1\n", "topics moved: two stretches one block"),
+    ("3 0 a 1\n3 0 b 0\n1 0 a 2\n1 0 c 1\n2 0 c 0\n2 0 d 1\n", "docnos in order, topics moved: no gather"),
+    ("3 0 a 1\n3 0 b 0\n1 0 a 2\n1 0 d 1\n1 0 c 1\n2 0 c 0\n", "docnos in order but one pair: gathered"),
 ])
 @pytest.mark.parametrize("block_rows", [1, 10**9], ids=["stretches joined", "topic gathered"])
 def test_qrels_order_and_topic_blocks(tmp_path, monkeypatch, text, name, block_rows):
