@@ -389,9 +389,9 @@ def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.nda
 
 
 # Stretches put end to end by slicing (a copy of their bytes) rather than gathered row by row,
-# when the contiguous blocks they form average at least this many rows: below it, a slice per
-# block costs more than the gather.
-_BLOCK_ROWS = 32
+# when the contiguous blocks they form average at least this many rows: a block's slice costs
+# about what gathering a few hundred rows does (more on a column of several chunks).
+_BLOCK_ROWS = 512
 
 
 def _stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.ndarray, *, max_blocks: int
@@ -414,8 +414,13 @@ def _stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.nda
     block_rows = np.add.reduceat(sizes, block) if block.size else block
     if block.size == 1 and firsts[0] == 0 and block_rows[0] == len(column):
         return column
-    pieces = [chunk for first, size in zip(firsts[block].tolist(), block_rows.tolist(), strict=True)
-              for chunk in column.slice(first, size).chunks]
+    if column.num_chunks == 1:  # slicing an array costs less than slicing a chunked one
+        whole = column.chunk(0)
+        pieces = [whole.slice(first, size) for first, size in zip(firsts[block].tolist(), block_rows.tolist(),
+                                                                   strict=True)]
+    else:
+        pieces = [chunk for first, size in zip(firsts[block].tolist(), block_rows.tolist(), strict=True)
+                  for chunk in column.slice(first, size).chunks]
     return pa.chunked_array([pa.concat_arrays(pieces)] if pieces else [], type=column.type)
 
 
