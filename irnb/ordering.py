@@ -742,7 +742,8 @@ def _stretches_sorted(docno: pa.ChunkedArray, heads: np.ndarray, head_rank: np.n
         by = np.argsort(head_rank)
         goes = np.empty(heads.size, dtype=np.int64)
         goes[by] = np.r_[0, np.cumsum(sizes[by])[:-1]]
-    order = np.empty(n, dtype=np.int64) if moved else None  # while None: every row in place
+    position = np.int32 if n < 2**31 else np.int64  # the order is as long as the file: its positions no wider
+    order = np.empty(n, dtype=position) if moved else None  # while None: every row in place
     found_rows, found_firsts = [], []
     bounds = np.r_[heads, n]
     lo = 0
@@ -763,7 +764,7 @@ def _stretches_sorted(docno: pa.ChunkedArray, heads: np.ndarray, head_rank: np.n
         part += a
         if not moved:
             if order is None:  # the first group out of place: the rows before it stay
-                order = np.empty(n, dtype=np.int64)
+                order = np.empty(n, dtype=position)
                 order[:a] = np.arange(a)
             order[a:b] = part
         else:
@@ -779,8 +780,11 @@ def _sorted_group(docno: pa.ChunkedArray, starts: np.ndarray) -> tuple[np.ndarra
     """The rows of ``docno`` sorted by docno within each stretch ``starts[i]:starts[i + 1]``
     (None when they are already), and the repeated rows with the earlier row each repeats
     (as :func:`topic_docno_order_and_repeats` gives them, rows of ``docno``)."""
-    docno_bytes = string_bytes(docno)
-    prefix = _prefix_key(docno_bytes)
+    prefix = _stored_prefix_key(docno)
+    docno_bytes = None
+    if prefix is None:
+        docno_bytes = string_bytes(docno)
+        prefix = _prefix_key(docno_bytes)
     inner = np.ones(prefix.size, dtype=bool)  # neighbours within one stretch
     inner[starts[1:-1] - 1] = False
     inner = inner[:-1]
@@ -790,19 +794,57 @@ def _sorted_group(docno: pa.ChunkedArray, starts: np.ndarray) -> tuple[np.ndarra
     return _ordered_with_repeats(order, key, docno, docno_bytes, starts[1:-1])
 
 
+def _stored_prefix_key(strings: pa.ChunkedArray | pa.Array) -> np.ndarray | None:
+    """:func:`_prefix_key` read from the column's own buffers, when every string has one
+    length of at least 8 bytes (docnos often do): each string's first 8 bytes then lie
+    ``length`` bytes after the previous one's, inside the buffer, so no padded copy of the
+    bytes (:func:`string_bytes`) is made. None otherwise.
+
+    >>> _stored_prefix_key(pa.array(["abcdefgh", "abcdefgi"])).tolist() == [
+    ...     int.from_bytes(b"abcdefgh", "big"), int.from_bytes(b"abcdefgi", "big")]
+    True
+    >>> _stored_prefix_key(pa.array(["abcdefgh", "abcdefghi"])) is None
+    True
+    """
+    chunks = [c for c in (strings.chunks if isinstance(strings, pa.ChunkedArray) else [strings]) if len(c)]
+    if not chunks:
+        return None
+    length = None
+    for chunk in chunks:
+        offsets = raw_offsets(chunk)
+        length = int(offsets[1] - offsets[0]) if length is None else length
+        if length < 8 or int(offsets[-1]) - int(offsets[0]) != length * len(chunk) or chunk.null_count:
+            return None
+        if not bool((np.diff(offsets) == length).all()):
+            return None
+    key = np.empty(sum(len(c) for c in chunks), dtype=np.uint64)
+    row = 0
+    for chunk in chunks:
+        offsets = raw_offsets(chunk)
+        data = chunk.buffers()[2]
+        first, n = int(offsets[0]), len(chunk)
+        words = np.ndarray(shape=(n,), dtype="<u8", buffer=data, offset=first, strides=(length,))
+        np.copyto(key[row:row + n], words)
+        row += n
+    return key.byteswap(inplace=True)
+
+
 def _ordered_with_repeats(order: np.ndarray, ordered_key: np.ndarray, docno: pa.ChunkedArray,
-                          docno_bytes: StringBytes, boundaries: np.ndarray | None = None
+                          docno_bytes: StringBytes | None, boundaries: np.ndarray | None = None
                           ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """:func:`topic_docno_order_and_repeats` once the keys are sorted (``boundaries``: the
     first row of every topic, when the keys do not tell topics apart): the ties settled by
     docno, then, among neighbours whose keys tie, the equal docnos: each run of equal
-    (topic, docno) rows gives its later rows as repeats of its earliest."""
+    (topic, docno) rows gives its later rows as repeats of its earliest (``docno_bytes``:
+    the :func:`string_bytes` of ``docno``, or None to make them only when keys tie)."""
     tie = ordered_key[1:] == ordered_key[:-1]
     if boundaries is not None:  # a topic's first row never ties with the row before it
         tie[boundaries[(boundaries > 0) & (boundaries < order.size)] - 1] = False
     break_ties(order, None, docno, "ascending", tie=tie)
     at = np.flatnonzero(tie)  # neighbours of one topic that may share a docno
-    at = at[strings_equal(docno_bytes, order[at], docno_bytes, order[at + 1])]
+    if at.size:
+        docno_bytes = string_bytes(docno) if docno_bytes is None else docno_bytes
+        at = at[strings_equal(docno_bytes, order[at], docno_bytes, order[at + 1])]
     if at.size == 0:
         repeats = _NO_REPEATS
     else:  # a chain of equal neighbours at[i], at[i] + 1 = at[i + 1], ... is one (topic, docno)

@@ -334,26 +334,94 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
     the (topic, docno) order of rows whose topic codes are ``codes``; and where each topic's
     rows start in it (``starts``, one more than ``topics``, the topics in string order).
 
-    When the topics already come in string order (a file sorted by topic, its docnos not),
-    the topic column is kept as it is: only docno and grade are gathered."""
+    When every topic's rows lie in one stretch (as files list them), the topic column is
+    not gathered row by row: a topic's rows keep their topic whatever their docno order, so
+    the column is its stretches laid end to end in topic order (:func:`_stretches_joined`;
+    itself, when the topics already come in string order); only docno and grade are
+    gathered, and not even they when every topic's docnos already come in order."""
     heads = np.flatnonzero(codes[1:] != codes[:-1]) + 1 if codes.size else np.zeros(0, np.int64)
-    if heads.size + 1 == len(dictionary):  # every topic in one stretch (as files list them): no count per row
+    one_stretch = heads.size + 1 == len(dictionary)
+    if one_stretch:  # no count per row
+        heads = np.r_[0, heads]
         counts = np.zeros(len(dictionary), dtype=np.int64)
-        counts[codes[np.r_[0, heads]]] = np.diff(np.r_[0, heads, codes.size])
+        counts[codes[heads]] = np.diff(np.r_[heads, codes.size])
     else:
         counts = np.bincount(codes, minlength=len(dictionary))
     by_name = pc.sort_indices(dictionary).to_numpy()
     counts = counts[by_name]
-    topics = dictionary.take(as_arrow(by_name[counts > 0]))
-    counts = counts[counts > 0]
-    starts = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    present = counts > 0
+    topics = dictionary.take(as_arrow(by_name[present]))
+    starts = np.r_[0, np.cumsum(counts[present])].astype(np.int64)
     if order is None:
         return table, starts, topics
     rows = as_arrow(order)
-    if not (bool((by_name == np.arange(by_name.size)).all()) and bool((codes[1:] >= codes[:-1]).all())):
+    if not one_stretch:
         return table.take(rows), starts, topics
-    columns = [table["topic"], table["docno"].take(rows), table["grade"].take(rows)]
+    first_row = np.zeros(len(dictionary), dtype=np.int64)
+    first_row[codes[heads]] = heads
+    firsts, sizes = first_row[by_name[present]], counts[present]
+    max_blocks = max(1, table.num_rows // _BLOCK_ROWS)
+    topic = _stretches_joined(table["topic"], firsts, sizes, max_blocks=max_blocks)
+    if topic is None:
+        topic = table["topic"].take(rows)
+    elif _moves_stretches_whole(order, starts, firsts):  # docnos in order within each topic: no gather at all
+        columns = [topic] + [_stretches_joined(table[name], firsts, sizes, max_blocks=max_blocks)
+                             for name in ("docno", "grade")]
+        return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
+    columns = [topic, table["docno"].take(rows), table["grade"].take(rows)]
     return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
+
+
+def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.ndarray) -> bool:
+    """Whether ``order`` puts the stretch of rows starting at ``firsts[i]`` whole at
+    ``starts[i]`` for every i: a topic's first row, then the rows that follow it in the file.
+
+    >>> _moves_stretches_whole(np.array([2, 3, 0, 1]), np.array([0, 2, 4]), np.array([2, 0]))
+    True
+    >>> _moves_stretches_whole(np.array([3, 2, 0, 1]), np.array([0, 2, 4]), np.array([2, 0]))
+    False
+    """
+    if not bool((order[starts[:-1]] == firsts).all()):  # the first row of each topic, checked first: few
+        return False
+    step = np.diff(order)
+    step[starts[1:-1] - 1] = 1  # from one topic's last row to the next one's first: any jump
+    return bool((step == 1).all())
+
+
+# Stretches put end to end by slicing (a copy of their bytes) rather than gathered row by row,
+# when the contiguous blocks they form average at least this many rows: a block's slice costs
+# about what gathering a few hundred rows does (more on a column of several chunks).
+_BLOCK_ROWS = 512
+
+
+def _stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.ndarray, *, max_blocks: int
+                      ) -> pa.ChunkedArray | None:
+    """The rows ``firsts[i]:firsts[i] + sizes[i]`` of ``column`` for every i, end to end in
+    one chunk (the column itself when that is all of it in place): stretches that follow
+    one another in the column are sliced as one block. None when that makes more than
+    ``max_blocks`` blocks.
+
+    >>> column = pa.chunked_array([["a", "b"], ["b", "c"]])
+    >>> _stretches_joined(column, np.array([3, 0, 1]), np.array([1, 1, 2]), max_blocks=2).to_pylist()
+    ['c', 'a', 'b', 'b']
+    >>> _stretches_joined(column, np.array([3, 1, 0]), np.array([1, 2, 1]), max_blocks=2) is None
+    True
+    """
+    joined = np.r_[False, firsts[1:] == firsts[:-1] + sizes[:-1]]  # stretch i continues stretch i - 1's block
+    block = np.flatnonzero(~joined)
+    if block.size > max_blocks:
+        return None
+    block_rows = np.add.reduceat(sizes, block) if block.size else block
+    if block.size == 1 and firsts[0] == 0 and block_rows[0] == len(column):
+        return column
+    if column.num_chunks == 1:  # slicing an array costs less than slicing a chunked one
+        whole = column.chunk(0)
+        pieces = [whole.slice(first, size) for first, size in zip(firsts[block].tolist(), block_rows.tolist(),
+                                                                   strict=True)]
+    else:
+        pieces = [chunk for first, size in zip(firsts[block].tolist(), block_rows.tolist(), strict=True)
+                  for chunk in column.slice(first, size).chunks]
+    return pa.chunked_array([pa.concat_arrays(pieces)] if pieces else [], type=column.type)
 
 
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:

@@ -340,3 +340,54 @@ def test_lookup_of_docnos_of_one_length_with_every_key_equal_finds_only_equal_pa
     got = find_keys(table, np.array([0, 0, 0, 1, 1, 0]), pa.array(probe))
     assert got.tolist() == [1, -1, 0, -1, 3, -1]
     assert find_keys(table, np.array([0, 0]), pa.array(["doc-00000002", "doc-0000002"])).tolist() == [1, -1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(length=st.sampled_from([8, 9, 13]), data=st.data(), group_rows=st.integers(1, 12), parts=st.integers(1, 3))
+def test_docnos_of_one_length_are_ordered_from_their_stored_bytes(length, data, group_rows, parts):
+    """Docnos of one length of at least 8 bytes (their first 8 bytes read from the column's
+    own buffers, in chunks): the stretches' order and repeats are pyarrow's sort and the
+    hashed repeats, the docnos sharing long prefixes so that keys tie."""
+    stems = [("ab" * 8)[:length - 2] + tail for tail in ("aa", "ab", "ba", "zz")]  # equal first 8 bytes
+    stems += ["x" * length, "a" * length]
+    stretches = data.draw(st.lists(st.tuples(st.sampled_from(["1", "2", "10", "9"]),
+                                             st.lists(st.sampled_from(stems), min_size=1, max_size=9)),
+                                   min_size=1, max_size=4, unique_by=lambda stretch: stretch[0]))
+    rows = [(topic, docno) for topic, docnos in stretches for docno in docnos]
+    cut = sorted({len(rows) * k // parts for k in range(parts + 1)})
+    docno = pa.chunked_array([pa.array([d for _, d in rows[a:b]]) for a, b in zip(cut[:-1], cut[1:], strict=True)])
+    table = pa.table({"topic": [t for t, _ in rows], "docno": docno})
+    assert ordering._stored_prefix_key(docno) is not None
+    codes, dictionary = ordering.encode_topics(table["topic"])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ordering, "_STRETCH_ROWS", group_rows)
+        order, repeated, firsts = ordering.topic_docno_order_and_repeats(table["docno"], codes, dictionary)
+    want_rows, want_firsts = ordering.repeated_rows(table, codes)
+    assert repeated.tolist() == want_rows.tolist() and firsts.tolist() == want_firsts.tolist()
+    expected = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")]).to_numpy()
+    got = np.arange(len(rows)) if order is None else order
+    assert [rows[i] for i in got] == [rows[i] for i in expected]
+
+
+def test_stored_prefix_key_is_the_copied_bytes_prefix_or_none():
+    """Read from a sliced, chunked column, the first 8 bytes are those of the padded copy;
+    docnos shorter than 8 bytes or of two lengths fall back (None)."""
+    column = pa.chunked_array([pa.array(["zzzzzzzzz", "abcdefghi", "abcdefgha"]).slice(1), pa.array(["012345678"])])
+    stored = ordering._stored_prefix_key(column)
+    assert stored.tolist() == ordering._prefix_key(column).tolist()
+    assert stored.tolist() == [int.from_bytes(s[:8].encode(), "big") for s in ["abcdefghi", "abcdefgha", "012345678"]]
+    assert ordering._stored_prefix_key(pa.array(["abcdefg", "abcdefh"])) is None
+    assert ordering._stored_prefix_key(pa.chunked_array([pa.array(["abcdefgh"]), pa.array(["abcdefghi"])])) is None
+
+
+def test_stretches_found_in_order_are_not_sorted_but_one_pair_out_of_order_is():
+    """Topic stretches whose docnos ascend are left in place (no order); swap one neighbouring
+    pair in one topic and the order puts that pair back, the rest staying in place."""
+    docnos = [f"doc{i:05d}" for i in range(6)]
+    topic = ["1"] * 3 + ["2"] * 3
+    codes, dictionary = ordering.encode_topics(pa.array(topic))
+    order, repeated, _ = ordering.topic_docno_order_and_repeats(pa.chunked_array([docnos]), codes, dictionary)
+    assert order is None and repeated.size == 0
+    docnos[3], docnos[4] = docnos[4], docnos[3]  # topic 2's first two docnos out of order
+    order, repeated, _ = ordering.topic_docno_order_and_repeats(pa.chunked_array([docnos]), codes, dictionary)
+    assert order.tolist() == [0, 1, 2, 4, 3, 5] and repeated.size == 0

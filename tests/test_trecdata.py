@@ -71,14 +71,21 @@ def test_dataframe_row_without_a_run_name_is_an_error():
     ("1 0 b 1\n1 0 a 0\n2 0 c 2\n2 0 a 1\n", "topics grouped in string order: topic column kept"),
     ("1 0 b 1\n2 0 c 2\n1 0 a 0\n2 0 a 1\n", "topics sorted names but interleaved: not kept"),
     ("2 0 a 1\n2 0 b 0\n1 0 c 2\n", "docnos in order, topics moved"),
+    ("3 0 b 1\n3 0 a 0\n1 0 c 2\n1 0 a 1\n2 0 d 0\n2 0 c 1\n", "topics moved: two stretches one block"),
+    ("3 0 a 1\n3 0 b 0\n1 0 a 2\n1 0 c 1\n2 0 c 0\n2 0 d 1\n", "docnos in order, topics moved: no gather"),
+    ("3 0 a 1\n3 0 b 0\n1 0 a 2\n1 0 d 1\n1 0 c 1\n2 0 c 0\n", "docnos in order but one pair: gathered"),
 ])
-def test_qrels_order_and_topic_blocks(tmp_path, text, name):
+@pytest.mark.parametrize("block_rows", [1, 10**9], ids=["stretches joined", "topic gathered"])
+def test_qrels_order_and_topic_blocks(tmp_path, monkeypatch, text, name, block_rows):
     """Qrels rows are in (topic, docno) string order, equal to Arrow's own sort of the file's
-    rows, whichever way the topic column is made; the remembered topic boundaries are that
-    column's stretches (the Experiment reads its topics from them)."""
+    rows, whichever way the topic column is made (its stretches sliced end to end, or
+    gathered row by row); the remembered topic boundaries are that column's stretches (the
+    Experiment reads its topics from them)."""
     import pyarrow as pa
+    from irnb import trecdata
     from irnb.ordering import QRELS_ORDER, topic_blocks
 
+    monkeypatch.setattr(trecdata, "_BLOCK_ROWS", block_rows)
     qrels = read_qrels(write_file(tmp_path / "q", text))
     rows = [line.split() for line in text.splitlines()]
     expected = pa.table({"topic": [r[0] for r in rows], "docno": [r[2] for r in rows],
