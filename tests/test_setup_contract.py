@@ -181,6 +181,15 @@ def test_readme_speed_figures_are_the_results_files():
     scale = (REPO / "benchmarks" / "RESULTS_scale.md").read_text(encoding="utf-8")
     worst, family = re.search(r"^Worst CPU ratio: ([0-9.]+) \(([^;]+);", scale, re.M).groups()
     assert f"the worst family, read to result, took {worst} times pytrec_eval's CPU time ({family}," in speed
+    cases = [row.split("|") for row in scale.splitlines()
+             if row.startswith("| ") and not row.startswith("| family") and "MS MARCO" not in row]
+    cpu_met = sum(float(row[7]) <= 1 / 3 for row in cases)
+    wall_met = sum(float(row[10]) <= 1 / 4 for row in cases)
+    assert (f"at most 1/3 of pytrec_eval's CPU time in {cpu_met} of the table's {len(cases)} cases and at most 1/4 "
+            f"of its wall time in {wall_met}") in speed
+    wall_missed = [int(row[4].replace(",", "")) for row in cases if float(row[10]) > 1 / 4]
+    if wall_missed:
+        assert f"the wall-time misses are inputs of at most {max(wall_missed):,} run lines" in speed
 
 
 def test_readme_describes_the_embedded_default_as_it_is():
