@@ -102,7 +102,8 @@ def judged_view(
                          depth=check_max_depth(max_depth))
 
 
-def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth, runs=slice(None),
+def _view_of_runs(experiment: Experiment, *, judged, relevance_level, truth, depth,
+                  runs: slice | tuple[slice, slice] = slice(None),
                   counts: np.ndarray | None = None, grade: np.ndarray | None = None) -> Judged:
     """:func:`judged_view` of the runs ``runs`` only, or of (run, topic) cells (a pair of
     slices); ``counts``, the level counts of those topics, and ``grade``, their grades, when
@@ -256,8 +257,8 @@ def _evaluate_in_chunks(experiment: Experiment, parsed: list, per_chunk: int, *,
                         complete: bool, max_depth, judged_only: bool, truth: bool) -> Evaluation:
     """:func:`evaluate` over ``per_chunk`` runs at a time (one run: a few of its topics at a
     time, when it has more than ``_CHUNK_CELLS`` cells), joined into one Evaluation. Every
-    kernel works run by run and topic by topic, so the values are those of one call over
-    all runs, up to the order of floating-point sums (nDCG's dot products: within 1e-15)."""
+    kernel works run by run and topic by topic, and sums each ranking in an order of its own
+    (:func:`irnb.kernels.rank_sums`), so the values are those of one call over all runs."""
     judgments = experiment.truth if truth else experiment.judgments
     if judgments is None:
         raise ValueError("truth=True needs an Experiment built with truth= qrels")
