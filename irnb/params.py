@@ -70,7 +70,8 @@ __all__ = ["Param", "ParamList", "Relation", "ParameterError", "PARAMS", "add_op
            "CONTRIBUTING_RUNS", "FACTOR", "TOP_RUNS", "SAMPLES", "LEVEL", "PRIOR",
            "STRATEGY", "SUGGESTIONS", "ROUND_SIZE", "BUDGET", "DEGREE", "N_JOBS", "COMPARISONS", "MAX_GROUPS",
            "BUDGET_LEVELS", "DERIVED", "FLAGS", "COMPLETE", "CONTINUITY_CORRECTION", "HIGHER_IS_BETTER",
-           "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "ONLY_QRELS", "RELEVANT", "PROBABILITIES", "WITHIN_QRELS",
+           "ASSESSMENT_HIGHER_IS_BETTER", "KEEP_UNPOOLED", "PARSE_THREADS", "ONLY_QRELS", "RELEVANT", "PROBABILITIES",
+           "WITHIN_QRELS",
            "PROGRESS", "DOWNLOAD_PROGRESS", "TREC_COVID_ROUND",
            "HOLDS", "TRUTH", "JUDGED_ONLY", "PER_TOPIC", "INCLUDE_ALL", "KEEP_DIFF",
            "LOG_SCALE", "ACROSS_GROUPS", "OVERWRITE", "WITH_TRUTH", "OPEN_BROWSER", "DISPLAY_FLAG", "DISPLAY_CHOICE",
@@ -775,6 +776,8 @@ ASSESSMENT_HIGHER_IS_BETTER = HIGHER_IS_BETTER.renamed("assessment_higher_is_bet
 #: Leave-one-group-out: entries that no contributing run pooled stay judged.
 KEEP_UNPOOLED = Param("keep_unpooled", bool, False,
                       doc="keep the qrels entries that no contributing run pooled judged in every reduced pool")
+#: A text parsed by pyarrow's CSV reader on its own threads (a very large file read alone).
+PARSE_THREADS = Param("threads", bool, False, doc="parse the text on pyarrow's threads, blocks of it at once")
 #: Suggest only documents that are in the qrels (a simulation that can read their grades).
 ONLY_QRELS = Param("only_qrels", bool, False, doc="suggest only documents in the qrels (whose grade is known)")
 #: An assessor's judgment of a suggested document.

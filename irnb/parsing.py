@@ -18,6 +18,7 @@ import pyarrow.csv as pacsv
 from ._text import clean_text
 from .lines import check_utf8, data_lines, qrels_fields, run_fields
 from .ordering import as_arrow, raw_offsets
+from .params import PARSE_THREADS
 
 __all__ = ["RUN_FAST", "QRELS_FAST", "fast_table", "parse_run_exact", "parse_qrels_exact", "parse_run_bytes",
            "parse_qrels_bytes", "parse_joined_runs"]
@@ -112,6 +113,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
     ``int`` (decimal integer, int64). ``memory_pool`` holds the table's buffers (default:
     Arrow's); with ``threads``, pyarrow parses blocks of the text on its own threads.
     """
+    threads = PARSE_THREADS.validate(threads, "fast_table")
     if not data:
         return None
     end = data.find(b"\n")
