@@ -317,6 +317,25 @@ def stretch_heads(codes: np.ndarray, *, sizes: np.ndarray | None = None) -> np.n
     return heads if np.unique(pair).size == heads.size else None
 
 
+def _stretch_groups(heads: np.ndarray, n: int, rows: int):
+    """Consecutive stretches of ``n`` rows (stretch i starts at ``heads[i]``, the last ends
+    at ``n``) a group at a time: ``(lo, hi, a, b, starts)`` for stretches lo..hi-1, those
+    that end within ``rows`` rows of the group's first row (at least one), which cover rows
+    a:b and start at ``starts`` within the group (its last item b - a).
+
+    >>> [(lo, hi, a, b, starts.tolist()) for lo, hi, a, b, starts in _stretch_groups(np.array([0, 2, 3]), 6, 3)]
+    [(0, 2, 0, 3, [0, 2, 3]), (2, 3, 3, 6, [0, 3])]
+    """
+    bounds = np.r_[heads, n]
+    lo = 0
+    while lo < heads.size:
+        a = int(bounds[lo])
+        hi = max(lo + 1, int(np.searchsorted(bounds, a + rows, side="right")) - 1)
+        b = int(bounds[hi])
+        yield lo, hi, a, b, bounds[lo:hi + 1] - a
+        lo = hi
+
+
 def repeated_in_stretches(docno: pa.ChunkedArray | pa.Array, heads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`repeated_rows` of rows whose topics lie each in one stretch, starting at
     ``heads`` (:func:`stretch_heads`): the docnos of a group of stretches at a time (about
@@ -327,15 +346,8 @@ def repeated_in_stretches(docno: pa.ChunkedArray | pa.Array, heads: np.ndarray) 
     >>> [r.tolist() for r in repeated_in_stretches(pa.array(["a", "b", "a", "a"]), np.array([0, 2]))]
     [[3], [2]]
     """
-    n = len(docno)
-    bounds = np.r_[heads, n]
     found_rows, found_firsts = [], []
-    lo = 0
-    while lo < heads.size:  # stretches lo..hi-1: those that end within _REPEAT_ROWS rows, at least one
-        a = int(bounds[lo])
-        hi = max(lo + 1, int(np.searchsorted(bounds, a + _REPEAT_ROWS, side="right")) - 1)
-        b = int(bounds[hi])
-        starts = bounds[lo:hi + 1] - a
+    for _, _, a, b, starts in _stretch_groups(heads, len(docno), _REPEAT_ROWS):
         # the hash's low 32 bits as the key: numpy sorts them about twice as fast as 64, and the
         # rows of one topic seldom share them (the candidates are checked exactly)
         key = string_hash(docno.slice(a, b - a)).astype(np.uint32)
@@ -350,7 +362,6 @@ def repeated_in_stretches(docno: pa.ChunkedArray | pa.Array, heads: np.ndarray) 
             rows, firsts = _exact_repeats(stretch, docno, candidates)
             found_rows.append(rows)
             found_firsts.append(firsts)
-        lo = hi
     if not found_rows:
         return _NO_REPEATS
     return np.concatenate(found_rows), np.concatenate(found_firsts)
@@ -745,20 +756,13 @@ def _stretches_sorted(docno: pa.ChunkedArray, heads: np.ndarray, head_rank: np.n
     position = np.int32 if n < 2**31 else np.int64  # the order is as long as the file: its positions no wider
     order = np.empty(n, dtype=position) if moved else None  # while None: every row in place
     found_rows, found_firsts = [], []
-    bounds = np.r_[heads, n]
-    lo = 0
-    while lo < heads.size:  # stretches lo..hi-1: those that end within _STRETCH_ROWS rows, at least one
-        a = int(heads[lo])
-        hi = max(lo + 1, int(np.searchsorted(bounds, a + _STRETCH_ROWS, side="right")) - 1)
-        b = int(bounds[hi])
-        starts = bounds[lo:hi + 1] - a
+    for lo, hi, a, b, starts in _stretch_groups(heads, n, _STRETCH_ROWS):
         part, rows, firsts = _sorted_group(docno.slice(a, b - a), starts)
         if rows.size:
             found_rows.append(rows + a)
             found_firsts.append(firsts + a)
         if part is None:
             if order is None:
-                lo = hi
                 continue
             part = np.arange(b - a)
         part += a
@@ -771,7 +775,6 @@ def _stretches_sorted(docno: pa.ChunkedArray, heads: np.ndarray, head_rank: np.n
             at = np.repeat(goes[lo:hi] - starts[:-1], sizes[lo:hi])
             at += np.arange(b - a)
             order[at] = part
-        lo = hi
     repeats = (np.concatenate(found_rows), np.concatenate(found_firsts)) if found_rows else _NO_REPEATS
     return order, *repeats
 

@@ -150,6 +150,13 @@ def test_topics_in_one_stretch_each_are_ordered_a_group_at_a_time(stretches, gro
     repeats that hashing every row finds."""
     rows = [(topic, docno) for topic, docnos in stretches for docno in docnos]
     table = pa.table({"topic": [t for t, _ in rows], "docno": [d for _, d in rows]})
+    _assert_qrels_order_and_repeats(table, rows, group_rows)
+
+
+def _assert_qrels_order_and_repeats(table: pa.Table, rows: list, group_rows: int) -> None:
+    """topic_docno_order_and_repeats, ``group_rows`` rows of stretches at a time, gives
+    pyarrow's (topic, docno) sort of ``rows`` (the table's) and the repeats hashing every
+    row finds."""
     codes, dictionary = ordering.encode_topics(table["topic"])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ordering, "_STRETCH_ROWS", group_rows)
@@ -358,15 +365,7 @@ def test_docnos_of_one_length_are_ordered_from_their_stored_bytes(length, data, 
     docno = pa.chunked_array([pa.array([d for _, d in rows[a:b]]) for a, b in zip(cut[:-1], cut[1:], strict=True)])
     table = pa.table({"topic": [t for t, _ in rows], "docno": docno})
     assert ordering._stored_prefix_key(docno) is not None
-    codes, dictionary = ordering.encode_topics(table["topic"])
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ordering, "_STRETCH_ROWS", group_rows)
-        order, repeated, firsts = ordering.topic_docno_order_and_repeats(table["docno"], codes, dictionary)
-    want_rows, want_firsts = ordering.repeated_rows(table, codes)
-    assert repeated.tolist() == want_rows.tolist() and firsts.tolist() == want_firsts.tolist()
-    expected = pc.sort_indices(table, sort_keys=[("topic", "ascending"), ("docno", "ascending")]).to_numpy()
-    got = np.arange(len(rows)) if order is None else order
-    assert [rows[i] for i in got] == [rows[i] for i in expected]
+    _assert_qrels_order_and_repeats(table, rows, group_rows)
 
 
 def test_stored_prefix_key_is_the_copied_bytes_prefix_or_none():
