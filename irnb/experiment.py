@@ -53,12 +53,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .adapters import as_qrels, as_runs
+from .arrow_pool import allocating_from, arrow_pool
 from .judgments import NO_DOCUMENT, NOT_IN_QRELS, Judgments, encode_qrels, read_only
 from .params import COMPLETE, RUN_DEPTH
 from .params import ON_DUPLICATE, TREC_VERSION
 from .trecdata import Qrels, Run, check_duplicate_policy
 from .ordering import (QRELS_ORDER, KeyTable, check_compat, encode_topics, find_keys, key_table, positions_in,
-                       remember_blocks, sorted_blocks, topic_blocks)
+                       remember_blocks, sorted_blocks, take_rows, topic_blocks)
 
 __all__ = ["Experiment", "MissingTopicsWarning", "check_max_depth", "few_names", "missing_topics_note"]
 
@@ -203,39 +204,47 @@ class Experiment:
         check_duplicate_policy(on_duplicate)
         max_depth = check_max_depth(max_depth)
         self.compat: str = check_compat(compat)
-        run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
-        if not run_map:
-            raise ValueError("expected at least one run, got none")
-        run_map = {name: _in_trec_order(name, run, self.compat) for name, run in run_map.items()}
-        if not isinstance(qrels, Qrels):
-            qrels = as_qrels(qrels, on_duplicate=on_duplicate)
+        # the build's own Arrow arrays (topic lists, judged docnos) are few: they come from the C
+        # allocator, which spares a fresh process Arrow's arena (irnb.arrow_pool); the readers
+        # called from here choose for themselves
+        with allocating_from(pa.system_memory_pool()):
+            run_map = as_runs(runs, on_duplicate=on_duplicate)  # every accepted shape: irnb.adapters
+            if not run_map:
+                raise ValueError("expected at least one run, got none")
+            run_map = {name: _in_trec_order(name, run, self.compat) for name, run in run_map.items()}
+            if not isinstance(qrels, Qrels):
+                qrels = as_qrels(qrels, on_duplicate=on_duplicate)
 
-        self.runs: dict[str, Run] = run_map
-        self.run_names: tuple[str, ...] = tuple(run_map)
-        self.groups: tuple[str, ...] = self._groups(groups)  # validated before the arrays are built
-        self.contributors = read_only(self._contributors(contributors))
-        self.qrels = qrels
-        known = topic_blocks(qrels.table, QRELS_ORDER)  # qrels that irnb ordered: their topics known
-        qrels_codes = None if known is not None else encode_topics(qrels.table["topic"])
-        topics_pa = (known[1] if known is not None
-                     else qrels_codes[1].take(pc.sort_indices(qrels_codes[1]))).cast(pa.string())
-        self.topics: tuple[str, ...] = tuple(topics_pa.to_pylist())  # string order, as sorted() gives
-        self.max_depth = None if max_depth is None else int(max_depth)
+            self.runs: dict[str, Run] = run_map
+            self.run_names: tuple[str, ...] = tuple(run_map)
+            self.groups: tuple[str, ...] = self._groups(groups)  # validated before the arrays are built
+            self.contributors = read_only(self._contributors(contributors))
+            self.qrels = qrels
+            known = topic_blocks(qrels.table, QRELS_ORDER)  # qrels that irnb ordered: their topics known
+            qrels_codes = None if known is not None else encode_topics(qrels.table["topic"])
+            if known is not None:
+                topics_pa = known[1]
+            else:
+                by_name = pc.sort_indices(qrels_codes[1], memory_pool=arrow_pool()).to_numpy()
+                topics_pa = take_rows(qrels_codes[1], by_name)
+            topics_pa = topics_pa.cast(pa.string(), memory_pool=arrow_pool())
+            self.topics: tuple[str, ...] = tuple(topics_pa.to_pylist())  # string order, as sorted() gives
+            self.max_depth = None if max_depth is None else int(max_depth)
 
-        blocks, self.ignored_topics = self._blocks(self.max_depth, topics_pa)
-        S, T = len(run_map), len(self.topics)
-        self.depth = int(blocks.count.max())
-        length = np.zeros((S, T), dtype=np.int32)
-        length[blocks.run, blocks.topic] = blocks.count
-        self.length = read_only(length)
-        self.missing_topics: dict[str, list[str]] = {
-            self.run_names[s]: [self.topics[t] for t in np.flatnonzero(length[s] == 0)]
-            for s in np.flatnonzero((length == 0).any(axis=1))}
-        self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth, qrels_codes)
-        self.truth: Judgments | None = None
-        if truth is not None:
-            truth_qrels = as_qrels(truth, on_duplicate=on_duplicate)
-            self.truth = self._lay_out(truth_qrels, topics_pa, blocks, self.length, self.depth)
+            blocks, self.ignored_topics = self._blocks(self.max_depth, topics_pa)
+            S, T = len(run_map), len(self.topics)
+            self.depth = int(blocks.count.max())
+            length = np.zeros((S, T), dtype=np.int32)
+            length[blocks.run, blocks.topic] = blocks.count
+            self.length = read_only(length)
+            self.missing_topics: dict[str, list[str]] = {
+                self.run_names[s]: [self.topics[t] for t in np.flatnonzero(length[s] == 0)]
+                for s in np.flatnonzero((length == 0).any(axis=1))}
+            self.judgments = self._lay_out(qrels, topics_pa, blocks, self.length, self.depth, qrels_codes)
+            self.truth: Judgments | None = None
+            if truth is not None:
+                truth_qrels = as_qrels(truth, on_duplicate=on_duplicate)
+                self.truth = self._lay_out(truth_qrels, topics_pa, blocks, self.length, self.depth)
 
     # ------------------------------------------------------------------ construction
     def _blocks(self, max_depth: int | None, topics: pa.Array) -> tuple[_Blocks, dict[str, list[str]]]:
@@ -260,7 +269,7 @@ class Experiment:
                     f"qrels topics {few_names(self.topics)}"
                 )
             if not keep.all():
-                ignored[name] = run_topics.filter(pa.array(~keep)).to_pylist()
+                ignored[name] = pc.filter(run_topics, pa.array(~keep), memory_pool=arrow_pool()).to_pylist()
             count = np.diff(starts)[keep]
             if max_depth is not None:
                 count = np.minimum(count, max_depth)
@@ -311,7 +320,7 @@ class Experiment:
         if n == 0 or int(first[-1]) + int(count[-1]) - int(first[0]) == n:  # no gap between them: no copy
             return column.slice(int(first[0]) if n else 0, n)
         before = np.r_[0, np.cumsum(count)[:-1]]
-        return column.take(pa.array(np.repeat(first - before, count) + np.arange(n)))
+        return take_rows(column, np.repeat(first - before, count) + np.arange(n))
 
     @staticmethod
     def _scatter(doc: np.ndarray, index: KeyTable, docno: pa.ChunkedArray, run: np.ndarray,

@@ -85,6 +85,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .arrow_pool import allocating_from
 from .lines import empty_file_message
 from .parsing import parse_joined_runs, parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
@@ -105,14 +106,12 @@ def _return_freed_memory() -> None:
     pa.default_memory_pool().release_unused()
 
 
-def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str,
-                    memory_pool: pa.MemoryPool | None = None) -> Run:
+def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str) -> Run:
     """The run in a file's bytes, handed over as a one-item list that this empties: when the
     fast path parsed the file (no comment lines to keep), its text is freed before the run
-    is checked and sorted — the text is a third of what a large file's parse holds.
-    ``memory_pool`` holds the parsed table (see :class:`_InOrder`)."""
+    is checked and sorted — the text is a third of what a large file's parse holds."""
     data = text.pop()
-    table, numbers, tag = parse_run_bytes(data, label, memory_pool=memory_pool)
+    table, numbers, tag = parse_run_bytes(data, label)
     if numbers is None:  # pyarrow's path: every line is a data line, no comments to read
         data = None
     if table.num_rows == 0:
@@ -124,21 +123,20 @@ def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str,
     return dataclasses.replace(run, comments=comments, metadata=metadata) if comments else run
 
 
-def _runs_from_batch(texts: list[bytes], names: list[str], labels: list[str], on_duplicate: str,
-                     memory_pool: pa.MemoryPool | None = None) -> list[Run]:
+def _runs_from_batch(texts: list[bytes], names: list[str], labels: list[str], on_duplicate: str) -> list[Run]:
     """The runs of several small files (their bytes handed over in a list that this
     empties), parsed and ordered together (:func:`irnb.parsing.parse_joined_runs`); when
     that does not apply (comments, a repeated docno, an error), each file as
     :func:`_run_from_bytes` reads it, in order, so the first error is the first file's."""
     datas = texts[:]
     texts.clear()
-    joined = parse_joined_runs(datas, labels, memory_pool=memory_pool)
+    joined = parse_joined_runs(datas, labels)
     if joined is not None:
         table, sizes, tags = joined
         runs = runs_from_joined_table(table, sizes, names, tags, labels)
         if runs is not None:
             return runs
-    return [_run_from_bytes([data], name, label, on_duplicate, memory_pool)
+    return [_run_from_bytes([data], name, label, on_duplicate)
             for data, name, label in zip(datas, names, labels, strict=True)]
 
 
@@ -164,7 +162,9 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = ON_
     path = Path(source)
     if file_kind(path, "run file") == "dir" or is_archive(path):
         raise ValueError(f"{path}: holds several runs; use read_runs() for directories and archives")
-    run = _run_from_bytes([read_bytes(path, "run file")], name or path.name, str(path), on_duplicate)
+    text = [read_bytes(path, "run file")]
+    with allocating_from(_pool_for(len(text[0]))):
+        run = _run_from_bytes(text, name or path.name, str(path), on_duplicate)
     _return_freed_memory()
     return run
 
@@ -177,6 +177,12 @@ _BYTES_IN_FLIGHT = 256 << 20
 # large arena Arrow's pool (mimalloc) commits on its first use. Later files use Arrow's pool,
 # which holds many parsed runs in less memory.
 _INLINE_BYTES = 4 << 20
+
+
+def _pool_for(text_bytes: int) -> pa.MemoryPool | None:
+    """The pool that reading a text of this size allocates from (see :mod:`irnb.arrow_pool`):
+    the C allocator's within the inline budget, else Arrow's default (None)."""
+    return pa.system_memory_pool() if text_bytes <= _INLINE_BYTES else None
 
 
 # Files smaller than this are parsed together, a batch of them at a time, until the batch's
@@ -200,7 +206,8 @@ class _InOrder:
     files are in flight, so the error raised is the one a file-by-file loop would raise
     first; with one thread, everything runs inline, and so do the first files until their
     text passes :data:`_INLINE_BYTES` (the pool starts with the first file it parses); those
-    first files are parsed into the C allocator's memory (``fn``'s last argument).
+    first files are read (parsed and ordered) in the C allocator's memory (see
+    :mod:`irnb.arrow_pool`).
 
     In flight means at most two files per thread and, beyond one file, at most
     :data:`_BYTES_IN_FLIGHT` bytes of file text: a parse holds several times its file's
@@ -222,9 +229,9 @@ class _InOrder:
         if small or self._threads == 1:
             if small:
                 self._inline_left -= size
-                args = (*args, pa.system_memory_pool())
             done: Future = Future()
-            done.set_result(fn(text, *args))  # raises here, as a plain loop would
+            with allocating_from(pa.system_memory_pool() if small else None):  # the budget's as _pool_for's
+                done.set_result(fn(text, *args))  # raises here, as a plain loop would
             return done
         if self._pool is None:  # no file is in flight yet: every earlier one was parsed inline
             self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="irnb-read")
@@ -377,7 +384,10 @@ def read_qrels(source: Source, *, on_duplicate: str = ON_DUPLICATE.default) -> Q
     if file_kind(path, "qrels file") == "dir":
         raise FileReadError(path, "Is a directory (EISDIR); expected a qrels file (qid iteration docno grade)",
                             "qrels file")
-    table, numbers = parse_qrels_bytes(read_bytes(path, "qrels file"), str(path))
-    qrels = qrels_from_table(table, numbers, str(path), on_duplicate)
+    data = read_bytes(path, "qrels file")
+    with allocating_from(_pool_for(len(data))):
+        table, numbers = parse_qrels_bytes(data, str(path))
+        del data
+        qrels = qrels_from_table(table, numbers, str(path), on_duplicate)
     _return_freed_memory()
     return qrels

@@ -26,9 +26,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
-from .ordering import QRELS_ORDER, encode_topics, find_keys, key_table, positions_in, topic_blocks
+from .arrow_pool import arrow_pool
+from .ordering import QRELS_ORDER, as_arrow, column_numpy, encode_topics, find_keys, key_table, positions_in, take_rows
+from .ordering import topic_blocks
 from .params import RELEVANCE_LEVEL
 from .poolmask import POOLED_UNJUDGED, PoolMaskError, pooled_unjudged_of
 from .trecdata import Qrels
@@ -182,7 +185,7 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
         topic_idx = position.astype(np.int32)[codes]
         keep = topic_idx >= 0
     everything = keep is None or bool(keep.all())
-    grades = table["grade"].to_numpy() if everything else table["grade"].to_numpy()[keep]
+    grades = column_numpy(table["grade"]) if everything else column_numpy(table["grade"])[keep]
     if grades.size and (grades.min() < MIN_GRADE or grades.max() > MAX_GRADE):
         bad = int(np.flatnonzero((grades < MIN_GRADE) | (grades > MAX_GRADE))[0])
         row = bad if everything else int(np.flatnonzero(keep)[bad])
@@ -191,15 +194,18 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
             f"{table['docno'][row].as_py()!r}: expected a grade in [{MIN_GRADE}, {MAX_GRADE}], "
             f"got {table['grade'][row].as_py()}"
         )
-    docno = table["docno"] if everything else table["docno"].filter(pa.array(keep))
-    docno = docno.chunk(0) if docno.num_chunks == 1 else docno.combine_chunks()  # one chunk: no copy
+    docno = table["docno"] if everything else pc.filter(table["docno"], as_arrow(keep), memory_pool=arrow_pool())
+    if docno.num_chunks != 1:
+        docno = docno.combine_chunks(memory_pool=arrow_pool())
+    else:
+        docno = docno.chunk(0)  # one chunk: no copy
     topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32, copy=False)
     if in_order and remembered is not None:  # the table's own topic starts: already in topic order
         return topic_idx, grades.astype(np.int8), docno, np.array(remembered[0], dtype=np.int64)
     if topic_idx.size and not (topic_idx[1:] >= topic_idx[:-1]).all():  # read_qrels' tables are topic-sorted
         order = np.argsort(topic_idx, kind="stable")  # stable keeps docno order
         topic_idx, grades = topic_idx[order], grades[order]
-        docno = docno.take(pa.array(order))
+        docno = take_rows(docno, order)
     # entries of topic t: starts[t]:starts[t + 1] (topic_idx ascends: a search per topic, no count per entry)
     starts = np.searchsorted(topic_idx, np.arange(len(topics) + 1, dtype=np.int32)).astype(np.int64)
     return topic_idx, grades.astype(np.int8), docno, starts

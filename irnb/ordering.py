@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow_pool import arrow_pool
 from .ranking import DOCNO_TIES, comparable_scores
 from .params import TREC_VERSION
 
@@ -47,8 +48,17 @@ def as_arrow(values: np.ndarray) -> pa.Array:
     """
     values = np.ascontiguousarray(values)
     if values.ndim != 1 or values.dtype.kind not in "iuf" or not values.dtype.isnative:
-        return pa.array(values)
+        return pa.array(values, memory_pool=arrow_pool())
     return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), values.size, [None, pa.py_buffer(values)])
+
+
+def take_rows(values: pa.Array | pa.ChunkedArray | pa.Table, rows: np.ndarray):
+    """``values`` at the positions ``rows`` (numpy integers), allocated from :func:`irnb.arrow_pool.arrow_pool`.
+
+    >>> take_rows(pa.array(["a", "b", "c"]), np.array([2, 0])).to_pylist()
+    ['c', 'a']
+    """
+    return pc.take(values, as_arrow(rows), memory_pool=arrow_pool())
 
 
 
@@ -60,11 +70,53 @@ def positions_in(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.
     >>> positions_in(pa.array(["b", "x", "a"]), pa.array(["a", "b"])).tolist()
     [1, -1, 0]
     """
-    found = pc.index_in(values, value_set=value_set)
-    if found.null_count == 0:
-        return found.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-    as_float = found.to_numpy(zero_copy_only=False)  # the absent ones as NaN (positions < 2**31 are exact)
-    return np.where(np.isnan(as_float), -1, as_float).astype(np.int64)
+    found = pc.index_in(values, value_set=value_set, memory_pool=arrow_pool())
+    chunks = found.chunks if isinstance(found, pa.ChunkedArray) else [found]
+    out = column_numpy(found).astype(np.int64)
+    if found.null_count:
+        out[~np.concatenate([_valid(chunk) for chunk in chunks])] = -1  # a null's slot holds any value
+    return out
+
+
+def column_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """A numeric or boolean Arrow column as one numpy array, made by numpy alone (Arrow's own
+    conversion allocates from Arrow's default pool, see :mod:`irnb.arrow_pool`): numbers
+    shared with Arrow when one chunk holds them, booleans unpacked from their bits. A null's
+    slot holds whatever its buffer holds.
+
+    >>> column_numpy(pa.chunked_array([[1, 2], [3]])).tolist(), column_numpy(pa.array([True, False])).tolist()
+    ([1, 2, 3], [True, False])
+    """
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    parts = [_chunk_numpy(chunk) for chunk in chunks]
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.empty(0, dtype=values.type.to_pandas_dtype())
+
+
+def _chunk_numpy(chunk: pa.Array) -> np.ndarray:
+    if pa.types.is_boolean(chunk.type):
+        return _bits(chunk.buffers()[1], chunk.offset, len(chunk))
+    width = np.dtype(chunk.type.to_pandas_dtype())
+    data = chunk.buffers()[1]
+    if data is None:
+        return np.empty(0, dtype=width)
+    return np.frombuffer(data, dtype=width, count=chunk.offset + len(chunk))[chunk.offset:]
+
+
+def _valid(chunk: pa.Array) -> np.ndarray:
+    """Which of a chunk's slots hold a value (not null)."""
+    if chunk.buffers()[0] is None:
+        return np.ones(len(chunk), dtype=bool)
+    return _bits(chunk.buffers()[0], chunk.offset, len(chunk))
+
+
+def _bits(buffer: pa.Buffer | None, offset: int, n: int) -> np.ndarray:
+    """``n`` bits of an Arrow bitmap from bit ``offset``, as booleans."""
+    if n == 0 or buffer is None:
+        return np.zeros(n, dtype=bool)
+    bits = np.unpackbits(np.frombuffer(buffer, dtype=np.uint8), count=offset + n, bitorder="little")
+    return bits[offset:].view(bool)
 
 LOW_BYTES = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
 
@@ -221,7 +273,7 @@ def _stretch_starts(topic: pa.Array) -> np.ndarray:
     """First row of every stretch of equal consecutive values (row 0 included)."""
     change = np.ones(len(topic), dtype=bool)
     if len(topic) > 1:
-        change[1:] = pc.not_equal(topic[1:], topic[:-1]).to_numpy(zero_copy_only=False)
+        change[1:] = column_numpy(pc.not_equal(topic[1:], topic[:-1], memory_pool=arrow_pool()))
     return np.flatnonzero(change)
 
 
@@ -231,21 +283,26 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
 
     Files list a topic's lines together, so usually only the first row of each stretch of
     equal topics is hashed (the codes are the same either way)."""
-    if isinstance(topic, pa.ChunkedArray):
-        topic = topic.combine_chunks()
+    if isinstance(topic, pa.ChunkedArray):  # (combine_chunks allocates from Arrow's default pool whatever it is given)
+        if topic.num_chunks == 1:
+            topic = topic.chunk(0)
+        else:
+            topic = pa.concat_arrays(topic.chunks, memory_pool=arrow_pool()) if topic.num_chunks else pa.array(
+                [], topic.type)
     n = len(topic)
     heads = _stretch_starts(topic)
     if heads.size * 4 <= n:
-        firsts = topic.take(as_arrow(heads))
+        firsts = take_rows(topic, heads)
         stretch = np.diff(np.r_[heads, n])
-        if len(firsts) < 2 or pc.all(pc.less(firsts[:-1], firsts[1:])).as_py():
+        pool = arrow_pool()
+        if len(firsts) < 2 or pc.all(pc.less(firsts[:-1], firsts[1:], memory_pool=pool), memory_pool=pool).as_py():
             # stretches in increasing string order (qrels as read_qrels sorts them): each is a
             # new topic, numbered in order, without hashing
             return np.repeat(np.arange(heads.size, dtype=np.int32), stretch), firsts
-        encoded = pc.dictionary_encode(firsts)
+        encoded = pc.dictionary_encode(firsts, memory_pool=arrow_pool())
         head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
         return np.repeat(head_codes, stretch), encoded.dictionary
-    encoded = pc.dictionary_encode(topic)
+    encoded = pc.dictionary_encode(topic, memory_pool=arrow_pool())
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), encoded.dictionary
 
 
@@ -372,7 +429,7 @@ def _exact_repeats(codes: np.ndarray, docno: pa.ChunkedArray | pa.Array, candida
     """Among the ``candidates`` (rows, increasing; ``codes`` their topic codes), those whose
     (topic, docno) came on an earlier candidate, and that one: a comparison of the strings,
     so a hash collision never makes a repeat."""
-    docnos = docno.take(as_arrow(candidates)).to_pylist()
+    docnos = take_rows(docno, candidates).to_pylist()
     first_seen: dict[tuple[int, str], int] = {}
     rows, firsts = [], []
     for row, pair in zip(candidates.tolist(), zip(codes.tolist(), docnos, strict=True), strict=True):
@@ -516,8 +573,9 @@ def _tied_places(tie: np.ndarray, rows: np.ndarray | None, docno: pa.ChunkedArra
     first = np.r_[True, ~tie[slots[1:] - 1]]
     group = np.maximum.accumulate(np.where(first, slots, 0))
     held = slots if rows is None else rows[slots]
-    tied = pa.table({"group": as_arrow(group), "docno": docno.take(as_arrow(held))})
-    within = pc.sort_indices(tied, sort_keys=[("group", "ascending"), ("docno", direction)]).to_numpy()
+    tied = pa.table({"group": as_arrow(group), "docno": take_rows(docno, held)})
+    within = pc.sort_indices(tied, sort_keys=[("group", "ascending"), ("docno", direction)],
+                             memory_pool=arrow_pool()).to_numpy()
     return slots, held[within]
 
 
@@ -535,7 +593,7 @@ def break_ties(order: np.ndarray, ordered_key: np.ndarray | None, docno: pa.Chun
 
 def _topic_ranks(dictionary: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """The codes in topic (string) order, and the rank of every code in that order."""
-    by_name = pc.sort_indices(dictionary).to_numpy()
+    by_name = pc.sort_indices(dictionary, memory_pool=arrow_pool()).to_numpy()
     rank_of_code = np.empty(len(dictionary), dtype=np.int64)
     rank_of_code[by_name] = np.arange(len(dictionary))
     return by_name, rank_of_code
@@ -563,7 +621,7 @@ def sorted_blocks(
         codes, dictionary = encode_topics(table["topic"])
     by_name, rank_of_code = _topic_ranks(dictionary)
     starts = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(dictionary))[by_name])].astype(np.int64)
-    topics = dictionary.take(as_arrow(by_name))
+    topics = take_rows(dictionary, by_name)
     order, tie = _score_order(_descending_scores(table["score"], compat), codes[1:] != codes[:-1], len(dictionary),
                               lambda rows: rank_of_code[codes if rows is None else codes[rows]])
     return _in_order(table, order, tie), starts, topics
@@ -595,12 +653,12 @@ def sorted_parts(table: pa.Table, sizes: np.ndarray, codes: np.ndarray, dictiona
 
     order, tie = _score_order(_descending_scores(table["score"], compat), change, int(np.count_nonzero(counts)),
                               rank_of_rows)
-    topics_by_name = dictionary.take(as_arrow(by_name))
+    topics_by_name = take_rows(dictionary, by_name)
     blocks = []
     for per_topic in counts:
         present = np.flatnonzero(per_topic)
         starts = np.r_[0, np.cumsum(per_topic[present])].astype(np.int64)
-        blocks.append((starts, topics_by_name.take(as_arrow(present))))
+        blocks.append((starts, take_rows(topics_by_name, present)))
     return _in_order(table, order, tie), blocks
 
 
@@ -625,17 +683,16 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
     if order is not None:
         if held is not None:
             order[slots] = rows
-        return table.take(as_arrow(order))
+        return take_rows(table, order)
     if held is None:
         return table
     order = np.arange(table.num_rows)
     order[slots] = rows
-    take = as_arrow(order)
     score = table["score"]
-    stored = score.take(as_arrow(np.r_[rows, held])).to_numpy().view(np.int64)  # bits: -0.0 is not 0.0
+    stored = take_rows(score, np.r_[rows, held]).to_numpy().view(np.int64)  # bits: -0.0 is not 0.0
     if not bool((stored[:rows.size] == stored[rows.size:]).all()):
-        score = score.take(take)
-    return pa.table({"topic": table["topic"], "docno": table["docno"].take(take), "score": score})
+        score = take_rows(score, order)
+    return pa.table({"topic": table["topic"], "docno": take_rows(table["docno"], order), "score": score})
 
 
 def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:
@@ -688,7 +745,8 @@ def topic_docno_order_and_repeats(docno: pa.ChunkedArray, codes: np.ndarray, dic
     sorted a few at a time (:func:`_stretches_sorted`) and then put in topic order: no
     temporary as long as the file, only the order itself."""
     rank_of_code = np.empty(len(dictionary), dtype=np.int64)
-    rank_of_code[pc.sort_indices(dictionary).to_numpy()] = np.arange(len(dictionary), dtype=np.int64)
+    by_name = pc.sort_indices(dictionary, memory_pool=arrow_pool()).to_numpy()
+    rank_of_code[by_name] = np.arange(len(dictionary), dtype=np.int64)
     if codes.size > 1:
         heads = np.flatnonzero(codes[1:] != codes[:-1])
         heads += 1

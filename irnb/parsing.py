@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ._text import clean_text
+from .arrow_pool import arrow_pool
 from .lines import check_utf8, data_lines, qrels_fields, run_fields
 from .ordering import as_arrow, raw_offsets
 from .params import PARSE_THREADS
@@ -102,16 +103,16 @@ def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
 
 
-def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPool | None = None,
-               threads: bool = False) -> pa.Table | None:
+def fast_table(data: bytes, columns: dict[str, str], *, threads: bool = False) -> pa.Table | None:
     """pyarrow's CSV reader, for files whose every line is exactly ``len(columns)`` fields
     separated by single spaces (or single tabs), without comments or blank lines. Returns
     None whenever the file needs the exact line-by-line parser (which also reports errors).
 
     ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
     must be non-empty; not converted, so not in the table), ``float`` (finite float64),
-    ``int`` (decimal integer, int64). ``memory_pool`` holds the table's buffers (default:
-    Arrow's); with ``threads``, pyarrow parses blocks of the text on its own threads.
+    ``int`` (decimal integer, int64). The table's buffers come from
+    :func:`irnb.arrow_pool.arrow_pool`; with ``threads``, pyarrow parses blocks of the text on
+    its own threads.
     """
     threads = PARSE_THREADS.validate(threads, "fast_table")
     if not data:
@@ -138,7 +139,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
                 check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
             ),
-            memory_pool=memory_pool,
+            memory_pool=arrow_pool(),
         )
     except pa.ArrowException:
         return None
@@ -151,7 +152,9 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
             continue
         column = table[name]
         if kind == "float":
-            if column.null_count or pc.any(pc.invert(pc.is_finite(column))).as_py():
+            pool = arrow_pool()
+            if column.null_count or pc.any(pc.invert(pc.is_finite(column, memory_pool=pool), memory_pool=pool),
+                                           memory_pool=pool).as_py():
                 return None
         elif kind == "int":
             column = _single_digits(column)
@@ -159,7 +162,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, memory_pool: pa.MemoryPo
                 if not _only_decimal_integers(table[name]):
                     return None  # '+1' and friends: the exact parser accepts them
                 try:
-                    column = pc.cast(table[name], pa.int64())
+                    column = pc.cast(table[name], pa.int64(), memory_pool=arrow_pool())
                 except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
                     return None
             table = table.set_column(table.schema.get_field_index(name), name, column)
@@ -227,12 +230,10 @@ _TAG_FIELD = list(RUN_FAST).index("tag")  # the run's tag: this field of its fir
 QRELS_FAST = {"topic": "string", "iteration": "binary", "docno": "string", "grade": "int"}
 
 
-def parse_run_bytes(data: bytes, label: str, *, memory_pool: pa.MemoryPool | None = None
-                    ) -> tuple[pa.Table, np.ndarray | None, str]:
-    """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag;
-    ``memory_pool`` as in :func:`fast_table`."""
+def parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | None, str]:
+    """(topic, docno, score) table in file order, line numbers (None: row i is line i+1), tag."""
     data = clean_text(data, label)
-    table = fast_table(data, RUN_FAST, memory_pool=memory_pool)
+    table = fast_table(data, RUN_FAST)
     if table is not None:
         tag = _first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace")
         return table.select(["topic", "docno", "score"]), None, tag
@@ -248,8 +249,7 @@ def _line_count(data: bytes) -> int:
     return ends + (not data.endswith(b"\n"))
 
 
-def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.MemoryPool | None = None
-                      ) -> tuple[pa.Table, np.ndarray, list[str]] | None:
+def parse_joined_runs(texts: list[bytes], labels: list[str]) -> tuple[pa.Table, np.ndarray, list[str]] | None:
     """Several run files' bytes parsed as one text on the fast path (one reader call, not
     one per file: a small file costs the reader's setup more than its lines): the (topic,
     docno, score) table of their lines end to end, each file's number of lines (row i of a
@@ -263,8 +263,7 @@ def parse_joined_runs(texts: list[bytes], labels: list[str], *, memory_pool: pa.
     if not cleaned or any(not data for data in cleaned):
         return None
     sizes = np.array([_line_count(data) for data in cleaned], dtype=np.int64)
-    table = fast_table(b"".join(data if data.endswith(b"\n") else data + b"\n" for data in cleaned), RUN_FAST,
-                       memory_pool=memory_pool)
+    table = fast_table(b"".join(data if data.endswith(b"\n") else data + b"\n" for data in cleaned), RUN_FAST)
     if table is None or table.num_rows != int(sizes.sum()):
         return None
     tags = [_first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace") for data in cleaned]

@@ -23,12 +23,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow_pool import arrow_pool
 from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame
 from .ordering import QRELS_ORDER, as_arrow, encode_topics, remember_blocks, repeated_in_stretches, repeated_rows
-from .ordering import sorted_blocks, sorted_parts, stretch_heads
+from .ordering import column_numpy, sorted_blocks, sorted_parts, stretch_heads, take_rows
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 
@@ -248,7 +249,7 @@ def _drop_duplicates(
         )
     keep = np.ones(table.num_rows, dtype=bool)
     keep[rows] = False
-    return table.filter(pa.array(keep)), topic_codes[keep]
+    return pc.filter(table, as_arrow(keep), memory_pool=arrow_pool()), topic_codes[keep]
 
 
 def run_from_table(
@@ -314,7 +315,7 @@ def qrels_from_table(
     checked, ordered by topic then docno."""
     if table.num_rows == 0:
         raise ValueError(empty_file_message(label, "qrels"))
-    check_grades(table["grade"].to_numpy(), numbers, label, unit)
+    check_grades(column_numpy(table["grade"]), numbers, label, unit)
     codes, dictionary = encode_topics(table["topic"])
     table = table.select(["topic", "docno", "grade"])
     # the (topic, docno) order finds the repeated docnos too: they tie, next to each other
@@ -347,28 +348,28 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
         counts[codes[heads]] = np.diff(np.r_[heads, codes.size])
     else:
         counts = np.bincount(codes, minlength=len(dictionary))
-    by_name = pc.sort_indices(dictionary).to_numpy()
+    by_name = pc.sort_indices(dictionary, memory_pool=arrow_pool()).to_numpy()
     counts = counts[by_name]
     present = counts > 0
-    topics = dictionary.take(as_arrow(by_name[present]))
+    topics = take_rows(dictionary, by_name[present])
     starts = np.r_[0, np.cumsum(counts[present])].astype(np.int64)
     if order is None:
         return table, starts, topics
     rows = as_arrow(order)
     if not one_stretch:
-        return table.take(rows), starts, topics
+        return pc.take(table, rows, memory_pool=arrow_pool()), starts, topics
     first_row = np.zeros(len(dictionary), dtype=np.int64)
     first_row[codes[heads]] = heads
     firsts, sizes = first_row[by_name[present]], counts[present]
     max_blocks = max(1, table.num_rows // _BLOCK_ROWS)
     topic = _stretches_joined(table["topic"], firsts, sizes, max_blocks=max_blocks)
     if topic is None:
-        topic = table["topic"].take(rows)
+        topic = pc.take(table["topic"], rows, memory_pool=arrow_pool())
     elif _moves_stretches_whole(order, starts, firsts):  # docnos in order within each topic: no gather at all
         columns = [topic] + [_stretches_joined(table[name], firsts, sizes, max_blocks=max_blocks)
                              for name in ("docno", "grade")]
         return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
-    columns = [topic, table["docno"].take(rows), table["grade"].take(rows)]
+    columns = [topic] + [pc.take(table[name], rows, memory_pool=arrow_pool()) for name in ("docno", "grade")]
     return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
 
 
@@ -421,7 +422,7 @@ def _stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.nda
     else:
         pieces = [chunk for first, size in zip(firsts[block].tolist(), block_rows.tolist(), strict=True)
                   for chunk in column.slice(first, size).chunks]
-    return pa.chunked_array([pa.concat_arrays(pieces)] if pieces else [], type=column.type)
+    return pa.chunked_array([pa.concat_arrays(pieces, memory_pool=arrow_pool())] if pieces else [], type=column.type)
 
 
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:

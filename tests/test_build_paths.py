@@ -20,6 +20,7 @@ import irnb.experiment as experiment_module
 import irnb.judgments as judgments_module
 from irnb import Experiment, Run, read_qrels, read_run, read_runs, write_run
 from irnb import io as irnb_io
+from irnb.arrow_pool import allocating_from, arrow_pool
 from irnb import ordering as irnb_ordering
 from irnb.ordering import encode_topics, string_bytes, string_hash, strings_equal, topic_docno_order
 from irnb.parsing import parse_run_bytes
@@ -361,8 +362,9 @@ def test_a_parse_gives_the_same_table_whichever_allocator_holds_it():
     text = "".join(f"{t} Q0 doc{t}-{i} {i + 1} {1.5 - i / 8} tag\n" for t in (3, 1) for i in range(6)).encode()
     system = pa.system_memory_pool()
     before = system.bytes_allocated()
-    held = parse_run_bytes(text, "r", memory_pool=system)[0]
-    assert system.bytes_allocated() > before  # the table's buffers are the C allocator's
+    with allocating_from(system):
+        held = parse_run_bytes(text, "r")[0]
+        assert system.bytes_allocated() > before  # the table's buffers are the C allocator's
     default = parse_run_bytes(text, "r")[0]
     assert held.equals(default) and held.num_rows == 12
     assert held["score"].to_pylist()[:3] == [1.5, 1.375, 1.25]
@@ -376,13 +378,13 @@ def test_only_the_files_parsed_inline_use_the_c_allocator(tmp_path, monkeypatch)
     pools = []
     real, real_joined = irnb_io.parse_run_bytes, irnb_io.parse_joined_runs
 
-    def spy(data, label, *, memory_pool=None):
-        pools.append(memory_pool)
-        return real(data, label, memory_pool=memory_pool)
+    def spy(data, label):
+        pools.append(arrow_pool())
+        return real(data, label)
 
-    def joined_spy(texts, labels, *, memory_pool=None):
-        pools.append(memory_pool)
-        return real_joined(texts, labels, memory_pool=memory_pool)
+    def joined_spy(texts, labels):
+        pools.append(arrow_pool())
+        return real_joined(texts, labels)
 
     monkeypatch.setattr(irnb_io, "parse_run_bytes", spy)
     monkeypatch.setattr(irnb_io, "parse_joined_runs", joined_spy)

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irnb import ordering
-from irnb.ordering import as_arrow, find_keys, group_by_code, key_table, sort_within, string_hash
+from irnb.ordering import as_arrow, column_numpy, find_keys, group_by_code, key_table, positions_in, sort_within
+from irnb.ordering import string_hash
 
 docnos = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", max_size=30)
 
@@ -390,3 +391,24 @@ def test_stretches_found_in_order_are_not_sorted_but_one_pair_out_of_order_is():
     docnos[3], docnos[4] = docnos[4], docnos[3]  # topic 2's first two docnos out of order
     order, repeated, _ = ordering.topic_docno_order_and_repeats(pa.chunked_array([docnos]), codes, dictionary)
     assert order.tolist() == [0, 1, 2, 4, 3, 5] and repeated.size == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(chunks=st.lists(st.lists(st.one_of(st.none(), st.integers(-2**31, 2**31 - 1)), max_size=20), max_size=4),
+       cut=st.integers(0, 5))
+def test_column_numpy_and_positions_in_agree_with_arrows_own_conversion(chunks, cut):
+    """Numbers (sliced chunks: an offset into their buffers), their validity and booleans come
+    out as pyarrow's to_pylist gives them; positions_in gives -1 for nulls and absent values."""
+    column = pa.chunked_array([pa.array(chunk, pa.int32()) for chunk in chunks], type=pa.int32())
+    column = column.slice(min(cut, len(column)))
+    values = column.to_pylist()
+    got = column_numpy(column)
+    assert [v for v, want in zip(got.tolist(), values, strict=True) if want is not None] == \
+        [v for v in values if v is not None]
+    flags = pa.chunked_array([pa.array([v is not None and v % 2 == 0 for v in chunk], pa.bool_()) for chunk in chunks],
+                             type=pa.bool_()).slice(min(cut, len(column)))
+    assert column_numpy(flags).tolist() == flags.to_pylist()
+    names = pa.chunked_array([pa.array([None if v is None else f"n{v % 3}" for v in chunk], pa.string())
+                              for chunk in chunks], type=pa.string()).slice(min(cut, len(column)))
+    wanted = [-1 if v is None else {"n0": 1, "n2": 0}.get(v, -1) for v in names.to_pylist()]
+    assert positions_in(names, pa.array(["n2", "n0"])).tolist() == wanted
