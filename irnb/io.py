@@ -89,7 +89,7 @@ from .arrow_pool import allocating_from
 from .lines import empty_file_message
 from .parsing import parse_joined_runs, parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
-from .sources import FileReadError, file_kind, is_archive, read_bytes, run_files
+from .sources import ARCHIVE_SUFFIXES, FileReadError, file_kind, is_archive, read_bytes, run_files
 from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
 from .trecdata import run_from_frame, run_from_table, runs_from_joined_table
 from .params import ON_DUPLICATE
@@ -163,7 +163,7 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = ON_
     if file_kind(path, "run file") == "dir" or is_archive(path):
         raise ValueError(f"{path}: holds several runs; use read_runs() for directories and archives")
     text = [read_bytes(path, "run file")]
-    with allocating_from(_pool_for(len(text[0]))):
+    with allocating_from(_lone_pool(len(text[0]))):
         run = _run_from_bytes(text, name or path.name, str(path), on_duplicate)
     _return_freed_memory()
     return run
@@ -177,12 +177,26 @@ _BYTES_IN_FLIGHT = 256 << 20
 # large arena Arrow's pool (mimalloc) commits on its first use. Later files use Arrow's pool,
 # which holds many parsed runs in less memory.
 _INLINE_BYTES = 4 << 20
+# A read of one file (read_run, read_qrels, read_runs given one file) has nothing to parse beside
+# it, so no thread buys any time: up to this size, the file is parsed on the calling thread into
+# the C allocator's memory too. Larger lone files keep Arrow's pool, which holds them in less memory.
+_LONE_FILE_BYTES = 64 << 20
 
 
-def _pool_for(text_bytes: int) -> pa.MemoryPool | None:
-    """The pool that reading a text of this size allocates from (see :mod:`irnb.arrow_pool`):
-    the C allocator's within the inline budget, else Arrow's default (None)."""
-    return pa.system_memory_pool() if text_bytes <= _INLINE_BYTES else None
+def _lone_pool(text_bytes: int) -> pa.MemoryPool | None:
+    """The pool that reading one file's text of this size allocates from (see
+    :mod:`irnb.arrow_pool`): the C allocator's up to :data:`_LONE_FILE_BYTES`, else Arrow's
+    default (None)."""
+    return pa.system_memory_pool() if text_bytes <= _LONE_FILE_BYTES else None
+
+
+def _one_file(items: list[tuple[str | None, Source]]) -> bool:
+    """Whether a read's sources are a single regular file (not a directory or an archive;
+    a path that cannot be read is not one, and its error comes from reading it)."""
+    if len(items) != 1 or not isinstance(items[0][1], (str, os.PathLike)):
+        return False
+    path = Path(items[0][1])
+    return path.is_file() and not path.name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
 # Files smaller than this are parsed together, a batch of them at a time, until the batch's
@@ -205,7 +219,7 @@ class _InOrder:
     files are read. Results and errors are taken in submission order, and at most a few
     files are in flight, so the error raised is the one a file-by-file loop would raise
     first; with one thread, everything runs inline, and so do the first files until their
-    text passes :data:`_INLINE_BYTES` (the pool starts with the first file it parses); those
+    text passes ``inline_bytes`` (the pool starts with the first file it parses); those
     first files are read (parsed and ordered) in the C allocator's memory (see
     :mod:`irnb.arrow_pool`).
 
@@ -214,10 +228,10 @@ class _InOrder:
     size in temporaries, so large files (millions of lines each) are read and parsed one
     at a time, and peak memory stays near what the parsed runs keep."""
 
-    def __init__(self, threads: int):
+    def __init__(self, threads: int, inline_bytes: int):
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None  # started by the first file parsed on a thread
-        self._inline_left = _INLINE_BYTES  # text still to parse inline, into the C allocator's memory
+        self._inline_left = inline_bytes  # text still to parse inline, into the C allocator's memory
         self._window: collections.deque[tuple[Future, int]] = collections.deque()
         self._limit = 2 * threads
         self._bytes = 0
@@ -230,7 +244,7 @@ class _InOrder:
             if small:
                 self._inline_left -= size
             done: Future = Future()
-            with allocating_from(pa.system_memory_pool() if small else None):  # the budget's as _pool_for's
+            with allocating_from(pa.system_memory_pool() if small else None):
                 done.set_result(fn(text, *args))  # raises here, as a plain loop would
             return done
         if self._pool is None:  # no file is in flight yet: every earlier one was parsed inline
@@ -287,7 +301,8 @@ def read_runs(
     # per source, in order: a Run (DataFrames) or (given name, [(relative name, future, place)]): the
     # future gives a Run (place None) or a batch's runs (the run at place)
     slots: list = []
-    with _InOrder(_parse_threads()) as parsing:
+    lone = _one_file(items)
+    with _InOrder(1 if lone else _parse_threads(), _LONE_FILE_BYTES if lone else _INLINE_BYTES) as parsing:
         batch: list[tuple[str, str, bytes, list]] = []  # small files not yet submitted, and their entries
 
         def flush() -> None:
@@ -385,7 +400,7 @@ def read_qrels(source: Source, *, on_duplicate: str = ON_DUPLICATE.default) -> Q
         raise FileReadError(path, "Is a directory (EISDIR); expected a qrels file (qid iteration docno grade)",
                             "qrels file")
     data = read_bytes(path, "qrels file")
-    with allocating_from(_pool_for(len(data))):
+    with allocating_from(_lone_pool(len(data))):
         table, numbers = parse_qrels_bytes(data, str(path))
         del data
         qrels = qrels_from_table(table, numbers, str(path), on_duplicate)

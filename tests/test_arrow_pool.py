@@ -54,21 +54,50 @@ def test_a_small_read_built_and_evaluated_never_touches_arrows_default_pool(tmp_
     assert out.stdout.split() == ["0", "True", "(4,", "2)"]  # 4 runs × 2 topics
 
 
-def test_texts_past_the_inline_budget_are_held_by_arrows_pool(tmp_path, monkeypatch):
-    """A run or qrels text larger than the inline budget is parsed into Arrow's default pool
-    (which holds many parsed runs in less memory); the same text within it, into the C
-    allocator's; the same values either way."""
-    run = tmp_path / "r"
-    run.write_text("".join(f"{t} Q0 d{t}-{i} {i + 1} {9 - i} t\n" for t in (2, 1) for i in range(5)))
+def _grew(read):
+    """Whether Arrow's default pool and the C allocator's handed out memory during ``read()``."""
+    default, system = pa.default_memory_pool(), pa.system_memory_pool()
+    before = default.total_bytes_allocated(), system.total_bytes_allocated()
+    out = read()
+    return out, (default.total_bytes_allocated() > before[0], system.total_bytes_allocated() > before[1])
+
+
+def _files(tmp_path):
+    runs = []
+    for name in ("r", "s"):
+        runs.append(tmp_path / name)
+        runs[-1].write_text("".join(f"{t} Q0 d{t}-{i} {i + 1} {9 - i} {name}\n" for t in (2, 1) for i in range(5)))
     qrels = tmp_path / "q"
     qrels.write_text("".join(f"{t} 0 d{t}-{i} {i % 2}\n" for t in (2, 1) for i in range(5)))
-    default, system = pa.default_memory_pool(), pa.system_memory_pool()
+    return runs, qrels
+
+
+def test_a_lone_file_past_its_budget_is_held_by_arrows_pool(tmp_path, monkeypatch):
+    """A read of one file (read_run, read_runs given one file, read_qrels) parses it on the
+    calling thread, into the C allocator's memory up to the lone-file budget and into Arrow's
+    default pool past it; the same values either way."""
+    (run, _), qrels = _files(tmp_path)
+    monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 0)  # the budget of several files plays no part
+    monkeypatch.setattr(irnb_io, "ThreadPoolExecutor", None)  # no thread is started either
     read = {}
-    for budget in (0, 1 << 20):
+    for budget, grew in ((0, (True, False)), (1 << 20, (False, True))):
+        monkeypatch.setattr(irnb_io, "_LONE_FILE_BYTES", budget)
+        read[budget] = []
+        for reader in (lambda: irnb.read_runs([run])["r"], lambda: irnb.read_run(run), lambda: irnb.read_qrels(qrels)):
+            out, seen = _grew(reader)
+            assert seen == grew
+            read[budget].append(out.table)
+    assert all(a.equals(b) for a, b in zip(read[0], read[1 << 20], strict=True))
+    assert read[0][0].equals(read[0][1])
+
+
+def test_several_files_past_the_inline_budget_are_held_by_arrows_pool(tmp_path, monkeypatch):
+    """Several files: the first ones within the inline budget go to the C allocator, the
+    rest (on the reading threads) to Arrow's default pool; the same runs either way."""
+    runs, _ = _files(tmp_path)
+    read = {}
+    for budget, grew in ((0, (True, False)), (1 << 20, (False, True))):
         monkeypatch.setattr(irnb_io, "_INLINE_BYTES", budget)
-        before = default.total_bytes_allocated(), system.total_bytes_allocated()
-        read[budget] = irnb.read_runs([run])["r"], irnb.read_qrels(qrels)
-        grew = default.total_bytes_allocated() > before[0], system.total_bytes_allocated() > before[1]
-        assert grew == ((True, False) if budget == 0 else (False, True))
-    assert read[0][0].table.equals(read[1 << 20][0].table)
-    assert read[0][1].table.equals(read[1 << 20][1].table)
+        read[budget], seen = _grew(lambda: irnb.read_runs(runs))
+        assert seen == grew
+    assert all(read[0][name].table.equals(read[1 << 20][name].table) for name in ("r", "s"))
