@@ -20,8 +20,9 @@ QRELS_COLUMNS = "qid iteration docno grade"
 
 
 def _line_of(data: bytes, position: int) -> int:
-    """1-based number of the line holding byte ``position``."""
-    return data.count(b"\n", 0, position) + 1
+    """1-based number of the line holding byte ``position`` (``data``: bytes, or any text
+    with the buffer protocol, such as a mapped file)."""
+    return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8, count=position) == ord("\n"))) + 1
 
 
 def _check_line_lengths(data: bytes, label: str) -> None:
@@ -43,7 +44,9 @@ def _check_line_lengths(data: bytes, label: str) -> None:
 
 def clean_text(data: bytes, label: str) -> bytes:
     """Check that the bytes are line-oriented text, drop a UTF-8 BOM and turn CRLF line
-    ends into LF (line numbers are unchanged).
+    ends into LF (line numbers are unchanged). ``data`` may be a mapped file
+    (:func:`irnb.sources.read_text`): it is returned as it is when nothing needs changing,
+    as bytes otherwise.
 
     Refused, naming the line: UTF-16 (a byte-order mark), a NUL byte (binary data;
     trec_eval would cut the string there), a carriage return not followed by a line feed
@@ -51,14 +54,14 @@ def clean_text(data: bytes, label: str) -> bytes:
     MAX_LINE_BYTES."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ValueError(f"{label}:1: expected UTF-8 text, got a UTF-16 byte-order mark; save the file as UTF-8")
-    if data.startswith(_BOM):
+    if data[:len(_BOM)] == _BOM:
         data = data[len(_BOM):]
     nul = data.find(b"\0")
     if nul >= 0:
         raise ValueError(f"{label}:{_line_of(data, nul)}: expected text, got a NUL byte (\\x00); "
                          "is this a binary or UTF-16 file?")
-    if b"\r" in data:
-        crlf = data.replace(b"\r\n", b"\n")
+    if data.find(b"\r") >= 0:
+        crlf = bytes(data).replace(b"\r\n", b"\n")
         lone = crlf.find(b"\r")
         if lone >= 0:
             raise ValueError(

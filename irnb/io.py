@@ -89,7 +89,7 @@ from .arrow_pool import allocating_from
 from .lines import empty_file_message
 from .parsing import parse_joined_runs, parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
-from .sources import ARCHIVE_SUFFIXES, FileReadError, file_kind, is_archive, read_bytes, run_files
+from .sources import ARCHIVE_SUFFIXES, FileReadError, file_kind, is_archive, read_text, run_files
 from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
 from .trecdata import run_from_frame, run_from_table, runs_from_joined_table
 from .params import ON_DUPLICATE
@@ -119,7 +119,7 @@ def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str)
     run = run_from_table(table, numbers, name, tag, label, on_duplicate)
     if data is None:
         return run
-    comments, metadata = read_comments(data, label)
+    comments, metadata = read_comments(bytes(data), label)  # a mapped file read as bytes (bytes stay as they are)
     return dataclasses.replace(run, comments=comments, metadata=metadata) if comments else run
 
 
@@ -162,7 +162,7 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = ON_
     path = Path(source)
     if file_kind(path, "run file") == "dir" or is_archive(path):
         raise ValueError(f"{path}: holds several runs; use read_runs() for directories and archives")
-    text = [read_bytes(path, "run file")]
+    text = [read_text(path, "run file")]
     with allocating_from(_lone_pool(len(text[0]))):
         run = _run_from_bytes(text, name or path.name, str(path), on_duplicate)
     _return_freed_memory()
@@ -399,7 +399,7 @@ def read_qrels(source: Source, *, on_duplicate: str = ON_DUPLICATE.default) -> Q
     if file_kind(path, "qrels file") == "dir":
         raise FileReadError(path, "Is a directory (EISDIR); expected a qrels file (qid iteration docno grade)",
                             "qrels file")
-    data = read_bytes(path, "qrels file")
+    data = read_text(path, "qrels file")
     with allocating_from(_lone_pool(len(data))):
         table, numbers = parse_qrels_bytes(data, str(path))
         del data

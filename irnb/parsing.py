@@ -43,10 +43,10 @@ def _low_bytes(data: bytes, delimiter: bytes) -> int | None:
     reader checks that) holds ``k - 1`` separators and a line end per line, so any other
     byte below ``!`` (whitespace that would split differently in the exact parser, a
     control byte) makes the count larger than that (see :func:`fast_table`)."""
-    if not data or data[:1] in (delimiter, b"\n", b"#") or data.endswith(delimiter):
+    if not data or data[:1] in (delimiter, b"\n", b"#") or data[-len(delimiter):] == delimiter:
         return None
     text = np.frombuffer(data, dtype=np.uint8)
-    hashes = b"#" in data  # one fast byte search; most texts hold none, and skip the pairs' check
+    hashes = data.find(b"#") >= 0  # one fast byte search; most texts hold none, and skip the pairs' check
     count = 0
     for lo in range(0, text.size, _SCAN_BYTES):
         piece = text[lo:lo + _SCAN_BYTES + 1]  # one byte shared with the next piece: pairs across the cut
@@ -59,10 +59,18 @@ def _low_bytes(data: bytes, delimiter: bytes) -> int | None:
     return count
 
 
+def _is_ascii(data: bytes) -> bool:
+    """Whether every byte is below 0x80: ``bytes.isascii``, or one reduction over a mapped
+    file's bytes (no temporary as long as the text)."""
+    if isinstance(data, bytes):
+        return data.isascii()
+    return not len(data) or int(np.frombuffer(data, dtype=np.uint8).max()) < 0x80
+
+
 def _first_line_field(data: bytes, index: int) -> bytes:
     """Field ``index`` of the text's first line (a fast-path text: fields non-empty)."""
     end = data.find(b"\n")
-    return (data if end < 0 else data[:end]).split()[index]
+    return data[:len(data) if end < 0 else end].split()[index]
 
 
 def _only_decimal_integers(column: pa.ChunkedArray) -> bool:
@@ -110,7 +118,8 @@ def fast_table(data: bytes, columns: dict[str, str], *, threads: bool = False) -
 
     ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
     must be non-empty; not converted, so not in the table), ``float`` (finite float64),
-    ``int`` (decimal integer, int64). The table's buffers come from
+    ``int`` (decimal integer, int64). ``data`` is bytes or a mapped file
+    (:func:`irnb.sources.read_text`), read in place. The table's buffers come from
     :func:`irnb.arrow_pool.arrow_pool`; with ``threads``, pyarrow parses blocks of the text on
     its own threads.
     """
@@ -118,7 +127,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, threads: bool = False) -
     if not data:
         return None
     end = data.find(b"\n")
-    delimiter = b"\t" if b"\t" in (data if end < 0 else data[:end]) else b" "
+    delimiter = b"\t" if b"\t" in data[:len(data) if end < 0 else end] else b" "
     # Empty fields (doubled, leading or trailing separators, blank lines), other whitespace
     # and comment lines need the exact parser; so does a line of the wrong field count,
     # which pyarrow rejects.
@@ -127,7 +136,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, threads: bool = False) -
         return None
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(data),  # read in place (a Python file object would be copied from, block by block)
+            pa.BufferReader(pa.py_buffer(data)),  # read in place (a Python file object would be copied from)
             read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=threads),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
@@ -137,7 +146,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, threads: bool = False) -
                 column_types={name: _FAST_TYPES[kind] for name, kind in columns.items()},
                 include_columns=[name for name, kind in columns.items() if kind != "binary"],
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
-                check_utf8=not data.isascii(),  # ASCII is UTF-8: no need to check every field
+                check_utf8=not _is_ascii(data),  # ASCII is UTF-8: no need to check every field
             ),
             memory_pool=arrow_pool(),
         )
@@ -145,7 +154,7 @@ def fast_table(data: bytes, columns: dict[str, str], *, threads: bool = False) -
         return None
     # every line holds len(columns) - 1 separators and a line end (the last one may lack it):
     # any more bytes below '!' are other whitespace or control bytes, for the exact parser
-    if low != table.num_rows * len(columns) - (not data.endswith(b"\n")):
+    if low != table.num_rows * len(columns) - (data[-1:] != b"\n"):
         return None
     for name, kind in columns.items():
         if kind not in ("float", "int"):
@@ -237,7 +246,7 @@ def parse_run_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | Non
     if table is not None:
         tag = _first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace")
         return table.select(["topic", "docno", "score"]), None, tag
-    return parse_run_exact(data, label)
+    return parse_run_exact(bytes(data), label)  # a mapped file's text as bytes: the exact parser splits it
 
 
 def _line_count(data: bytes) -> int:
@@ -246,7 +255,7 @@ def _line_count(data: bytes) -> int:
     compares one byte at a time)."""
     text = np.frombuffer(data, dtype=np.uint8)
     ends = sum(int(np.count_nonzero(text[lo:lo + _SCAN_BYTES] == ord("\n"))) for lo in range(0, text.size, _SCAN_BYTES))
-    return ends + (not data.endswith(b"\n"))
+    return ends + (data[-1:] != b"\n")
 
 
 def parse_joined_runs(texts: list[bytes], labels: list[str]) -> tuple[pa.Table, np.ndarray, list[str]] | None:
@@ -263,7 +272,8 @@ def parse_joined_runs(texts: list[bytes], labels: list[str]) -> tuple[pa.Table, 
     if not cleaned or any(not data for data in cleaned):
         return None
     sizes = np.array([_line_count(data) for data in cleaned], dtype=np.int64)
-    table = fast_table(b"".join(data if data.endswith(b"\n") else data + b"\n" for data in cleaned), RUN_FAST)
+    pieces = [piece for data in cleaned for piece in ((data,) if data[-1:] == b"\n" else (data, b"\n"))]
+    table = fast_table(b"".join(pieces), RUN_FAST)
     if table is None or table.num_rows != int(sizes.sum()):
         return None
     tags = [_first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace") for data in cleaned]
@@ -280,4 +290,4 @@ def parse_qrels_bytes(data: bytes, label: str) -> tuple[pa.Table, np.ndarray | N
     table = fast_table(data, QRELS_FAST, threads=len(data) >= _THREADED_QRELS_BYTES)
     if table is not None:
         return table.select(["topic", "docno", "grade"]), None
-    return parse_qrels_exact(data, label)
+    return parse_qrels_exact(bytes(data), label)

@@ -10,6 +10,11 @@ read: it could block or never end) — is a :class:`FileReadError` naming the pa
 cause in the operating system's words; a broken link or special file inside a runs folder
 is one too, not skipped. A path written to that ends in ``.gz`` is gzip-compressed.
 
+A plain file of at least :data:`MAP_BYTES` is mapped into memory rather than read
+(:func:`read_text`): its text is then the operating system's cached pages of the file, not a
+copy in fresh memory. As with every program that maps files, a file that another program
+truncates while irnb parses it stops the process (the operating system's SIGBUS).
+
 :mod:`irnb.io` reads through here (and parses what it gets with :mod:`irnb.parsing`),
 :mod:`irnb.writing` writes through here. Only the standard library is imported, so that
 the lean reader of ``irnb trec_eval`` can share :func:`os_reason`.
@@ -21,6 +26,7 @@ import bz2
 import errno
 import gzip
 import lzma
+import mmap
 import os
 import stat
 import tarfile
@@ -28,22 +34,33 @@ import zlib
 from pathlib import Path
 from collections.abc import Iterator
 
-__all__ = ["FileReadError", "os_reason", "file_kind", "read_bytes", "decompress", "is_archive", "run_files",
-           "open_for_writing", "ARCHIVE_SUFFIXES"]
+__all__ = ["FileReadError", "os_reason", "file_kind", "read_bytes", "read_text", "decompress", "is_archive",
+           "run_files", "open_for_writing", "ARCHIVE_SUFFIXES", "MAP_BYTES"]
 
 _CORRUPT = (EOFError, OSError, zlib.error, lzma.LZMAError, tarfile.TarError)
 
 ARCHIVE_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2")
 
 
+# Plain files at least this large are mapped, not read (see the module's docstring): copying a
+# few MiB into fresh memory costs about as long as parsing them. Smaller run files are joined
+# with others before they are parsed, which copies them anyway.
+MAP_BYTES = 1 << 20
+
+
+# gzip, xz and bzip2 data, each told by its first bytes (whatever the file's name)
+_COMPRESSIONS = (("gzip", lambda head: head[:2] == b"\x1f\x8b", gzip.decompress),
+                 ("xz", lambda head: head[:6] == b"\xfd7zXZ\x00", lzma.decompress),
+                 ("bzip2", lambda head: head[:3] == b"BZh" and head[4:10] == b"\x31\x41\x59\x26\x53\x59",
+                  bz2.decompress))
+
+
 def decompress(data: bytes, label: str = "input") -> bytes:
     """gzip, xz or bzip2 data (recognised by their magic bytes) decompressed; other data as is.
     Truncated or corrupt data raises ValueError naming ``label``."""
-    for kind, magic, unpack in (("gzip", data[:2] == b"\x1f\x8b", gzip.decompress),
-                                ("xz", data[:6] == b"\xfd7zXZ\x00", lzma.decompress),
-                                ("bzip2", data[:3] == b"BZh" and data[4:10] == b"\x31\x41\x59\x26\x53\x59",
-                                 bz2.decompress)):
-        if magic:
+    head = data[:10]
+    for kind, magic, unpack in _COMPRESSIONS:
+        if magic(head):
             try:
                 return unpack(data)
             except _CORRUPT as err:
@@ -111,6 +128,27 @@ def read_bytes(path: Path, what: str = "file") -> bytes:
     return decompress(data, str(path))
 
 
+def read_text(path: Path, what: str = "file") -> bytes | mmap.mmap:
+    """The text of one file: a plain (uncompressed) file of at least :data:`MAP_BYTES` mapped
+    read-only (an ``mmap.mmap``: ``find``, ``rfind``, slices, ``len`` and the buffer protocol,
+    which is all a parse of it uses), any other as :func:`read_bytes` gives it."""
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size >= MAP_BYTES:
+                try:
+                    mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                except (OSError, ValueError):  # a file system that cannot map: read it
+                    mapped = None
+                if mapped is not None and not any(magic(mapped[:10]) for _, magic, _ in _COMPRESSIONS):
+                    return mapped
+                if mapped is not None:
+                    mapped.close()
+            data = handle.read()
+    except OSError as err:
+        raise FileReadError(path, os_reason(err), what) from None
+    return decompress(data, str(path))
+
+
 def is_archive(path: Path) -> bool:
     """Whether ``path`` is a tar archive of runs (by its name; a regular file)."""
     return path.name.lower().endswith(ARCHIVE_SUFFIXES) and file_kind(path, "run archive") == "file"
@@ -142,9 +180,9 @@ def _hidden(relative: str) -> bool:
     return any(part.startswith(".") for part in parts)
 
 
-def run_files(path: Path) -> Iterator[tuple[str, str, bytes]]:
-    """Yield (relative name, label for errors, bytes) for every run file under ``path``: a
-    file, a directory's files, or an archive's members.
+def run_files(path: Path) -> Iterator[tuple[str, str, bytes | mmap.mmap]]:
+    """Yield (relative name, label for errors, text) for every run file under ``path``: a
+    file, a directory's files, or an archive's members (a text as :func:`read_text` gives it).
 
     Archives are read as a stream, member by member in archive order (a compressed tar
     cannot seek backwards cheaply); callers order the results by name."""
@@ -154,7 +192,7 @@ def run_files(path: Path) -> Iterator[tuple[str, str, bytes]]:
         if not files:
             raise ValueError(f"{path}: directory holds no run files")
         for file in files:
-            yield file.relative_to(path).as_posix(), str(file), read_bytes(file, "run file")
+            yield file.relative_to(path).as_posix(), str(file), read_text(file, "run file")
     elif is_archive(path):
         found = False
         try:
@@ -176,7 +214,7 @@ def run_files(path: Path) -> Iterator[tuple[str, str, bytes]]:
         if not found:
             raise ValueError(f"{path}: archive holds no run files")
     else:
-        yield path.name, str(path), read_bytes(path, "run file")
+        yield path.name, str(path), read_text(path, "run file")
 
 
 def open_for_writing(path: str | os.PathLike):

@@ -86,3 +86,73 @@ def test_a_directory_given_as_qrels_is_named_as_such(tmp_path):
 
     with pytest.raises(ValueError, match="cannot read qrels file: Is a directory \\(EISDIR\\); expected a qrels file"):
         read_qrels(tmp_path)
+
+
+_GOOD = "1 Q0 d1 1 2.5 t\n1 Q0 d2 2 2.5 t\n2 Q0 é 1 1 t\n"
+_MAPPED_CASES = {
+    "plain": _GOOD.encode(),
+    "bom": b"\xef\xbb\xbf" + _GOOD.encode(),
+    "crlf": _GOOD.replace("\n", "\r\n").encode(),
+    "lone cr": b"1 Q0 d1 1 2 t\r1 Q0 d2 2 1 t\n",
+    "nul": b"1 Q0 d1 1 2 t\n1 Q0 d\x002 2 1 t\n",
+    "long line": b"1 Q0 d1 1 2 t\n1 Q0 " + b"x" * 20_000 + b" 2 1 t\n",
+    "comments": b"# made by hand\n" + _GOOD.encode(),
+    "tabs": _GOOD.replace(" ", "\t").encode(),
+    "no last line end": _GOOD.rstrip("\n").encode(),
+    "bad utf-8": b"1 Q0 d\xff 1 2 t\n",
+    "repeated docno": b"1 Q0 d1 1 2 t\n1 Q0 d1 2 1 t\n",
+    "utf-16": "1 Q0 d1 1 2 t\n".encode("utf-16"),
+    "gzip": gzip.compress(_GOOD.encode()),
+    "empty": b"",
+}
+
+
+def _outcome(read):
+    try:
+        got = read()
+    except ValueError as err:
+        return "error", str(err)
+    runs = got.values() if isinstance(got, dict) else [got]
+    return "read", [(run.table.to_pylist(), getattr(run, "comments", None)) for run in runs]
+
+
+@pytest.mark.parametrize("case", sorted(_MAPPED_CASES))
+def test_a_mapped_file_reads_as_the_same_file_read_into_memory(tmp_path, monkeypatch, case):
+    """Every reader gives the same runs or qrels, or the same error, whether the file is
+    mapped (read_text at any size) or read into bytes: BOM, CRLF, errors that name a line,
+    comments (the exact parser), tabs, UTF-8 checks, compressed data."""
+    import irnb.sources as sources
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "r").write_bytes(_MAPPED_CASES[case])
+    qrels = tmp_path / "q"
+    qrels.write_bytes(_MAPPED_CASES[case].replace(b" Q0 ", b" 0 ").replace(b"\tQ0\t", b"\t0\t")
+                      .replace(b" 2.5 t", b" 1").replace(b" 1 t", b" 1").replace(b" 2 t", b" 0"))
+    readers = [lambda: read_run(folder / "r"), lambda: read_runs([folder / "r"]), lambda: read_runs(folder),
+               lambda: read_qrels(qrels)]
+    outcomes = {}
+    for limit in (0, 1 << 40):
+        monkeypatch.setattr(sources, "MAP_BYTES", limit)
+        outcomes[limit] = [_outcome(read) for read in readers]
+    assert outcomes[0] == outcomes[1 << 40]
+    if case in ("plain", "bom", "crlf", "tabs", "no last line end", "gzip"):
+        assert outcomes[0][0][0] == "read" and len(outcomes[0][0][1][0][0]) == 3
+
+
+def test_read_text_maps_plain_files_only(tmp_path, monkeypatch):
+    """A plain file at the size limit is mapped; a smaller one, a compressed one and an
+    empty one are bytes."""
+    import mmap
+
+    import irnb.sources as sources
+
+    monkeypatch.setattr(sources, "MAP_BYTES", 8)
+    for name, data, mapped in (("big", b"1 Q0 d 1 2 t\n", True), ("small", b"1 Q0 d", False),
+                               ("gz", gzip.compress(b"1 Q0 d 1 2 t\n"), False)):
+        (tmp_path / name).write_bytes(data)
+        text = sources.read_text(tmp_path / name)
+        assert isinstance(text, mmap.mmap) == mapped and bytes(text) == (data if name != "gz" else b"1 Q0 d 1 2 t\n")
+    monkeypatch.setattr(sources, "MAP_BYTES", 0)
+    (tmp_path / "empty").write_bytes(b"")
+    assert sources.read_text(tmp_path / "empty") == b""
