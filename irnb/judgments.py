@@ -30,8 +30,8 @@ import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE, NO_DOC, UNJUDGED
 from .arrow_pool import arrow_pool
-from .ordering import QRELS_ORDER, as_arrow, column_numpy, encode_topics, find_keys, key_table, positions_in, take_rows
-from .ordering import topic_blocks
+from .ordering import QRELS_ORDER, as_arrow, column_numpy, encode_topics, find_keys, key_table, one_array
+from .ordering import positions_in, take_rows, topic_blocks
 from .params import RELEVANCE_LEVEL
 from .poolmask import POOLED_UNJUDGED, PoolMaskError, pooled_unjudged_of
 from .trecdata import Qrels
@@ -195,10 +195,7 @@ def encode_qrels(qrels: Qrels, topics: pa.Array, codes: tuple[np.ndarray, pa.Arr
             f"got {table['grade'][row].as_py()}"
         )
     docno = table["docno"] if everything else pc.filter(table["docno"], as_arrow(keep), memory_pool=arrow_pool())
-    if docno.num_chunks != 1:
-        docno = docno.combine_chunks(memory_pool=arrow_pool())
-    else:
-        docno = docno.chunk(0)  # one chunk: no copy
+    docno = one_array(docno)  # one chunk: no copy
     topic_idx = (topic_idx if everything else topic_idx[keep]).astype(np.int32, copy=False)
     if in_order and remembered is not None:  # the table's own topic starts: already in topic order
         return topic_idx, grades.astype(np.int8), docno, np.array(remembered[0], dtype=np.int64)

@@ -94,7 +94,22 @@ def column_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return np.concatenate(parts) if parts else np.empty(0, dtype=values.type.to_pandas_dtype())
 
 
+def one_array(column: pa.ChunkedArray) -> pa.Array:
+    """A chunked column as one array: its only chunk as it is, else its chunks joined in the
+    pool of :func:`irnb.arrow_pool.arrow_pool` (``combine_chunks`` takes a pool and does not use it).
+
+    >>> one_array(pa.chunked_array([["a"], ["b", "c"]])).to_pylist()
+    ['a', 'b', 'c']
+    """
+    if column.num_chunks == 1:
+        return column.chunk(0)
+    if column.num_chunks == 0:
+        return pa.array([], column.type)
+    return pa.concat_arrays(column.chunks, memory_pool=arrow_pool())
+
+
 def _chunk_numpy(chunk: pa.Array) -> np.ndarray:
+    """One chunk of :func:`column_numpy`."""
     if pa.types.is_boolean(chunk.type):
         return _bits(chunk.buffers()[1], chunk.offset, len(chunk))
     width = np.dtype(chunk.type.to_pandas_dtype())
@@ -283,12 +298,8 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
 
     Files list a topic's lines together, so usually only the first row of each stretch of
     equal topics is hashed (the codes are the same either way)."""
-    if isinstance(topic, pa.ChunkedArray):  # (combine_chunks allocates from Arrow's default pool whatever it is given)
-        if topic.num_chunks == 1:
-            topic = topic.chunk(0)
-        else:
-            topic = pa.concat_arrays(topic.chunks, memory_pool=arrow_pool()) if topic.num_chunks else pa.array(
-                [], topic.type)
+    if isinstance(topic, pa.ChunkedArray):
+        topic = one_array(topic)
     n = len(topic)
     heads = _stretch_starts(topic)
     if heads.size * 4 <= n:
