@@ -65,11 +65,15 @@ first; any surprise sends it to the line-by-line path, which reports the line.
 ``read_runs`` parses files on up to four threads while it reads the next ones, and small
 files a batch at a time (one fast-path parse and one ordering for the batch; any file that
 needs more sends the batch file by file); the runs and the error raised are those of reading
-the files one after the other. A very large qrels file (tens of MiB: :mod:`irnb.parsing` sets the size) is
-parsed on pyarrow's own threads.
+the files one after the other. A read of a single file is parsed on the calling thread. A very
+large qrels file (tens of MiB: :mod:`irnb.parsing` sets the size) is parsed on pyarrow's own
+threads. Plain files of 1 MiB or more are mapped rather than copied into memory
+(:func:`irnb.sources.read_text`).
 
-Memory (*irnb*): the memory Arrow's pool holds after a parse is handed back to the system
-when the read returns (:func:`pyarrow.MemoryPool.release_unused`); values are unchanged.
+Memory (*irnb*): small inputs and single files are read in the C allocator's memory, larger
+ones in Arrow's pool (:mod:`irnb.arrow_pool`); the memory Arrow's pool holds after a parse is
+handed back to the system when the read returns (:func:`pyarrow.MemoryPool.release_unused`);
+values are unchanged.
 """
 
 from __future__ import annotations
