@@ -2,10 +2,10 @@
 
 Arrow's default pool (mimalloc in pyarrow's wheels) reserves a large arena on its first use in
 a process and asks the kernel for huge pages in it, so the first megabytes it hands out cost
-the zeroing (and at times the compaction) of whole 2 MiB pages. A small input needs far less
-than that: its reading and the Experiment built on it allocate from the C allocator instead,
-whose pages the process already holds. Large files keep Arrow's pool, which holds many parsed
-runs in less memory.
+the zeroing (and at times the compaction) of whole 2 MiB pages. Small inputs and single files
+(:mod:`irnb.io` sets the sizes) are read, and every Experiment is built, with the C allocator
+instead, whose pages the process already holds. Files parsed on the reading threads keep
+Arrow's pool, which holds many parsed runs in less memory.
 
 The choice is scoped, never process-wide: :func:`allocating_from` sets it for the code inside
 a ``with`` block on the calling thread (a context variable; other threads and other callers
