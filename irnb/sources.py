@@ -141,6 +141,10 @@ def read_text(path: Path, what: str = "file") -> bytes | mmap.mmap:
                 except (OSError, ValueError):  # a file system that cannot map: read it
                     mapped = None
                 if mapped is not None and not any(magic(mapped[:10]) for _, magic, _ in _COMPRESSIONS):
+                    if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_WILLNEED"):
+                        # the whole file will be read: a file not in the page cache is read ahead in
+                        # large requests, as one read() would, not a page fault at a time
+                        mapped.madvise(mmap.MADV_WILLNEED)
                     return mapped
                 if mapped is not None:
                     mapped.close()
