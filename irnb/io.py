@@ -93,7 +93,7 @@ from .arrow_pool import allocating_from
 from .lines import empty_file_message
 from .parsing import parse_joined_runs, parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
-from .sources import ARCHIVE_SUFFIXES, FileReadError, file_kind, is_archive, read_text, run_files
+from .sources import FileReadError, file_kind, is_archive, read_text, run_files
 from .trecdata import Qrels, Run, check_duplicate_policy, qrels_from_frame, qrels_from_table
 from .trecdata import run_from_frame, run_from_table, runs_from_joined_table
 from .params import ON_DUPLICATE
@@ -200,7 +200,7 @@ def _one_file(items: list[tuple[str | None, Source]]) -> bool:
     if len(items) != 1 or not isinstance(items[0][1], (str, os.PathLike)):
         return False
     path = Path(items[0][1])
-    return path.is_file() and not path.name.lower().endswith(ARCHIVE_SUFFIXES)
+    return path.is_file() and not is_archive(path)
 
 
 # Files smaller than this are parsed together, a batch of them at a time, until the batch's

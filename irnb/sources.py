@@ -121,37 +121,46 @@ def file_kind(path: Path, what: str) -> str:
 def read_bytes(path: Path, what: str = "file") -> bytes:
     """The bytes of one file, decompressed (see :func:`decompress`); ``what`` names the file
     in a :class:`FileReadError`."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as err:
-        raise FileReadError(path, os_reason(err), what) from None
-    return decompress(data, str(path))
+    return _read(path, what, mapping=False)
 
 
 def read_text(path: Path, what: str = "file") -> bytes | mmap.mmap:
     """The text of one file: a plain (uncompressed) file of at least :data:`MAP_BYTES` mapped
     read-only (an ``mmap.mmap``: ``find``, ``rfind``, slices, ``len`` and the buffer protocol,
     which is all a parse of it uses), any other as :func:`read_bytes` gives it."""
+    return _read(path, what, mapping=True)
+
+
+def _read(path: Path, what: str, *, mapping: bool) -> bytes | mmap.mmap:
     try:
         with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size >= MAP_BYTES:
-                try:
-                    mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-                except (OSError, ValueError):  # a file system that cannot map: read it
-                    mapped = None
-                if mapped is not None and not any(magic(mapped[:10]) for _, magic, _ in _COMPRESSIONS):
-                    if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_WILLNEED"):
-                        # the whole file will be read: a file not in the page cache is read ahead in
-                        # large requests, as one read() would, not a page fault at a time
-                        mapped.madvise(mmap.MADV_WILLNEED)
-                    return mapped
-                if mapped is not None:
-                    mapped.close()
+            mapped = _mapped(handle) if mapping else None
+            if mapped is not None:
+                return mapped
             data = handle.read()
     except OSError as err:
         raise FileReadError(path, os_reason(err), what) from None
     return decompress(data, str(path))
+
+
+def _mapped(handle) -> mmap.mmap | None:
+    """An open file mapped read-only when it is plain text of at least :data:`MAP_BYTES`,
+    else None (a smaller or compressed file, or a file system that cannot map)."""
+    if os.fstat(handle.fileno()).st_size < MAP_BYTES:
+        return None
+    try:
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    head = mapped[:10]
+    if any(magic(head) for _, magic, _ in _COMPRESSIONS):
+        mapped.close()
+        return None
+    if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_WILLNEED"):
+        # the whole file will be read: a file not in the page cache is read ahead in large
+        # requests, as one read() would, not a page fault at a time
+        mapped.madvise(mmap.MADV_WILLNEED)
+    return mapped
 
 
 def is_archive(path: Path) -> bool:

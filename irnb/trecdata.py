@@ -355,21 +355,20 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
     starts = np.r_[0, np.cumsum(counts[present])].astype(np.int64)
     if order is None:
         return table, starts, topics
-    rows = as_arrow(order)
     if not one_stretch:
-        return pc.take(table, rows, memory_pool=arrow_pool()), starts, topics
+        return take_rows(table, order), starts, topics
     first_row = np.zeros(len(dictionary), dtype=np.int64)
     first_row[codes[heads]] = heads
     firsts, sizes = first_row[by_name[present]], counts[present]
     max_blocks = max(1, table.num_rows // _BLOCK_ROWS)
     topic = _stretches_joined(table["topic"], firsts, sizes, max_blocks=max_blocks)
     if topic is None:
-        topic = pc.take(table["topic"], rows, memory_pool=arrow_pool())
+        topic = take_rows(table["topic"], order)
     elif _moves_stretches_whole(order, starts, firsts):  # docnos in order within each topic: no gather at all
         columns = [topic] + [_stretches_joined(table[name], firsts, sizes, max_blocks=max_blocks)
                              for name in ("docno", "grade")]
         return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
-    columns = [topic] + [pc.take(table[name], rows, memory_pool=arrow_pool()) for name in ("docno", "grade")]
+    columns = [topic] + [take_rows(table[name], order) for name in ("docno", "grade")]
     return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
 
 
