@@ -23,6 +23,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._grades import MAX_GRADE, MIN_GRADE
 from .arrow_pool import arrow_pool
 from .lines import check_grades
 from ._text import position, shorten, where
@@ -315,7 +316,8 @@ def qrels_from_table(
     checked, ordered by topic then docno."""
     if table.num_rows == 0:
         raise ValueError(empty_file_message(label, "qrels"))
-    check_grades(column_numpy(table["grade"]), numbers, label, unit)
+    if not _grades_in_range(table["grade"]):
+        check_grades(column_numpy(table["grade"]), numbers, label, unit)  # raises, naming the first line
     codes, dictionary = encode_topics(table["topic"])
     table = table.select(["topic", "docno", "grade"])
     # the (topic, docno) order finds the repeated docnos too: they tie, next to each other
@@ -327,6 +329,20 @@ def qrels_from_table(
     ordered, starts, topics = _in_topic_docno_order(table, order, codes, dictionary)
     remember_blocks(ordered, starts, topics, QRELS_ORDER)
     return Qrels(table=ordered, source=label)
+
+
+def _grades_in_range(grade: pa.ChunkedArray) -> bool:
+    """Whether every grade lies in [MIN_GRADE, MAX_GRADE], chunk by chunk: no copy of the
+    column (a deep file's grades as one array are 8 bytes a line of fresh memory).
+
+    >>> _grades_in_range(pa.chunked_array([[0, 3], [127]])), _grades_in_range(pa.chunked_array([[1], [-127]]))
+    (True, False)
+    """
+    for chunk in grade.chunks:
+        values = column_numpy(chunk)
+        if values.size and (int(values.min()) < MIN_GRADE or int(values.max()) > MAX_GRADE):
+            return False
+    return True
 
 
 def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.ndarray, dictionary: pa.Array
