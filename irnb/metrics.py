@@ -46,9 +46,18 @@ def level_counts_of(topic: np.ndarray, grade: np.ndarray, T: int) -> np.ndarray:
     if not keep.all():
         grade, topic = grade[keep], topic[keep]
     G = int(grade.max(initial=0))
-    cell = topic.astype(np.int64) * (G + 1)  # one bincount over (topic, grade) cells, not np.add.at
-    cell += grade
-    return np.bincount(cell, minlength=T * (G + 1)).astype(np.int64).reshape(T, G + 1)
+    counts = np.zeros(T * (G + 1), dtype=np.int64)
+    step = max(_COUNT_PART, counts.size)  # a part's counts cost no more than its cells
+    for lo in range(0, grade.size, step):  # a bincount over (topic, grade) cells, not np.add.at
+        cell = topic[lo:lo + step].astype(np.int64) * (G + 1)
+        cell += grade[lo:lo + step]
+        counts += np.bincount(cell, minlength=counts.size)
+    return counts.reshape(T, G + 1)
+
+
+# Entries counted at a time: a part's cells (int64) are a temporary the allocator reuses part
+# after part, where deep qrels' cells in one array are fresh pages from the kernel.
+_COUNT_PART = 1 << 20
 
 
 def judged_level_counts(judgments: Judgments, T: int, judged: np.ndarray | None) -> np.ndarray:

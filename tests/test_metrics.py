@@ -639,3 +639,27 @@ def test_equal_runs_get_equal_values_however_many_runs_are_evaluated_at_once(chu
     got = evaluate(exp, ["nDCG", "nDCG@10", "SDCG@20", "RBP(p=0.8)", "RBPResidual(p=0.8)", "AP"])
     for m in got.measures:
         assert (got[m] == got[m][0]).all(), m.name
+
+
+@settings(max_examples=60, deadline=None)
+@given(entries=st.lists(st.tuples(st.integers(0, 6), st.integers(-3, 5)), max_size=80), part=st.integers(1, 9))
+def test_level_counts_of_counts_each_judged_grade_per_topic_in_parts(entries, part):
+    """Counted a part at a time (parts smaller than the input here), the counts are those of
+    a plain count of every (topic, grade ≥ 0) entry, in a (T, highest grade + 1) int64 array."""
+    import irnb.metrics as metrics
+
+    topic = np.array([t for t, _ in entries], dtype=np.int64)
+    grade = np.array([g for _, g in entries], dtype=np.int8)
+    T = 7
+    judged = grade >= 0
+    top = int(grade[judged].max(initial=0))
+    expected = np.zeros((T, top + 1), dtype=np.int64)
+    np.add.at(expected, (topic[judged], grade[judged].astype(np.int64)), 1)
+    saved = metrics._COUNT_PART
+    metrics._COUNT_PART = part
+    try:
+        got = metrics.level_counts_of(topic, grade, T)
+    finally:
+        metrics._COUNT_PART = saved
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, expected)
