@@ -26,7 +26,7 @@ __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encod
            "repeated_rows", "stretch_heads", "repeated_in_stretches", "KeyTable", "key_table", "find_keys",
            "sort_within", "group_by_code", "topic_docno_order", "topic_docno_order_and_repeats", "break_ties",
            "sorted_blocks", "sorted_parts", "topic_blocks", "remember_blocks", "QRELS_ORDER", "check_compat",
-           "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES", "as_arrow", "positions_in"]
+           "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES", "as_arrow", "positions_in", "stretches_joined", "BLOCK_ROWS"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -680,9 +680,10 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
 
     When rows move only among tied rows (the usual file whose topics come in name order),
     the topic column stays, and so does the score column when the tied rows' scores are
-    equal as stored (not only as compared): only the docnos are gathered. (A table whose
-    rows ``order`` moves is gathered whole: keeping slices of the given columns instead
-    spares little time and, beside the freed ones, holds the C allocator's memory longer.)"""
+    equal as stored (not only as compared): only the docnos are gathered. A table whose
+    rows ``order`` moves is copied whole (:func:`_rows_in_order`), never kept as slices of
+    the given columns: slices would spare little time and, beside the freed ones, hold the
+    C allocator's memory longer."""
     held = rows = None
     if tie.any():
         slots, rows = _tied_places(tie, order, table["docno"], DOCNO_TIES)
@@ -694,7 +695,7 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
     if order is not None:
         if held is not None:
             order[slots] = rows
-        return take_rows(table, order)
+        return _rows_in_order(table, order)
     if held is None:
         return table
     order = np.arange(table.num_rows)
@@ -704,6 +705,60 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
     if not bool((stored[:rows.size] == stored[rows.size:]).all()):
         score = take_rows(score, order)
     return pa.table({"topic": table["topic"], "docno": take_rows(table["docno"], order), "score": score})
+
+
+# Stretches put end to end by slicing (a copy of their bytes) rather than gathered row by row,
+# when the contiguous blocks they form average at least this many rows: a block's slice costs
+# about what gathering a few hundred rows does (more on a column of several chunks).
+BLOCK_ROWS = 512
+
+
+def stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.ndarray, *, max_blocks: int
+                      ) -> pa.ChunkedArray | None:
+    """The rows ``firsts[i]:firsts[i] + sizes[i]`` of ``column`` for every i, end to end in
+    one chunk (the column itself when that is all of it in place): stretches that follow
+    one another in the column are sliced as one block. None when that makes more than
+    ``max_blocks`` blocks.
+
+    >>> column = pa.chunked_array([["a", "b"], ["b", "c"]])
+    >>> stretches_joined(column, np.array([3, 0, 1]), np.array([1, 1, 2]), max_blocks=2).to_pylist()
+    ['c', 'a', 'b', 'b']
+    >>> stretches_joined(column, np.array([3, 1, 0]), np.array([1, 2, 1]), max_blocks=2) is None
+    True
+    """
+    joined = np.r_[False, firsts[1:] == firsts[:-1] + sizes[:-1]]  # stretch i continues stretch i - 1's block
+    block = np.flatnonzero(~joined)
+    if block.size > max_blocks:
+        return None
+    block_rows = np.add.reduceat(sizes, block) if block.size else block
+    if block.size == 1 and firsts[0] == 0 and block_rows[0] == len(column):
+        return column
+    if column.num_chunks == 1:  # slicing an array costs less than slicing a chunked one
+        whole = column.chunk(0)
+        pieces = [whole.slice(first, size) for first, size in zip(firsts[block].tolist(), block_rows.tolist(),
+                                                                   strict=True)]
+    else:
+        pieces = [chunk for first, size in zip(firsts[block].tolist(), block_rows.tolist(), strict=True)
+                  for chunk in column.slice(first, size).chunks]
+    return pa.chunked_array([pa.concat_arrays(pieces, memory_pool=arrow_pool())] if pieces else [], type=column.type)
+
+
+def _rows_in_order(table: pa.Table, order: np.ndarray) -> pa.Table:
+    """``table``'s rows in ``order``: when ``order`` moves a few long stretches of rows whole
+    (a run whose topics come in number order, not name order: '1000' sorts before '401'),
+    each column is its stretches sliced and joined (:func:`stretches_joined`, a copy of
+    their bytes), else the rows are gathered one by one.
+
+    >>> _rows_in_order(pa.table({"x": ["a", "b", "c"]}), np.array([2, 0, 1]))["x"].to_pylist()
+    ['c', 'a', 'b']
+    """
+    breaks = np.flatnonzero(np.diff(order) != 1) + 1  # where a stretch starts that does not continue the last
+    if order.size and breaks.size < table.num_rows // BLOCK_ROWS:
+        firsts, sizes = order[np.r_[0, breaks]], np.diff(np.r_[0, breaks, order.size])
+        columns = [stretches_joined(table[name], firsts, sizes, max_blocks=breaks.size + 1)
+                   for name in table.column_names]
+        return pa.Table.from_arrays(columns, schema=table.schema)
+    return take_rows(table, order)
 
 
 def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
 from .nested import looks_nested, nested_frame
 from .ordering import QRELS_ORDER, as_arrow, encode_topics, remember_blocks, repeated_in_stretches, repeated_rows
-from .ordering import column_numpy, sorted_blocks, sorted_parts, stretch_heads, take_rows
+from .ordering import BLOCK_ROWS, column_numpy, sorted_blocks, sorted_parts, stretch_heads, stretches_joined, take_rows
 from .ordering import topic_docno_order, topic_docno_order_and_repeats
 from .params import ON_DUPLICATE
 
@@ -353,7 +353,7 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
 
     When every topic's rows lie in one stretch (as files list them), the topic column is
     not gathered row by row: a topic's rows keep their topic whatever their docno order, so
-    the column is its stretches laid end to end in topic order (:func:`_stretches_joined`;
+    the column is its stretches laid end to end in topic order (:func:`stretches_joined`;
     itself, when the topics already come in string order); only docno and grade are
     gathered, and not even they when every topic's docnos already come in order."""
     heads = np.flatnonzero(codes[1:] != codes[:-1]) + 1 if codes.size else np.zeros(0, np.int64)
@@ -376,12 +376,12 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
     first_row = np.zeros(len(dictionary), dtype=np.int64)
     first_row[codes[heads]] = heads
     firsts, sizes = first_row[by_name[present]], counts[present]
-    max_blocks = max(1, table.num_rows // _BLOCK_ROWS)
-    topic = _stretches_joined(table["topic"], firsts, sizes, max_blocks=max_blocks)
+    max_blocks = max(1, table.num_rows // BLOCK_ROWS)
+    topic = stretches_joined(table["topic"], firsts, sizes, max_blocks=max_blocks)
     if topic is None:
         topic = take_rows(table["topic"], order)
     elif _moves_stretches_whole(order, starts, firsts):  # docnos in order within each topic: no gather at all
-        columns = [topic] + [_stretches_joined(table[name], firsts, sizes, max_blocks=max_blocks)
+        columns = [topic] + [stretches_joined(table[name], firsts, sizes, max_blocks=max_blocks)
                              for name in ("docno", "grade")]
         return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
     columns = [topic] + [take_rows(table[name], order) for name in ("docno", "grade")]
@@ -402,42 +402,6 @@ def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.nda
     step = np.diff(order)
     step[starts[1:-1] - 1] = 1  # from one topic's last row to the next one's first: any jump
     return bool((step == 1).all())
-
-
-# Stretches put end to end by slicing (a copy of their bytes) rather than gathered row by row,
-# when the contiguous blocks they form average at least this many rows: a block's slice costs
-# about what gathering a few hundred rows does (more on a column of several chunks).
-_BLOCK_ROWS = 512
-
-
-def _stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.ndarray, *, max_blocks: int
-                      ) -> pa.ChunkedArray | None:
-    """The rows ``firsts[i]:firsts[i] + sizes[i]`` of ``column`` for every i, end to end in
-    one chunk (the column itself when that is all of it in place): stretches that follow
-    one another in the column are sliced as one block. None when that makes more than
-    ``max_blocks`` blocks.
-
-    >>> column = pa.chunked_array([["a", "b"], ["b", "c"]])
-    >>> _stretches_joined(column, np.array([3, 0, 1]), np.array([1, 1, 2]), max_blocks=2).to_pylist()
-    ['c', 'a', 'b', 'b']
-    >>> _stretches_joined(column, np.array([3, 1, 0]), np.array([1, 2, 1]), max_blocks=2) is None
-    True
-    """
-    joined = np.r_[False, firsts[1:] == firsts[:-1] + sizes[:-1]]  # stretch i continues stretch i - 1's block
-    block = np.flatnonzero(~joined)
-    if block.size > max_blocks:
-        return None
-    block_rows = np.add.reduceat(sizes, block) if block.size else block
-    if block.size == 1 and firsts[0] == 0 and block_rows[0] == len(column):
-        return column
-    if column.num_chunks == 1:  # slicing an array costs less than slicing a chunked one
-        whole = column.chunk(0)
-        pieces = [whole.slice(first, size) for first, size in zip(firsts[block].tolist(), block_rows.tolist(),
-                                                                   strict=True)]
-    else:
-        pieces = [chunk for first, size in zip(firsts[block].tolist(), block_rows.tolist(), strict=True)
-                  for chunk in column.slice(first, size).chunks]
-    return pa.chunked_array([pa.concat_arrays(pieces, memory_pool=arrow_pool())] if pieces else [], type=column.type)
 
 
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:

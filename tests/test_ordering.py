@@ -252,17 +252,24 @@ def _trec_order_by_hand(rows: list[tuple[str, str, float]], compat: str) -> list
                                     st.lists(st.tuples(st.sampled_from(_TIED_DOCNOS), st.sampled_from(_SCORES)),
                                              min_size=1, max_size=7)),
                           min_size=1, max_size=6),
-       in_score_order=st.booleans(), compat=st.sampled_from(["9", "10"]))
-def test_sorted_blocks_gives_trec_evals_order_and_each_row_its_own_score(stretches, in_score_order, compat):
+       in_score_order=st.booleans(), compat=st.sampled_from(["9", "10"]), block_rows=st.sampled_from([1, 512]))
+def test_sorted_blocks_gives_trec_evals_order_and_each_row_its_own_score(stretches, in_score_order, compat,
+                                                                         block_rows):
     """Topics in stretches (each in one or in several, in any order), scores listed in
     score order or not, float32 ties, -0.0: every row in the order Python's sorts give,
-    each row keeping its own stored score (-0.0 stays -0.0)."""
+    each row keeping its own stored score (-0.0 stays -0.0), whether the moved rows are
+    gathered one by one or their stretches joined (``block_rows`` 1: joined whenever
+    fewer stretches than rows move)."""
     if in_score_order:
         stretches = [(topic, sorted(rows, key=lambda row: -row[1])) for topic, rows in stretches]
     rows = [(topic, docno, score) for topic, pairs in stretches for docno, score in pairs]
     table = pa.table({"topic": [r[0] for r in rows], "docno": [r[1] for r in rows],
                       "score": pa.array([r[2] for r in rows], pa.float64())})
-    ordered, starts, topics = ordering.sorted_blocks(table, compat=compat)
+    saved, ordering.BLOCK_ROWS = ordering.BLOCK_ROWS, block_rows
+    try:
+        ordered, starts, topics = ordering.sorted_blocks(table, compat=compat)
+    finally:
+        ordering.BLOCK_ROWS = saved
     got = list(zip(ordered["topic"].to_pylist(), ordered["docno"].to_pylist(), ordered["score"].to_pylist(),
                    strict=True))
     want = _trec_order_by_hand(rows, compat)

@@ -85,7 +85,7 @@ def test_qrels_order_and_topic_blocks(tmp_path, monkeypatch, text, name, block_r
     from irnb import trecdata
     from irnb.ordering import QRELS_ORDER, topic_blocks
 
-    monkeypatch.setattr(trecdata, "_BLOCK_ROWS", block_rows)
+    monkeypatch.setattr(trecdata, "BLOCK_ROWS", block_rows)
     qrels = read_qrels(write_file(tmp_path / "q", text))
     rows = [line.split() for line in text.splitlines()]
     expected = pa.table({"topic": [r[0] for r in rows], "docno": [r[2] for r in rows],
