@@ -203,6 +203,18 @@ def _in_child(tool: str, data_dir: Path, code: Path | None = None) -> dict:
     return answer
 
 
+def _read_through(root: Path) -> None:
+    """Read every file under ``root`` once, so that every tool's child finds them in the page
+    cache: files written long ago may have left it (the kernel reclaims cold pages), and the
+    first child of a round would otherwise pay the disk for all (with one round, always
+    the same tool)."""
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            with open(path, "rb") as handle:
+                while handle.read(1 << 24):
+                    pass
+
+
 def measure_shape(fields: dict, repeats: int, *, peer: bool = True, baseline: Path | None = None) -> dict:
     """irnb and pytrec_eval on one shape, each in a fresh process, ``repeats`` rounds taking
     turns (the order reversed in odd rounds): medians of CPU, wall and their paired ratios;
@@ -213,6 +225,7 @@ def measure_shape(fields: dict, repeats: int, *, peer: bool = True, baseline: Pa
 
     spec = _data.ShapeSpec(**fields)
     data = _data.ensure_shape(spec)
+    _read_through(data.root)
     tools = ["irnb"] + (["baseline"] if baseline is not None else []) + (["pytrec_eval"] if peer else [])
     got: dict[str, list[dict]] = {tool: [] for tool in tools}
     for r in range(repeats):
@@ -260,7 +273,8 @@ def families(quick: bool, repeats: int, msmarco: bool, baseline: Path | None = N
         return ["  pytrec_eval not installed (pip install -e '.[bench]')"]
     old = baseline is not None
     lines = ["Read + Experiment + evaluate (P@10, AP, nDCG@10, bpref) against pytrec_eval (its files parsed "
-             "in Python, then evaluated), each tool in a fresh process, medians of "
+             "in Python, then evaluated), each tool in a fresh process (the input files read once before "
+             "the rounds, so that every child finds them in the page cache), medians of "
              f"{repeats} interleaved rounds ({repeats * _SMALL_REPEATS} under {_FEW_LINES:,} run lines); "
              "ratios are medians of the paired ratios (targets: CPU ≤ 1/3, wall ≤ 1/4); "
              "bytes per run line at irnb's peak RSS above the imports."
