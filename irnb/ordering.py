@@ -678,19 +678,12 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
     rows at places that ``tie`` (see :func:`_score_order`) then ordered by docno as trec_eval
     orders them; the same object when no row moves.
 
-    When ``order`` moves a few long stretches of rows (:func:`_stretches_of`: a run whose
-    topics come in number order), each column's stretches are sliced and joined first
-    (:func:`_rows_in_order`), and the ties are broken in that copy; other orders are
-    gathered row by row, ties included. When rows move only among tied rows (the usual
-    file whose topics come in name order, or the joined copy), the topic column stays, and
-    so does the score column when the tied rows' scores are equal as stored (not only as
-    compared): only the docnos are gathered. A moved table is always a copy, never slices
-    of the given columns: slices would spare little time and, beside the freed ones, hold
-    the C allocator's memory longer."""
-    if order is not None:
-        stretches = _stretches_of(order)
-        if stretches is not None:  # joined; the tied places are places, not rows: the same in the joined table
-            table, order = _rows_in_order(table, stretches), None
+    When rows move only among tied rows (the usual file whose topics come in name order),
+    the topic column stays, and so does the score column when the tied rows' scores are
+    equal as stored (not only as compared): only the docnos are gathered. A table whose
+    rows ``order`` moves is copied whole (:func:`_rows_in_order`), never kept as slices of
+    the given columns: slices would spare little time and, beside the freed ones, hold the
+    C allocator's memory longer."""
     held = rows = None
     if tie.any():
         slots, rows = _tied_places(tie, order, table["docno"], DOCNO_TIES)
@@ -702,7 +695,7 @@ def _in_order(table: pa.Table, order: np.ndarray | None, tie: np.ndarray) -> pa.
     if order is not None:
         if held is not None:
             order[slots] = rows
-        return take_rows(table, order)
+        return _rows_in_order(table, order)
     if held is None:
         return table
     order = np.arange(table.num_rows)
@@ -750,32 +743,22 @@ def stretches_joined(column: pa.ChunkedArray, firsts: np.ndarray, sizes: np.ndar
     return pa.chunked_array([pa.concat_arrays(pieces, memory_pool=arrow_pool())] if pieces else [], type=column.type)
 
 
-def _stretches_of(order: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where the stretches of consecutive rows that ``order`` is made of start (in the
-    rows given) and how many rows each holds, when they are few enough to be sliced and
-    joined (:data:`BLOCK_ROWS` rows a stretch or more on average: a run whose topics come in
-    number order, not name order, where '1000' sorts before '401'); else None.
+def _rows_in_order(table: pa.Table, order: np.ndarray) -> pa.Table:
+    """``table``'s rows in ``order``: when ``order`` moves a few long stretches of rows whole
+    (a run whose topics come in number order, not name order: '1000' sorts before '401'),
+    each column is its stretches sliced and joined (:func:`stretches_joined`, a copy of
+    their bytes), else the rows are gathered one by one.
 
-    >>> [part.tolist() for part in _stretches_of(np.r_[np.arange(600, 1200), np.arange(600)])]
-    [[600, 0], [600, 600]]
-    >>> _stretches_of(np.array([1, 0])) is None
-    True
-    """
-    breaks = np.flatnonzero(np.diff(order) != 1) + 1  # where a stretch starts that does not continue the last
-    if order.size == 0 or breaks.size >= order.size // BLOCK_ROWS:
-        return None
-    return order[np.r_[0, breaks]], np.diff(np.r_[0, breaks, order.size])
-
-
-def _rows_in_order(table: pa.Table, stretches: tuple[np.ndarray, np.ndarray]) -> pa.Table:
-    """``table``'s rows in the order of its ``stretches`` (:func:`_stretches_of`), each
-    column's stretches sliced and joined (:func:`stretches_joined`, a copy of their bytes).
-
-    >>> _rows_in_order(pa.table({"x": ["a", "b", "c"]}), (np.array([2, 0]), np.array([1, 2])))["x"].to_pylist()
+    >>> _rows_in_order(pa.table({"x": ["a", "b", "c"]}), np.array([2, 0, 1]))["x"].to_pylist()
     ['c', 'a', 'b']
     """
-    columns = [stretches_joined(table[name], *stretches, max_blocks=len(stretches[0])) for name in table.column_names]
-    return pa.Table.from_arrays(columns, schema=table.schema)
+    breaks = np.flatnonzero(np.diff(order) != 1) + 1  # where a stretch starts that does not continue the last
+    if order.size and breaks.size < table.num_rows // BLOCK_ROWS:
+        firsts, sizes = order[np.r_[0, breaks]], np.diff(np.r_[0, breaks, order.size])
+        columns = [stretches_joined(table[name], firsts, sizes, max_blocks=breaks.size + 1)
+                   for name in table.column_names]
+        return pa.Table.from_arrays(columns, schema=table.schema)
+    return take_rows(table, order)
 
 
 def _stretches_moved(heads: np.ndarray, n: int, rank: np.ndarray) -> np.ndarray:
