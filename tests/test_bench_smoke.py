@@ -5,6 +5,7 @@ P@10 and AP equal a plain-Python reference written here. No peer tool is needed.
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -240,10 +241,20 @@ def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
     if "pytrec_eval not installed" not in out:
         rows = [line for line in out.splitlines() if line.startswith("| ") and not line.startswith("| family")]
         assert {row.split(" | ")[0][2:] for row in rows} == {family for family, _, _ in bench_scale.FAMILIES}
+        header = next(line for line in out.splitlines() if line.startswith("| family")).strip("| ").split(" | ")
         for row in rows:  # irnb's MAP of the first run equals pytrec_eval's on every shape
             ours, peer = row.rstrip(" |").rsplit(" | ", 1)[1].split(" / ")
             assert float(ours) == pytest.approx(float(peer), abs=1e-6)
-        assert "Worst CPU ratio:" in out
+            cell = dict(zip(header, row.strip("| ").split(" | "), strict=True))
+            met = re.fullmatch(r"(\d+), (\d+) of (\d+)", cell["rounds within target (CPU, wall)"])
+            cpu_met, wall_met, rounds = map(int, met.groups())
+            assert rounds >= 1 and cpu_met <= rounds and wall_met <= rounds
+            # a median paired ratio within its target is met by at least half the rounds, beyond it by at most half
+            for ratio, met_rounds, target in ((cell["CPU ratio"], cpu_met, 1 / 3),
+                                              (cell["wall ratio"], wall_met, 1 / 4)):
+                assert (met_rounds >= rounds / 2) if float(ratio) <= target else (met_rounds <= rounds / 2)
+        assert re.search(r"Worst CPU ratio: [0-9.]+ \([^;]+; (meets|MISSES) ≤ 1/3; within it in \d+ of \d+ rounds\)",
+                         out)
     assert "identical p-values: True" in out and "identical p-values: False" not in out
     assert "decision matrix (anova): 1,770 pairs" in out
     assert "n_jobs=2: leave-one-group-out" in out
