@@ -26,7 +26,8 @@ __all__ = ["StringBytes", "string_bytes", "string_hash", "strings_equal", "encod
            "repeated_rows", "stretch_heads", "repeated_in_stretches", "KeyTable", "key_table", "find_keys",
            "sort_within", "group_by_code", "topic_docno_order", "topic_docno_order_and_repeats", "break_ties",
            "sorted_blocks", "sorted_parts", "topic_blocks", "remember_blocks", "QRELS_ORDER", "check_compat",
-           "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES", "as_arrow", "positions_in", "stretches_joined", "BLOCK_ROWS"]
+           "COMPAT_VERSIONS", "raw_offsets", "LOW_BYTES", "as_arrow", "ascending_rows", "positions_in",
+           "stretches_joined", "BLOCK_ROWS"]
 
 
 def raw_offsets(array: pa.Array) -> np.ndarray:
@@ -60,6 +61,27 @@ def take_rows(values: pa.Array | pa.ChunkedArray | pa.Table, rows: np.ndarray):
     """
     return pc.take(values, as_arrow(rows), memory_pool=arrow_pool())
 
+
+
+def ascending_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """``values`` at the ascending positions ``rows``, as one array. A chunked column is read
+    chunk by chunk: Arrow's take joins a column of several chunks into one array before it
+    gathers, a temporary as large as the whole column.
+
+    >>> ascending_rows(pa.chunked_array([["a", "b"], ["c"], ["d", "e"]]), np.array([0, 3, 4])).to_pylist()
+    ['a', 'd', 'e']
+    """
+    if not isinstance(values, pa.ChunkedArray):
+        return take_rows(values, rows)
+    if values.num_chunks == 1:
+        return take_rows(values.chunk(0), rows)
+    bounds = np.cumsum([0] + [len(chunk) for chunk in values.chunks])
+    cut = np.searchsorted(rows, bounds).tolist()  # rows[cut[i]:cut[i + 1]] lie in chunk i
+    pieces = [take_rows(chunk, rows[cut[i]:cut[i + 1]] - bounds[i]) for i, chunk in enumerate(values.chunks)
+              if cut[i + 1] > cut[i]]
+    if not pieces:
+        return pa.array([], type=values.type)
+    return pieces[0] if len(pieces) == 1 else pa.concat_arrays(pieces, memory_pool=arrow_pool())
 
 
 def positions_in(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
@@ -284,8 +306,9 @@ def _prefix_key(strings: pa.Array | pa.ChunkedArray | StringBytes) -> np.ndarray
     return _words_at(strings, 0, _uniform_length(strings)).byteswap(inplace=True)
 
 
-def _stretch_starts(topic: pa.Array) -> np.ndarray:
-    """First row of every stretch of equal consecutive values (row 0 included)."""
+def _stretch_starts(topic: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """First row of every stretch of equal consecutive values (row 0 included); a chunked
+    column is compared as it is, never joined into one array first."""
     change = np.ones(len(topic), dtype=bool)
     if len(topic) > 1:
         change[1:] = column_numpy(pc.not_equal(topic[1:], topic[:-1], memory_pool=arrow_pool()))
@@ -297,13 +320,13 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
     topics.
 
     Files list a topic's lines together, so usually only the first row of each stretch of
-    equal topics is hashed (the codes are the same either way)."""
-    if isinstance(topic, pa.ChunkedArray):
-        topic = one_array(topic)
+    equal topics is hashed (the codes are the same either way), and a column parsed in many
+    chunks is then read chunk by chunk: joining a deep qrels file's topics into one array
+    first would copy the whole column into fresh memory."""
     n = len(topic)
     heads = _stretch_starts(topic)
     if heads.size * 4 <= n:
-        firsts = take_rows(topic, heads)
+        firsts = ascending_rows(topic, heads)
         stretch = np.diff(np.r_[heads, n])
         pool = arrow_pool()
         if len(firsts) < 2 or pc.all(pc.less(firsts[:-1], firsts[1:], memory_pool=pool), memory_pool=pool).as_py():
@@ -313,6 +336,8 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
         encoded = pc.dictionary_encode(firsts, memory_pool=arrow_pool())
         head_codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
         return np.repeat(head_codes, stretch), encoded.dictionary
+    if isinstance(topic, pa.ChunkedArray):
+        topic = one_array(topic)  # one dictionary for every chunk
     encoded = pc.dictionary_encode(topic, memory_pool=arrow_pool())
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), encoded.dictionary
 

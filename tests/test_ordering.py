@@ -419,3 +419,24 @@ def test_column_numpy_and_positions_in_agree_with_arrows_own_conversion(chunks, 
                               for chunk in chunks], type=pa.string()).slice(min(cut, len(column)))
     wanted = [-1 if v is None else {"n0": 1, "n2": 0}.get(v, -1) for v in names.to_pylist()]
     assert positions_in(names, pa.array(["n2", "n0"])).tolist() == wanted
+
+
+@settings(max_examples=80, deadline=None)
+@given(stretches=st.lists(st.tuples(st.sampled_from(["1", "2", "10", "401", "b"]), st.integers(1, 6)), max_size=12),
+       cuts=st.lists(st.integers(0, 80), max_size=6), scattered=st.booleans())
+def test_topics_encoded_chunk_by_chunk_are_those_of_one_array(stretches, cuts, scattered):
+    """encode_topics reads a column of several chunks (a file parsed a block at a time) chunk
+    by chunk, joining it only to hash every row: its codes and topics are those of the same
+    values in one array, wherever the chunks are cut, in stretches or scattered."""
+    values = [name for name, count in stretches for _ in range(count)]
+    if scattered:  # no long stretches: every row hashed
+        values = values[::2] + values[1::2]
+    bounds = sorted({0, len(values), *(cut for cut in cuts if cut < len(values))})
+    chunked = pa.chunked_array([pa.array(values[a:b], pa.string()) for a, b in zip(bounds, bounds[1:], strict=False)],
+                               type=pa.string())
+    codes, topics = ordering.encode_topics(chunked)
+    want_codes, want_topics = ordering.encode_topics(pa.array(values, pa.string()))
+    assert codes.tolist() == want_codes.tolist() and topics.to_pylist() == want_topics.to_pylist()
+    assert [topics[c].as_py() for c in codes.tolist()] == values  # each row's code names its own topic
+    rows = np.flatnonzero(np.arange(len(values)) % 3 == 0)
+    assert ordering.ascending_rows(chunked, rows).to_pylist() == [values[i] for i in rows]
