@@ -321,8 +321,8 @@ def encode_topics(topic: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Arr
 
     Files list a topic's lines together, so usually only the first row of each stretch of
     equal topics is hashed (the codes are the same either way), and a column parsed in many
-    chunks is then read chunk by chunk: joining a deep qrels file's topics into one array
-    first would copy the whole column into fresh memory."""
+    chunks is then read chunk by chunk: joining a large file's topics into one array first
+    would copy the whole column into fresh memory."""
     n = len(topic)
     heads = _stretch_starts(topic)
     if heads.size * 4 <= n:
