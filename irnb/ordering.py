@@ -62,7 +62,6 @@ def take_rows(values: pa.Array | pa.ChunkedArray | pa.Table, rows: np.ndarray):
     return pc.take(values, as_arrow(rows), memory_pool=arrow_pool())
 
 
-
 def ascending_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     """``values`` at the ascending positions ``rows``, as one array. A chunked column is read
     chunk by chunk: Arrow's take joins a column of several chunks into one array before it
@@ -73,8 +72,6 @@ def ascending_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.A
     """
     if not isinstance(values, pa.ChunkedArray):
         return take_rows(values, rows)
-    if values.num_chunks == 1:
-        return take_rows(values.chunk(0), rows)
     bounds = np.cumsum([0] + [len(chunk) for chunk in values.chunks])
     cut = np.searchsorted(rows, bounds).tolist()  # rows[cut[i]:cut[i + 1]] lie in chunk i
     pieces = [take_rows(chunk, rows[cut[i]:cut[i + 1]] - bounds[i]) for i, chunk in enumerate(values.chunks)

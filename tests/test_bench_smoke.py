@@ -250,8 +250,8 @@ def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
             cpu_met, wall_met, rounds = map(int, met.groups())
             assert rounds >= 1 and cpu_met <= rounds and wall_met <= rounds
             # a median paired ratio within its target is met by at least half the rounds, beyond it by at most half
-            for ratio, met_rounds, target in ((cell["CPU ratio"], cpu_met, 1 / 3),
-                                              (cell["wall ratio"], wall_met, 1 / 4)):
+            for ratio, met_rounds, target in ((cell["CPU ratio"], cpu_met, bench_scale.CPU_TARGET),
+                                              (cell["wall ratio"], wall_met, bench_scale.WALL_TARGET)):
                 assert (met_rounds >= rounds / 2) if float(ratio) <= target else (met_rounds <= rounds / 2)
         assert re.search(r"Worst CPU ratio: [0-9.]+ \([^;]+; (meets|MISSES) ≤ 1/3; within it in \d+ of \d+ rounds\)",
                          out)
