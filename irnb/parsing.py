@@ -10,8 +10,6 @@ error. :func:`parse_run_bytes` and :func:`parse_qrels_bytes` try the fast path f
 
 from __future__ import annotations
 
-import collections
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -115,35 +113,7 @@ def _single_digits(column: pa.ChunkedArray) -> pa.ChunkedArray | None:
 _FAST_TYPES = {"string": pa.string(), "binary": pa.binary(), "float": pa.float64(), "int": pa.string()}
 
 
-class _EndToEnd:
-    """Texts read as one stream, each followed by a line end where it lacks one, without
-    joining them into a new text: a read gets a view of the text being read, up to the size
-    asked for or to the text's end (pyarrow's reader takes a short read as a block; a block
-    ends with a line end or is the last, and no line spans more than two blocks, as long as
-    lines are shorter than a block)."""
-
-    closed = False
-
-    def __init__(self, texts: list[bytes]):
-        self._views = collections.deque(memoryview(text) for text in texts)
-
-    def read(self, size: int = -1) -> memoryview | bytes:
-        if not self._views:
-            return b""
-        view = self._views[0]
-        if 0 <= size < len(view) + (view[-1:] != b"\n"):
-            self._views[0] = view[size:]
-            return view[:size]
-        self._views.popleft()
-        # a text lacking its last line end: its last piece copied with one, so that the block holds it
-        return view if view[-1:] == b"\n" else bytes(view) + b"\n"
-
-    def close(self) -> None:
-        self._views.clear()
-        self.closed = True
-
-
-def fast_table(data: bytes | list[bytes], columns: dict[str, str], *, threads: bool = False) -> pa.Table | None:
+def fast_table(data: bytes, columns: dict[str, str], *, threads: bool = False) -> pa.Table | None:
     """pyarrow's CSV reader, for files whose every line is exactly ``len(columns)`` fields
     separated by single spaces (or single tabs), without comments or blank lines. Returns
     None whenever the file needs the exact line-by-line parser (which also reports errors).
@@ -151,31 +121,24 @@ def fast_table(data: bytes | list[bytes], columns: dict[str, str], *, threads: b
     ``columns`` maps name → kind: ``string`` (UTF-8 checked), ``binary`` (ignored content,
     must be non-empty; not converted, so not in the table), ``float`` (finite float64),
     ``int`` (decimal integer, int64). ``data`` is bytes or a mapped file
-    (:func:`irnb.sources.read_text`), read in place; or a list of such texts, read as the
-    lines of each in turn (a text that does not end with a line end gets one), without a
-    joined copy. The table's buffers come from :func:`irnb.arrow_pool.arrow_pool`; with
-    ``threads``, pyarrow parses blocks of the text on its own threads.
+    (:func:`irnb.sources.read_text`), read in place. The table's buffers come from
+    :func:`irnb.arrow_pool.arrow_pool`; with ``threads``, pyarrow parses blocks of the text on
+    its own threads.
     """
     threads = PARSE_THREADS.validate(threads, "fast_table")
-    texts = data if isinstance(data, list) else [data]
-    if not texts or not all(texts):
+    if not data:
         return None
-    first = texts[0]
-    end = first.find(b"\n")
-    delimiter = b"\t" if b"\t" in first[:len(first) if end < 0 else end] else b" "
+    end = data.find(b"\n")
+    delimiter = b"\t" if b"\t" in data[:len(data) if end < 0 else end] else b" "
     # Empty fields (doubled, leading or trailing separators, blank lines), other whitespace
     # and comment lines need the exact parser; so does a line of the wrong field count,
     # which pyarrow rejects.
-    low = 0
-    for text in texts:
-        count = _low_bytes(text, delimiter)
-        if count is None:
-            return None
-        low += count + (text[-1:] != b"\n")  # the line end that follows a text lacking one
+    low = _low_bytes(data, delimiter)
+    if low is None:
+        return None
     try:
         table = pacsv.read_csv(
-            # read in place: one text as an Arrow buffer over it; several through _EndToEnd
-            pa.BufferReader(pa.py_buffer(first)) if len(texts) == 1 else pa.PythonFile(_EndToEnd(texts), mode="r"),
+            pa.BufferReader(pa.py_buffer(data)),  # read in place (a Python file object would be copied from)
             read_options=pacsv.ReadOptions(column_names=list(columns), use_threads=threads),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter.decode(), quote_char=False, double_quote=False, escape_char=False,
@@ -185,16 +148,15 @@ def fast_table(data: bytes | list[bytes], columns: dict[str, str], *, threads: b
                 column_types={name: _FAST_TYPES[kind] for name, kind in columns.items()},
                 include_columns=[name for name, kind in columns.items() if kind != "binary"],
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
-                check_utf8=not all(_is_ascii(text) for text in texts),  # ASCII is UTF-8: no need to check every field
+                check_utf8=not _is_ascii(data),  # ASCII is UTF-8: no need to check every field
             ),
             memory_pool=arrow_pool(),
         )
     except pa.ArrowException:
         return None
-    # every line holds len(columns) - 1 separators and a line end (counted above where a text
-    # lacks its last one): any more bytes below '!' are other whitespace or control bytes,
-    # for the exact parser
-    if low != table.num_rows * len(columns):
+    # every line holds len(columns) - 1 separators and a line end (the last one may lack it):
+    # any more bytes below '!' are other whitespace or control bytes, for the exact parser
+    if low != table.num_rows * len(columns) - (data[-1:] != b"\n"):
         return None
     for name, kind in columns.items():
         if kind not in ("float", "int"):
@@ -300,12 +262,11 @@ def _line_count(data: bytes) -> int:
 
 def parse_joined_runs(texts: list[bytes], labels: list[str]) -> tuple[pa.Table, np.ndarray, list[str]] | None:
     """Several run files' bytes parsed as one text on the fast path (one reader call, not
-    one per file: a small file costs the reader's setup more than its lines; the texts are
-    read in turn, not joined into a copy): the (topic, docno, score) table of their lines
-    end to end, each file's number of lines (row i of a file's rows is its line i+1) and
-    each file's tag. None when some file needs more than the fast path (a file of its own,
-    an empty file, an error anywhere): each file is then parsed alone, which reports the
-    first error in file order."""
+    one per file: a small file costs the reader's setup more than its lines): the (topic,
+    docno, score) table of their lines end to end, each file's number of lines (row i of a
+    file's rows is its line i+1) and each file's tag. None when some file needs more than
+    the fast path (a file of its own, an empty file, an error anywhere): each file is then
+    parsed alone, which reports the first error in file order."""
     try:
         cleaned = [clean_text(data, label) for data, label in zip(texts, labels, strict=True)]
     except ValueError:
@@ -313,7 +274,8 @@ def parse_joined_runs(texts: list[bytes], labels: list[str]) -> tuple[pa.Table, 
     if not cleaned or any(not data for data in cleaned):
         return None
     sizes = np.array([_line_count(data) for data in cleaned], dtype=np.int64)
-    table = fast_table(cleaned, RUN_FAST)
+    pieces = [piece for data in cleaned for piece in ((data,) if data[-1:] == b"\n" else (data, b"\n"))]
+    table = fast_table(b"".join(pieces), RUN_FAST)
     if table is None or table.num_rows != int(sizes.sum()):
         return None
     tags = [_first_line_field(data, _TAG_FIELD).decode("utf-8", errors="replace") for data in cleaned]

@@ -44,8 +44,8 @@ ARCHIVE_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2")
 
 # Plain files at least this large are mapped, not read (see the module's docstring): copying a
 # few MiB into fresh memory costs a sizeable part of what parsing them does. A mapping holds a file
-# descriptor until it is dropped, so smaller files, which irnb.io holds many of at a time (a batch
-# of them parsed together), are read.
+# descriptor until it is dropped, so smaller files, which irnb.io reads many at a time (joined
+# into one text, a copy anyway), are read.
 MAP_BYTES = 1 << 20
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -218,51 +216,6 @@ def test_fast_and_exact_paths_give_identical_run_tables(data):
         assert numbers.tolist() == list(range(1, exact.num_rows + 1))  # fast path: row i is line i + 1
     table, _, _ = parse_run_bytes(data, "x")
     assert table.equals(exact)
-
-
-@settings(max_examples=150, deadline=None)
-@given(files=st.lists(_run_files(), min_size=1, max_size=4))
-def test_texts_read_end_to_end_parse_as_their_joined_text(files):
-    """A list of texts (each as clean_text leaves it) takes the fast path exactly when the
-    text they join into does (a line end added after a text lacking one), and gives its
-    table: the lines of every text, in turn, as the exact parser reads each."""
-    cleaned = [clean_text(data, "x") for data in files]
-    if not all(cleaned):
-        assert fast_table(cleaned, RUN_FAST) is None
-        return
-    joined = b"".join(text if text.endswith(b"\n") else text + b"\n" for text in cleaned)
-    listed, whole = fast_table(cleaned, RUN_FAST), fast_table(joined, RUN_FAST)
-    assert (listed is None) == (whole is None)
-    if listed is not None:
-        assert listed.equals(whole)
-        exact = pa.concat_tables([parse_run_exact(text, "x")[0] for text in cleaned])
-        assert listed.select(["topic", "docno", "score"]).equals(exact)
-
-
-@settings(max_examples=200, deadline=None)
-@given(texts=st.lists(st.binary(min_size=1, max_size=30), min_size=1, max_size=5),
-       sizes=st.lists(st.integers(1, 40), min_size=1, max_size=8))
-def test_end_to_end_stream_gives_each_text_then_a_missing_line_end(texts, sizes):
-    """The stream fast_table reads several texts through: their bytes in turn, a line end
-    after each text lacking one; no read longer than asked for; a read that ends inside a
-    text is as long as asked for (a short read only at a text's end)."""
-    stream = parsing._EndToEnd(texts)
-    got, k = [], 0
-    while True:
-        size = sizes[k % len(sizes)]
-        k += 1
-        piece = bytes(stream.read(size))
-        if not piece:
-            break
-        assert len(piece) <= size
-        got.append((piece, size))
-    assert b"".join(piece for piece, _ in got) == b"".join(t if t.endswith(b"\n") else t + b"\n" for t in texts)
-    ends = set(np.cumsum([len(t) + (not t.endswith(b"\n")) for t in texts]).tolist())
-    position = 0
-    for piece, size in got:
-        position += len(piece)
-        assert len(piece) == size or position in ends
-    assert bytes(stream.read(5)) == b"" and bytes(stream.read()) == b""
 
 
 @settings(max_examples=100, deadline=None)
