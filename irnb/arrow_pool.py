@@ -5,7 +5,10 @@ a process and asks the kernel for huge pages in it, so the first megabytes it ha
 the zeroing (and at times the compaction) of whole 2 MiB pages. Small inputs and single files
 (:mod:`irnb.io` sets the sizes) are read, and every Experiment is built, with the C allocator
 instead, whose pages the process already holds. Files parsed on the reading threads keep
-Arrow's pool, which holds many parsed runs in less memory.
+Arrow's pool, which holds many parsed runs in less memory; so does a large lone file's parse,
+but a large qrels file's columns, copied in topic and docno order, go to the C allocator, which
+maps and unmaps blocks that large whole, while Arrow's pool would keep each freed source
+column's memory without handing it to the next copy (:mod:`irnb.trecdata`).
 
 The choice is scoped, never process-wide: :func:`allocating_from` sets it for the code inside
 a ``with`` block on the calling thread (a context variable; other threads and other callers

@@ -407,6 +407,8 @@ def read_qrels(source: Source, *, on_duplicate: str = ON_DUPLICATE.default) -> Q
     with allocating_from(_lone_pool(len(data))):
         table, numbers = parse_qrels_bytes(data, str(path))
         del data
-        qrels = qrels_from_table(table, numbers, str(path), on_duplicate)
+        tables = [table]
+        del table  # qrels_from_table frees each column once its reordered copy is made
+        qrels = qrels_from_table(tables, numbers, str(path), on_duplicate)
     _return_freed_memory()
     return qrels

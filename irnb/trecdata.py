@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE
-from .arrow_pool import arrow_pool
+from .arrow_pool import allocating_from, arrow_pool
 from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
@@ -310,10 +310,12 @@ def run_from_frame(frame: pd.DataFrame, name: str, on_duplicate: str) -> Run:
 
 
 def qrels_from_table(
-    table: pa.Table, numbers: np.ndarray | None, label: str, on_duplicate: str, unit: str = "line"
+    tables: list[pa.Table], numbers: np.ndarray | None, label: str, on_duplicate: str, unit: str = "line"
 ) -> Qrels:
-    """:class:`Qrels` from a parsed table: not empty, grades checked, repeated docnos
-    checked, ordered by topic then docno."""
+    """:class:`Qrels` from a parsed table, handed over as a one-item list that this empties
+    (so that each column can be freed once its reordered copy is made): not empty, grades
+    checked, repeated docnos checked, ordered by topic then docno."""
+    table = tables.pop()
     if table.num_rows == 0:
         raise ValueError(empty_file_message(label, "qrels"))
     if not _grades_in_range(table["grade"]):
@@ -326,7 +328,9 @@ def qrels_from_table(
     table, codes = _drop_duplicates(table, codes, numbers, label, on_duplicate, "qrels", unit, repeats=repeats)
     if table.num_rows < rows:  # duplicates dropped (keep_first): the order of the rows kept
         order = topic_docno_order(table["docno"], codes, dictionary)
-    ordered, starts, topics = _in_topic_docno_order(table, order, codes, dictionary)
+    tables.append(table)
+    del table
+    ordered, starts, topics = _in_topic_docno_order(tables, order, codes, dictionary)
     remember_blocks(ordered, starts, topics, QRELS_ORDER)
     return Qrels(table=ordered, source=label)
 
@@ -345,17 +349,24 @@ def _grades_in_range(grade: pa.ChunkedArray) -> bool:
     return True
 
 
-def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.ndarray, dictionary: pa.Array
-                          ) -> tuple[pa.Table, np.ndarray, pa.Array]:
-    """The qrels ``table`` with its rows in ``order`` (None: as they are), ``order`` being
-    the (topic, docno) order of rows whose topic codes are ``codes``; and where each topic's
-    rows start in it (``starts``, one more than ``topics``, the topics in string order).
+def _in_topic_docno_order(tables: list[pa.Table], order: np.ndarray | None, codes: np.ndarray,
+                          dictionary: pa.Array) -> tuple[pa.Table, np.ndarray, pa.Array]:
+    """The qrels table (handed over as a one-item list that this empties) with its rows in
+    ``order`` (None: as they are), ``order`` being the (topic, docno) order of rows whose
+    topic codes are ``codes``; and where each topic's rows start in it (``starts``, one more
+    than ``topics``, the topics in string order).
 
     When every topic's rows lie in one stretch (as files list them), the topic column is
     not gathered row by row: a topic's rows keep their topic whatever their docno order, so
     the column is its stretches laid end to end in topic order (:func:`stretches_joined`;
     itself, when the topics already come in string order); only docno and grade are
-    gathered, and not even they when every topic's docnos already come in order."""
+    gathered, and not even they when every topic's docnos already come in order.
+
+    The columns are reordered one at a time, each dropped as soon as its copy is made: the
+    memory it and its copy's temporaries held is free for the next column's copy, and the
+    reordering needs fresh memory for about the largest column and its temporaries, not for
+    a copy of every column beside the table."""
+    table = tables.pop()
     heads = np.flatnonzero(codes[1:] != codes[:-1]) + 1 if codes.size else np.zeros(0, np.int64)
     one_stretch = heads.size + 1 == len(dictionary)
     if one_stretch:  # no count per row
@@ -371,21 +382,46 @@ def _in_topic_docno_order(table: pa.Table, order: np.ndarray | None, codes: np.n
     starts = np.r_[0, np.cumsum(counts[present])].astype(np.int64)
     if order is None:
         return table, starts, topics
-    if not one_stretch:
-        return take_rows(table, order), starts, topics
-    first_row = np.zeros(len(dictionary), dtype=np.int64)
-    first_row[codes[heads]] = heads
-    firsts, sizes = first_row[by_name[present]], counts[present]
-    max_blocks = max(1, table.num_rows // BLOCK_ROWS)
-    topic = stretches_joined(table["topic"], firsts, sizes, max_blocks=max_blocks)
-    if topic is None:
-        topic = take_rows(table["topic"], order)
-    elif _moves_stretches_whole(order, starts, firsts):  # docnos in order within each topic: no gather at all
-        columns = [topic] + [stretches_joined(table[name], firsts, sizes, max_blocks=max_blocks)
-                             for name in ("docno", "grade")]
-        return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
-    columns = [topic] + [take_rows(table[name], order) for name in ("docno", "grade")]
-    return pa.Table.from_arrays(columns, schema=table.schema), starts, topics
+    schema, rows = table.schema, table.num_rows
+    source = dict(zip(table.column_names, table.columns, strict=True))
+    del table
+    # Arrow's pool (a large file's parse) keeps what is freed without handing it to the next
+    # copy: each source column's memory goes back to the system as soon as it is dropped
+    handing_back = arrow_pool() is None
+    columns = {}
+    # The copies come from the C allocator, which maps and unmaps a block this large whole:
+    # Arrow's pool would give them fresh huge pages (zeroed, at times compacted first).
+    with allocating_from(pa.system_memory_pool()):
+        if not one_stretch:
+            for name in schema.names:
+                columns[name] = take_rows(source.pop(name), order)
+                _dropped(handing_back)
+            return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema), starts, topics
+        first_row = np.zeros(len(dictionary), dtype=np.int64)
+        first_row[codes[heads]] = heads
+        firsts, sizes = first_row[by_name[present]], counts[present]
+        max_blocks = max(1, rows // BLOCK_ROWS)
+        columns["topic"] = stretches_joined(source["topic"], firsts, sizes, max_blocks=max_blocks)
+        # docnos in order within each topic: no gather at all
+        whole = columns["topic"] is not None and _moves_stretches_whole(order, starts, firsts)
+        if columns["topic"] is None:
+            columns["topic"] = take_rows(source["topic"], order)
+        del source["topic"]
+        _dropped(handing_back)
+        for name in ("docno", "grade"):
+            column = source.pop(name)
+            columns[name] = stretches_joined(column, firsts, sizes, max_blocks=max_blocks) if whole else \
+                take_rows(column, order)
+            del column
+            _dropped(handing_back)
+    return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema), starts, topics
+
+
+def _dropped(handing_back: bool) -> None:
+    """After a column is dropped: with ``handing_back``, what Arrow's pool keeps of freed
+    memory goes back to the system now."""
+    if handing_back:
+        pa.default_memory_pool().release_unused()
 
 
 def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.ndarray) -> bool:
@@ -407,5 +443,5 @@ def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.nda
 def qrels_from_frame(frame: pd.DataFrame, on_duplicate: str) -> Qrels:
     """:class:`Qrels` from a DataFrame (copied, never modified; errors name the row)."""
     label = "qrels DataFrame"
-    table = qrels_frame_table(frame, label)
-    return qrels_from_table(table, frame.index.to_numpy(), label, on_duplicate, unit="row")
+    return qrels_from_table([qrels_frame_table(frame, label)], frame.index.to_numpy(), label, on_duplicate,
+                            unit="row")

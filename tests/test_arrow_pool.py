@@ -75,17 +75,19 @@ def _files(tmp_path):
 def test_a_lone_file_past_its_budget_is_held_by_arrows_pool(tmp_path, monkeypatch):
     """A read of one file (read_run, read_runs given one file, read_qrels) parses it on the
     calling thread, into the C allocator's memory up to the lone-file budget and into Arrow's
-    default pool past it; the same values either way."""
+    default pool past it, where a qrels file's columns, reordered by topic and docno, are
+    copied into the C allocator's memory; the same values either way."""
     (run, _), qrels = _files(tmp_path)
     monkeypatch.setattr(irnb_io, "_INLINE_BYTES", 0)  # the budget of several files plays no part
     monkeypatch.setattr(irnb_io, "ThreadPoolExecutor", None)  # no thread is started either
     read = {}
-    for budget, grew in ((0, (True, False)), (1 << 20, (False, True))):
+    for budget, grew, qrels_grew in ((0, (True, False), (True, True)), (1 << 20, (False, True), (False, True))):
         monkeypatch.setattr(irnb_io, "_LONE_FILE_BYTES", budget)
         read[budget] = []
-        for reader in (lambda: irnb.read_runs([run])["r"], lambda: irnb.read_run(run), lambda: irnb.read_qrels(qrels)):
+        for reader, expected in ((lambda: irnb.read_runs([run])["r"], grew), (lambda: irnb.read_run(run), grew),
+                                 (lambda: irnb.read_qrels(qrels), qrels_grew)):
             out, seen = _grew(reader)
-            assert seen == grew
+            assert seen == expected
             read[budget].append(out.table)
     assert all(a.equals(b) for a, b in zip(read[0], read[1 << 20], strict=True))
     assert read[0][0].equals(read[0][1])

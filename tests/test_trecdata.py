@@ -7,10 +7,11 @@ import re
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from trec_text import ranking_of, write_file
-from irnb import read_qrels, read_run, read_runs
+from irnb import read_qrels, read_run, read_runs, trecdata
 
 
 def test_on_duplicate_keep_first(tmp_path):
@@ -106,3 +107,39 @@ def test_qrels_keep_first_blocks(tmp_path):
     assert qrels.to_frame().values.tolist() == [["1", "a", 2], ["2", "a", 0], ["2", "b", 1]]
     starts, topics = topic_blocks(qrels.table, QRELS_ORDER)
     assert (starts.tolist(), topics.to_pylist()) == ([0, 1, 3], ["1", "2"])
+
+
+@pytest.mark.parametrize("stretches", [True, False])
+def test_qrels_columns_reordered_one_at_a_time_into_the_c_allocator(stretches, monkeypatch):
+    """Qrels parsed into Arrow's pool (as a large file is) whose docnos need reordering: each
+    column's copy is made after the columns copied before it have been dropped and their
+    memory handed back (the copies needing fresh memory for about one column, not three), and
+    the copies come from the C allocator; the qrels are those the table gives in any pool.
+    With ``stretches``, every topic's lines lie together (the topic column is laid end to
+    end, docno and grade gathered); without, topics are scattered (every column gathered)."""
+    rng = np.random.default_rng(5)
+    n = 60_000
+    topic = (np.repeat(np.arange(300), n // 300) if stretches else rng.integers(0, 300, n)).astype(str)
+    docno, grade = [f"d{v:07d}" for v in rng.permutation(n)], rng.integers(0, 3, n).tolist()
+
+    def parsed():  # every column in Arrow's pool (grades from a list: numpy's would be borrowed)
+        return pa.table({"topic": topic, "docno": docno, "grade": pa.array(grade, pa.int64())})
+
+    expected = trecdata.qrels_from_table([parsed()], None, "q", "error").to_frame()
+    arrow, system = pa.default_memory_pool(), pa.system_memory_pool()
+    tables = [parsed()]
+    sizes = {name: tables[0][name].nbytes for name in ("topic", "docno", "grade")}
+    at_copy = []
+    for name in ("take_rows", "stretches_joined"):
+        real = getattr(trecdata, name)
+        monkeypatch.setattr(trecdata, name, lambda values, *args, real=real, **kw: (
+            at_copy.append(arrow.bytes_allocated()) if len(values) == n else None) or real(values, *args, **kw))
+    system_before = system.bytes_allocated()
+    qrels = trecdata.qrels_from_table(tables, None, "q", "error")
+    assert tables == [] and qrels.to_frame().equals(expected)
+    assert len(at_copy) == 3  # topic, docno, grade: one copy each
+    freed = at_copy[0] - np.array(at_copy) + (16 << 10)  # since the first copy began; small arrays aside
+    assert freed[1] >= sizes["topic"]  # the topic column was dropped before docno's copy
+    assert freed[2] >= sizes["topic"] + sizes["docno"]  # and docno before grade's
+    assert at_copy[0] - arrow.bytes_allocated() + (16 << 10) >= sum(sizes.values())  # every source column freed
+    assert system.bytes_allocated() - system_before >= sum(sizes.values()) * 0.9  # the copies: the C allocator's
