@@ -388,8 +388,8 @@ def _in_topic_docno_order(tables: list[pa.Table], order: np.ndarray | None, code
     # A table in Arrow's pool (a large file's parse): each column is dropped as soon as its copy
     # is made, and the memory the pool keeps of it handed back to the system for the next copy.
     # One already in the C allocator's memory is kept whole until all are copied: freed early,
-    # its columns left the C allocator trimming its heap and faulting it in again during the
-    # Experiment's build (measured: that build a third slower on 5 runs x 1,000 topics x 200).
+    # its columns leave the C allocator trimming its heap and faulting it in again during the
+    # Experiment's build (benchmarks/README.md).
     handing_back = arrow_pool() is None
     columns = {}
     # The copies come from the C allocator, which maps and unmaps a block this large whole:
