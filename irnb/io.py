@@ -408,7 +408,7 @@ def read_qrels(source: Source, *, on_duplicate: str = ON_DUPLICATE.default) -> Q
         table, numbers = parse_qrels_bytes(data, str(path))
         del data
         tables = [table]
-        del table  # qrels_from_table frees each column once its reordered copy is made
+        del table  # so that qrels_from_table can free each column once its reordered copy is made
         qrels = qrels_from_table(tables, numbers, str(path), on_duplicate)
     _return_freed_memory()
     return qrels
