@@ -33,7 +33,7 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
-__all__ = ["arrow_pool", "allocating_from"]
+__all__ = ["arrow_pool", "allocating_from", "return_freed_memory"]
 
 _POOL: contextvars.ContextVar[pa.MemoryPool | None] = contextvars.ContextVar("irnb_arrow_pool", default=None)
 
@@ -51,3 +51,10 @@ def allocating_from(pool: pa.MemoryPool | None) -> Iterator[None]:
         yield
     finally:
         _POOL.reset(token)
+
+
+def return_freed_memory() -> None:
+    """Hand what Arrow's default pool keeps of freed memory (a parse's temporaries, a column
+    just dropped) back to the system now, rather than bit by bit inside whatever runs next,
+    and so that the next large allocation can use those pages."""
+    pa.default_memory_pool().release_unused()

@@ -89,7 +89,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .arrow_pool import allocating_from
+from .arrow_pool import allocating_from, return_freed_memory
 from .lines import empty_file_message
 from .parsing import parse_joined_runs, parse_qrels_bytes, parse_run_bytes
 from .runmeta import read_comments
@@ -101,13 +101,6 @@ from .params import ON_DUPLICATE
 __all__ = ["read_run", "read_runs", "read_qrels"]
 
 Source = str | os.PathLike | pd.DataFrame
-
-
-def _return_freed_memory() -> None:
-    """Hand what Arrow's pool keeps of a parse's freed temporaries (larger than the table the
-    parse keeps) back to the system now, rather than bit by bit inside whatever runs next
-    (the Experiment build)."""
-    pa.default_memory_pool().release_unused()
 
 
 def _run_from_bytes(text: list[bytes], name: str, label: str, on_duplicate: str) -> Run:
@@ -169,7 +162,7 @@ def read_run(source: Source, *, name: str | None = None, on_duplicate: str = ON_
     text = [read_text(path, "run file")]
     with allocating_from(_lone_pool(len(text[0]))):
         run = _run_from_bytes(text, name or path.name, str(path), on_duplicate)
-    _return_freed_memory()
+    return_freed_memory()
     return run
 
 
@@ -374,7 +367,7 @@ def read_runs(
             else:
                 run_name = base if base_count[base] == 1 else rel
             found.append(dataclasses.replace(run, name=run_name))
-    _return_freed_memory()
+    return_freed_memory()
     runs: dict[str, Run] = {}
     for run in found:
         if run.name in runs:
@@ -410,5 +403,5 @@ def read_qrels(source: Source, *, on_duplicate: str = ON_DUPLICATE.default) -> Q
         tables = [table]
         del table  # so that qrels_from_table can free each column once its reordered copy is made
         qrels = qrels_from_table(tables, numbers, str(path), on_duplicate)
-    _return_freed_memory()
+    return_freed_memory()
     return qrels

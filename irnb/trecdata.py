@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._grades import MAX_GRADE, MIN_GRADE
-from .arrow_pool import allocating_from, arrow_pool
+from .arrow_pool import allocating_from, arrow_pool, return_freed_memory
 from .lines import check_grades
 from ._text import position, shorten, where
 from .lines import empty_file_message, repeated_docno_message
@@ -395,35 +395,27 @@ def _in_topic_docno_order(tables: list[pa.Table], order: np.ndarray | None, code
     # The copies come from the C allocator, which maps and unmaps a block this large whole:
     # Arrow's pool would give them fresh huge pages (zeroed, at times compacted first).
     with allocating_from(pa.system_memory_pool()):
-        if not one_stretch:
-            for name in schema.names:
-                columns[name] = take_rows(source.pop(name) if handing_back else source[name], order)
-                _dropped(handing_back)
-            return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema), starts, topics
-        first_row = np.zeros(len(dictionary), dtype=np.int64)
-        first_row[codes[heads]] = heads
-        firsts, sizes = first_row[by_name[present]], counts[present]
-        max_blocks = max(1, rows // BLOCK_ROWS)
-        columns["topic"] = stretches_joined(source["topic"], firsts, sizes, max_blocks=max_blocks)
-        # docnos in order within each topic: no gather at all
-        whole = columns["topic"] is not None and _moves_stretches_whole(order, starts, firsts)
-        if columns["topic"] is None:
-            columns["topic"] = take_rows(source["topic"], order)
-        for name in ("topic", "docno", "grade"):
+        topic, whole = None, False  # the topic column laid end to end; docno and grade too
+        if one_stretch:
+            first_row = np.zeros(len(dictionary), dtype=np.int64)
+            first_row[codes[heads]] = heads
+            firsts, sizes = first_row[by_name[present]], counts[present]
+            max_blocks = max(1, rows // BLOCK_ROWS)
+            topic = stretches_joined(source["topic"], firsts, sizes, max_blocks=max_blocks)
+            # docnos in order within each topic: no gather at all
+            whole = topic is not None and _moves_stretches_whole(order, starts, firsts)
+        for name in schema.names:  # topic, docno, grade
             column = source.pop(name) if handing_back else source[name]
-            if name != "topic":
-                columns[name] = stretches_joined(column, firsts, sizes, max_blocks=max_blocks) if whole else \
-                    take_rows(column, order)
+            if name == "topic" and topic is not None:
+                columns[name] = topic
+            elif whole:
+                columns[name] = stretches_joined(column, firsts, sizes, max_blocks=max_blocks)
+            else:
+                columns[name] = take_rows(column, order)
             del column
-            _dropped(handing_back)
+            if handing_back:
+                return_freed_memory()
     return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema), starts, topics
-
-
-def _dropped(handing_back: bool) -> None:
-    """After a column is dropped: with ``handing_back``, what Arrow's pool keeps of freed
-    memory goes back to the system now."""
-    if handing_back:
-        pa.default_memory_pool().release_unused()
 
 
 def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.ndarray) -> bool:
