@@ -391,7 +391,7 @@ def _in_topic_docno_order(tables: list[pa.Table], order: np.ndarray | None, code
     # its columns leave the C allocator trimming its heap and faulting it in again during the
     # Experiment's build (benchmarks/README.md).
     handing_back = arrow_pool() is None
-    columns = {}
+    columns = []
     # The copies come from the C allocator, which maps and unmaps a block this large whole:
     # Arrow's pool would give them fresh huge pages (zeroed, at times compacted first).
     with allocating_from(pa.system_memory_pool()):
@@ -407,15 +407,15 @@ def _in_topic_docno_order(tables: list[pa.Table], order: np.ndarray | None, code
         for name in schema.names:  # topic, docno, grade
             column = source.pop(name) if handing_back else source[name]
             if name == "topic" and topic is not None:
-                columns[name] = topic
+                columns.append(topic)
             elif whole:
-                columns[name] = stretches_joined(column, firsts, sizes, max_blocks=max_blocks)
+                columns.append(stretches_joined(column, firsts, sizes, max_blocks=max_blocks))
             else:
-                columns[name] = take_rows(column, order)
+                columns.append(take_rows(column, order))
             del column
             if handing_back:
                 return_freed_memory()
-    return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema), starts, topics
+    return pa.Table.from_arrays(columns, schema=schema), starts, topics
 
 
 def _moves_stretches_whole(order: np.ndarray, starts: np.ndarray, firsts: np.ndarray) -> bool:
