@@ -288,8 +288,8 @@ def families(quick: bool, repeats: int, msmarco: bool, baseline: Path | None = N
              "bytes per run line at irnb's peak RSS above the imports."
              + (f" Before: the code at {_describe_checkout(baseline)}, run in the same rounds." if old else ""),
              "",
-             "| family | value | shape (runs × topics × docs) | lines | irnb CPU s | peer CPU s | CPU ratio | "
-             "irnb wall s | peer wall s | wall ratio | rounds within target (CPU, wall) | B/line | "
+             "| family | value | shape (runs × topics × docs) | lines | irnb CPU ms | peer CPU ms | CPU ratio | "
+             "irnb wall ms | peer wall ms | wall ratio | rounds within target (CPU, wall) | B/line | "
              "MAP run 1 irnb / peer |"
              + (" CPU ratio before | wall ratio before | B/line before | CPU now / before |" if old else ""),
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|---|" if old else "")]
@@ -303,9 +303,9 @@ def families(quick: bool, repeats: int, msmarco: bool, baseline: Path | None = N
             reps *= _SMALL_REPEATS
         row = measure_shape(fields, reps, baseline=baseline)
         rows.append((family, label, row))
-        lines.append(f"| {family} | {label} | {_shape_text(fields)} | {row['lines']:,} | {row['irnb_cpu']:.2f} | "
-                     f"{row['peer_cpu']:.2f} | {row['cpu_ratio']:.3f} | {row['irnb_wall']:.2f} | "
-                     f"{row['peer_wall']:.2f} | {row['wall_ratio']:.3f} | {_rounds_met(row)} | "
+        lines.append(f"| {family} | {label} | {_shape_text(fields)} | {row['lines']:,} | {_ms(row['irnb_cpu'])} | "
+                     f"{_ms(row['peer_cpu'])} | {row['cpu_ratio']:.3f} | {_ms(row['irnb_wall'])} | "
+                     f"{_ms(row['peer_wall'])} | {row['wall_ratio']:.3f} | {_rounds_met(row)} | "
                      f"{row['bytes_per_line']:.1f} | "
                      f"{row['irnb_check']:.6f} / {row['peer_check']:.6f} |"
                      + (f" {row['base_cpu_ratio']:.3f} | {row['base_wall_ratio']:.3f} | "
@@ -332,6 +332,18 @@ def families(quick: bool, repeats: int, msmarco: bool, baseline: Path | None = N
                          f"{row['wall_ratio']:.3f} (target ≤ 1/3), {row['bytes_per_line']:.1f} bytes per run line at "
                          f"irnb's peak (target ≤ 40).")
     return lines
+
+
+def _ms(seconds: float) -> str:
+    """A time in milliseconds, to three significant figures or to the millisecond (the
+    smallest families take tens of milliseconds: in seconds, their times would hide the
+    ratios computed from them).
+
+    >>> _ms(0.01934), _ms(0.2051), _ms(14.6284)
+    ('19.3', '205', '14,628')
+    """
+    ms = seconds * 1e3
+    return f"{ms:.3g}" if ms < 100 else f"{ms:,.0f}"
 
 
 def _rounds_met(row: dict) -> str:

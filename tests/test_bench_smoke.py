@@ -231,6 +231,15 @@ def test_scale_benchmark_baseline_runs_the_code_it_names(capsys, monkeypatch, tm
         bench_scale.measure_shape(data, 1, peer=False, baseline=elsewhere)
 
 
+def test_scale_times_are_printed_in_milliseconds(monkeypatch):
+    """The families' times in ms, three significant figures or whole ms: the smallest families'
+    tens of milliseconds stay readable (in seconds to two decimals, 0.019 s showed as 0.02)."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import bench_scale
+
+    assert [bench_scale._ms(s) for s in (0.01934, 0.0009, 0.2051, 14.6284)] == ["19.3", "0.9", "205", "14,628"]
+
+
 def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
     """benchmarks/bench_scale.py --quick: every part runs and prints its ratio line."""
     monkeypatch.syspath_prepend(str(BENCH))
@@ -246,6 +255,8 @@ def test_scale_benchmark_smoke_run_prints_every_ratio(capsys, monkeypatch):
             ours, peer = row.rstrip(" |").rsplit(" | ", 1)[1].split(" / ")
             assert float(ours) == pytest.approx(float(peer), abs=1e-6)
             cell = dict(zip(header, row.strip("| ").split(" | "), strict=True))
+            assert all(float(cell[f"{tool} {kind} ms"].replace(",", "")) > 0
+                       for tool in ("irnb", "peer") for kind in ("CPU", "wall"))
             met = re.fullmatch(r"(\d+), (\d+) of (\d+)", cell["rounds within target (CPU, wall)"])
             cpu_met, wall_met, rounds = map(int, met.groups())
             assert rounds >= 1 and cpu_met <= rounds and wall_met <= rounds
