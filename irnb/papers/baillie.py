@@ -1170,7 +1170,7 @@ def _fig12(source: Source, *, depth: int = FIG12_DEPTH):
     contributing = runs["contributor"].to_numpy()
     claims = [
         _reading_claim(f"τ(MAP, A_p@1000) within {_TAU_BAND:g} of the paper's {low:.3f}–{high:.3f} (TREC-3, 6, 7, 8)",
-                       f"τ(MAP, A_p@{depth}) within {_TAU_BAND:g} of the papers' range", taus, fam,
+                       f"τ(MAP, A_p@{depth}) within {_TAU_BAND:g} of the paper's range", taus, fam,
                        lambda t: _near_range(t, low, high), lambda t: f"τ = {t:.3f}", ""),
         _reading_claim("runs at both extremes (by MAP) have less of their lists judged than the middle runs",
                        f"mean A_p@{depth} of the top fifth and of the bottom fifth of runs by MAP each at most "
