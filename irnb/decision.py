@@ -10,7 +10,8 @@ case  strength              outcome
 1     strong                P equal, A equal: equal on comparable information
 2     weak                  P equal, A different: one run was judged on more of its list
 3     strong                P different, and the better run's A is equal or significantly
-                            lower: more judgments could not make the worse run catch up
+                            lower: the papers: more judgments could not make the worse run
+                            catch up
 4     weak                  P different, and the better run's A is significantly higher:
                             the difference may come from unequal judging
 ====  ====================  ==============================================================

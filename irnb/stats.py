@@ -28,8 +28,10 @@ Tests (all two-sided) and the scipy call each one reproduces, p-values equal to 
                    p = (b + 1)/(B + 1) for b of B random flips at least as extreme, never 0.
 ``anova``          one-way ANOVA over runs (``scipy.stats.f_oneway``), then every pair
                    compared with the ANOVA's pooled error (MSE, N − S degrees of freedom)
-                   and Bonferroni-corrected for the S(S−1)/2 comparisons — Baillie et al.'s
-                   procedure (MATLAB ``multcompare``/SPSS "Bonferroni" post hoc). The
+                   and Bonferroni-corrected for the S(S−1)/2 comparisons (MATLAB
+                   ``multcompare``/SPSS "Bonferroni" post hoc) — irnb's reading of Baillie
+                   et al.'s "ANOVA test" then "Bonferroni multiple comparisons", which name
+                   neither the design nor α. The
                    omnibus F test is kept in ``omnibus``; :mod:`irnb.decision` counts a
                    pair as different only when both are significant.
 ``tukey``          Tukey HSD (Tukey–Kramer for unequal groups): ``scipy.stats.tukey_hsd``
@@ -443,7 +445,8 @@ def anova_bonferroni(scores, measure=None, *, run_names: Sequence[str] | None = 
     Omnibus: F = [SSB/(S − 1)] / [SSW/(N − S)] (``scipy.stats.f_oneway``), in ``omnibus``.
     Pairs: t = (ȳ_a − ȳ_b) / √(MSE·(1/n_a + 1/n_b)) with MSE = SSW/(N − S), two-sided p on
     N − S degrees of freedom, times m = S(S − 1)/2, capped at 1. Runs are groups (topics
-    are not paired), as in Baillie et al.'s procedure. ``mean_a``/``mean_b`` are the group
+    are not paired): irnb's reading of Baillie et al.'s "ANOVA test" then "Bonferroni
+    multiple comparisons" (the papers name no design). ``mean_a``/``mean_b`` are the group
     means; ``d_z`` stays the paired effect size.
 
     Runs a = (1, 2, 3), b = (2, 3, 4), c = (3, 4, 5): group means 2, 3, 4, MSE = 6/6 = 1;

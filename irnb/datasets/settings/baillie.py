@@ -2,7 +2,8 @@
 of depth 47–100 (TREC-3 … Robust 2005).
 
 One collection stands for each paper: TREC-3 for 2007 (the first row of its Table 1: 780 pairs, so
-40 runs, pooled to depth 100, the deepest pool the papers name) and Robust 2005 for 2008 (the
+40 runs; 50 topics, pooled to depth 100, the deepest pool the papers name, and runs 1,000 deep are
+irnb's assumptions, which the setting's notes say) and Robust 2005 for 2008 (the
 collection of its Figs. 9–11: 1,485 pairs in the 2007 paper's Table 1, so 55 runs, pooled to depth
 55 as the 2008 paper's Section 4.2.3 says). :func:`deep_uniqueness` measures how far runs' deep
 ranks leave the documents other groups retrieve, on real runs and simulated ones alike.
@@ -23,6 +24,9 @@ __all__ = ["SETTINGS", "deep_uniqueness", "runs_of_pairs"]
 _POOLED = ("the papers do not say which runs were pooled: every run is pooled here, so that at depth 10 nearly "
            "every pair is evenly judged, as the papers' tables show (weak comparisons at @10 are few)")
 _GROUPS = "the papers do not print the groups: {groups} are simulated"
+_ASSUMED = ("the 2007 paper states TREC-3's 780 pairs (40 runs) only: topics {num_topics}, pool depth {pool_depth} "
+            "and run depth {run_depth} are irnb's assumptions (the 2008 paper: TREC's pools are 'no more than k = 100' "
+            "deep and its measurement depth 'd = 1000')")
 _SLICE = (f"each topic has the simulator's {SIMULATION_PARAMS['docs_per_topic'].default:,} documents, so a pool "
           "over every run judges a far larger share of the runs' lists than a pool of a real collection does "
           "(tests/datasets/test_settings_baillie.py measures it against CLEF eHealth 2016)")
@@ -54,11 +58,11 @@ SETTINGS = (
     Setting(
         paper="baillie2007",
         name="TREC-3 ad hoc",
-        reported={"collection": "TREC-3 ad hoc (first of the 8 collections of Table 1)", "topics": 50, "runs": 40,
-                  "pool_depth": 100, "run_depth": 1000},
-        where="Baillie et al. (2007), Section 4 and Table 1 (780 pairs)",
+        reported={"collection": "TREC-3 ad hoc (first of the 8 collections of Table 1)", "runs": 40},
+        where="Baillie et al. (2007) §3, Table 1 (780 pairs)",
         params=_TREC3,
-        differs=("one collection stands for the eight of Table 1 (TREC-3 to HARD 2005, pools of depth 47–100)",
+        differs=(_ASSUMED.format(**_TREC3),
+                 "one collection stands for the eight of Table 1 (TREC-3 to HARD 2005, pools of depth 47–100)",
                  _GROUPS.format(groups=_TREC3["num_groups"]), _POOLED, _SLICE),
     ),
     Setting(
