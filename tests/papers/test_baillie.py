@@ -84,7 +84,7 @@ def test_even_pattern():
          [False, False, False, False], [True, False, False, False], [False, False, True, False]]
     cases = [[3, 3, 4, 3], [3, 3, 4, 1], [4, 3, 4, 3], [3, 3, 3, 3], [4, 3, 3, 3], [3, 3, 3, 3]]
     # 1: the paper's s1 vs s2 (A_p only at @100, beyond the pool, weak there); 2: P not at @500; 3: A_p twice;
-    # 4: A_p never differs (the old "at no more than one" accepted it); 5: the one depth is within the pool;
+    # 4: A_p never differs (a rule of "at most one depth" would accept it); 5: the one depth is within the pool;
     # 6: A_p differs beyond the pool but the better run is the less judged (case 3, strong)
     assert B._even_pattern(p, a, cases, beyond).tolist() == [True, False, False, False, False, False]
 
