@@ -25,11 +25,13 @@ the ``budgets`` given. Every computation is the core's (:mod:`irnb.budgets`,
 Each reproduction's headline is the paper's text split into claims (:class:`irnb.papers.Claim`),
 each judged by a small rule with a margin named below (``WITHIN``, ``ORDER_MARGIN``, …), the
 same on every data set. Where the paper is silent, irnb's choice is printed as irnb's: the
-t-test is two-sided (:data:`SIDES`).
+t-test is two-sided (:data:`SIDES`), and every claim resting on significance is also judged
+under the one-sided reading.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import numpy as np
@@ -53,12 +55,15 @@ RUN_SETS = ("contributing", "non-contributing")
 METHODS = ("X_S", "X_B", "X_I", "X_M", "interval")
 ALPHA = 0.01  # the paper's significance level
 
-#: What the seed text prints of Tables 2 and 3 (P@10, X_S, 46-non): pairs significant after
-#: 1,000 judgments, of all pairs.
+#: The paper's one example number (its Convergence paragraph, about Table 3): "with 1,000
+#: judgments performed, P@10 resulted in 713 system comparisons (of a total of 1,035 system
+#: pairs) being deemed significant at the 0.01 level" — on the 46-non pairs; 50 (7.0 %) of them
+#: not significant after 10,000, 60 (8.4 %) after 69,100. The text names no estimator; the
+#: paragraph goes on about X_S and X_B: irnb assumes X_S.
 PAPER_SEPARABLE = (713, 1035)
-# What the seed text prints of Table 3 (P@10, 46-non): 713 of 1,035 pairs significant after
-# 1,000 judgments; 50 (7.0 %) of them not significant after 10,000, 60 (8.4 %) after 69,100.
-# The text does not name the estimator; the paragraph goes on about X_S and X_B: X_S assumed.
+#: How the notes and claims name that example.
+PAPER_EXAMPLE = ("the paper's example, from its Table 3 paragraph: P@10, 713 of 1,035 = 68.9 %; estimator not named, "
+                 "irnb assumes X_S")
 _T3_COLUMNS = ["significant", "pairs", "recanted at medium (%)", "recanted at deep (%)"]
 _T3_RECANT = _T3_COLUMNS[2:]
 
@@ -85,8 +90,8 @@ RESIDUAL_ALPHA = 0.05
 #: Figure 2, Tables 2 and 3: one method separates more pairs than another when by at least
 #: this share of the pairs.
 ORDER_MARGIN = 0.02
-#: "relatively high rates of separability": at least this share of the pairs (the paper:
-#: P@10 with X_S, 713 of 1,035 = 68.9 % after 1,000 judgments).
+#: "relatively high rates of separability": at least this share of the pairs (the paper's
+#: example, :data:`PAPER_SEPARABLE`: P@10, 713 of 1,035 = 68.9 % after 1,000 judgments).
 HIGH_SEPARABILITY = 0.5
 #: Table 3: the paper's "less than 10 % recanting".
 RECANT_LIMIT = 10.0
@@ -169,10 +174,36 @@ def _recants_more(share: float, than: float) -> bool:
     return bool(share - than >= RECANT_MARGIN - 1e-12)
 
 
-#: Where the paper is silent: the side of its t-test (its §2 calls a one-tailed test
-#: appropriate only when one system is expected to be the better; its pairs have none).
-SIDES = ("paired t-test over topics, two-sided: irnb's choice (the paper does not say which sides; it calls a "
-         "one-tailed test appropriate only when one system is expected to be the better)")
+#: The sides of the t-test: the paper does not say which its experiments used. Its §2: "When there
+#: is a pre-conceived notion as to which system is being tested for superiority (because, for
+#: example, it has the higher mean score across the set of observations) a one-tailed test is
+#: appropriate" — by that example every pair qualifies. irnb's choice is the two-sided test, the
+#: more conservative; a one-tailed test in the direction of the higher mean has half the two-sided
+#: p (the t distribution is symmetric; so has the pessimistic test, in the direction its margin
+#: favours), so the one-sided reading is the two-sided p-values against 2·ALPHA. Every claim
+#: that rests on significance is judged under both readings (:func:`_under_both_sides`).
+SIDES = ("paired t-test over topics, two-sided: irnb's choice (the paper does not say which sides its experiments "
+         "used; by its §2 example, a one-tailed test when one system has the higher mean, every pair qualifies for "
+         f"a one-tailed test; two-sided is the more conservative: one-sided p < {ALPHA} is two-sided p < "
+         f"{2 * ALPHA:g}, and every claim is judged under both readings)")
+#: The two readings of the sides, each as the level the two-sided p-values are compared with.
+SIDE_READINGS = {"two-sided": ALPHA, "one-sided": 2 * ALPHA}
+
+
+def _under_both_sides(claims_at) -> tuple[list[Claim], list[Claim]]:
+    """(claims, one-sided claims): ``claims_at(alpha)`` gives the claims with significance at
+    ``alpha``; each claim is the two-sided one, holding under both readings as it holds at each
+    (``Claim.readings``: "depends on the reading" when they disagree)."""
+    by = {name: claims_at(alpha) for name, alpha in SIDE_READINGS.items()}
+    claims = [dataclasses.replace(two, readings={"two-sided": two.holds, "one-sided": one.holds})
+              for two, one in zip(by["two-sided"], by["one-sided"], strict=True)]
+    return claims, by["one-sided"]
+
+
+def _one_sided_text(one_sided: list[Claim]) -> str:
+    """The notes' sentence on the one-sided reading: each claim's numbers and outcome under it."""
+    return (f" Under the one-sided reading (two-sided p < {2 * ALPHA:g}): "
+            + "; ".join(f"claim {i}: {c.irnb} ({c.outcome})" for i, c in enumerate(one_sided, 1)) + ".")
 
 
 def _budgets(source: Source, budgets, id: str) -> tuple[int, int, int]:
@@ -522,7 +553,7 @@ def _separability(source: Source, budgets, *, seed, background_rate, id: str):
     if not sets:
         raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
     tests = _tests(source, st, budgets, seed=seed, background_rate=background_rate)
-    return st, sets, tests, tests.separability(alpha=ALPHA)
+    return st, sets, tests
 
 
 def _mean_separability(frame: pd.DataFrame, first: int) -> pd.DataFrame:
@@ -561,22 +592,33 @@ def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_r
     the default when there are such runs) or "contributing"."""
     id = "ravana2010-fig2"
     budgets, paper_budgets = _fig2_budgets(source, budgets, id)
-    st, sets, tests, frame = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
+    st, sets, tests = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
     run_set = RUN_SET.among(sets).validate(run_set or _main_set(sets), id)
-    sub = frame[frame["run_set"] == run_set]
-    table = sub.pivot_table(index="budget", columns=["measure", "estimator"], values="fraction", sort=False)
-    table = table.reindex(columns=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]))
-    table.index.name = "judgments"
     later = [b for b in budgets if b >= paper_budgets[0]]
     shallow = later[0] if later else budgets[-1]  # the paper's shallow budget, or the nearest one above it
-    mean = _mean_separability(sub, shallow)
+
+    def at(alpha):  # (the run set's rows, the figure's table, the mean separability from the shallow budget on)
+        frame = tests.separability(alpha=alpha)
+        sub = frame[frame["run_set"] == run_set]
+        table = sub.pivot_table(index="budget", columns=["measure", "estimator"], values="fraction", sort=False)
+        table = table.reindex(columns=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]))
+        table.index.name = "judgments"
+        return sub, table, _mean_separability(sub, shallow)
+
+    sub, table, mean = at(ALPHA)
+
+    def claims_at(alpha):
+        _, table_, mean_ = at(alpha)
+        return _fig2_claims(table_.loc[shallow], mean_, shallow)
+
+    claims, one_sided = _under_both_sides(claims_at)
     notes = _fig2_notes(source, st, sets, background_rate, run_set=run_set, pairs=int(sub["pairs"].max()),
-                        shallow=shallow, paper_shallow=paper_budgets[0], mean=mean)
+                        shallow=shallow, paper_shallow=paper_budgets[0], mean=mean) + _one_sided_text(one_sided)
     return make(id=id, title="Separability against judgments", source=f"{PAPER}, Figure 2", table=table,
                 paper=None, notes=notes, data=source.label,
                 draw=partial(figures.separability_curves, methods=METHODS, alpha=ALPHA),
                 headline=Headline("X_S and X_B separate most pairs even at 1,000 judgments, then X_M; the interval "
-                                  "method least", _fig2_claims(table.loc[shallow], mean, shallow)))
+                                  "method least", claims))
 
 
 def _fig2_budgets(source: Source, budgets, id: str) -> tuple[tuple[int, ...], tuple[int, int, int]]:
@@ -596,7 +638,7 @@ def _fig2_claims(at: pd.Series, mean: pd.DataFrame, shallow: int) -> list[Claim]
     method)) and the mean separability from it on (rows: measure; columns: method)."""
     high = {m: (at[(m, "X_S")], at[(m, "X_B")]) for m in MEASURES}
     return [Claim("except for the interval method, as few as 1,000 judgments give relatively high separability "
-                  "(P@10 with X_S: 68.9 % of the pairs)",
+                  f"({PAPER_EXAMPLE})",
                   f"at {shallow:,}: " + ", ".join(f"{m} X_S {a:.2f} X_B {b:.2f}" for m, (a, b) in high.items()),
                   f"X_S and X_B each separate at least {HIGH_SEPARABILITY:.0%} of the pairs at the shallow budget, "
                   "on every measure", all(_high_separability(min(v)) for v in high.values())),
@@ -626,7 +668,9 @@ def _separability_table(frame: pd.DataFrame, bud, sets: dict) -> pd.DataFrame:
 
 
 def _paper_table2(index: pd.Index) -> pd.DataFrame:
-    """The one cell of Table 2 the seed text gives (P@10, X_S, 46-non, 1,000 judgments)."""
+    """The paper's example (:data:`PAPER_SEPARABLE`, from its Table 3 paragraph: P@10, 46-non,
+    1,000 judgments; estimator not named) in the cell irnb assumes it belongs to (X_S); NaN
+    elsewhere: the seed text prints none of Table 2's cells."""
     paper = pd.DataFrame(np.nan, index=index,
                          columns=pd.MultiIndex.from_product([list(RUN_SETS), LEVELS], names=["runs", "judgments"]))
     paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] = PAPER_SEPARABLE[0] / PAPER_SEPARABLE[1]
@@ -641,7 +685,7 @@ def _table2_claims(table: pd.DataFrame, main: str, bud) -> list[Claim]:
     gap = pd.DataFrame({m: [cells.loc[(m, ["X_S", "X_B", "X_M"]), level].min() - cells.loc[(m, "X_I"), level]
                             for level in LEVELS] for m in MEASURES}, index=list(LEVELS)).T
     return [
-        Claim("P@10 with X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments",
+        Claim(f"P@10 separates many pairs after 1,000 judgments ({PAPER_EXAMPLE})",
               f"{shallow:.1%} after {bud[0]:,}",
               f"P@10 with X_S separates at least {HIGH_SEPARABILITY:.0%} of the {main} pairs at the shallow budget",
               _high_separability(shallow)),
@@ -660,9 +704,8 @@ def _table2_notes(source: Source, st, sets: dict, bud, background_rate: float, t
     return (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
                                             f"p < {ALPHA}, {SIDES}; E = {background_rate}")
             + f" Separability of the {main} runs, mean over the three budgets, highest first: {_order_text(mean)}. "
-            + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget (the paper: {significant:,} "
-              f"of {pairs:,} = {100 * significant / pairs:.1f} %, the only cell of Table 2 the seed text gives, from "
-              f"its Table 3 paragraph).")
+            + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget ({PAPER_EXAMPLE}; "
+              "the seed text prints none of Table 2's cells).")
 
 
 @register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
@@ -670,16 +713,20 @@ def _table2_notes(source: Source, st, sets: dict, bud, background_rate: float, t
 def table2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
     id = "ravana2010-table2"
     bud = _budgets(source, budgets, id)
-    st, sets, tests, frame = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+    st, sets, tests = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+    frame = tests.separability(alpha=ALPHA)
     table = _separability_table(frame, bud, sets)
     main = _main_set(sets)
     mean = _mean_separability(frame[frame["run_set"] == main], bud[0])
+    claims, one_sided = _under_both_sides(
+        lambda alpha: _table2_claims(_separability_table(tests.separability(alpha=alpha), bud, sets), main, bud))
     return make(id=id, title="Separability by judgments", source=f"{PAPER}, Table 2", table=table,
                 paper=_paper_table2(table.index),
-                notes=_table2_notes(source, st, sets, bud, background_rate, table, mean, main), data=source.label,
-                headline=Headline("P@10, X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments; X_I "
-                                  "consistently less useful than the other point estimators",
-                                  _table2_claims(table, main, bud)))
+                notes=_table2_notes(source, st, sets, bud, background_rate, table, mean, main)
+                + _one_sided_text(one_sided), data=source.label,
+                headline=Headline("P@10: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments (estimator not "
+                                  "named; X_S assumed); X_I consistently less useful than the other point estimators",
+                                  claims))
 
 
 # ---------------------------------------------------------------------------- Table 3
@@ -697,19 +744,21 @@ def table3(source: Source, *, budgets=None, seed: int = SEED.default, background
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
     pairs = len(sets[run_set]) * (len(sets[run_set]) - 1) // 2
     table = _recanting_table(tests, bud, run_set, pairs)
+    claims, one_sided = _under_both_sides(
+        lambda alpha: _table3_claims(_recanting_table(tests, bud, run_set, pairs, alpha=alpha), _T3_RECANT, pairs))
     return make(id=id, title="Recanting", source=f"{PAPER}, Table 3", table=table, paper=_paper_table3(table.index),
-                notes=_table3_notes(source, st, sets, bud, background_rate, table, run_set, pairs),
-                data=source.label,
-                headline=Headline("X_S and X_B recant under 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100); X_I "
-                                  "recants more, though it awards fewer significant pairs at shallow budgets",
-                                  _table3_claims(table, _T3_RECANT, pairs)))
+                notes=_table3_notes(source, st, sets, bud, background_rate, table, run_set, pairs)
+                + _one_sided_text(one_sided), data=source.label,
+                headline=Headline("X_S and X_B recant under 10 % (P@10: 7.0 % by 10,000, 8.4 % by 69,100; estimator "
+                                  "not named, X_S assumed); X_I recants more, though it awards fewer significant pairs "
+                                  "at shallow budgets", claims))
 
 
-def _recanting_table(tests, bud, run_set: str, pairs: int) -> pd.DataFrame:
+def _recanting_table(tests, bud, run_set: str, pairs: int, *, alpha: float = ALPHA) -> pd.DataFrame:
     """Table 3: rows (measure, method, first budget level), columns :data:`_T3_COLUMNS`: the
-    pairs of ``run_set`` significant at the level, and the share of them that recant at
-    each later level."""
-    rec = tests.recanting(alpha=ALPHA)
+    pairs of ``run_set`` significant (p < ``alpha``) at the level, and the share of them that
+    recant at each later level."""
+    rec = tests.recanting(alpha=alpha)
     rec = rec[rec["run_set"] == run_set]
     level = dict(zip(bud, LEVELS, strict=True))
     index = pd.MultiIndex.from_product([MEASURES, METHODS, LEVELS[:2]], names=["measure", "method", "judgments"])
@@ -728,7 +777,7 @@ def _recanting_table(tests, bud, run_set: str, pairs: int) -> pd.DataFrame:
 
 
 def _paper_table3(index: pd.Index) -> pd.DataFrame:
-    """What the seed text prints of Table 3: P@10's row (X_S assumed), NaN elsewhere."""
+    """What the seed text prints of Table 3: P@10's row (estimator not named; X_S assumed), NaN elsewhere."""
     paper = pd.DataFrame(np.nan, index=index, columns=_T3_COLUMNS)
     paper.loc[("P@10", "X_S", "shallow")] = [*PAPER_SEPARABLE, 7.0, 8.4]
     return paper
@@ -753,7 +802,8 @@ def _table3_claims(table: pd.DataFrame, recant: list, pairs: int) -> list:
     xi = shallow.loc[(slice(None), "X_I"), recant].to_numpy().ravel()
     sb, xi = sb[~np.isnan(sb)], xi[~np.isnan(xi)]
     p10 = shallow.loc[("P@10", "X_S"), recant]
-    claims = [Claim("X_S and X_B recant less than 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100 judgments)",
+    claims = [Claim("X_S and X_B recant less than 10 % (P@10: 7.0 % by 10,000, 8.4 % by 69,100 judgments; estimator "
+                    "not named, X_S assumed)",
                     f"at most {sb.max():.1f} %; P@10 X_S {p10.iloc[0]:.1f} % / {p10.iloc[1]:.1f} %" if sb.size else
                     "no pair significant at the shallow budget",
                     f"every X_S and X_B share of the shallow budget's significant pairs that recants at the medium or "

@@ -87,6 +87,22 @@ def test_table3_claims_untested_when_nothing_is_significant():
     assert claims[0].reason == "no pair is significant with X_S or X_B at the shallow budget"
 
 
+def test_claims_under_both_sides_depend_on_the_reading_when_they_flip():
+    """A claim that holds at the one-sided level (two-sided p < 0.02) but not at the two-sided
+    one depends on the reading; one that holds (or fails) under both does not."""
+    def claims_at(alpha):
+        return [R.Claim("flips", f"alpha {alpha}", "separable", alpha > R.ALPHA),
+                R.Claim("steady", f"alpha {alpha}", "separable", True)]
+
+    (flips, steady), one_sided = R._under_both_sides(claims_at)
+    assert flips.depends and flips.outcome == "depends on the reading (two-sided: fails, one-sided: holds)"
+    assert flips.holds is False and flips.irnb == "alpha 0.01"  # irnb's reading, two-sided
+    assert not steady.depends and steady.outcome == "holds"
+    assert R.Headline("x", [flips, steady]).verdict == "depends on the reading"
+    assert R._one_sided_text(one_sided) == (" Under the one-sided reading (two-sided p < 0.02): claim 1: alpha 0.02 "
+                                            "(holds); claim 2: alpha 0.02 (holds).")
+
+
 # ---------------------------------------------------------------------------- the headlines
 @pytest.fixture(scope="module")
 def reps():
