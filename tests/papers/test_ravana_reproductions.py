@@ -275,6 +275,27 @@ def test_table2_and_fig2_with_scipy(reps, collection):
     assert (t.xs("interval", level="method") <= t.xs("X_I", level="method")).all().all()
 
 
+def test_one_sided_reading_with_scipy(reps, collection):
+    """The one-sided reading: each pair tested one-tailed in the direction of its higher mean
+    (the paper's §2 example), p < 0.01 — the share Table 2's notes give for P@10 with X_S at
+    the shallow budget; Fig. 2's claims carry both readings."""
+    exp = collection.experiment
+    info = collection.run_info
+    con = info.loc[info["contributor"], "run"].tolist()
+    non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
+    m = parse_measure("P@10")
+    pool = budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0)
+    values = irnb.evaluate(exp, [m], judged=pool.judged).values[m][non]
+    i, j = np.triu_indices(len(non), 1)
+    one_sided = [stats.ttest_rel(values[a], values[b], alternative="greater" if values[a].mean() > values[b].mean()
+                                 else "less").pvalue < 0.01 for a, b in zip(i, j, strict=True)]
+    share = np.mean(one_sided)
+    assert share >= _separable(values).mean()  # the one-sided reading never separates fewer pairs
+    assert f"Under the one-sided reading (two-sided p < 0.02): claim 1: {share:.1%} after" in \
+        reps["ravana2010-table2"].notes
+    assert all(set(c.readings) == {"two-sided", "one-sided"} for c in reps["ravana2010-fig2"].headline.claims)
+
+
 def test_table3_recanting_with_scipy(reps, collection):
     exp = collection.experiment
     info = collection.run_info
