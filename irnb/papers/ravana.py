@@ -75,6 +75,8 @@ _T3_RECANT = _T3_COLUMNS[2:]
 FIG1_SHARE_OF_AVERAGE = 0.5
 #: The background rate E the paper uses (its Figure 1 argues it is not an overestimate).
 PAPER_E = 0.01
+#: Fig. 1's "around 1 %": the mid-range system's rate within this factor of E = 0.01 (0.005–0.02).
+AROUND_FACTOR = 2.0
 #: Table 1: "within around 10 %" of the value at all judgments.
 WITHIN = 0.10
 #: "mostly", "for the most part": in more than this share of the cells.
@@ -253,7 +255,7 @@ _FIG1_COLUMNS = ["judged", "relevant", "fraction", "fitted", "in_fit", "E", "tru
 
 
 def _fit_at(exp, pooled: list, depth: int, degree: int):
-    """(fit, degree used, true rate or None) for the depth-``depth`` pool of the runs ``pooled``."""
+    """(fit, degree used, true rate or None, pool) for the depth-``depth`` pool of the runs ``pooled``."""
     pool = depth_pool(exp, depth=depth, runs=pooled)
     used = degree
     while True:  # few contributing runs give few distinct counts: lower the degree, and say so
@@ -270,44 +272,73 @@ def _fit_at(exp, pooled: list, depth: int, degree: int):
             true = true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
         except NoUnjudgedPosition:  # nothing unjudged in the runs' top 2d that the truth judges
             true = None
-    return fit, used, true
+    return fit, used, true, pool
+
+
+def _mid_range_run(exp, pooled: list) -> tuple[str | None, str]:
+    """(run, the rule in words) for Fig. 1's "a retrieval system of quality comparable to a
+    mid-range TREC one": among the runs not pooled (a pooled run's top d is all judged), the
+    one whose mean AP over the data's qrels is closest to the median of every run's mean AP
+    (ties: the first in run order); None when every run is pooled."""
+    from ..metrics import evaluate
+
+    outside = [r for r in exp.run_names if r not in set(pooled)]
+    rule = "the unpooled run whose mean AP over the data's qrels is closest to the median of every run's mean AP"
+    if not outside:
+        return None, rule
+    ap = evaluate(exp, ["AP"]).means()["AP"]
+    gap = (ap[outside] - float(ap.median())).abs()
+    return str(gap.index[int(np.argmin(gap.to_numpy()))]), rule
+
+
+def _mid_range_rate(exp, pool, run: str | None, depth: int) -> float | None:
+    """The true rate of relevance among the unjudged documents of ``run``'s top ``depth`` (None
+    without truth, without such a run, or with nothing unjudged there that the truth judges)."""
+    if exp.truth is None or run is None:
+        return None
+    try:
+        return true_background_rate(exp, measurement_depth=depth, pool=pool, runs=[run])
+    except NoUnjudgedPosition:
+        return None
+
+
+def _reads(fit) -> str:
+    """The fit read at zero runs, saying so when it is below zero (generated from the fit)."""
+    return f"{fit.intercept:.3f}" + (" (below zero)" if fit.intercept < 0 else "")
 
 
 @register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
           f"{PAPER}, Figure 1")
 def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, pooled: str = POOLED_RUNS.default):
     """``depths``: the pool depths d (default 10 and the paper's 100); for each, the depth-d
-    pool of the runs ``pooled``: ``"contributors"``, the collection's own contributing runs,
-    as the paper (59 of TREC-9's 105 runs); ``"all"``, every run — on the simulator, whose
-    12 contributing runs (one per group) are too few for the cubic at d = 10 (see
-    :func:`irnb.background_rate_by_contributors`), the stand-in for the paper's many
-    contributors, judged from the complete truth; on other data the pool still judges only
-    what the qrels hold; ``"auto"`` (the default): ``"all"`` on a simulated collection (a
-    :class:`irnb.datasets.Collection`, such as the embedded default), ``"contributors"``
-    elsewhere (an Experiment, even a simulated one's). With every run pooled the simulator's
-    estimate lands within a factor of 2 of the truth at d = 10 and at the paper's d = 100 on
-    seed 0 and the held-out seeds 10–14; its 12 contributors do not
-    (benchmarks/RESULTS_background_rate.md). Then the fraction of its judged documents that are
-    relevant by the number of those runs with them in their top d, the fitted polynomial, E read
-    at zero runs and, where the data has truth, the true rate E stands for
-    (:func:`irnb.intervals.true_background_rate` over the runs' top 2d). ``.table``: one row
-    per (pool depth, number of runs); ``E`` and ``true_rate`` are the depth's own (the same
-    on each of its rows); ``.details["estimates"]``: one row per pool depth."""
+    pool of the runs ``pooled``: ``"contributors"`` (the default), the collection's own
+    contributing runs, as the paper counts "the pool-contributing systems" (59 of TREC-9's 105
+    runs; every run when the data marks none); ``"all"``, every run, irnb's what-if — on a
+    simulated collection that pool is judged from the complete truth, as a real pool of every
+    run would be; on other data it judges only what the qrels hold. Then the fraction of its
+    judged documents that are relevant by the number of those runs with them in their top d,
+    the fitted polynomial, E read at zero runs and, where the data has truth, the true rate E
+    stands for (:func:`irnb.intervals.true_background_rate` over the runs' top 2d); the notes
+    give the other pooling's readings too. ``.table``: one row per (pool depth, number of
+    runs); ``E`` and ``true_rate`` are the depth's own (the same on each of its rows);
+    ``.details["estimates"]``: one row per pool depth."""
     id = "ravana2010-fig1"
     exp = source.experiment
     st = setting(source, None, id)
     wanted = POOL_DEPTH.increasing(depths, id, name="depths", noun="pool depths")
     deg = DEGREE.validate(degree, id)
     which = POOLED_RUNS.validate(pooled, id)
-    if which == "auto":
-        which = "all" if source.collection is not None else "contributors"
-    runs = list(exp.run_names) if which == "all" else list(st.contributors)
-    judged_by = exp
-    if which == "all" and source.collection is not None:  # the simulator knows every grade: a real pool of all runs
-        judged_by = source.collection.complete_experiment
-    fits, used, truths = {}, {}, {}
+
+    def pooling(how):  # (runs pooled, the experiment that judges their pool)
+        if how == "all":
+            return list(exp.run_names), (source.collection.complete_experiment if source.collection is not None
+                                         else exp)
+        return list(st.contributors), exp
+
+    runs, judged_by = pooling(which)
+    fits, used, truths, pools = {}, {}, {}, {}
     for d in wanted:
-        fits[d], used[d], truths[d] = _fit_at(judged_by, runs, d, deg)
+        fits[d], used[d], truths[d], pools[d] = _fit_at(judged_by, runs, d, deg)
     parts = []
     for d in wanted:
         part = fits[d].to_frame().set_index("num_runs")
@@ -325,41 +356,44 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, po
                           "in_fit": [True], "E": [np.nan], "true_rate": [np.nan]},
                          index=pd.MultiIndex.from_tuples([(100, 55)], names=["pool_depth", "num_runs"]))
     main = 100 if 100 in wanted else wanted[-1]  # the paper's depth, or the deepest asked for
-    pooled_label = (f"all {len(runs)} runs (a stand-in for the paper's {PAPER_RUNS['contributing']} contributing "
-                    f"systems: with this "
-                    f"collection's {len(st.contributors)} the cubic reads below zero at a shallow d, as on real data)"
-                    if which == "all" else f"the {len(runs)} contributing runs, as the paper")
+    pooled_label = (f"all {len(runs)} runs (pooled='all': irnb's what-if; the paper counts the pool-contributing "
+                    "systems)" if which == "all" else f"the {len(runs)} contributing runs, as the paper")
     notes = [f"Setting: {source.label}, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}; "
              f"E is read from the depth-d pool of {pooled_label}, counting those runs, at d = "
              f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, "
              f"{PAPER_RUNS['contributing']} contributing runs, d = 100. "
              "With few pooled runs the cubic often reads below zero at small d: on TREC-COVID round 1, 12 of its "
              "56 contributors pooled to depth 10 read below zero in most random draws "
-             "(irnb.background_rate_by_contributors)."]
+             "(irnb.background_rate_by_contributors; tests/test_background_rate.py counts them)."]
     if judged_by is not exp:
         notes.append("The simulator knows every grade, so the depth-d pool of all runs is judged from its complete "
                      "truth, as a real pool of every run would be (its official qrels judge only the "
                      f"{len(st.contributors)} contributors' top {st.depth}).")
+    other = "contributors" if which == "all" else "all"
+    other_runs, other_judge = pooling(other)
+    if other_runs != runs or other_judge is not judged_by:
         readings = []
         for d in wanted:
             try:
-                fit, used_own, true = _fit_at(exp, list(st.contributors), d, deg)
+                fit, used_other, true, _ = _fit_at(other_judge, other_runs, d, deg)
             except TooFewCounts:
                 readings.append(f"no fit at d = {d} (too few distinct counts)")
                 continue
-            readings.append(f"{fit.intercept:.3f} at d = {d}" + (f" (degree {used_own})" if used_own != deg else "")
+            readings.append(f"{_reads(fit)} at d = {d}" + (f" (degree {used_other})" if used_other != deg else "")
                             + (f", true {true:.3f}" if true is not None else ""))
-        notes.append(f"With the collection's own {len(st.contributors)} contributing runs pooled instead "
-                     f"(pooled='contributors'), the fit reads {'; '.join(readings)}.")
-    elif which == "all" and len(runs) > len(st.contributors):
+        whom = (f"the collection's own {len(other_runs)} contributing runs" if other == "contributors" else
+                f"every one of the {len(other_runs)} runs"
+                + (" (judged from the complete truth)" if other_judge is not exp else ""))
+        notes.append(f"With {whom} pooled instead (pooled='{other}'), the fit reads {'; '.join(readings)}.")
+    if which == "all" and judged_by is exp and len(runs) > len(st.contributors):
         notes.append(f"The pool judges only what the qrels hold (built from the {len(st.contributors)} contributing "
                      "runs' pool): a document of another run's top d that the qrels do not hold stays unjudged and out "
                      "of the counts.")
     deeper = [d for d in wanted if d > st.depth] if judged_by is exp else []
     if deeper:
-        pools = " and ".join(f"depth-{d}" for d in deeper)
+        pools_text = " and ".join(f"depth-{d}" for d in deeper)
         several = len(deeper) > 1
-        notes.append(f"The qrels come from a pool of depth {st.depth}: the {pools} pool{'s' if several else ''} "
+        notes.append(f"The qrels come from a pool of depth {st.depth}: the {pools_text} pool{'s' if several else ''} "
                      f"here judge{'' if several else 's'} only what the qrels judge (the documents of the "
                      "pooled runs' top d that the qrels hold).")
     for d in wanted:
@@ -385,35 +419,59 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, po
                  "fraction." if small else
                  f"Unlike the paper, at d = {main} the rate read at zero runs is not a small positive number well "
                  "below the average fraction.")
+    mid, mid_rule = _mid_range_run(judged_by, runs)
+    mid_rate = _mid_range_rate(judged_by, pools[main], mid, main)
+    if mid is not None:
+        notes.append(f"The mid-range system of the paper's \"around 1 %\" remark is {mid} ({mid_rule})"
+                     + (f": {mid_rate:.3f} of the unjudged documents in its top {main} are relevant in the truth."
+                        if mid_rate is not None else "."))
     notes.append("The paper prints one bar's numbers (d = 100, 55 runs: 7 documents, 5 relevant): that is .paper; "
                  "the figure draws, per pool depth, the fraction per number of runs with the fitted curve, E and, "
                  "where the data has truth, the true rate.")
     others = ", ".join(f"{fits[d].intercept:.3f} at d = {d}" for d in wanted if d != main)
     true = truths[main]
+    if mid_rate is not None:
+        mid_reason = ""
+    elif mid is None:
+        mid_reason = f"every run is pooled: no run's top {main} has an unjudged document"
+    elif judged_by.truth is None:
+        mid_reason = f"{source.label} has no complete truth"
+    else:
+        mid_reason = f"nothing in {mid}'s top {main} is unjudged and judged by the truth"
+    low, high = PAPER_E / AROUND_FACTOR, PAPER_E * AROUND_FACTOR
     claims = [
         Claim("the cubic fit crosses zero runs at 0.043, well below the average fraction across the graph (0.202)",
               f"{f.intercept:.3f} at d = {main}" + (f" ({others})" if others else "")
               + f"; average fraction {average:.3f}",
               f"the fit at zero runs is positive and at most {FIG1_SHARE_OF_AVERAGE:.0%} of the average fraction "
               f"across the graph, at d = {main}", small),
-        Claim("E = 0.01 is not an overestimate: the fit reads 0.043 and the qrels' overall fraction relevant is 0.038",
+        Claim("based on these values (the fit reads 0.043, the qrels' overall fraction relevant is 0.038), E = 0.01 "
+              "is not an overestimate",
               f"fit {f.intercept:.3f}, overall {f.overall:.3f}",
               f"both the fit at zero runs and the overall fraction relevant are at least E = {PAPER_E:g}, at "
               f"d = {main}",
               _not_an_overestimate(min(f.intercept, f.overall))),
-        Claim("of the unjudged documents in a mid-range system's top 100, around 1 % are relevant (E = 0.01 not an "
-              "overestimate)", "unknown" if true is None else f"{true:.3f} over the runs' top {2 * main}",
-              f"the true rate of relevance among unjudged documents in the runs' top 2d (complete truth) is at least "
-              f"E = {PAPER_E:g}, at d = {main}",
+        Claim("E = 0.01 is not an overestimate of the rate of relevance among unjudged documents",
+              "unknown" if true is None else f"{true:.3f} over the runs' top {2 * main}",
+              f"irnb's operationalisation: the true rate of relevance among the unjudged documents in the runs' top "
+              f"2d (complete truth) is at least E = {PAPER_E:g}, at d = {main}",
               None if true is None else _not_an_overestimate(true),
               reason="" if true is not None else f"{source.label} has no complete truth (or nothing in the runs' top "
                                                  f"{2 * main} is unjudged and judged by it)"),
+        Claim("of the unjudged documents in the top 100 of a system comparable to a mid-range TREC one, around 1 % "
+              "are relevant",
+              "unknown" if mid_rate is None else f"{mid_rate:.3f} in {mid}'s top {main}",
+              f"the mid-range system ({mid_rule}): the true rate of relevance among the unjudged documents in its top "
+              f"{main} (complete truth) is within a factor {AROUND_FACTOR:g} of {PAPER_E:g} ({low:g}–{high:g})",
+              None if mid_rate is None else within_factor(mid_rate, PAPER_E, factor=AROUND_FACTOR),
+              reason=mid_reason),
     ]
     return make(id=id, title="Estimating the background rate E", source=f"{PAPER}, Figure 1", table=table,
                 paper=paper, notes=" ".join(notes), data=source.label,
                 draw=partial(figures.background_rate_fits, fits=fits, truths=truths), details={"estimates": estimates},
                 headline=Headline("a cubic fit read at zero runs gives 0.043 (average fraction 0.202, qrels 0.038): "
-                                  "E = 0.01 is not an overestimate", claims))
+                                  "E = 0.01 is not an overestimate; of a mid-range system's unjudged top-100 "
+                                  "documents around 1 % are relevant", claims))
 
 
 # ---------------------------------------------------------------------------- Table 1
