@@ -218,3 +218,21 @@ def test_fig1_below_zero_remark_comes_from_the_fit():
 
     assert R._reads(SimpleNamespace(intercept=-0.012)) == "-0.012 (below zero)"
     assert R._reads(SimpleNamespace(intercept=0.046)) == "0.046"
+
+
+def test_table1_final_score_readings():
+    """Table 1(c, d) against "the final scores": B at all judgments (irnb's reading) or the
+    estimator's own value at all judgments. X_I at 0.5 is above a final B of 0.4 but not above
+    its own 0.6 at all judgments: the claim depends on the reading; X_M agrees under both."""
+    index = pd.MultiIndex.from_product([["(a) B", "(b) Δ", "(c) X_I", "(d) X_M"], list(R.MEASURES)],
+                                       names=["part", "measure"])
+    columns = pd.MultiIndex.from_product([["non-contributing"], list(R.LEVELS)], names=["runs", "judgments"])
+    rows = {"(a) B": [0.2, 0.3, 0.4], "(b) Δ": [0.5, 0.3, 0.2], "(c) X_I": [0.5, 0.5, 0.6], "(d) X_M": [0.3, 0.5, 0.41]}
+    table = pd.DataFrame([rows[part] for part, _ in index], index=index, columns=columns)
+    claims = R._table1_claims(table, {}, {"non-contributing": ["a", "b"]})
+    x_i, below, above = claims[-3:]
+    assert x_i.depends and x_i.holds is True
+    assert dict(x_i.readings) == {R.FINAL_READINGS[0]: True, R.FINAL_READINGS[1]: False}
+    assert R.Headline("x", claims).verdict == "depends on the reading"
+    assert below.readings == {R.FINAL_READINGS[0]: True, R.FINAL_READINGS[1]: True}  # 0.3 < 0.4 and < 0.41
+    assert above.readings == {R.FINAL_READINGS[0]: True, R.FINAL_READINGS[1]: True}  # 0.5 ≥ 1.05 × 0.41
