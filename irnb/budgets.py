@@ -7,9 +7,11 @@ an experiment with a budget of N judgments sees only the first N. For each budge
 (P@10, SDCG@100, RBP(p=0.95) by default — weighted precision, which has [B, T] intervals)
 and point estimator (X_S, X_B, X_I, X_M from :mod:`irnb.intervals`), every pair of runs is
 compared with a paired two-sided t-test over topics (:func:`irnb.stats.t_test`), within
-each run set separately. Estimator ``"P"`` (named ``interval`` in tables) is the
-paper's pessimistic interval method instead: :func:`irnb.intervals.pessimistic_t_test`,
-B of one run against T of the other.
+each run set separately (the paper does not say which sides its tests used; two-sided is
+irnb's choice; one-sided p < α is two-sided p < 2α, so ``alpha=0.02`` gives the one-sided
+reading at 0.01). Estimator ``"P"`` (named ``interval`` in tables) is irnb's reading of the
+paper's pessimistic comparison, which it describes per topic, as a test over topics:
+:func:`irnb.intervals.pessimistic_t_test`, B of one run against T of the other.
 
 * ``"contributing"``: the runs that built the pool (the paper's "59-con");
 * ``"non-contributing"``: the others (the paper's "46-non", the judgment-reuse case).
@@ -20,9 +22,10 @@ B of one run against T of the other.
 * :meth:`BudgetTests.separability` — the paper's Figure 2 (and Table 2): the fraction of
   the pairs of a run set with p < ``alpha`` (default 0.01, as in the paper), per budget;
 * :meth:`BudgetTests.recanting` — the paper's Table 3: of the pairs significant at budget
-  a, the share that *recant* at budget b ≥ a, i.e. are no longer significant or are
-  significant in the opposite direction (both counts are reported). Same measure, same
-  estimator, same run set. The share is NaN when no pair was significant at a.
+  a, the share that *recant* at budget b ≥ a, i.e. are no longer significant (the paper's
+  count) or are significant in the opposite direction (irnb's addition: a two-sided test can
+  turn significant the other way); both counts are reported. Same measure, same estimator,
+  same run set. The share is NaN when no pair was significant at a.
 
 Rules (those of :func:`irnb.stats.t_test`): a pair's p-value is NaN only when it cannot be
 tested (no common topic); a pair whose scores are identical on every topic gets p = 1 (never

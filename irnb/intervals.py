@@ -12,7 +12,9 @@ lies in an interval whatever the unjudged documents turn out to be:
 A document is *judged* when its qrels entry is in the pool and has a grade ≥ 0; anything
 else in the ranking (not in the qrels, outside the pool, grade < 0) is unjudged. Ranks past
 the end of a short run hold no document: they are neither relevant nor unjudged, so for
-P@k and a run of n < k documents T = B + (unjudged in the top n)/k < 1.
+P@k and a run of n < k documents T = B + (unjudged in the top n)/k < 1 — irnb's departure
+from the paper's T = 1 − n/k, which counts every rank not judged as unjudged (the paper
+considers only runs of a thousand or more documents).
 
 Point estimators, each inside [B, T] (E = ``background_rate``, λ = ``smoothing``):
 

@@ -747,11 +747,10 @@ RANKED_RUNS = Param("ranked", str, "all", choices=("all", "pool"),
                note="'all': every run; 'pool': the contributing runs, as the paper",
                doc="runs ranked: all (every run) or pool (the contributing runs)")
 #: The runs whose depth-d pools Ravana & Moffat's Figure 1 reads E from.
-POOLED_RUNS = Param("pooled", str, "auto", choices=("auto", "all", "contributors"),
-                    note="'contributors': the collection's own, as the paper; 'all': every run; "
-                         "'auto': all on a simulated Collection, contributors elsewhere",
-                    doc="runs pooled to depth d for E: contributors (as the paper), all, or auto (all on a "
-                        "simulated Collection, whose 12 contributors are too few at d = 10; contributors elsewhere)")
+POOLED_RUNS = Param("pooled", str, "contributors", choices=("contributors", "all"),
+                    note="'contributors': the collection's own, as the paper; 'all': every run (irnb's what-if)",
+                    doc="runs pooled to depth d for E: contributors (the paper's pool-contributing systems) or all "
+                        "(irnb's what-if)")
 #: The assessment measure paired with a performance measure; its choices are the assessment
 #: families the measures declare (:meth:`Param.among`).
 ASSESSMENT_FAMILY = Param("assessment", str, None, choices=(), label="assessment (an assessment measure family)",

@@ -480,7 +480,8 @@ def test_a_family_entry_says_what_its_declaration_says(catalogue):
     section = generated[generated.index("### Scaled DCG@k (Ravana & Moffat 2010)"):]
     section = section[:section.index("\n### ")]
     assert "Declared in `irnb/measures/sdcg.py`." in section
-    assert "**`SDCG@k`** (family `SDCG`): scaled DCG@k: binary-gain DCG@k over the DCG@k" in section
+    assert ("**`SDCG@k`** (family `SDCG`): scaled DCG@k: binary-gain DCG@k (discount 1/log2(rank+1), irnb's "
+            "choice) over the DCG@k") in section
     for line in ("- source: Ravana & Moffat 2010",
                  "- parameters: `k`, the measurement depth (required); `rel`, the relevance level (default 1)",
                  "- trec_eval name: none in trec_eval 10.0", "- unjudged documents: non-relevant (trec\\_eval)",

@@ -25,11 +25,13 @@ the ``budgets`` given. Every computation is the core's (:mod:`irnb.budgets`,
 Each reproduction's headline is the paper's text split into claims (:class:`irnb.papers.Claim`),
 each judged by a small rule with a margin named below (``WITHIN``, ``ORDER_MARGIN``, …), the
 same on every data set. Where the paper is silent, irnb's choice is printed as irnb's: the
-t-test is two-sided (:data:`SIDES`).
+t-test is two-sided (:data:`SIDES`), and every claim resting on significance is also judged
+under the one-sided reading.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import numpy as np
@@ -53,12 +55,15 @@ RUN_SETS = ("contributing", "non-contributing")
 METHODS = ("X_S", "X_B", "X_I", "X_M", "interval")
 ALPHA = 0.01  # the paper's significance level
 
-#: What the seed text prints of Tables 2 and 3 (P@10, X_S, 46-non): pairs significant after
-#: 1,000 judgments, of all pairs.
+#: The paper's one example number (its Convergence paragraph, about Table 3): "with 1,000
+#: judgments performed, P@10 resulted in 713 system comparisons (of a total of 1,035 system
+#: pairs) being deemed significant at the 0.01 level" — on the 46-non pairs; 50 (7.0 %) of them
+#: not significant after 10,000, 60 (8.4 %) after 69,100. The text names no estimator; the
+#: paragraph goes on about X_S and X_B: irnb assumes X_S.
 PAPER_SEPARABLE = (713, 1035)
-# What the seed text prints of Table 3 (P@10, 46-non): 713 of 1,035 pairs significant after
-# 1,000 judgments; 50 (7.0 %) of them not significant after 10,000, 60 (8.4 %) after 69,100.
-# The text does not name the estimator; the paragraph goes on about X_S and X_B: X_S assumed.
+#: How the notes and claims name that example.
+PAPER_EXAMPLE = ("the paper's example, from its Table 3 paragraph: P@10, 713 of 1,035 = 68.9 %; estimator not named, "
+                 "irnb assumes X_S")
 _T3_COLUMNS = ["significant", "pairs", "recanted at medium (%)", "recanted at deep (%)"]
 _T3_RECANT = _T3_COLUMNS[2:]
 
@@ -70,6 +75,8 @@ _T3_RECANT = _T3_COLUMNS[2:]
 FIG1_SHARE_OF_AVERAGE = 0.5
 #: The background rate E the paper uses (its Figure 1 argues it is not an overestimate).
 PAPER_E = 0.01
+#: Fig. 1's "around 1 %": the mid-range system's rate within this factor of E = 0.01 (0.005–0.02).
+AROUND_FACTOR = 2.0
 #: Table 1: "within around 10 %" of the value at all judgments.
 WITHIN = 0.10
 #: "mostly", "for the most part": in more than this share of the cells.
@@ -85,8 +92,8 @@ RESIDUAL_ALPHA = 0.05
 #: Figure 2, Tables 2 and 3: one method separates more pairs than another when by at least
 #: this share of the pairs.
 ORDER_MARGIN = 0.02
-#: "relatively high rates of separability": at least this share of the pairs (the paper:
-#: P@10 with X_S, 713 of 1,035 = 68.9 % after 1,000 judgments).
+#: "relatively high rates of separability": at least this share of the pairs (the paper's
+#: example, :data:`PAPER_SEPARABLE`: P@10, 713 of 1,035 = 68.9 % after 1,000 judgments).
 HIGH_SEPARABILITY = 0.5
 #: Table 3: the paper's "less than 10 % recanting".
 RECANT_LIMIT = 10.0
@@ -169,10 +176,36 @@ def _recants_more(share: float, than: float) -> bool:
     return bool(share - than >= RECANT_MARGIN - 1e-12)
 
 
-#: Where the paper is silent: the side of its t-test (its §2 calls a one-tailed test
-#: appropriate only when one system is expected to be the better; its pairs have none).
-SIDES = ("paired t-test over topics, two-sided: irnb's choice (the paper does not say which sides; it calls a "
-         "one-tailed test appropriate only when one system is expected to be the better)")
+#: The sides of the t-test: the paper does not say which its experiments used. Its §2: "When there
+#: is a pre-conceived notion as to which system is being tested for superiority (because, for
+#: example, it has the higher mean score across the set of observations) a one-tailed test is
+#: appropriate" — by that example every pair qualifies. irnb's choice is the two-sided test, the
+#: more conservative; a one-tailed test in the direction of the higher mean has half the two-sided
+#: p (the t distribution is symmetric; so has the pessimistic test, in the direction its margin
+#: favours), so the one-sided reading is the two-sided p-values against 2·ALPHA. Every claim
+#: that rests on significance is judged under both readings (:func:`_under_both_sides`).
+SIDES = ("paired t-test over topics, two-sided: irnb's choice (the paper does not say which sides its experiments "
+         "used; by its §2 example, a one-tailed test when one system has the higher mean, every pair qualifies for "
+         f"a one-tailed test; two-sided is the more conservative: one-sided p < {ALPHA} is two-sided p < "
+         f"{2 * ALPHA:g}, and every claim is judged under both readings)")
+#: The two readings of the sides, each as the level the two-sided p-values are compared with.
+SIDE_READINGS = {"two-sided": ALPHA, "one-sided": 2 * ALPHA}
+
+
+def _under_both_sides(claims_at) -> tuple[list[Claim], list[Claim]]:
+    """(claims, one-sided claims): ``claims_at(alpha)`` gives the claims with significance at
+    ``alpha``; each claim is the two-sided one, holding under both readings as it holds at each
+    (``Claim.readings``: "depends on the reading" when they disagree)."""
+    by = {name: claims_at(alpha) for name, alpha in SIDE_READINGS.items()}
+    claims = [dataclasses.replace(two, readings={"two-sided": two.holds, "one-sided": one.holds})
+              for two, one in zip(by["two-sided"], by["one-sided"], strict=True)]
+    return claims, by["one-sided"]
+
+
+def _one_sided_text(one_sided: list[Claim]) -> str:
+    """The notes' sentence on the one-sided reading: each claim's numbers and outcome under it."""
+    return (f" Under the one-sided reading (two-sided p < {2 * ALPHA:g}): "
+            + "; ".join(f"claim {i}: {c.irnb} ({c.outcome})" for i, c in enumerate(one_sided, 1)) + ".")
 
 
 def _budgets(source: Source, budgets, id: str) -> tuple[int, int, int]:
@@ -222,7 +255,7 @@ _FIG1_COLUMNS = ["judged", "relevant", "fraction", "fitted", "in_fit", "E", "tru
 
 
 def _fit_at(exp, pooled: list, depth: int, degree: int):
-    """(fit, degree used, true rate or None) for the depth-``depth`` pool of the runs ``pooled``."""
+    """(fit, degree used, true rate or None, pool) for the depth-``depth`` pool of the runs ``pooled``."""
     pool = depth_pool(exp, depth=depth, runs=pooled)
     used = degree
     while True:  # few contributing runs give few distinct counts: lower the degree, and say so
@@ -239,44 +272,73 @@ def _fit_at(exp, pooled: list, depth: int, degree: int):
             true = true_background_rate(exp, measurement_depth=2 * depth, pool=pool)
         except NoUnjudgedPosition:  # nothing unjudged in the runs' top 2d that the truth judges
             true = None
-    return fit, used, true
+    return fit, used, true, pool
+
+
+def _mid_range_run(exp, pooled: list) -> tuple[str | None, str]:
+    """(run, the rule in words) for Fig. 1's "a retrieval system of quality comparable to a
+    mid-range TREC one": among the runs not pooled (a pooled run's top d is all judged), the
+    one whose mean AP over the data's qrels is closest to the median of every run's mean AP
+    (ties: the first in run order); None when every run is pooled."""
+    from ..metrics import evaluate
+
+    outside = [r for r in exp.run_names if r not in set(pooled)]
+    rule = "the unpooled run whose mean AP over the data's qrels is closest to the median of every run's mean AP"
+    if not outside:
+        return None, rule
+    ap = evaluate(exp, ["AP"]).means()["AP"]
+    gap = (ap[outside] - float(ap.median())).abs()
+    return str(gap.index[int(np.argmin(gap.to_numpy()))]), rule
+
+
+def _mid_range_rate(exp, pool, run: str | None, depth: int) -> float | None:
+    """The true rate of relevance among the unjudged documents of ``run``'s top ``depth`` (None
+    without truth, without such a run, or with nothing unjudged there that the truth judges)."""
+    if exp.truth is None or run is None:
+        return None
+    try:
+        return true_background_rate(exp, measurement_depth=depth, pool=pool, runs=[run])
+    except NoUnjudgedPosition:
+        return None
+
+
+def _reads(fit) -> str:
+    """The fit read at zero runs, saying so when it is below zero (generated from the fit)."""
+    return f"{fit.intercept:.3f}" + (" (below zero)" if fit.intercept < 0 else "")
 
 
 @register("ravana2010-fig1", "Fraction of judged documents relevant by number of pooling runs; E from a cubic fit",
           f"{PAPER}, Figure 1")
 def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, pooled: str = POOLED_RUNS.default):
     """``depths``: the pool depths d (default 10 and the paper's 100); for each, the depth-d
-    pool of the runs ``pooled``: ``"contributors"``, the collection's own contributing runs,
-    as the paper (59 of TREC-9's 105 runs); ``"all"``, every run — on the simulator, whose
-    12 contributing runs (one per group) are too few for the cubic at d = 10 (see
-    :func:`irnb.background_rate_by_contributors`), the stand-in for the paper's many
-    contributors, judged from the complete truth; on other data the pool still judges only
-    what the qrels hold; ``"auto"`` (the default): ``"all"`` on a simulated collection (a
-    :class:`irnb.datasets.Collection`, such as the embedded default), ``"contributors"``
-    elsewhere (an Experiment, even a simulated one's). With every run pooled the simulator's
-    estimate lands within a factor of 2 of the truth at d = 10 and at the paper's d = 100 on
-    seed 0 and the held-out seeds 10–14; its 12 contributors do not
-    (benchmarks/RESULTS_background_rate.md). Then the fraction of its judged documents that are
-    relevant by the number of those runs with them in their top d, the fitted polynomial, E read
-    at zero runs and, where the data has truth, the true rate E stands for
-    (:func:`irnb.intervals.true_background_rate` over the runs' top 2d). ``.table``: one row
-    per (pool depth, number of runs); ``E`` and ``true_rate`` are the depth's own (the same
-    on each of its rows); ``.details["estimates"]``: one row per pool depth."""
+    pool of the runs ``pooled``: ``"contributors"`` (the default), the collection's own
+    contributing runs, as the paper counts "the pool-contributing systems" (59 of TREC-9's 105
+    runs; every run when the data marks none); ``"all"``, every run, irnb's what-if — on a
+    simulated collection that pool is judged from the complete truth, as a real pool of every
+    run would be; on other data it judges only what the qrels hold. Then the fraction of its
+    judged documents that are relevant by the number of those runs with them in their top d,
+    the fitted polynomial, E read at zero runs and, where the data has truth, the true rate E
+    stands for (:func:`irnb.intervals.true_background_rate` over the runs' top 2d); the notes
+    give the other pooling's readings too. ``.table``: one row per (pool depth, number of
+    runs); ``E`` and ``true_rate`` are the depth's own (the same on each of its rows);
+    ``.details["estimates"]``: one row per pool depth."""
     id = "ravana2010-fig1"
     exp = source.experiment
     st = setting(source, None, id)
     wanted = POOL_DEPTH.increasing(depths, id, name="depths", noun="pool depths")
     deg = DEGREE.validate(degree, id)
     which = POOLED_RUNS.validate(pooled, id)
-    if which == "auto":
-        which = "all" if source.collection is not None else "contributors"
-    runs = list(exp.run_names) if which == "all" else list(st.contributors)
-    judged_by = exp
-    if which == "all" and source.collection is not None:  # the simulator knows every grade: a real pool of all runs
-        judged_by = source.collection.complete_experiment
-    fits, used, truths = {}, {}, {}
+
+    def pooling(how):  # (runs pooled, the experiment that judges their pool)
+        if how == "all":
+            return list(exp.run_names), (source.collection.complete_experiment if source.collection is not None
+                                         else exp)
+        return list(st.contributors), exp
+
+    runs, judged_by = pooling(which)
+    fits, used, truths, pools = {}, {}, {}, {}
     for d in wanted:
-        fits[d], used[d], truths[d] = _fit_at(judged_by, runs, d, deg)
+        fits[d], used[d], truths[d], pools[d] = _fit_at(judged_by, runs, d, deg)
     parts = []
     for d in wanted:
         part = fits[d].to_frame().set_index("num_runs")
@@ -294,41 +356,44 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, po
                           "in_fit": [True], "E": [np.nan], "true_rate": [np.nan]},
                          index=pd.MultiIndex.from_tuples([(100, 55)], names=["pool_depth", "num_runs"]))
     main = 100 if 100 in wanted else wanted[-1]  # the paper's depth, or the deepest asked for
-    pooled_label = (f"all {len(runs)} runs (a stand-in for the paper's {PAPER_RUNS['contributing']} contributing "
-                    f"systems: with this "
-                    f"collection's {len(st.contributors)} the cubic reads below zero at a shallow d, as on real data)"
-                    if which == "all" else f"the {len(runs)} contributing runs, as the paper")
+    pooled_label = (f"all {len(runs)} runs (pooled='all': irnb's what-if; the paper counts the pool-contributing "
+                    "systems)" if which == "all" else f"the {len(runs)} contributing runs, as the paper")
     notes = [f"Setting: {source.label}, {len(st.contributors)} contributing runs; {'; '.join(st.notes)}; "
              f"E is read from the depth-d pool of {pooled_label}, counting those runs, at d = "
              f"{' and '.join(map(str, wanted))}. The paper: TREC-9 Web Track, "
              f"{PAPER_RUNS['contributing']} contributing runs, d = 100. "
              "With few pooled runs the cubic often reads below zero at small d: on TREC-COVID round 1, 12 of its "
              "56 contributors pooled to depth 10 read below zero in most random draws "
-             "(irnb.background_rate_by_contributors)."]
+             "(irnb.background_rate_by_contributors; tests/test_background_rate.py counts them)."]
     if judged_by is not exp:
         notes.append("The simulator knows every grade, so the depth-d pool of all runs is judged from its complete "
                      "truth, as a real pool of every run would be (its official qrels judge only the "
                      f"{len(st.contributors)} contributors' top {st.depth}).")
+    other = "contributors" if which == "all" else "all"
+    other_runs, other_judge = pooling(other)
+    if other_runs != runs or other_judge is not judged_by:
         readings = []
         for d in wanted:
             try:
-                fit, used_own, true = _fit_at(exp, list(st.contributors), d, deg)
+                fit, used_other, true, _ = _fit_at(other_judge, other_runs, d, deg)
             except TooFewCounts:
                 readings.append(f"no fit at d = {d} (too few distinct counts)")
                 continue
-            readings.append(f"{fit.intercept:.3f} at d = {d}" + (f" (degree {used_own})" if used_own != deg else "")
+            readings.append(f"{_reads(fit)} at d = {d}" + (f" (degree {used_other})" if used_other != deg else "")
                             + (f", true {true:.3f}" if true is not None else ""))
-        notes.append(f"With the collection's own {len(st.contributors)} contributing runs pooled instead "
-                     f"(pooled='contributors'), the fit reads {'; '.join(readings)}.")
-    elif which == "all" and len(runs) > len(st.contributors):
+        whom = (f"the collection's own {len(other_runs)} contributing runs" if other == "contributors" else
+                f"every one of the {len(other_runs)} runs"
+                + (" (judged from the complete truth)" if other_judge is not exp else ""))
+        notes.append(f"With {whom} pooled instead (pooled='{other}'), the fit reads {'; '.join(readings)}.")
+    if which == "all" and judged_by is exp and len(runs) > len(st.contributors):
         notes.append(f"The pool judges only what the qrels hold (built from the {len(st.contributors)} contributing "
                      "runs' pool): a document of another run's top d that the qrels do not hold stays unjudged and out "
                      "of the counts.")
     deeper = [d for d in wanted if d > st.depth] if judged_by is exp else []
     if deeper:
-        pools = " and ".join(f"depth-{d}" for d in deeper)
+        pools_text = " and ".join(f"depth-{d}" for d in deeper)
         several = len(deeper) > 1
-        notes.append(f"The qrels come from a pool of depth {st.depth}: the {pools} pool{'s' if several else ''} "
+        notes.append(f"The qrels come from a pool of depth {st.depth}: the {pools_text} pool{'s' if several else ''} "
                      f"here judge{'' if several else 's'} only what the qrels judge (the documents of the "
                      "pooled runs' top d that the qrels hold).")
     for d in wanted:
@@ -354,35 +419,59 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, po
                  "fraction." if small else
                  f"Unlike the paper, at d = {main} the rate read at zero runs is not a small positive number well "
                  "below the average fraction.")
+    mid, mid_rule = _mid_range_run(judged_by, runs)
+    mid_rate = _mid_range_rate(judged_by, pools[main], mid, main)
+    if mid is not None:
+        notes.append(f"The mid-range system of the paper's \"around 1 %\" remark is {mid} ({mid_rule})"
+                     + (f": {mid_rate:.3f} of the unjudged documents in its top {main} are relevant in the truth."
+                        if mid_rate is not None else "."))
     notes.append("The paper prints one bar's numbers (d = 100, 55 runs: 7 documents, 5 relevant): that is .paper; "
                  "the figure draws, per pool depth, the fraction per number of runs with the fitted curve, E and, "
                  "where the data has truth, the true rate.")
     others = ", ".join(f"{fits[d].intercept:.3f} at d = {d}" for d in wanted if d != main)
     true = truths[main]
+    if mid_rate is not None:
+        mid_reason = ""
+    elif mid is None:
+        mid_reason = f"every run is pooled: no run's top {main} has an unjudged document"
+    elif judged_by.truth is None:
+        mid_reason = f"{source.label} has no complete truth"
+    else:
+        mid_reason = f"nothing in {mid}'s top {main} is unjudged and judged by the truth"
+    low, high = PAPER_E / AROUND_FACTOR, PAPER_E * AROUND_FACTOR
     claims = [
         Claim("the cubic fit crosses zero runs at 0.043, well below the average fraction across the graph (0.202)",
               f"{f.intercept:.3f} at d = {main}" + (f" ({others})" if others else "")
               + f"; average fraction {average:.3f}",
               f"the fit at zero runs is positive and at most {FIG1_SHARE_OF_AVERAGE:.0%} of the average fraction "
               f"across the graph, at d = {main}", small),
-        Claim("E = 0.01 is not an overestimate: the fit reads 0.043 and the qrels' overall fraction relevant is 0.038",
+        Claim("based on these values (the fit reads 0.043, the qrels' overall fraction relevant is 0.038), E = 0.01 "
+              "is not an overestimate",
               f"fit {f.intercept:.3f}, overall {f.overall:.3f}",
               f"both the fit at zero runs and the overall fraction relevant are at least E = {PAPER_E:g}, at "
               f"d = {main}",
               _not_an_overestimate(min(f.intercept, f.overall))),
-        Claim("of the unjudged documents in a mid-range system's top 100, around 1 % are relevant (E = 0.01 not an "
-              "overestimate)", "unknown" if true is None else f"{true:.3f} over the runs' top {2 * main}",
-              f"the true rate of relevance among unjudged documents in the runs' top 2d (complete truth) is at least "
-              f"E = {PAPER_E:g}, at d = {main}",
+        Claim("E = 0.01 is not an overestimate of the rate of relevance among unjudged documents",
+              "unknown" if true is None else f"{true:.3f} over the runs' top {2 * main}",
+              f"irnb's operationalisation: the true rate of relevance among the unjudged documents in the runs' top "
+              f"2d (complete truth) is at least E = {PAPER_E:g}, at d = {main}",
               None if true is None else _not_an_overestimate(true),
               reason="" if true is not None else f"{source.label} has no complete truth (or nothing in the runs' top "
                                                  f"{2 * main} is unjudged and judged by it)"),
+        Claim("of the unjudged documents in the top 100 of a system comparable to a mid-range TREC one, around 1 % "
+              "are relevant",
+              "unknown" if mid_rate is None else f"{mid_rate:.3f} in {mid}'s top {main}",
+              f"the mid-range system ({mid_rule}): the true rate of relevance among the unjudged documents in its top "
+              f"{main} (complete truth) is within a factor {AROUND_FACTOR:g} of {PAPER_E:g} ({low:g}–{high:g})",
+              None if mid_rate is None else within_factor(mid_rate, PAPER_E, factor=AROUND_FACTOR),
+              reason=mid_reason),
     ]
     return make(id=id, title="Estimating the background rate E", source=f"{PAPER}, Figure 1", table=table,
                 paper=paper, notes=" ".join(notes), data=source.label,
                 draw=partial(figures.background_rate_fits, fits=fits, truths=truths), details={"estimates": estimates},
                 headline=Headline("a cubic fit read at zero runs gives 0.043 (average fraction 0.202, qrels 0.038): "
-                                  "E = 0.01 is not an overestimate", claims))
+                                  "E = 0.01 is not an overestimate; of a mid-range system's unjudged top-100 "
+                                  "documents around 1 % are relevant", claims))
 
 
 # ---------------------------------------------------------------------------- Table 1
@@ -409,9 +498,19 @@ def _scores_by_budget(source: Source, st, sets: dict, bud, *, seed: int,
     return table, per_run
 
 
+#: Table 1's "the final scores" / "the at-69,100 values" (of X_I, X_M): irnb reads them as B with
+#: every judgment (the scores a full evaluation reports); the other reading is the same estimator's
+#: value at all judgments (the table's own 69,100 column). Claims (c) and (d) are judged under both.
+FINAL_READINGS = ("final = B at all judgments", "final = the estimator at all judgments")
+
+
 def _table1_notes(source: Source, st, sets: dict, bud, background_rate: float) -> str:
     notes = [_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
                                              f"E = {background_rate}, λ = 1 − Δ")]
+    notes.append("The final scores that X_I and X_M are compared with (the paper: \"the final scores\", \"the "
+                 "at-69,100 values\") are irnb's reading: B with every judgment, the score a full evaluation "
+                 "reports; the other reading, the estimator's own value at all judgments (the table's 69,100 column), "
+                 "is judged too, and a claim the two readings split says \"depends on the reading\".")
     notes.append("The seed text lacks the table's numbers (.paper is None). Its remark that X_S = B never decreases "
                  "as judgments are added is no claim to test: the budgets are prefixes of one judgment order, and "
                  "a judgment can only turn an unjudged document (counted non-relevant) into a relevant one.")
@@ -482,25 +581,35 @@ def _table1_claims(table: pd.DataFrame, per_run: dict, sets: dict) -> list:
         claims.append(Claim("on the 46-non runs the residuals are for the most part comparable to B (T ≈ 2B)",
                             "no non-contributing runs", "Δ against B of the non-contributing runs", None,
                             reason="the data has fewer than two non-contributing runs"))
-    final = lvl(B, "deep")
+    final = lvl(B, "deep").to_numpy()
     # a cell with nothing unjudged at its budget (mean Δ = 0) has X_I = X_M = B by definition: no estimate to test
     open_ = {level: lvl(D, level).to_numpy() > 0 for level in ("shallow", "medium")}
     est = {(part, level): lvl(table.loc[part], level).to_numpy() for part in ("(c) X_I", "(d) X_M")
            for level in ("shallow", "medium")}
-    ratio = {key: v / np.where(final.to_numpy() > 0, final.to_numpy(), np.nan) for key, v in est.items()}
+
+    def judged(part, levels, test, final_values):
+        """(each open cell holds, estimate / final) against ``final_values``."""
+        ok = np.concatenate([test(est[(part, lv)], final_values)[open_[lv]] for lv in levels])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.concatenate([(est[(part, lv)] / np.where(final_values > 0, final_values, np.nan))[open_[lv]]
+                                for lv in levels])
+        return ok, r
 
     def claim(paper, part, levels, test, words):
-        ok = np.concatenate([test(est[(part, lv)], final.to_numpy())[open_[lv]] for lv in levels])
-        r = np.concatenate([ratio[(part, lv)][open_[lv]] for lv in levels])
+        name = part.split()[1]
+        ok, r = judged(part, levels, test, final)
+        own_ok, own_r = judged(part, levels, test, lvl(table.loc[part], "deep").to_numpy())
         skipped = sum(int((~open_[lv]).sum()) for lv in levels)
         if not ok.size:
             return Claim(paper, "nothing unjudged", words, None,
                          reason="no cell has an unjudged document at the budget")
         side = "above" if test is _above else "below"
-        return Claim(paper, f"{part.split()[1]} / final B {np.nanmin(r):.2f}–{np.nanmax(r):.2f}; {side} in "
-                            f"{int(ok.sum())} of {ok.size} cells"
-                            + (f" ({skipped} with nothing unjudged left out)" if skipped else ""),
-                     words, bool(ok.all()))
+        text = (f"{name} / final B {np.nanmin(r):.2f}–{np.nanmax(r):.2f}; {side} in {int(ok.sum())} of {ok.size} cells"
+                + (f" ({skipped} with nothing unjudged left out)" if skipped else "")
+                + f"; against {name} at all judgments {side} in {int(own_ok.sum())} of {own_ok.size}")
+        return Claim(paper, text, words + " (B at all judgments: irnb's reading of the final score; also judged "
+                                          f"against {name}'s own value at all judgments)", bool(ok.all()),
+                     readings={FINAL_READINGS[0]: bool(ok.all()), FINAL_READINGS[1]: bool(own_ok.all())})
 
     every = "in every cell (measure × run set) with an unjudged document at that budget"
     claims.append(claim("X_I after 1,000 and 10,000 judgments uniformly overestimates the final scores", "(c) X_I",
@@ -522,7 +631,7 @@ def _separability(source: Source, budgets, *, seed, background_rate, id: str):
     if not sets:
         raise ReproductionNeeds(f"{id} needs at least two runs in a run set; {source.label} has none")
     tests = _tests(source, st, budgets, seed=seed, background_rate=background_rate)
-    return st, sets, tests, tests.separability(alpha=ALPHA)
+    return st, sets, tests
 
 
 def _mean_separability(frame: pd.DataFrame, first: int) -> pd.DataFrame:
@@ -561,22 +670,33 @@ def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_r
     the default when there are such runs) or "contributing"."""
     id = "ravana2010-fig2"
     budgets, paper_budgets = _fig2_budgets(source, budgets, id)
-    st, sets, tests, frame = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
+    st, sets, tests = _separability(source, budgets, seed=seed, background_rate=background_rate, id=id)
     run_set = RUN_SET.among(sets).validate(run_set or _main_set(sets), id)
-    sub = frame[frame["run_set"] == run_set]
-    table = sub.pivot_table(index="budget", columns=["measure", "estimator"], values="fraction", sort=False)
-    table = table.reindex(columns=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]))
-    table.index.name = "judgments"
     later = [b for b in budgets if b >= paper_budgets[0]]
     shallow = later[0] if later else budgets[-1]  # the paper's shallow budget, or the nearest one above it
-    mean = _mean_separability(sub, shallow)
+
+    def at(alpha):  # (the run set's rows, the figure's table, the mean separability from the shallow budget on)
+        frame = tests.separability(alpha=alpha)
+        sub = frame[frame["run_set"] == run_set]
+        table = sub.pivot_table(index="budget", columns=["measure", "estimator"], values="fraction", sort=False)
+        table = table.reindex(columns=pd.MultiIndex.from_product([MEASURES, METHODS], names=["measure", "method"]))
+        table.index.name = "judgments"
+        return sub, table, _mean_separability(sub, shallow)
+
+    sub, table, mean = at(ALPHA)
+
+    def claims_at(alpha):
+        _, table_, mean_ = at(alpha)
+        return _fig2_claims(table_.loc[shallow], mean_, shallow)
+
+    claims, one_sided = _under_both_sides(claims_at)
     notes = _fig2_notes(source, st, sets, background_rate, run_set=run_set, pairs=int(sub["pairs"].max()),
-                        shallow=shallow, paper_shallow=paper_budgets[0], mean=mean)
+                        shallow=shallow, paper_shallow=paper_budgets[0], mean=mean) + _one_sided_text(one_sided)
     return make(id=id, title="Separability against judgments", source=f"{PAPER}, Figure 2", table=table,
                 paper=None, notes=notes, data=source.label,
                 draw=partial(figures.separability_curves, methods=METHODS, alpha=ALPHA),
                 headline=Headline("X_S and X_B separate most pairs even at 1,000 judgments, then X_M; the interval "
-                                  "method least", _fig2_claims(table.loc[shallow], mean, shallow)))
+                                  "method least", claims))
 
 
 def _fig2_budgets(source: Source, budgets, id: str) -> tuple[tuple[int, ...], tuple[int, int, int]]:
@@ -596,7 +716,7 @@ def _fig2_claims(at: pd.Series, mean: pd.DataFrame, shallow: int) -> list[Claim]
     method)) and the mean separability from it on (rows: measure; columns: method)."""
     high = {m: (at[(m, "X_S")], at[(m, "X_B")]) for m in MEASURES}
     return [Claim("except for the interval method, as few as 1,000 judgments give relatively high separability "
-                  "(P@10 with X_S: 68.9 % of the pairs)",
+                  f"({PAPER_EXAMPLE})",
                   f"at {shallow:,}: " + ", ".join(f"{m} X_S {a:.2f} X_B {b:.2f}" for m, (a, b) in high.items()),
                   f"X_S and X_B each separate at least {HIGH_SEPARABILITY:.0%} of the pairs at the shallow budget, "
                   "on every measure", all(_high_separability(min(v)) for v in high.values())),
@@ -626,7 +746,9 @@ def _separability_table(frame: pd.DataFrame, bud, sets: dict) -> pd.DataFrame:
 
 
 def _paper_table2(index: pd.Index) -> pd.DataFrame:
-    """The one cell of Table 2 the seed text gives (P@10, X_S, 46-non, 1,000 judgments)."""
+    """The paper's example (:data:`PAPER_SEPARABLE`, from its Table 3 paragraph: P@10, 46-non,
+    1,000 judgments; estimator not named) in the cell irnb assumes it belongs to (X_S); NaN
+    elsewhere: the seed text prints none of Table 2's cells."""
     paper = pd.DataFrame(np.nan, index=index,
                          columns=pd.MultiIndex.from_product([list(RUN_SETS), LEVELS], names=["runs", "judgments"]))
     paper.loc[("P@10", "X_S"), ("non-contributing", "shallow")] = PAPER_SEPARABLE[0] / PAPER_SEPARABLE[1]
@@ -641,7 +763,7 @@ def _table2_claims(table: pd.DataFrame, main: str, bud) -> list[Claim]:
     gap = pd.DataFrame({m: [cells.loc[(m, ["X_S", "X_B", "X_M"]), level].min() - cells.loc[(m, "X_I"), level]
                             for level in LEVELS] for m in MEASURES}, index=list(LEVELS)).T
     return [
-        Claim("P@10 with X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments",
+        Claim(f"P@10 separates many pairs after 1,000 judgments ({PAPER_EXAMPLE})",
               f"{shallow:.1%} after {bud[0]:,}",
               f"P@10 with X_S separates at least {HIGH_SEPARABILITY:.0%} of the {main} pairs at the shallow budget",
               _high_separability(shallow)),
@@ -660,9 +782,8 @@ def _table2_notes(source: Source, st, sets: dict, bud, background_rate: float, t
     return (_setting_text(source, st, sets, f"; {_budget_text(bud, source.experiment.judgments.num_judgments)}; "
                                             f"p < {ALPHA}, {SIDES}; E = {background_rate}")
             + f" Separability of the {main} runs, mean over the three budgets, highest first: {_order_text(mean)}. "
-            + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget (the paper: {significant:,} "
-              f"of {pairs:,} = {100 * significant / pairs:.1f} %, the only cell of Table 2 the seed text gives, from "
-              f"its Table 3 paragraph).")
+            + f"P@10 with X_S separates {shallow:.1%} of the pairs at the shallow budget ({PAPER_EXAMPLE}; "
+              "the seed text prints none of Table 2's cells).")
 
 
 @register("ravana2010-table2", "Separability at 1,000, 10,000 and all judgments, per estimator",
@@ -670,16 +791,20 @@ def _table2_notes(source: Source, st, sets: dict, bud, background_rate: float, t
 def table2(source: Source, *, budgets=None, seed: int = SEED.default, background_rate: float = BACKGROUND_RATE.default):
     id = "ravana2010-table2"
     bud = _budgets(source, budgets, id)
-    st, sets, tests, frame = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+    st, sets, tests = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
+    frame = tests.separability(alpha=ALPHA)
     table = _separability_table(frame, bud, sets)
     main = _main_set(sets)
     mean = _mean_separability(frame[frame["run_set"] == main], bud[0])
+    claims, one_sided = _under_both_sides(
+        lambda alpha: _table2_claims(_separability_table(tests.separability(alpha=alpha), bud, sets), main, bud))
     return make(id=id, title="Separability by judgments", source=f"{PAPER}, Table 2", table=table,
                 paper=_paper_table2(table.index),
-                notes=_table2_notes(source, st, sets, bud, background_rate, table, mean, main), data=source.label,
-                headline=Headline("P@10, X_S: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments; X_I "
-                                  "consistently less useful than the other point estimators",
-                                  _table2_claims(table, main, bud)))
+                notes=_table2_notes(source, st, sets, bud, background_rate, table, mean, main)
+                + _one_sided_text(one_sided), data=source.label,
+                headline=Headline("P@10: 713 of 1,035 pairs (68.9 %) separable after 1,000 judgments (estimator not "
+                                  "named; X_S assumed); X_I consistently less useful than the other point estimators",
+                                  claims))
 
 
 # ---------------------------------------------------------------------------- Table 3
@@ -697,19 +822,21 @@ def table3(source: Source, *, budgets=None, seed: int = SEED.default, background
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
     pairs = len(sets[run_set]) * (len(sets[run_set]) - 1) // 2
     table = _recanting_table(tests, bud, run_set, pairs)
+    claims, one_sided = _under_both_sides(
+        lambda alpha: _table3_claims(_recanting_table(tests, bud, run_set, pairs, alpha=alpha), _T3_RECANT, pairs))
     return make(id=id, title="Recanting", source=f"{PAPER}, Table 3", table=table, paper=_paper_table3(table.index),
-                notes=_table3_notes(source, st, sets, bud, background_rate, table, run_set, pairs),
-                data=source.label,
-                headline=Headline("X_S and X_B recant under 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100); X_I "
-                                  "recants more, though it awards fewer significant pairs at shallow budgets",
-                                  _table3_claims(table, _T3_RECANT, pairs)))
+                notes=_table3_notes(source, st, sets, bud, background_rate, table, run_set, pairs)
+                + _one_sided_text(one_sided), data=source.label,
+                headline=Headline("X_S and X_B recant under 10 % (P@10: 7.0 % by 10,000, 8.4 % by 69,100; estimator "
+                                  "not named, X_S assumed); X_I recants more, though it awards fewer significant pairs "
+                                  "at shallow budgets", claims))
 
 
-def _recanting_table(tests, bud, run_set: str, pairs: int) -> pd.DataFrame:
+def _recanting_table(tests, bud, run_set: str, pairs: int, *, alpha: float = ALPHA) -> pd.DataFrame:
     """Table 3: rows (measure, method, first budget level), columns :data:`_T3_COLUMNS`: the
-    pairs of ``run_set`` significant at the level, and the share of them that recant at
-    each later level."""
-    rec = tests.recanting(alpha=ALPHA)
+    pairs of ``run_set`` significant (p < ``alpha``) at the level, and the share of them that
+    recant at each later level."""
+    rec = tests.recanting(alpha=alpha)
     rec = rec[rec["run_set"] == run_set]
     level = dict(zip(bud, LEVELS, strict=True))
     index = pd.MultiIndex.from_product([MEASURES, METHODS, LEVELS[:2]], names=["measure", "method", "judgments"])
@@ -728,7 +855,7 @@ def _recanting_table(tests, bud, run_set: str, pairs: int) -> pd.DataFrame:
 
 
 def _paper_table3(index: pd.Index) -> pd.DataFrame:
-    """What the seed text prints of Table 3: P@10's row (X_S assumed), NaN elsewhere."""
+    """What the seed text prints of Table 3: P@10's row (estimator not named; X_S assumed), NaN elsewhere."""
     paper = pd.DataFrame(np.nan, index=index, columns=_T3_COLUMNS)
     paper.loc[("P@10", "X_S", "shallow")] = [*PAPER_SEPARABLE, 7.0, 8.4]
     return paper
@@ -753,7 +880,8 @@ def _table3_claims(table: pd.DataFrame, recant: list, pairs: int) -> list:
     xi = shallow.loc[(slice(None), "X_I"), recant].to_numpy().ravel()
     sb, xi = sb[~np.isnan(sb)], xi[~np.isnan(xi)]
     p10 = shallow.loc[("P@10", "X_S"), recant]
-    claims = [Claim("X_S and X_B recant less than 10 % (P@10 X_S: 7.0 % by 10,000, 8.4 % by 69,100 judgments)",
+    claims = [Claim("X_S and X_B recant less than 10 % (P@10: 7.0 % by 10,000, 8.4 % by 69,100 judgments; estimator "
+                    "not named, X_S assumed)",
                     f"at most {sb.max():.1f} %; P@10 X_S {p10.iloc[0]:.1f} % / {p10.iloc[1]:.1f} %" if sb.size else
                     "no pair significant at the shallow budget",
                     f"every X_S and X_B share of the shallow budget's significant pairs that recants at the medium or "

@@ -12,13 +12,19 @@ thesis-fig7.2   per topic: the new system's unjudged documents, its original P@2
 ==============  =============================================================================
 
 The chapter's systems (bag-of-concepts lvl0 and the GIN lvl1, on 85 TREC MedTrack
-queries) did not contribute to the pool. Here the pair is a fixed draw among runs that did
-not contribute (see :func:`_example_pair`), which looks at neither unjudged documents nor
-scores, so that the chapter's findings are tested, not built in; ``run_a=``/``run_b=`` pick
-others.
+queries) did not contribute to the pool; lvl1 is the new semantic system, lvl0 the
+baseline. Here the pair is a fixed draw among runs that did not contribute (see
+:func:`_example_pair`), which looks at neither unjudged documents nor scores, so that the
+chapter's findings are tested, not built in. Where the data marks run kinds (the simulator),
+the roles follow the chapter's design: lvl1 is a run of the kind that stands in for the
+semantic system (:data:`NEW_KIND`), lvl0 a run of another kind; where it does not, the roles
+are the draw's, and the notes say how claim 1 fares with them swapped. ``run_a=``/``run_b=``
+pick others.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -114,36 +120,98 @@ def _pool(source: Source, pool_depth):
     return pool.judged, f"a {pool.description}"
 
 
-def _example_pair(names, groups, contributors, *, seed: int = EXAMPLE_SEED, run_a=None, run_b=None
-                  ) -> tuple[str, str, str]:
-    """(lvl0, lvl1, the rule in words): a fixed draw that looks at no score and no judgment.
+#: The run kind that stands in for the chapter's semantic system (the GIN, lvl1), where the data
+#: marks run kinds: the simulator's "novel" runs weight a facet of relevance the pooled runs
+#: ignore, and its thesis setting pools none of them (irnb.datasets.settings.thesis).
+NEW_KIND = "novel"
+
+
+class Pair(NamedTuple):
+    """The example pair: lvl0 (the baseline), lvl1 (the new system), the rule in words, and
+    whether the roles come from the runs' kinds (False: from the order of a kind-free draw)."""
+
+    lvl0: str
+    lvl1: str
+    rule: str
+    by_kind: bool
+
+
+def _example_pair(names, groups, contributors, kinds=None, *, seed: int = EXAMPLE_SEED, run_a=None, run_b=None
+                  ) -> Pair:
+    """The example pair: a fixed draw that looks at no score and no judgment.
 
     Candidates: the runs that did not contribute to the pool (the chapter's two systems did
-    not), or every run when fewer than two did not. From ``default_rng(seed)``: one group among
-    those with two or more candidates (the chapter's systems come from one team), then two of
-    its candidates in drawn order, lvl0 first; with no such group, two of all candidates. A run
-    given as ``run_a``/``run_b`` stays; the other is drawn from its group's candidates if any.
+    not). Where ``kinds`` marks a run kind per run and some candidates are of :data:`NEW_KIND`
+    and some not, the roles follow the chapter's design: lvl1 (the new semantic system) is a
+    candidate of :data:`NEW_KIND`, lvl0 (the baseline) a candidate of another kind. From
+    ``default_rng(seed)``: one group among those holding both (the chapter's systems come from
+    one team), then lvl1 among its :data:`NEW_KIND` candidates and lvl0 among its others; with
+    no such group, each among all its candidates. Otherwise (no kinds, or no candidate of one
+    role) the kind-free draw: every run when fewer than two did not contribute; one group among
+    those with two or more candidates, then two of its candidates in drawn order, lvl0 first;
+    with no such group, two of all candidates. A run given as ``run_a``/``run_b`` stays; the
+    other is drawn, by the same rule, from its group's candidates where it has any.
 
     >>> _example_pair(["a", "b", "c", "d"], ["g", "g", "h", "h"], [True, False, False, False])[:2]
     ('c', 'd')
+    >>> _example_pair(["a", "b", "c", "d"], ["g", "g", "h", "h"], [True, False, False, False],
+    ...               ["popular", "popular", "novel", "popular"])[:2]
+    ('d', 'c')
     """
     names = list(names)
     group = dict(zip(names, groups, strict=True))
     outside = [n for n, c in zip(names, contributors, strict=True) if not c]
+    rng = np.random.default_rng(seed)
+    if run_a is not None and run_b is not None:
+        return Pair(run_a, run_b, "Runs given by the caller.", False)
+    if kinds is not None:
+        kind = dict(zip(names, kinds, strict=True))
+        new = [n for n in outside if kind[n] == NEW_KIND and n != run_a]
+        old = [n for n in outside if kind[n] != NEW_KIND and n != run_b]
+        if run_a is not None:
+            old = [run_a]
+        if run_b is not None:
+            new = [run_b]
+        if new and old:
+            return _pair_by_kind(new, old, group, rng, seed, given=run_a is not None or run_b is not None)
+    return _kind_free_pair(names, group, outside, rng, seed, run_a=run_a, run_b=run_b,
+                           marked=kinds is not None)
+
+
+def _pair_by_kind(new: list, old: list, group: dict, rng, seed: int, *, given: bool) -> Pair:
+    """lvl1 among ``new``, lvl0 among ``old``, from one group holding both where one does."""
+    both = [g for g in dict.fromkeys(group[n] for n in new) if any(group[n] == g for n in old)]
+    if both:
+        g = both[int(rng.integers(len(both)))]
+        new, old = [n for n in new if group[n] == g], [n for n in old if group[n] == g]
+    lvl1 = new[int(rng.integers(len(new)))]
+    lvl0 = old[int(rng.integers(len(old)))]
+    where = "of one group (the chapter's two systems come from one team)" if both else "(no group holds both)"
+    return Pair(lvl0, lvl1, (
+        f"{'The run not given is drawn by the roles of the chapter' if given else 'Roles as in the chapter'}: "
+        f"lvl1, the new system, is a run of kind '{NEW_KIND}' (the stand-in for the chapter's semantic system), "
+        f"lvl0, the baseline, a run of another kind, neither contributing to the pool, {where}; each a "
+        f"fixed draw (numpy default_rng({seed})) among its candidates, by kind, never by score or judgment, so the "
+        "chapter's findings are tested, not built in."), True)
+
+
+def _kind_free_pair(names: list, group: dict, outside: list, rng, seed: int, *, run_a, run_b, marked: bool) -> Pair:
+    """The draw that does not know which run is the new system: lvl0 is drawn first."""
     candidates = outside if len(outside) >= 2 else names
     among = ("the runs that did not contribute to the pool" if candidates is outside else
              "all runs (fewer than two did not contribute to the pool)")
-    rng = np.random.default_rng(seed)
-    if run_a is not None and run_b is not None:
-        return run_a, run_b, "Runs given by the caller."
+    roles = (f" No candidate pair has one run of kind '{NEW_KIND}' and one of another kind" if marked else
+             " The data marks no run kinds") + (
+        ", so which drawn run plays lvl1 (the chapter's new system) is the draw's: claim 1 (far more unjudged "
+        "documents in lvl1) depends on it.")
     given = run_a if run_a is not None else run_b
     if given is not None:
         others = [n for n in candidates if n != given] or [n for n in names if n != given]
         mates = [n for n in others if group[n] == group[given]] or others
         drawn = mates[int(rng.integers(len(mates)))]
         pair = (given, drawn) if run_a is not None else (drawn, given)
-        return (*pair, f"{'lvl1' if run_a is not None else 'lvl0'} drawn (numpy default_rng({seed})) from "
-                       f"{among}, in the given run's group where it has another.")
+        return Pair(*pair, f"{'lvl1' if run_a is not None else 'lvl0'} drawn (numpy default_rng({seed})) from "
+                           f"{among}, in the given run's group where it has another.", False)
     by_group: dict = {}
     for n in candidates:
         by_group.setdefault(group[n], []).append(n)
@@ -151,13 +219,23 @@ def _example_pair(names, groups, contributors, *, seed: int = EXAMPLE_SEED, run_
     pool = by_group[shared[int(rng.integers(len(shared)))]] if shared else candidates
     i, j = rng.choice(len(pool), size=2, replace=False)
     which = f"two runs of one group, among {among}" if shared else f"two of {among}"
-    return pool[int(i)], pool[int(j)], (f"lvl0 and lvl1 are a fixed draw (numpy default_rng({seed})) of {which}, "
-                                        "lvl0 first: the draw looks at no score and no judgment, so the chapter's "
-                                        "findings are tested, not built in.")
+    return Pair(pool[int(i)], pool[int(j)], (f"lvl0 and lvl1 are a fixed draw (numpy default_rng({seed})) of "
+                                             f"{which}, lvl0 first: the draw looks at no score and no judgment, so "
+                                             f"the chapter's findings are tested, not built in.{roles}"), False)
 
 
-def _choose_pair(source: Source, run_a, run_b) -> tuple[str, str, str]:
-    """:func:`_example_pair` on the source's runs, with run names checked."""
+def _kinds(source: Source) -> list | None:
+    """Each run's kind where the data marks kinds (a simulated collection's ``run_info``), else None."""
+    info = getattr(source.collection, "run_info", None)
+    if info is None or "kind" not in info:
+        return None
+    kind = dict(zip(info["run"], info["kind"], strict=True))
+    return [kind.get(r) for r in source.experiment.run_names]
+
+
+def _choose_pair(source: Source, run_a, run_b) -> Pair:
+    """:func:`_example_pair` on the source's runs (with their kinds where the data marks them),
+    with run names checked."""
     exp = source.experiment
     names = list(exp.run_names)
     for r in (run_a, run_b):
@@ -168,7 +246,7 @@ def _choose_pair(source: Source, run_a, run_b) -> tuple[str, str, str]:
             raise ValueError(f"unknown run {r!r}" + (f"; did you mean {', '.join(map(repr, close))}?" if close else ""))
     if run_a is not None and run_a == run_b:
         raise ValueError(f"run_a and run_b must differ, got {run_a!r} twice")
-    return _example_pair(names, exp.groups, exp.contributors, run_a=run_a, run_b=run_b)
+    return _example_pair(names, exp.groups, exp.contributors, _kinds(source), run_a=run_a, run_b=run_b)
 
 
 def _truly_relevant(source: Source, run: str, k: int, judged) -> tuple[int, int] | None:
@@ -196,7 +274,7 @@ def _fig71(source: Source, *, k: int = _K, pool_depth: int | None = None, run_a:
 
     k = _check_k(k)
     judged, pool_words = _pool(source, pool_depth)
-    a, b, rule = _choose_pair(source, run_a, run_b)
+    a, b, rule, by_kind = _choose_pair(source, run_a, run_b)
     table = unjudged_overlap(source.experiment, a, b, measurement_depth=k, pool=judged)
     shown = table[table["evaluated"]].drop(columns="evaluated")
     shown = shown.iloc[np.argsort(shown["unjudged_b"].to_numpy(), kind="stable")].set_index("topic")
@@ -230,6 +308,10 @@ def _fig71(source: Source, *, k: int = _K, pool_depth: int | None = None, run_a:
         notes.append(f"The truth is known here: {rel} of lvl1's {holes} unjudged documents in the top {k} are "
                      f"relevant ({rel / max(holes, 1):.0%}) — the chapter's open question.")
     far, small = _far_more(ub, ua), _small_overlap(ov, ua, ub)
+    if not by_kind and run_a is None and run_b is None:
+        swapped = _far_more(ua, ub)
+        notes.append(f"With the drawn runs' roles swapped (lvl1 = {a}), claim 1 "
+                     + ("cannot be tested" if swapped is None else "holds" if swapped else "fails") + ".")
     claims = [
         Claim("far more unjudged documents in lvl1's top 20 than in lvl0's",
               f"lvl1 {ub} ({ub / max(n, 1):.1f} per topic), lvl0 {ua} ({ua / max(n, 1):.1f})",
@@ -265,7 +347,7 @@ def _fig72(source: Source, *, k: int = _K, pool_depth: int | None = None, run: s
 
     k = _check_k(k)
     judged, pool_words = _pool(source, pool_depth)
-    _, b, rule = _choose_pair(source, None, run)
+    _, b, rule, _ = _choose_pair(source, None, run)
     if run is not None:
         rule = "lvl1 given by the caller."
     exp = source.experiment

@@ -87,6 +87,22 @@ def test_table3_claims_untested_when_nothing_is_significant():
     assert claims[0].reason == "no pair is significant with X_S or X_B at the shallow budget"
 
 
+def test_claims_under_both_sides_depend_on_the_reading_when_they_flip():
+    """A claim that holds at the one-sided level (two-sided p < 0.02) but not at the two-sided
+    one depends on the reading; one that holds (or fails) under both does not."""
+    def claims_at(alpha):
+        return [R.Claim("flips", f"alpha {alpha}", "separable", alpha > R.ALPHA),
+                R.Claim("steady", f"alpha {alpha}", "separable", True)]
+
+    (flips, steady), one_sided = R._under_both_sides(claims_at)
+    assert flips.depends and flips.outcome == "depends on the reading (two-sided: fails, one-sided: holds)"
+    assert flips.holds is False and flips.irnb == "alpha 0.01"  # irnb's reading, two-sided
+    assert not steady.depends and steady.outcome == "holds"
+    assert R.Headline("x", [flips, steady]).verdict == "depends on the reading"
+    assert R._one_sided_text(one_sided) == (" Under the one-sided reading (two-sided p < 0.02): claim 1: alpha 0.02 "
+                                            "(holds); claim 2: alpha 0.02 (holds).")
+
+
 # ---------------------------------------------------------------------------- the headlines
 @pytest.fixture(scope="module")
 def reps():
@@ -121,13 +137,68 @@ def test_fig1_truth_claim_is_untested_without_truth():
     plain = irnb.Experiment(c.experiment.runs, c.experiment.qrels, contributors=[
         r for r, on in zip(c.experiment.run_names, c.experiment.contributors, strict=True) if on])
     rep = irnb.reproduce("ravana2010-fig1", plain, depths=(10, 100))
-    truth_claim = rep.headline.claims[2]
+    truth_claim, around = rep.headline.claims[2:]
     assert truth_claim.holds is None and "has no complete truth" in truth_claim.reason
+    assert around.holds is None and "has no complete truth" in around.reason
+
+
+def test_fig1_mid_range_run_rule():
+    """The mid-range system: the unpooled run whose mean AP is closest to the median of every
+    run's. One topic, one relevant document r at rank 1 (p), 2 (x), 3 (y), 4 (z) or nowhere (w):
+    AP 1, 1/2, 1/3, 1/4, 0; median 1/3."""
+    ranks = {"p": 1, "x": 2, "y": 3, "z": 4, "w": None}
+    rows = []
+    for run, at in ranks.items():
+        docs = [f"n{i}" for i in range(4)]
+        if at is not None:
+            docs.insert(at - 1, "r")
+        rows += [{"run": run, "qid": "1", "docno": d, "score": float(9 - i)} for i, d in enumerate(docs[:4])]
+    qrels = pd.DataFrame({"qid": "1", "docno": ["r", "n0"], "grade": [1, 0]})
+    exp = irnb.Experiment(pd.DataFrame(rows), qrels, contributors=["p"])
+    assert R._mid_range_run(exp, ["p"])[0] == "y"
+    assert R._mid_range_run(exp, ["p", "y"])[0] == "z"  # 1/4 is nearer 1/3 than 1/2 is
+    assert R._mid_range_run(exp, list(ranks))[0] is None  # every run pooled: none has unjudged documents
+
+
+def test_fig1_around_one_percent_within_a_factor_of_two():
+    from irnb.background_rate import within_factor
+
+    assert within_factor(0.012, R.PAPER_E, factor=R.AROUND_FACTOR)
+    assert within_factor(0.005, R.PAPER_E, factor=R.AROUND_FACTOR) and within_factor(0.02, R.PAPER_E, factor=2)
+    assert not within_factor(0.043, R.PAPER_E, factor=R.AROUND_FACTOR)  # not an overestimate, but not "around 1 %"
+    assert not within_factor(0.004, R.PAPER_E, factor=R.AROUND_FACTOR)
+
+
+def test_fig1_claims_on_the_papers_setting(reps):
+    """Pooled as the paper (its 59 contributing runs); the "not an overestimate" claim and the
+    "around 1 %" claim are tested separately, each with its own rule; the remark on the other
+    pooling's fit is generated from that fit."""
+    from irnb.background_rate import true_background_rate, within_factor
+    from irnb.datasets import paper_setting
+    from irnb.pooling import depth_pool
+
+    rep = reps["ravana2010-fig1"]
+    assert "pool of the 59 contributing runs, as the paper" in rep.notes
+    assert "below zero at a shallow d, as on real data" not in rep.notes
+    exp = paper_setting("ravana2010").experiment
+    mid, _ = R._mid_range_run(exp, [r for r, c in zip(exp.run_names, exp.contributors, strict=True) if c])
+    pool = depth_pool(exp, depth=100, runs=[r for r, c in zip(exp.run_names, exp.contributors, strict=True) if c])
+    rate = true_background_rate(exp, measurement_depth=100, pool=pool, runs=[mid])
+    not_over, around = rep.headline.claims[2:]
+    assert not_over.rule.startswith("irnb's operationalisation") and not_over.paper.startswith("E = 0.01 is not")
+    assert around.irnb == f"{rate:.3f} in {mid}'s top 100" and "within a factor 2 of 0.01 (0.005–0.02)" in around.rule
+    assert around.holds == within_factor(rate, 0.01, factor=2)
 
 
 def test_significance_sides_are_stated_as_irnbs_choice(reps):
-    assert "two-sided: irnb's choice (the paper does not say which sides" in reps["ravana2010-table2"].notes
-    assert "two-sided: irnb's choice" in reps["ravana2010-table3"].notes
+    assert "two-sided: irnb's choice (the paper does not say which sides its experiments used" in \
+        reps["ravana2010-table2"].notes
+    for i in ("ravana2010-table2", "ravana2010-table3"):
+        rep = reps[i]
+        assert "two-sided: irnb's choice" in rep.notes
+        assert "Under the one-sided reading (two-sided p < 0.02)" in rep.notes
+        assert all(set(c.readings) == {"two-sided", "one-sided"} for c in rep.headline.claims)
+        assert all(c.holds == c.readings["two-sided"] for c in rep.headline.claims)
 
 
 def test_one_run_set_leaves_the_residual_claims_untested(shared_dir):
@@ -140,3 +211,28 @@ def test_one_run_set_leaves_the_residual_claims_untested(shared_dir):
     claims = rep.headline.claims
     assert claims[1].holds is None and claims[2].holds is None
     assert "the data has only contributing runs" in claims[1].reason
+
+
+def test_fig1_below_zero_remark_comes_from_the_fit():
+    from types import SimpleNamespace
+
+    assert R._reads(SimpleNamespace(intercept=-0.012)) == "-0.012 (below zero)"
+    assert R._reads(SimpleNamespace(intercept=0.046)) == "0.046"
+
+
+def test_table1_final_score_readings():
+    """Table 1(c, d) against "the final scores": B at all judgments (irnb's reading) or the
+    estimator's own value at all judgments. X_I at 0.5 is above a final B of 0.4 but not above
+    its own 0.6 at all judgments: the claim depends on the reading; X_M agrees under both."""
+    index = pd.MultiIndex.from_product([["(a) B", "(b) Δ", "(c) X_I", "(d) X_M"], list(R.MEASURES)],
+                                       names=["part", "measure"])
+    columns = pd.MultiIndex.from_product([["non-contributing"], list(R.LEVELS)], names=["runs", "judgments"])
+    rows = {"(a) B": [0.2, 0.3, 0.4], "(b) Δ": [0.5, 0.3, 0.2], "(c) X_I": [0.5, 0.5, 0.6], "(d) X_M": [0.3, 0.5, 0.41]}
+    table = pd.DataFrame([rows[part] for part, _ in index], index=index, columns=columns)
+    claims = R._table1_claims(table, {}, {"non-contributing": ["a", "b"]})
+    x_i, below, above = claims[-3:]
+    assert x_i.depends and x_i.holds is True
+    assert dict(x_i.readings) == {R.FINAL_READINGS[0]: True, R.FINAL_READINGS[1]: False}
+    assert R.Headline("x", claims).verdict == "depends on the reading"
+    assert below.readings == {R.FINAL_READINGS[0]: True, R.FINAL_READINGS[1]: True}  # 0.3 < 0.4 and < 0.41
+    assert above.readings == {R.FINAL_READINGS[0]: True, R.FINAL_READINGS[1]: True}  # 0.5 ≥ 1.05 × 0.41

@@ -125,12 +125,17 @@ def test_ids_and_figures(reps):
 
 
 @pytest.fixture(scope="module")
-def fig1_contributors(collection):
-    return irnb.reproduce("ravana2010-fig1", collection, pooled="contributors")
+def fig1_contributors(reps):
+    return reps["ravana2010-fig1"]  # the default: the contributing runs, as the paper
+
+
+@pytest.fixture(scope="module")
+def fig1_all(collection):
+    return irnb.reproduce("ravana2010-fig1", collection, pooled="all")
 
 
 @pytest.mark.parametrize("depth", [10, 100])
-def test_fig1_counts_by_hand(reps, fig1_contributors, collection, depth):
+def test_fig1_counts_by_hand(fig1_all, fig1_contributors, collection, depth):
     # pooled="contributors": the depth-d pool judges the qrels entries some contributing run ranks
     # in its top d; those pooled by exactly one contributing run, recounted with pandas
     qrels = collection.qrels.table.to_pandas()
@@ -144,38 +149,50 @@ def test_fig1_counts_by_hand(reps, fig1_contributors, collection, depth):
     assert t.loc[(depth, 1), "judged"] == len(one)
     assert t.loc[(depth, 1), "relevant"] == (one["grade"] >= 1).sum()
     assert t.loc[depth, "judged"].sum() == len(merged)  # every judged document of the pool, in one group
-    # pooled="auto" (the default; "all" on the simulator): every run's top d, judged from the complete truth
+    # pooled="all": every run's top d, judged from the simulator's complete truth
     truth = collection.truth.table.to_pandas()
     top = pd.concat([collection.runs[r].to_frame().query(f"rank <= {depth}")[["topic", "docno"]].assign(run=r)
                      for r in collection.runs])
     count = top.groupby(["topic", "docno"]).size().rename("n").reset_index()
     merged = truth.merge(count, on=["topic", "docno"])
-    t = reps["ravana2010-fig1"].table
+    t = fig1_all.table
     for n in (1, 2, 5):
         at = merged[merged["n"] == n]
         assert (t.loc[(depth, n), "judged"], t.loc[(depth, n), "relevant"]) == (len(at), (at["grade"] >= 1).sum())
     assert t.loc[depth, "judged"].sum() == len(merged) == len(count)
-    paper = reps["ravana2010-fig1"].paper
+    paper = fig1_all.paper
     assert list(paper.columns) == list(t.columns) and paper.loc[(100, 55), "fraction"] == pytest.approx(5 / 7)
 
 
 @pytest.mark.parametrize("pooled", ["all", "contributors"])
-def test_fig1_estimates_are_the_cores_at_each_depth(reps, fig1_contributors, collection, pooled):
+def test_fig1_estimates_are_the_cores_at_each_depth(fig1_all, fig1_contributors, collection, pooled):
     """E and the true rate at each pool depth are estimate_background_rate's and
-    true_background_rate's on the depth-d pool (truth over the runs' top 2d) — of every run,
-    judged from the truth (pooled="auto" on the simulator, the default), or of the contributing runs; the notes and the
-    headline quote them; a deeper pool leaves a lower true rate."""
+    true_background_rate's on the depth-d pool (truth over the runs' top 2d) — of the
+    contributing runs (the default, as the paper), or of every run, judged from the truth
+    (pooled="all"); the notes and the headline quote them, and each gives the other pooling's
+    readings, saying "below zero" only where the fit reads below zero; a deeper pool leaves a
+    lower true rate."""
     from irnb.intervals import estimate_background_rate, true_background_rate
     from irnb.judging import complete_experiment
     from irnb.pooling import depth_pool
 
     if pooled == "all":
-        rep, exp = reps["ravana2010-fig1"], complete_experiment(collection)
+        rep, exp = fig1_all, complete_experiment(collection)
         runs = list(exp.run_names)
-        assert "pool of all 40 runs" in rep.notes and "judged from its complete truth" in rep.notes
+        assert "pool of all 40 runs (pooled='all': irnb's what-if" in rep.notes
+        assert "judged from its complete truth" in rep.notes
+        other, other_runs = collection.experiment, None
     else:
         rep, exp, runs = fig1_contributors, collection.experiment, None
-        assert "pool of the 12 contributing runs" in rep.notes
+        assert "pool of the 12 contributing runs, as the paper" in rep.notes
+        other = complete_experiment(collection)
+        other_runs = list(other.run_names)
+    readings = []
+    for d in (10, 100):
+        fit = estimate_background_rate(other, depth=d, pool=depth_pool(other, depth=d, runs=other_runs),
+                                       runs=other_runs)
+        readings.append(f"{fit.intercept:.3f}{' (below zero)' if fit.intercept < 0 else ''} at d = {d}")
+    assert all(r in rep.notes for r in readings), readings
     estimates = rep.details["estimates"]
     for d in (10, 100):
         pool = depth_pool(exp, depth=d, runs=runs)
@@ -195,10 +212,9 @@ def test_fig1_estimates_are_the_cores_at_each_depth(reps, fig1_contributors, col
 
 
 def test_fig1_pooled_is_checked(collection):
-    message = (r"pooled must be one of 'auto', 'all' or 'contributors' .*'auto': all on a simulated Collection.*"
-               r", got 'some'")
+    message = r"pooled must be one of 'contributors' or 'all' .*'all': every run \(irnb's what-if\).*, got 'auto'"
     with pytest.raises(ValueError, match=message):
-        irnb.reproduce("ravana2010-fig1", collection, pooled="some")
+        irnb.reproduce("ravana2010-fig1", collection, pooled="auto")
 
 
 def test_fig1_depths_option(collection):
@@ -273,6 +289,27 @@ def test_table2_and_fig2_with_scipy(reps, collection):
     # the paper: the interval method separates least
     t = reps["ravana2010-table2"].table["non-contributing"]
     assert (t.xs("interval", level="method") <= t.xs("X_I", level="method")).all().all()
+
+
+def test_one_sided_reading_with_scipy(reps, collection):
+    """The one-sided reading: each pair tested one-tailed in the direction of its higher mean
+    (the paper's §2 example), p < 0.01 — the share Table 2's notes give for P@10 with X_S at
+    the shallow budget; Fig. 2's claims carry both readings."""
+    exp = collection.experiment
+    info = collection.run_info
+    con = info.loc[info["contributor"], "run"].tolist()
+    non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
+    m = parse_measure("P@10")
+    pool = budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0)
+    values = irnb.evaluate(exp, [m], judged=pool.judged).values[m][non]
+    i, j = np.triu_indices(len(non), 1)
+    one_sided = [stats.ttest_rel(values[a], values[b], alternative="greater" if values[a].mean() > values[b].mean()
+                                 else "less").pvalue < 0.01 for a, b in zip(i, j, strict=True)]
+    share = np.mean(one_sided)
+    assert share >= _separable(values).mean()  # the one-sided reading never separates fewer pairs
+    assert f"Under the one-sided reading (two-sided p < 0.02): claim 1: {share:.1%} after" in \
+        reps["ravana2010-table2"].notes
+    assert all(set(c.readings) == {"two-sided", "one-sided"} for c in reps["ravana2010-fig2"].headline.claims)
 
 
 def test_table3_recanting_with_scipy(reps, collection):

@@ -55,8 +55,9 @@ def test_example_pair_is_a_fixed_draw_of_non_contributors_of_one_group():
     names = [f"r{i}" for i in range(8)]
     groups = ["g1", "g1", "g2", "g2", "g2", "g3", "g3", "g4"]
     contributors = [True, False, True, False, False, True, False, False]
-    a, b, words = T._example_pair(names, groups, contributors)
+    a, b, words, by_kind = T._example_pair(names, groups, contributors)
     assert (a, b) == T._example_pair(names, groups, contributors)[:2]  # the same every time
+    assert not by_kind and "The data marks no run kinds" in words and "depends on it" in words
     # g2 is the only group with two runs that did not contribute
     assert {a, b} == {"r3", "r4"} and "fixed draw (numpy default_rng(0))" in words
     assert "looks at no score and no judgment" in words
@@ -67,11 +68,60 @@ def test_example_pair_is_a_fixed_draw_of_non_contributors_of_one_group():
 
 def test_example_pair_falls_back_to_all_runs_and_keeps_given_runs():
     names, groups = ["a", "b", "c"], ["g", "h", "i"]
-    a, b, words = T._example_pair(names, groups, [True, True, False])
+    a, b, words, _ = T._example_pair(names, groups, [True, True, False])
     assert a != b and "all runs (fewer than two did not contribute to the pool)" in words
-    a, b, words = T._example_pair(["a", "b", "c", "d"], ["g", "g", "h", "h"], [False] * 4, run_b="c")
+    a, b, words, _ = T._example_pair(["a", "b", "c", "d"], ["g", "g", "h", "h"], [False] * 4, run_b="c")
     assert (a, b) == ("d", "c") and "lvl0 drawn" in words  # c's group-mate
     assert T._example_pair(names, groups, [False] * 3, run_a="b", run_b="a")[:2] == ("b", "a")
+
+
+def test_example_pair_roles_follow_the_kinds():
+    """Where runs carry kinds, lvl1 is the non-pooled run of the kind that stands in for the
+    chapter's semantic system and lvl0 a non-pooled run of another kind: swapping the kinds
+    swaps the roles; a pooled run of that kind is never lvl1; kinds with no candidate of one
+    role fall back to the kind-free draw, which says so."""
+    names = ["p", "x", "y", "z"]
+    groups = ["g", "g", "g", "h"]
+    contributors = [True, False, False, False]
+    a, b, words, by_kind = T._example_pair(names, groups, contributors, ["novel", "popular", "novel", "keyword"])
+    assert (a, b) == ("x", "y") and by_kind and "Roles as in the chapter" in words
+    a, b, _, by_kind = T._example_pair(names, groups, contributors, ["novel", "novel", "popular", "keyword"])
+    assert (a, b) == ("y", "x") and by_kind  # kinds swapped: roles swapped
+    for seed in range(10):  # whatever the draw, lvl1 is of the new kind and lvl0 is not
+        a, b, _, _ = T._example_pair(names, groups, contributors, ["novel", "popular", "popular", "novel"], seed=seed)
+        assert b == "z" and a in ("x", "y")
+    a, b, words, by_kind = T._example_pair(names, groups, contributors, ["novel", "popular", "popular", "keyword"])
+    assert not by_kind and "No candidate pair has one run of kind 'novel'" in words and "depends on it" in words
+    a, b, _, by_kind = T._example_pair(names, groups, contributors, ["popular", "popular", "novel", "keyword"],
+                                       run_a="z")
+    assert (a, b, by_kind) == ("z", "y", True)  # the given lvl0 stays; lvl1 drawn by kind
+
+
+def test_thesis_setting_roles_swap_with_the_kinds():
+    """On the thesis setting, lvl1 is a novel run; relabel the drawn pair's kinds and the two
+    runs swap roles (the draw reads the kinds, not the runs' results)."""
+    import dataclasses
+
+    from irnb.datasets import paper_setting
+
+    c = paper_setting("thesis")
+    a, b = irnb.reproduce("thesis-fig7.1", c).details["pair"].iloc[0][["run_a", "run_b"]]
+    info = c.run_info.set_index("run")
+    assert info.loc[b, "kind"] == "novel" and info.loc[a, "kind"] != "novel"
+    assert not info.loc[a, "contributor"] and not info.loc[b, "contributor"]
+    swapped = c.run_info.copy()
+    swapped.loc[swapped["run"] == a, "kind"], swapped.loc[swapped["run"] == b, "kind"] = "novel", info.loc[a, "kind"]
+    pair = irnb.reproduce("thesis-fig7.1", dataclasses.replace(c, run_info=swapped)).details["pair"].iloc[0]
+    assert (pair["run_a"], pair["run_b"]) == (b, a)
+
+
+def test_kind_free_pair_notes_the_swapped_claim():
+    rep = irnb.reproduce("thesis-fig7.1", irnb.datasets.default())  # its novel runs are all pooled
+    t = rep.table
+    ua, ub = int(t["unjudged_a"].sum()), int(t["unjudged_b"].sum())
+    swapped = T._far_more(ua, ub)
+    assert "claim 1 (far more unjudged documents in lvl1) depends on it" in rep.notes
+    assert f"claim 1 {'holds' if swapped else 'fails'}." in rep.notes
 
 
 def test_example_pair_ignores_the_runs_results():

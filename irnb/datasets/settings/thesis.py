@@ -14,13 +14,14 @@ SETTINGS = (
     Setting(
         paper="thesis",
         name="TREC MedTrack",
-        reported={"collection": "TREC 2011 Medical Records", "topics": 85,
+        reported={"collection": "TREC Medical Records (MedTrack), 85 queries", "topics": 85,
                   "contributors": "keyword-based runs only; no semantic search run"},
         where="the thesis chapter (Section 7)",
         params={"num_topics": 85, "pooled_manual_runs": 0, "pooled_automatic_runs": _POOLED},
         differs=("the chapter prints neither runs, groups nor pool depth: the embedded default's are used, with "
                  f"{_POOLED} automatic runs pooled and no manual ('novel') run",
                  "the chapter compares two runs of its own (a baseline and a semantic run, neither pooled); the "
-                 "reproductions draw their pair by their stated rule"),
+                 "reproductions draw their pair by their stated rule: lvl1 a novel run, lvl0 a run of another kind, "
+                 "both unpooled"),
     ),
 )
