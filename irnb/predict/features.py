@@ -64,6 +64,7 @@ class TermCounts:
     "sun" twice and "and" once: the background is the collection's, 4/10, 2/10, 1/10 (the 3
     other tokens are terms the documents read do not use).
 
+    >>> import pyarrow as pa
     >>> stats = CollectionStatistics(pa.array(["and", "fog", "rain", "sun"]), np.array([1, 3, 4, 2]),
     ...                              np.array([1, 2, 3, 2]), num_documents=4)
     >>> tc = term_counts({"a": "Rain, rain!", "b": "sun and rain"}, ["a", "b"], collection=stats)
