@@ -11,7 +11,8 @@ the *completed* qrels. Two classifiers, as in the paper (Section 3):
   document the classifier has read) by interpolation:
   P(x|M) = (1 − λ)·tf(x, M)/|M| + λ·P(x|M_C), with λ = ``background_weight`` = 0.2 (the
   paper prints "simple interpolation smoothing with λ = 0.2"; reading λ as the background's
-  weight is irnb's). A document is relevant when KLD(M_D ‖ M_R) = Σ_x P(x|M_D)·log(P(x|M_D)/P(x|M_R)) is below a threshold ϑ; the score
+  weight is irnb's). A document is relevant when
+  KLD(M_D ‖ M_R) = Σ_x P(x|M_D)·log(P(x|M_D)/P(x|M_R)) is below a threshold ϑ; the score
   reported is −KLD (higher = more likely relevant).
 * ``method="svm"`` — a linear SVM (scikit-learn's ``LinearSVC`` with the hinge loss of
   SVMlight) on TF-IDF vectors: v_x = tf(x, D)·log(|𝒟| / df_x) over the ``max_features``
