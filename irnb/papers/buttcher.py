@@ -820,6 +820,11 @@ _OTHERS = ("irnb's choice where the paper does not say: in a left-out run's rank
 #: The decision rules of the two classifiers, the paper's (Tables 7 and 8's notes).
 _DECISION_RULES = ("Decision rules, as the paper's: KLD marks as many documents relevant as training had relevant "
                    "ones, the SVM those with a positive decision value. ")
+#: What the classifiers read and the SVM solver (Tables 6–8's notes).
+_CLASSIFIER_DATA = ("As the paper's, the background model, the IDF and the vocabulary are the whole collection's "
+                    "(every simulated document, not only the judged ones). irnb's SVM is scikit-learn's LinearSVC, "
+                    "which regularises the intercept b with w where SVMlight does not: SVMlight's default C is "
+                    "matched for w only. ")
 
 
 def _paper_count(statistic: str) -> int:
@@ -990,7 +995,7 @@ def _table5_notes(source: Source, st, table: pd.DataFrame) -> str:
                "empty here. " if source.collection is None else
                "SVM completion: a linear SVM on TF-IDF trained per topic on the automatic-only qrels predicts the "
                "entries only manual runs pooled (relevant when its decision value is positive, SVMlight's default; "
-               "probabilities off). ")
+               "probabilities off). " + _CLASSIFIER_DATA)
             + _PROCEDURE)
 
 
@@ -1004,6 +1009,7 @@ def _table6_notes(source: Source, st) -> str:
                  "scikit-learn's LinearSVC; the classifiers compared by a paired two-sided t-test over the topics' "
                  f"F1 at the paper's level p < {ALPHA} (a test of irnb's own: the paper compares Table 6's "
                  "macro-averages without one).")
+    notes.append(_CLASSIFIER_DATA.strip())
     notes.append("The simulated documents' synthetic text is not GOV2's: the classifiers' accuracy need not match "
                  "the paper's.")
     if not source.manual:
@@ -1023,7 +1029,7 @@ def _table7_notes(source: Source, st, plain, done: dict) -> str:
             + f". The paper (SVM): P@20 RMS error {PAPER_TABLE2.loc[RMS, 'P@20']:.4f} → "
               f"{PAPER_TABLE7.loc[('SVM', RMS), 'P@20']:.4f}"
             + (", every measure's mean rank change below 1" if _pool_ranked(plain, st) else "") + ". "
-            + _DECISION_RULES + _OTHERS + _PROCEDURE)
+            + _DECISION_RULES + _CLASSIFIER_DATA + _OTHERS + _PROCEDURE)
 
 
 def _table8_notes(source: Source, st, manual: list[str], plain, done: dict) -> str:
@@ -1043,7 +1049,7 @@ def _table8_notes(source: Source, st, manual: list[str], plain, done: dict) -> s
                                       f"{_ranked_text(plain, st)}")
             + " Against the incomplete automatic-only qrels (Table 3): " + "; ".join(sentences) + "."
             + paper + " "
-            + _DECISION_RULES + _PROCEDURE)
+            + _DECISION_RULES + _CLASSIFIER_DATA + _PROCEDURE)
 
 
 # ---------------------------------------------------------------------------- the reproductions

@@ -193,6 +193,11 @@ def test_table6_accuracy_recomputed(reps, collection):
     assert row["Precision"] == pytest.approx(precision)
     assert row["Recall"] == pytest.approx(recall)
     assert reps["buttcher2007-table6"].table["SVM classifier"].isna().all().all()  # not asked for
+    notes = reps["buttcher2007-table6"].notes
+    assert "the IDF and the vocabulary are the whole collection's" in notes
+    assert "regularises the intercept b with w where SVMlight does not" in notes
+    # the corpus the reproductions read carries the whole collection's statistics (§3.1-3.2)
+    assert _CORPORA[collection].collection.num_documents == len(collection.documents)
 
 
 def test_table7_completion_reduces_error(reps, collection):
