@@ -546,14 +546,14 @@ def _corpus(source: Source, id: str):
     collection's term statistics for the background model, IDF and vocabulary, as the paper's
     (§3.1: "the concatenation of all documents"; §3.2: "all documents in the collection"). Built
     once per collection, held no longer than the collection."""
-    from ..predict import term_counts
+    from ..predict import CollectionStatistics, term_counts
 
     source.require("texts", id)
     collection = source.collection
     if collection not in _CORPORA:
         documents = collection.documents
-        _CORPORA[collection] = term_counts(documents, source.experiment.judgments.qrel_docno,
-                                           collection=documents.term_statistics())
+        whole = CollectionStatistics.from_frame(documents.term_statistics(), num_documents=len(documents))
+        _CORPORA[collection] = term_counts(documents, source.experiment.judgments.qrel_docno, collection=whole)
     return _CORPORA[collection]
 
 

@@ -27,7 +27,8 @@ class CollectionStatistics:
     𝒟 "the set of all documents in the collection" and the vocabulary the most frequent terms
     "in the entire text collection" (§3.2). ``frequency[x]`` counts the occurrences of
     ``vocabulary[x]`` in the collection, ``document_frequency[x]`` the documents containing it.
-    A simulated collection gives them with ``Collection.documents.term_statistics()``.
+    A simulated collection gives them with :meth:`from_frame` of
+    ``Collection.documents.term_statistics()``.
     """
 
     vocabulary: pa.Array = field(repr=False)
@@ -40,6 +41,23 @@ class CollectionStatistics:
         if self.frequency.shape != (V,) or self.document_frequency.shape != (V,):
             raise ValueError(f"CollectionStatistics: frequency and document_frequency must have one value per "
                              f"vocabulary term ({V}), got {self.frequency.shape} and {self.document_frequency.shape}")
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, *, num_documents: int) -> CollectionStatistics:
+        """From a frame with one row per term (the index), its ``frequency`` and the number of
+        ``documents`` that contain it, over a collection of ``num_documents`` documents.
+
+        >>> stats = CollectionStatistics.from_frame(pd.DataFrame({"frequency": [3, 1], "documents": [2, 1]},
+        ...                                                      index=["rain", "sun"]), num_documents=2)
+        >>> stats
+        CollectionStatistics(2 documents, 2 terms, 4 tokens)
+        """
+        missing = [c for c in ("frequency", "documents") if c not in frame.columns]
+        if missing:
+            raise ValueError(f"CollectionStatistics.from_frame: expected columns 'frequency' and 'documents', "
+                             f"got {list(frame.columns)}")
+        return cls(pa.array([str(t) for t in frame.index], pa.string()), frame["frequency"].to_numpy(np.int64),
+                   frame["documents"].to_numpy(np.int64), int(num_documents))
 
     def __repr__(self) -> str:
         return (f"CollectionStatistics({self.num_documents} documents, {len(self.vocabulary)} terms, "
