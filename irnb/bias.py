@@ -29,7 +29,7 @@ Leave-one-group-out. A group is *left out* only if it has a contributing run, an
 "that contributed documents to the qrels"): each is evaluated against the judgments without
 G's unique contributions; its *reduced rank* is its rank among ALL ranked runs (default
 every run of the Experiment), where G's left-out runs have their reduced scores and every
-other run keeps its reference score (as Büttcher et al. do). A run that did not contribute
+other run keeps its reference score (irnb's choice; the paper does not say). A run that did not contribute
 — of G or of a group without a contributing run — is not left out (its pool is the full
 pool: nothing it alone pooled is removed) and counts in no statistic except the rankings.
 Kendall's τ and τ_AP compare the reference ranking with the ranking of every run by its

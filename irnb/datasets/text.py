@@ -88,6 +88,7 @@ from functools import lru_cache
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -454,6 +455,38 @@ class Documents(Mapping):
         """The texts of many documents at once (vectorised over all their words)."""
         t, i = self.locate(docnos)
         return self._generate(t, i)
+
+    def term_statistics(self) -> pd.DataFrame:
+        """Term statistics of the whole collection (every document of every topic; ``len(self)``
+        documents), for the relevance classifiers' background model, IDF and vocabulary as
+        Büttcher et al. define them (:meth:`irnb.predict.CollectionStatistics.from_frame`): one
+        row per term (index ``term``), its occurrences (``frequency``) and the documents that
+        contain it (``documents``). One vectorised pass over the documents' word draws, one
+        topic at a time (no text is built); its terms are the words the texts' tokens are.
+
+        >>> from irnb.datasets import simulate
+        >>> docs = simulate(seed=1, num_topics=2, num_runs=4, num_groups=2, docs_per_topic=500, run_depth=100,
+        ...                 pool_depth=10, median_relevant=20, novel_runs=1, keyword_runs=1).documents
+        >>> stats = docs.term_statistics()
+        >>> list(stats.columns), int(stats["frequency"].sum()) == sum(len(t.split()) for t in docs.texts(list(docs)))
+        (['frequency', 'documents'], True)
+        """
+        words = _all_words()
+        V = len(words)
+        T, N = self._family.shape
+        frequency = np.zeros(V, dtype=np.int64)
+        containing = np.zeros(V, dtype=np.int64)
+        key_type = np.int32 if N * V < 2 ** 31 else np.int64
+        for t in range(T):  # a topic at a time bounds the memory; each topic is vectorised
+            offsets, _, word = self._draw(np.full(N, t), np.arange(N))
+            frequency += np.bincount(word, minlength=V)
+            owner = np.repeat(np.arange(N, dtype=key_type), np.diff(offsets))
+            key = np.sort(owner * key_type(V) + word.astype(key_type))  # (document, word) pairs, sorted
+            first = np.ones(key.size, dtype=bool)
+            first[1:] = key[1:] != key[:-1]
+            containing += np.bincount(key[first] % V, minlength=V)
+        return pd.DataFrame({"frequency": frequency, "documents": containing},
+                            index=pd.Index(words.to_pylist(), name="term"))
 
     def _topic_tables(self) -> np.ndarray:
         if self._tables is None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..params import POOL_DEPTH
+from ..pooling import judged_depth
 from .registry import Reproduction, ReproductionNeeds, Source
 
 _DEPTH = dataclasses.replace(POOL_DEPTH, doc="pool depth d of the reproduction (default: the data's own)")
@@ -22,29 +23,40 @@ class Setting:
     notes: tuple[str, ...]
 
 
-def setting(source: Source, depth, owner: str) -> Setting:
+def setting(source: Source, depth, owner: str, *, covered: bool = False) -> Setting:
     """The pool depth and contributors a Büttcher/Ravana reproduction uses on ``source``.
 
     Depth: ``depth`` if given; else the data's by the one rule every reproduction uses
     (:func:`irnb.papers.pool_depth_rule`: the simulated collection's, or the deepest d to which
     more than half of the contributing runs are judged on every topic; 1 when the data cannot
-    tell, with the warning in the notes). Contributors: the Experiment's; when no run is marked
-    as one, every run (as Büttcher et al. counted every run whose top 50 the qrels covered).
+    tell, with the warning in the notes). Contributors: the Experiment's. When no run is marked
+    as one: with ``covered``, Büttcher et al.'s rule (§4: they counted as the pool's the 42 runs
+    "for which the top 50 documents were completely covered by the qrels for every topic"),
+    the runs judged to depth d on every topic they answer (:func:`irnb.pooling.judged_depth`);
+    otherwise, or when no run is judged that deep, every run (irnb's fallback).
     """
     exp = source.experiment
     notes = []
-    contributing = np.asarray(exp.contributors, dtype=bool)
-    if not contributing.any():
-        contributing = np.ones(len(exp.run_names), dtype=bool)
-        notes.append(f"{source.label} marks no run as a contributor; every run is treated as one "
-                     f"(as Büttcher et al. treated every run whose top 50 the qrels covered)")
     if depth is not None:
         d = _DEPTH.validate(depth, owner)
-        notes.append(f"pool depth {d} (given)")
+        depth_note = f"pool depth {d} (given)"
     else:
         rule = source.pool_depth_rule
         d = rule.used
-        notes.append(f"pool depth {d} ({rule.basis})" + (f" — {rule.warning}" if rule.warning else ""))
+        depth_note = f"pool depth {d} ({rule.basis})" + (f" — {rule.warning}" if rule.warning else "")
+    contributing = np.asarray(exp.contributors, dtype=bool)
+    if not contributing.any():
+        judged = judged_depth(exp) >= d if covered else np.zeros(len(exp.run_names), dtype=bool)
+        if judged.any():
+            contributing = judged
+            notes.append(f"{source.label} marks no run as a contributor; the {int(judged.sum())} runs whose top {d} "
+                         f"the qrels judge on every topic they answer are treated as the contributors (Büttcher et "
+                         f"al.'s rule for their 42 runs)")
+        else:
+            contributing = np.ones(len(exp.run_names), dtype=bool)
+            notes.append(f"{source.label} marks no run as a contributor; every run is treated as one (irnb's fallback"
+                         + (f": no run's top {d} is judged on every topic it answers)" if covered else ")"))
+    notes.append(depth_note)
     names = tuple(exp.run_names[i] for i in np.flatnonzero(contributing))
     return Setting(depth=d, contributors=names, notes=tuple(notes))
 

@@ -50,7 +50,6 @@ import weakref
 import numpy as np
 import pandas as pd
 
-from .. import params
 from ..bias import binary_judgments, contributor_subset_bias, leave_one_group_out_bias
 from ..params import MAX_GROUPS, RANKED_RUNS, REPEATS, SEED
 from ..pooling import depth_pool, random_subsample
@@ -196,9 +195,10 @@ RISE = 0.001
 GAP = 0.01
 #: Table 6: "an F1 score around 0.5": the best F1 within this distance of 0.5.
 F1_CENTRE, F1_BAND = 0.5, 0.1
-#: The significance level of every test over topics (Table 2's '% significant', Table 6's
-#: classifiers): the paper names none, so irnb's declared default α.
-ALPHA = params.ALPHA.default
+#: The paper's significance level: its paired t-tests of Table 2's and Table 7's "% significant
+#: (p < 0.05)" and §5.2. Table 6 prints no test: irnb's comparison of the classifiers there
+#: uses the same level.
+ALPHA = 0.05
 #: Tables 5, 7, 8: an error is "reduced" when it falls by at least this share (the paper:
 #: P@20's RMS error −64 %, its rank change 6.4 → 2.0).
 REDUCTION = 0.25
@@ -485,6 +485,13 @@ def _table7_claims(base: pd.DataFrame, done: dict) -> list[Claim]:
     return claims
 
 
+def _kld_tau_falls() -> list[str]:
+    """The measures whose τ the paper's own KLD completion lowers (Table 3 → Table 8's KLD rows):
+    §6's "consistently increases … for all measures" holds for its SVM, not for its KLD."""
+    before, after = PAPER_TABLE3.loc[TAU_ALL, COLUMNS], PAPER_TABLE8.loc[("KLD", TAU_ALL), COLUMNS]
+    return [c for c in COLUMNS if after[c] < before[c]]
+
+
 def _table8_claims(base: pd.DataFrame, svm: pd.DataFrame | None) -> list[Claim]:
     """Table 8's claims from the summaries (rows: the paper's measures by irnb name; columns
     ``kendall_tau``, ``mean_abs_rank_change``) of the automatic-only qrels (``base``) and of
@@ -493,9 +500,10 @@ def _table8_claims(base: pd.DataFrame, svm: pd.DataFrame | None) -> list[Claim]:
     texts = [
         ("Kendall's τ between the original and the SVM-completed ranking is in excess of 0.9 for all measures "
          "(0.9071–0.9535)", f"every measure's τ above {TAU_EQUIVALENT} with SVM completion"),
-        ("predicting relevance consistently increases Kendall's τ, for all measures (P@20 0.8281 → 0.9512, "
-         "RankEff 0.8955 → 0.9071)", f"every measure's τ at least {TAU_MARGIN} higher with SVM completion than "
-                                     f"on the automatic-only qrels"),
+        ("SVM completion increases Kendall's τ for every measure (§5.3, §6: P@20 0.8281 → 0.9512, RankEff 0.8955 → "
+         f"0.9071; the paper's own KLD column does not: {' and '.join(_kld_tau_falls())} fall — irnb tests the SVM "
+         "reading)", f"every measure's τ at least {TAU_MARGIN} higher with SVM completion than "
+                     f"on the automatic-only qrels"),
         ("a manual run's P@20 rank change falls from 6.4 to 2.0 places on average",
          f"P@20's mean absolute rank change of the manual runs at least {REDUCTION:.0%} lower with SVM completion"),
     ]
@@ -534,14 +542,18 @@ def _experiment(source: Source):
 
 
 def _corpus(source: Source, id: str):
-    """The tokenised texts of every qrels document of the simulated collection (built once
-    per collection: 1–2 s)."""
-    from ..predict import term_counts
+    """The tokenised texts of every qrels document of the simulated collection, with the whole
+    collection's term statistics for the background model, IDF and vocabulary, as the paper's
+    (§3.1: "the concatenation of all documents"; §3.2: "all documents in the collection"). Built
+    once per collection, held no longer than the collection."""
+    from ..predict import CollectionStatistics, term_counts
 
     source.require("texts", id)
     collection = source.collection
     if collection not in _CORPORA:
-        _CORPORA[collection] = term_counts(collection.documents, source.experiment.judgments.qrel_docno)
+        documents = collection.documents
+        whole = CollectionStatistics.from_frame(documents.term_statistics(), num_documents=len(documents))
+        _CORPORA[collection] = term_counts(documents, source.experiment.judgments.qrel_docno, collection=whole)
     return _CORPORA[collection]
 
 
@@ -554,8 +566,8 @@ def _check_methods(methods, id: str) -> tuple[str, ...]:
 
 
 def _ranked(source: Source, st, ranked: str, id: str):
-    """The runs ranked: every run ("all", irnb's default) or the pool's ("pool", the paper's
-    42); None means every run to the core."""
+    """The runs ranked: the pool's ("pool", the default: the paper ranks "all 42 runs in the
+    pool", §5.1–5.2) or every run ("all"); None means every run to the core."""
     RANKED_RUNS.validate(ranked, id)
     return None if ranked == "all" else list(st.contributors)
 
@@ -596,14 +608,15 @@ def _figure1_measures() -> tuple[str, ...]:
     return MEASURES + EXTRA + tuple(extra)
 
 
-def _subsampling(source: Source, *, seed: int, repeats: int, fractions) -> pd.DataFrame:
-    """Figure 1: rows the share of the qrels kept, columns (panel, measure): the runs' mean
-    score and Kendall's τ against the full qrels, each averaged over the ``repeats``."""
+def _subsampling(source: Source, *, seed: int, repeats: int, fractions, runs) -> pd.DataFrame:
+    """Figure 1: rows the share of the qrels kept, columns (panel, measure): the mean score of
+    the ranked ``runs`` (None: every run) and Kendall's τ against the full qrels, each averaged
+    over the ``repeats``."""
     from ..bias import subsampling_curves
 
     measures = _figure1_measures()
     curves = subsampling_curves(_experiment(source), seed=seed, fractions=list(fractions), repeats=repeats,
-                                measures=measures)
+                                measures=measures, ranked=runs)
     mean = curves.groupby(["fraction", "measure"], sort=False)[["mean_score", "kendall_tau"]].mean()
     labels = {m: LABELS.get(m, "bpref-10" if m == "Bpref10" else m) for m in measures}
     parts = {}
@@ -644,7 +657,7 @@ def _unique_top(source: Source, st, k: int = 20) -> tuple[float, float]:
     return float(np.concatenate(unjudged).mean()), float(np.concatenate(relevant).mean())
 
 
-def _automatic_only(source: Source, st, measures, id: str, ranked: str = RANKED_RUNS.default):
+def _automatic_only(source: Source, st, measures, id: str, ranked: str):
     """(automatic contributors, manual contributors, the BiasResult of pooling the automatic
     ones only, the manual ones left out)."""
     auto, manual = manual_split(source, st, id)
@@ -670,8 +683,10 @@ def _pool_shares(source: Source, st, auto: list[str], manual: list[str]) -> pd.D
 
 
 def _table5_runs(source: Source, st, max_groups: int, id: str) -> list[tuple[str, str]]:
-    """(run, "auto"/"manual") pairs: the first ``max_groups`` groups, in run order, with a
-    manual contributing run and an automatic run, one of each (a pool run first)."""
+    """(run, "auto"/"manual") pairs, irnb's rule (the paper names its four groups' runs without
+    one): the first ``max_groups`` groups, in run order, with a manual contributing run and an
+    automatic run (pooled or not), one of each; the automatic run a pooled one when the group
+    has one."""
     exp = _experiment(source)
     manual_all = set(source.manual)
     groups = np.asarray(exp.groups, dtype=object)
@@ -682,7 +697,7 @@ def _table5_runs(source: Source, st, max_groups: int, id: str) -> list[tuple[str
         man = [r for r in runs if r in manual_all and r in contributing]
         aut = [r for r in runs if r not in manual_all]
         if man and aut:
-            aut.sort(key=lambda r: r not in contributing)  # a pool run first, as the paper's
+            aut.sort(key=lambda r: r not in contributing)  # a pooled automatic run first, when there is one
             rows += [(aut[0], "auto"), (man[0], "manual")]
         if len(rows) >= 2 * max_groups:
             break
@@ -795,12 +810,21 @@ def _by_classifier(results: dict, rows) -> pd.DataFrame:
 
 # ---------------------------------------------------------------------------- the notes
 #: The procedure, where the paper is silent and irnb chooses (every bias table's notes end with it).
-_PROCEDURE = ("Judgments binary, as the paper's (grade ≥ 1 relevant; nDCG@20's gains 0/1). irnb's choices where the "
-              "paper is silent: the t-test for '% significant' is two-sided (paired over the topics a run answered, "
-              f"p < {ALPHA}); a run's rank is among the ranked runs with ties broken by the original rank.")
+_PROCEDURE = ("Judgments binary, as the paper's (grade ≥ 1 relevant; nDCG@20's gains 0/1); '% significant' by the "
+              f"paper's paired t-test at p < {ALPHA}. irnb's choices where the paper is silent: the t-test is "
+              "two-sided, paired over the topics a run answered; a run's rank is among the ranked runs with ties "
+              "broken by the original rank.")
+#: Leave-one-group-out's ranking where the paper is silent (Tables 2 and 7's notes).
+_OTHERS = ("irnb's choice where the paper does not say: in a left-out run's ranking every other run keeps its score "
+           "on the original qrels. ")
 #: The decision rules of the two classifiers, the paper's (Tables 7 and 8's notes).
 _DECISION_RULES = ("Decision rules, as the paper's: KLD marks as many documents relevant as training had relevant "
                    "ones, the SVM those with a positive decision value. ")
+#: What the classifiers read and the SVM solver (Tables 6–8's notes).
+_CLASSIFIER_DATA = ("As the paper's, the background model, the IDF and the vocabulary are the whole collection's "
+                    "(every simulated document, not only the judged ones). irnb's SVM is scikit-learn's LinearSVC, "
+                    "which regularises the intercept b with w where SVMlight does not: SVMlight's default C is "
+                    "matched for w only. ")
 
 
 def _paper_count(statistic: str) -> int:
@@ -829,9 +853,23 @@ def _direction_sentence(result, label: str) -> str:
     return "; ".join(parts)
 
 
-def _ranked_text(result, exp) -> str:
+def _pool_ranked(result, st) -> bool:
+    """The runs ranked are the pool's, as the paper's: only then are its rank changes and τ
+    compared with the paper's numbers in the notes."""
+    return set(result.run_names) == set(st.contributors)
+
+
+def _ranked_text(result, st) -> str:
     n = len(result.run_names)
-    return f"all {n} runs" if n == len(exp.run_names) else f"the {n} pool runs"
+    if _pool_ranked(result, st):
+        return f"the {n} pool runs, as the paper's {_paper_count('Runs in pool')}"
+    return (f"all {n} runs (ranked='all'; the paper ranks its {_paper_count('Runs in pool')} pool runs, so its "
+            f"rank changes and τ are not compared here)")
+
+
+def _paper_said(result, st, text: str) -> str:
+    """`` (paper …)`` after a rank change or τ, only when the runs ranked are the paper's."""
+    return f" (paper {text})" if _pool_ranked(result, st) else ""
 
 
 def _table1_notes(source: Source, st, judged: int, relevant: int) -> str:
@@ -842,7 +880,7 @@ def _table1_notes(source: Source, st, judged: int, relevant: int) -> str:
             + "Relevant = grade ≥ 1 (the paper merges 'relevant' and 'highly relevant').")
 
 
-def _fig1_notes(source: Source, table: pd.DataFrame, *, seed: int, repeats: int) -> str:
+def _fig1_notes(source: Source, table: pd.DataFrame, *, seed: int, repeats: int, ranked: str, runs: int) -> str:
     exp = _experiment(source)
     score, tau, low, high = _fig1_readings(table)
     falling = [c for c in score.columns if _falls(score.loc[low, c], score.loc[high, c])]
@@ -852,17 +890,21 @@ def _fig1_notes(source: Source, table: pd.DataFrame, *, seed: int, repeats: int)
     inf = (table[("(a) mean score", "infAP")] - table[("(a) mean score", "Avg. Prec.")]).abs().max()
     between = "bpref-10" in tau.index and bool(min(tau["bpref"], tau["RankEff"]) <= tau["bpref-10"]
                                                 <= max(tau["bpref"], tau["RankEff"]))
-    return (f"Data: {source.label}, {len(exp.topics)} topics, all {len(exp.run_names)} runs evaluated on uniform "
+    who = (f"the {runs} pool runs (as the paper's)" if ranked == "pool" else
+           f"all {runs} runs (ranked='all'; the paper: its pool runs)")
+    return (f"Data: {source.label}, {len(exp.topics)} topics, {who} evaluated on uniform "
             f"random subsets of each topic's qrels ({repeats} per fraction, seed {seed}); τ against the ranking on "
             f"the full qrels, ties concordant; judgments binary, as the paper's. The paper: TREC 2006 Terabyte, "
-            f"{_paper_count('Runs in pool')} pool runs, 5 %–80 % of the qrels. At {low:.0%} of the qrels the mean "
+            f"all {_paper_count('Runs in pool')} runs in the pool, 5 %–80 % of the qrels. At {low:.0%} of the qrels "
+            f"the mean "
             f"score of {', '.join(falling) or 'no measure'} falls by more than {SCORE_BAND:.0%}; "
             f"{', '.join(steady) or 'none'} {'stays' if len(steady) == 1 else 'stay'} within {SCORE_BAND:.0%} of the "
             f"full-qrels value"
             + (f"; {', '.join(rising)} {'rises' if len(rising) == 1 else 'rise'} by more than {SCORE_BAND:.0%}"
                if rising else "")
             + " (the paper: every measure falls except bpref and RankEff"
-            + (", and bpref-10 rises, as Buckley & Voorhees found" if "bpref-10" in score.columns else "")
+            + ("; it does not plot bpref-10, and explains by bpref-10's added non-relevant documents the rise that "
+               "Buckley & Voorhees found for it" if "bpref-10" in score.columns else "")
             + f"). Mean τ over the subsets, highest first: {order} (the paper: RankEff slightly above bpref, "
             f"both above AP, P@k and nDCG@k). "
             + (f"bpref-10's τ ({tau['bpref-10']:.3f}) {'lies' if between else 'does not lie'} between bpref's and "
@@ -877,41 +919,43 @@ def _fig1_notes(source: Source, table: pd.DataFrame, *, seed: int, repeats: int)
             + "The paper prints no numbers for this figure (.paper is None).")
 
 
-def _table2_notes(source: Source, st, result, unique_top: tuple[float, float]) -> str:
+def _moves_sentence(result, st, paper: pd.DataFrame, run: str) -> str:
+    """How far P@20 and RankEff move a left-out ``run`` on average, with the paper's numbers
+    where the runs ranked are the paper's."""
     s = result.summary()
+    p20, eff = s.loc["P@20", "mean_abs_rank_change"], s.loc["RankEff", "mean_abs_rank_change"]
+    paper_p20, paper_eff = paper.loc[AVG, "P@20"], paper.loc[AVG, "RankEff"]
+    return (f"P@20 moves a {run} by {p20:.2f} places on average{_paper_said(result, st, f'{paper_p20:.3f}')}, "
+            f"RankEff by {eff:.2f}{_paper_said(result, st, f'{paper_eff:.3f}')}. ")
+
+
+def _table2_notes(source: Source, st, result, unique_top: tuple[float, float]) -> str:
     n = int(result.left_out.sum())
     return (_setting_text(source, st, f"; every group with a contributing run left out once; its contributing runs "
                                       f"({n} in all) are the left-out runs, each re-ranked among "
-                                      f"{_ranked_text(result, _experiment(source))} (the paper ranks its "
-                                      f"{_paper_count('Runs in pool')} pool runs; ranked='pool' does the same)")
+                                      f"{_ranked_text(result, st)}")
             + f" {_direction_sentence(result, 'left-out runs')}. "
-            + f"P@20 moves a left-out run by {s.loc['P@20', 'mean_abs_rank_change']:.2f} places on average "
-              f"(paper {PAPER_TABLE2.loc[AVG, 'P@20']:.3f}); RankEff by "
-              f"{s.loc['RankEff', 'mean_abs_rank_change']:.2f} (paper {PAPER_TABLE2.loc[AVG, 'RankEff']:.3f}). "
+            + _moves_sentence(result, st, PAPER_TABLE2, "left-out run")
             + "After removing its group's contributions, a left-out run has on average {:.1f} unjudged documents in "
               "its top 20, of which {:.1f} are relevant in the official qrels (the paper: 3.4 and 0.3, why P@20(j) "
               "overestimates). ".format(*unique_top)
             + "infAP (not in the paper) equals AP here: removing a group's contributions drops them from the "
               "qrels, and infAP differs from AP only on documents marked pooled-but-unjudged. "
-            + _PROCEDURE)
+            + _OTHERS + _PROCEDURE)
 
 
 def _table3_notes(source: Source, st, auto: list[str], manual: list[str], result) -> str:
-    s = result.summary()
     _, below = _taus_below(result)
+    paper_below = int((PAPER_TABLE3.loc[TAU_ALL, COLUMNS] < TAU_EQUIVALENT).sum())
     return (_setting_text(source, st, f"; pool of the {len(auto)} automatic contributing runs; the "
                                       f"{len(manual)} manual contributing runs are the left-out runs (the paper: "
                                       f"{_paper_count('Automatic runs in pool')} and "
-                                      f"{_paper_count('Manual runs in pool')}); τ over "
-                                      f"{_ranked_text(result, _experiment(source))} (the paper: its "
-                                      f"{_paper_count('Runs in pool')} pool runs; ranked='pool' does the same)")
+                                      f"{_paper_count('Manual runs in pool')}); τ over {_ranked_text(result, st)}")
             + f" {_direction_sentence(result, 'manual runs')}. "
             + f"Kendall's τ is below 0.9 for {len(below)} of {len(MEASURES)} measures"
             + (f" ({', '.join(below)})" if below else "")
-            + f" (the paper: all {int((PAPER_TABLE3.loc[TAU_ALL, COLUMNS] < TAU_EQUIVALENT).sum())}). "
-            + f"P@20 moves a manual run by {s.loc['P@20', 'mean_abs_rank_change']:.2f} places on average "
-              f"(paper {PAPER_TABLE3.loc[AVG, 'P@20']:.3f}), RankEff by "
-              f"{s.loc['RankEff', 'mean_abs_rank_change']:.2f} (paper {PAPER_TABLE3.loc[AVG, 'RankEff']:.3f}). "
+            + _paper_said(result, st, f"all {paper_below}") + ". "
+            + _moves_sentence(result, st, PAPER_TABLE3, "manual run")
             + _PROCEDURE)
 
 
@@ -939,9 +983,10 @@ def _table5_notes(source: Source, st, table: pd.DataFrame) -> str:
     manual = table.index.get_level_values("type") == "manual"
     paper = PAPER_TABLE5[("Automatic-only qrels", "bpref")] - PAPER_TABLE5[("Original qrels", "bpref")]
     paper_manual = PAPER_TABLE5.index.get_level_values("type") == "manual"
-    return (_setting_text(source, st, f"; the first {len(table) // 2} groups (in run order) with a manual contributing "
-                                      f"run and an automatic run, one of each (a pool run first when there is one; "
-                                      f"the paper does not say how it chose its four groups)")
+    return (_setting_text(source, st, f"; irnb's rule, as the paper does not say how it chose its four groups: the "
+                                      f"first {len(table) // 2} groups (in run order) with a manual contributing run "
+                                      f"and an automatic run, pooled or not, one of each (a pooled automatic run "
+                                      f"when the group has one)")
             + f" On the automatic-only qrels bpref rises for {int((bpref >= RISE).sum())} of {len(table)} runs (the "
               f"paper: {int((paper >= RISE).sum())} of {len(paper)}), by {float(bpref[manual].mean()):+.3f} for the "
               f"manual runs and {float(bpref[~manual].mean()):+.3f} for the automatic ones on average (the paper: "
@@ -950,7 +995,7 @@ def _table5_notes(source: Source, st, table: pd.DataFrame) -> str:
                "empty here. " if source.collection is None else
                "SVM completion: a linear SVM on TF-IDF trained per topic on the automatic-only qrels predicts the "
                "entries only manual runs pooled (relevant when its decision value is positive, SVMlight's default; "
-               "probabilities off). ")
+               "probabilities off). " + _CLASSIFIER_DATA)
             + _PROCEDURE)
 
 
@@ -962,7 +1007,9 @@ def _table6_notes(source: Source, st) -> str:
                  "settings in the paper) marks a document relevant when its decision value is positive. irnb's "
                  "choices where the paper is silent: a linear SVM with the hinge loss and SVMlight's default C, "
                  "scikit-learn's LinearSVC; the classifiers compared by a paired two-sided t-test over the topics' "
-                 f"F1 (p < {ALPHA}).")
+                 f"F1 at the paper's level p < {ALPHA} (a test of irnb's own: the paper compares Table 6's "
+                 "macro-averages without one).")
+    notes.append(_CLASSIFIER_DATA.strip())
     notes.append("The simulated documents' synthetic text is not GOV2's: the classifiers' accuracy need not match "
                  "the paper's.")
     if not source.manual:
@@ -970,16 +1017,19 @@ def _table6_notes(source: Source, st) -> str:
     return " ".join(notes)
 
 
-def _table7_notes(source: Source, st, base: pd.DataFrame, done: dict) -> str:
+def _table7_notes(source: Source, st, plain, done: dict) -> str:
+    base = plain.summary()
     sentences = [f"{method.upper()}: P@20's mean absolute rank change {base.loc['P@20', 'mean_abs_rank_change']:.2f} "
                  f"→ {s.loc['P@20', 'mean_abs_rank_change']:.2f}, its RMS error {base.loc['P@20', 'rms_error']:.4f} "
                  f"→ {s.loc['P@20', 'rms_error']:.4f}" for method, s in done.items()]
     return (_setting_text(source, st, "; each group's unique pool contributions predicted by a classifier trained on "
-                                      "the rest of the qrels; the group's contributing runs are its left-out runs")
+                                      "the rest of the qrels; the group's contributing runs are its left-out runs, "
+                                      f"each re-ranked among {_ranked_text(plain, st)}")
             + " Completing the qrels, against leaving them incomplete (Table 2): " + "; ".join(sentences)
             + f". The paper (SVM): P@20 RMS error {PAPER_TABLE2.loc[RMS, 'P@20']:.4f} → "
-              f"{PAPER_TABLE7.loc[('SVM', RMS), 'P@20']:.4f}, every measure's mean rank change below 1. "
-            + _DECISION_RULES + _PROCEDURE)
+              f"{PAPER_TABLE7.loc[('SVM', RMS), 'P@20']:.4f}"
+            + (", every measure's mean rank change below 1" if _pool_ranked(plain, st) else "") + ". "
+            + _DECISION_RULES + _CLASSIFIER_DATA + _OTHERS + _PROCEDURE)
 
 
 def _table8_notes(source: Source, st, manual: list[str], plain, done: dict) -> str:
@@ -989,15 +1039,17 @@ def _table8_notes(source: Source, st, manual: list[str], plain, done: dict) -> s
                  f"{s.loc['Bpref', 'kendall_tau']:.4f}, P@20's mean absolute rank change of a manual run "
                  f"{base.loc['P@20', 'mean_abs_rank_change']:.2f} → {s.loc['P@20', 'mean_abs_rank_change']:.2f}"
                  for method, s in done.items()]
+    paper = (f" The paper (SVM): P@20's τ {PAPER_TABLE3.loc[TAU_ALL, 'P@20']:.4f} → "
+             f"{PAPER_TABLE8.loc[('SVM', TAU_ALL), 'P@20']:.4f}, bpref's {PAPER_TABLE3.loc[TAU_ALL, 'bpref']:.4f} → "
+             f"{PAPER_TABLE8.loc[('SVM', TAU_ALL), 'bpref']:.4f}, rank change "
+             f"{PAPER_TABLE3.loc[AVG, 'P@20']:.1f} → {PAPER_TABLE8.loc[('SVM', AVG), 'P@20']:.1f}." if
+             _pool_ranked(plain, st) else "")
     return (_setting_text(source, st, f"; the entries only the {len(manual)} manual contributing runs pooled are "
                                       f"predicted by a classifier trained on the automatic-only qrels; τ over "
-                                      f"{_ranked_text(plain, _experiment(source))}")
-            + " Against the incomplete automatic-only qrels (Table 3): " + "; ".join(sentences)
-            + f". The paper (SVM): P@20's τ {PAPER_TABLE3.loc[TAU_ALL, 'P@20']:.4f} → "
-              f"{PAPER_TABLE8.loc[('SVM', TAU_ALL), 'P@20']:.4f}, bpref's {PAPER_TABLE3.loc[TAU_ALL, 'bpref']:.4f} → "
-              f"{PAPER_TABLE8.loc[('SVM', TAU_ALL), 'bpref']:.4f}, rank change "
-              f"{PAPER_TABLE3.loc[AVG, 'P@20']:.1f} → {PAPER_TABLE8.loc[('SVM', AVG), 'P@20']:.1f}. "
-            + _DECISION_RULES + _PROCEDURE)
+                                      f"{_ranked_text(plain, st)}")
+            + " Against the incomplete automatic-only qrels (Table 3): " + "; ".join(sentences) + "."
+            + paper + " "
+            + _DECISION_RULES + _CLASSIFIER_DATA + _PROCEDURE)
 
 
 # ---------------------------------------------------------------------------- the reproductions
@@ -1005,7 +1057,7 @@ def _table8_notes(source: Source, st, manual: list[str], plain, done: dict) -> s
           f"{PAPER}, Table 1")
 def table1(source: Source, *, depth: int | None = None):
     id = "buttcher2007-table1"
-    st = setting(source, depth, id)
+    st = setting(source, depth, id, covered=True)
     table, judged, relevant = _qrels_summary(source, st)
     return make(id=id, title="Summary of the qrels", source=f"{PAPER}, Table 1", table=table,
                 paper=PAPER_TABLE1, notes=_table1_notes(source, st, judged, relevant), data=source.label,
@@ -1016,12 +1068,19 @@ def table1(source: Source, *, depth: int | None = None):
 @register("buttcher2007-fig1", "Random subsets of the qrels: mean scores and Kendall's τ against the full qrels",
           f"{PAPER}, Figure 1")
 def fig1(source: Source, *, seed: int = SEED.default, repeats: int = REPEATS.default,
-         fractions=(*SHARES, 1.0)):
-    """``repeats`` random subsets per fraction (averaged); ``fractions`` of each topic's qrels kept."""
-    table = _subsampling(source, seed=seed, repeats=repeats, fractions=fractions)
+         fractions=(*SHARES, 1.0), ranked: str = RANKED_RUNS.default):
+    """``repeats`` random subsets per fraction (averaged); ``fractions`` of each topic's qrels kept;
+    ``ranked``: the runs evaluated and ranked (the pool's, as the paper's "all 42 runs in the
+    original pool", §5.1; or all)."""
+    id = "buttcher2007-fig1"
+    st = setting(source, None, id, covered=True)
+    runs = _ranked(source, st, ranked, id)
+    table = _subsampling(source, seed=seed, repeats=repeats, fractions=fractions, runs=runs)
     score, tau, low, high = _fig1_readings(table)
-    return make(id="buttcher2007-fig1", title="Incomplete, unbiased judgments", source=f"{PAPER}, Figure 1",
-                table=table, paper=None, notes=_fig1_notes(source, table, seed=seed, repeats=repeats),
+    n = len(_experiment(source).run_names) if runs is None else len(runs)
+    return make(id=id, title="Incomplete, unbiased judgments", source=f"{PAPER}, Figure 1",
+                table=table, paper=None,
+                notes=_fig1_notes(source, table, seed=seed, repeats=repeats, ranked=ranked, runs=n),
                 data=source.label, draw=figures.subsampling_panels,
                 headline=Headline("Reducing the qrels lowers every measure except bpref and RankEff; τ: RankEff "
                                   "slightly above bpref, bpref above AP, P@k and nDCG@k",
@@ -1032,7 +1091,7 @@ def fig1(source: Source, *, seed: int = SEED.default, repeats: int = REPEATS.def
           f"{PAPER}, Table 2", needs=("groups",))
 def table2(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table2"
-    st = setting(source, depth, id)
+    st = setting(source, depth, id, covered=True)
     measures = MEASURES + EXTRA
     result = leave_one_group_out_bias(_experiment(source), depth=st.depth, measures=measures,
                                       contributors=st.contributors, ranked=_ranked(source, st, ranked, id))
@@ -1047,7 +1106,7 @@ def table2(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUN
           f"{PAPER}, Table 3", needs=("manual",))
 def table3(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table3"
-    st = setting(source, depth, id)
+    st = setting(source, depth, id, covered=True)
     measures = MEASURES + EXTRA
     auto, manual, result = _automatic_only(source, st, measures, id, ranked)
     return make(id=id, title="Automatic-only pool", source=f"{PAPER}, Table 3",
@@ -1061,7 +1120,7 @@ def table3(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUN
           f"{PAPER}, Table 4", needs=("manual",))
 def table4(source: Source, *, depth: int | None = None):
     id = "buttcher2007-table4"
-    st = setting(source, depth, id)
+    st = setting(source, depth, id, covered=True)
     auto, manual = manual_split(source, st, id)
     table = _pool_shares(source, st, auto, manual)
     return make(id=id, title="Original and biased qrels", source=f"{PAPER}, Table 4",
@@ -1077,8 +1136,9 @@ def table5(source: Source, *, depth: int | None = None, max_groups: int = MAX_GR
            seed: int = SEED.default):
     id = "buttcher2007-table5"
     max_groups = MAX_GROUPS.validate(max_groups, id)
-    st = setting(source, depth, id)
-    auto_only = _automatic_only(source, st, _T5_MEASURES, id)
+    st = setting(source, depth, id, covered=True)
+    # Table 5 reads scores, not ranks: every run is scored, as its automatic run may be one outside the pool
+    auto_only = _automatic_only(source, st, _T5_MEASURES, id, ranked="all")
     table = _qrels_scores(source, st, _table5_runs(source, st, max_groups, id), auto_only, seed=seed, id=id)
     return make(id=id, title="Original vs automatic-only vs completed qrels", source=f"{PAPER}, Table 5",
                 table=table, paper=PAPER_TABLE5, notes=_table5_notes(source, st, table), data=source.label,
@@ -1094,7 +1154,7 @@ def table6(source: Source, *, depth: int | None = None, seed: int = SEED.default
     """``methods`` ("kld", "svm") and ``fractions`` select rows/columns (fewer = faster)."""
     id = "buttcher2007-table6"
     methods = _check_methods(methods, id)
-    st = setting(source, depth, id)
+    st = setting(source, depth, id, covered=True)
     fractions = (fractions,) if isinstance(fractions, (int, float)) else tuple(fractions)  # -o fractions=0.2
     table, per_topic = _prediction_accuracy(source, st, methods=methods, fractions=fractions, seed=seed, id=id)
     claims = _table6_claims(table.xs("F1", axis=1, level="statistic"), per_topic,
@@ -1113,12 +1173,12 @@ def table7(source: Source, *, depth: int | None = None, seed: int = SEED.default
            ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table7"
     methods = _check_methods(methods, id)
-    st = setting(source, depth, id)
+    st = setting(source, depth, id, covered=True)
     plain, results = _completed_left_out(source, st, methods=methods, seed=seed, ranked=ranked, id=id)
     base, done = plain.summary(), {m: r.summary() for m, r in results.items()}
     return make(id=id, title="Leave-one-group-out with predicted relevance", source=f"{PAPER}, Table 7",
                 table=_by_classifier(results, [AVG, UP, DOWN, RMS, SIG]),
-                paper=PAPER_TABLE7.loc[[m.upper() for m in methods]], notes=_table7_notes(source, st, base, done),
+                paper=PAPER_TABLE7.loc[[m.upper() for m in methods]], notes=_table7_notes(source, st, plain, done),
                 data=source.label,
                 headline=Headline("With SVM-completed qrels a left-out run's rank changes by less than 1 place on "
                                   "average for every measure, P@20's RMS error falls 0.0243 → 0.0088, and SVM is "
@@ -1131,7 +1191,7 @@ def table8(source: Source, *, depth: int | None = None, seed: int = SEED.default
            ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table8"
     methods = _check_methods(methods, id)
-    st = setting(source, depth, id)
+    st = setting(source, depth, id, covered=True)
     manual, plain, results = _completed_automatic_only(source, st, methods=methods, seed=seed, ranked=ranked, id=id)
     done = {m: r.summary() for m, r in results.items()}
     return make(id=id, title="Automatic-only pool with predicted relevance", source=f"{PAPER}, Table 8",

@@ -351,7 +351,8 @@ def pool_depth_rule(experiment: Experiment, *, collection=None) -> PoolDepth:
        (:data:`POOL_DEPTH_QUORUM`) of the contributing runs are judged on every topic they
        answer (:func:`irnb.pooling.judged_depth`; a run shorter than d counts as judged to d
        when all of its documents are). When no run is marked as contributing, every run
-       counts (as Büttcher et al. counted every run whose top 50 the qrels covered).
+       counts (irnb's fallback: d must be known before Büttcher et al.'s rule — the runs whose
+       top d the qrels cover on every topic are the pool's — can pick the contributors).
 
     ``warning`` says when the data cannot tell: no run marked as contributing, or an inferred
     depth below :data:`POOL_DEPTH_TELLS` (no more than half the contributors judged to depth 2,

@@ -6,16 +6,22 @@ the *completed* qrels. Two classifiers, as in the paper (Section 3):
 
 * ``method="kld"`` — the Kullback-Leibler divergence between a document's unigram model
   M_D and the model M_R of the topic's judged relevant documents (their concatenation),
-  both smoothed with the background model M_C (the concatenation of every document the
-  classifier has read) by interpolation: P(x|M) = (1 − λ)·tf(x, M)/|M| + λ·P(x|M_C), with
-  λ = ``background_weight`` (the paper's 0.2). A document is relevant when
+  both smoothed with the background model M_C (the concatenation of every document of the
+  collection when :class:`CollectionStatistics` give it, as the paper's; otherwise of every
+  document the classifier has read) by interpolation:
+  P(x|M) = (1 − λ)·tf(x, M)/|M| + λ·P(x|M_C), with λ = ``background_weight`` = 0.2 (the
+  paper prints "simple interpolation smoothing with λ = 0.2"; reading λ as the background's
+  weight is irnb's). A document is relevant when
   KLD(M_D ‖ M_R) = Σ_x P(x|M_D)·log(P(x|M_D)/P(x|M_R)) is below a threshold ϑ; the score
   reported is −KLD (higher = more likely relevant).
 * ``method="svm"`` — a linear SVM (scikit-learn's ``LinearSVC`` with the hinge loss of
   SVMlight) on TF-IDF vectors: v_x = tf(x, D)·log(|𝒟| / df_x) over the ``max_features``
-  most frequent terms, each vector L1-normalised; 𝒟 is every document the classifier has
-  read. ``C=None`` uses SVMlight's default C = 1 / mean(‖v‖²) over the training vectors.
-  The score is the decision value. scikit-learn is an optional extra
+  most frequent terms, each vector L1-normalised; 𝒟, the document frequencies df_x and the
+  most frequent terms are the whole collection's when :class:`CollectionStatistics` give
+  them (the paper's), otherwise those of every document the classifier has read.
+  ``C=None`` uses SVMlight's default C = 1 / mean(‖v‖²) over the training vectors (for w;
+  LinearSVC also regularises the intercept b, SVMlight does not). The score is the decision
+  value. scikit-learn is an optional extra
   (``python3 -m pip install -e ".[predict]"`` in the irnb checkout), imported only when an SVM is trained.
 
 **Decision rules** (``decision_rule``; each classifier's default is the paper's).
@@ -95,7 +101,7 @@ from .completed_bias import (completed_leave_one_group_out_bias, completed_pool_
                              leave_one_group_out_completions)
 from .completion import CompletedQrels, complete_qrels
 from .expected import expected_precision, expected_rbp, expected_relevance
-from .features import TermCounts, term_counts
+from .features import CollectionStatistics, TermCounts, term_counts
 
 __all__ = [
     "METHODS",
@@ -104,6 +110,7 @@ __all__ = [
     "PREDICT_PARAMS",
     "INSTALL_HINT",
     "ClassifierOptions",
+    "CollectionStatistics",
     "TermCounts",
     "term_counts",
     "CompletedQrels",

@@ -34,7 +34,8 @@ METHOD = Param("method", str, "svm", choices=METHODS,
 BACKGROUND_WEIGHT = Param("background_weight", float, 0.2, low=0.0, high=1.0, low_open=True, high_open=True,
                           label="background_weight (λ)",
                           doc="λ: weight of the background (collection) model when the document and relevance "
-                              "models are smoothed by interpolation (KLD; Büttcher et al.: 0.2)")
+                              "models are smoothed by interpolation (KLD; Büttcher et al. print λ = 0.2; reading "
+                              "λ as the background's weight is irnb's)")
 COST = Param("C", float, 1.0, low=0.0, low_open=True,
              doc="SVM cost of a margin violation; None = SVMlight's default 1 / mean(‖v‖²)")
 MAX_FEATURES = Param("max_features", int, 1_000_000, low=1,
@@ -141,7 +142,10 @@ def neg_kld(counts: sparse.csr_matrix, lengths: np.ndarray, background: np.ndarr
     """−KLD(M_D ‖ M_R) for the documents ``rows``; M_R from the relevant ``train`` rows.
 
     For terms x ∉ D, P(x|M_D) = λ·P_C(x), so Σ over them is a per-topic constant K minus
-    the same expression summed over x ∈ D: vectorised over the non-zeros of ``rows``.
+    the same expression summed over x ∈ D: vectorised over the non-zeros of ``rows``. A term
+    in none of the documents read (a background that sums to less than 1: the collection's)
+    has P(x|M_D) = P(x|M_R) = λ·P_C(x) and adds nothing, except to an empty document, whose
+    model is P_C itself: P_C(x)·log(1/λ) each.
     """
     relevant = np.asarray(counts[train[labels]].sum(axis=0)).ravel()
     p_r = (1.0 - lam) * relevant / max(relevant.sum(), 1.0) + lam * background
@@ -149,6 +153,7 @@ def neg_kld(counts: sparse.csr_matrix, lengths: np.ndarray, background: np.ndarr
     with np.errstate(divide="ignore", invalid="ignore"):
         k_all = np.where(lam_c > 0, lam_c * np.log(lam_c / p_r), 0.0).sum()  # Σ_x λP_C log(λP_C / P_R)
         empty_kld = np.where(background > 0, background * np.log(background / p_r), 0.0).sum()
+    empty_kld += max(1.0 - float(background.sum()), 0.0) * math.log(1.0 / lam)  # the terms no document read has
     sub = counts[rows]
     owner = np.repeat(np.arange(rows.size), np.diff(sub.indptr))
     x = sub.indices
@@ -163,9 +168,11 @@ def _svm_scores(vectors: sparse.csr_matrix, train: np.ndarray, labels: np.ndarra
                 C: float | None, seed: int) -> np.ndarray:
     """Decision values of a linear SVM (hinge loss) trained on ``train`` for ``rows``.
 
-    SVMlight's default C = 1/m with m = mean ‖v‖² over the training vectors is the same
-    problem as C = 1 on the vectors scaled by 1/√m (w scales by √m): the scaled form is
-    what liblinear is given (better conditioned); an explicit C becomes C·m.
+    SVMlight's default C = 1/m with m = mean ‖v‖² over the training vectors gives, for w, the
+    same problem as C = 1 on the vectors scaled by 1/√m (w scales by √m): the scaled form is
+    what liblinear is given (better conditioned); an explicit C becomes C·m. It is not the same
+    problem for the intercept b: liblinear (LinearSVC) regularises b with w, as a weight on a
+    constant feature, so its objective has an extra b²/(2m) that SVMlight's lacks.
     """
     LinearSVC = sklearn_svc()
     X = vectors[train]

@@ -253,9 +253,9 @@ def test_automatic_only_svm_finds_the_manual_only_relevant_documents_as_the_pape
     """Büttcher et al.'s Table 6: the SVM trained on the automatic-only qrels (72 % of the
     judgments) recalls the relevant documents only manual runs pooled at 0.85 times the mean of its
     recall when trained on a random 60 % and 80 % — the documents manual formulations add read
-    like the other relevant documents of their topic. The setting's ``novel_subject_share`` (0.6:
-    0.84–0.89 on seeds 0–3, where 0.5 gives 0.77 and 1.0 gives 1.05 on seed 0) lands within 0.1 of
-    it on seed 0; without it the ratio is about half."""
+    like the other relevant documents of their topic. The setting's ``novel_subject_share`` (0.6)
+    lands within 0.1 of it on seed 0, with the classifiers reading the whole collection's term
+    statistics as the paper's; without it the ratio is about half."""
     from irnb import reproduce
     from irnb.papers.buttcher import PAPER_TABLE6
 
@@ -271,5 +271,5 @@ def test_automatic_only_svm_finds_the_manual_only_relevant_documents_as_the_pape
         c = terabyte if share else simulate(0, **{**SETTING.params, "novel_subject_share": 0.0})
         found[share] = ratio(reproduce("buttcher2007-table6", c, seed=0, methods=("svm",), fractions=(0.6, 0.8)).table)
     off, on = found.values()
-    assert abs(on - paper) < 0.1 and on == pytest.approx(0.842, abs=0.002)
+    assert abs(on - paper) < 0.1 and on == pytest.approx(0.847, abs=0.002)
     assert off < 0.6 * paper

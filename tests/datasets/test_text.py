@@ -95,3 +95,16 @@ def test_the_description_names_the_title_and_the_most_frequent_subject_words(col
     assert title in text and all(w in text for w in words[3:11]) and words[11] not in text
     with pytest.raises(KeyError, match="unknown topic 'nope'"):
         docs.topic_description("nope")
+
+
+def test_term_statistics_are_those_of_every_documents_text():
+    from irnb.predict import term_counts
+
+    docs = simulate(seed=2, **SMALL).documents
+    stats = docs.term_statistics()
+    every = term_counts(docs, list(docs))  # tokenise every text: the slow way
+    assert every.num_documents == len(docs)
+    here = stats.loc[every.vocabulary.to_pylist()]
+    np.testing.assert_array_equal(here["frequency"], np.asarray(every.counts.sum(axis=0)).ravel())
+    np.testing.assert_array_equal(here["documents"], every.document_frequency)
+    assert stats["frequency"].sum() == every.counts.sum()  # no term outside the texts

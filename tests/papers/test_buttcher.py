@@ -96,6 +96,17 @@ def test_table8_claims_hold_on_the_paper_and_fail_on_a_counter_example():
     worse.loc["P@20", "mean_abs_rank_change"] = 5.5  # 6.364 → 5.5: −14 %
     assert [c.holds for c in b._table8_claims(base, worse)] == [False, False, False]
     assert all(c.holds is None for c in b._table8_claims(base, None))
+    # §6's "consistently increases" is tested on the SVM: the paper's own KLD rows would fail it
+    kld = _summary(b.PAPER_TABLE8.loc["KLD"], stats)
+    assert b._table8_claims(base, kld)[1].holds is False
+    assert b._kld_tau_falls() == ["MRR", "RankEff"]  # 0.8885 → 0.8862, 0.8955 → 0.8653
+    assert "KLD column does not: MRR and RankEff fall" in b._table8_claims(base, svm)[1].paper
+
+
+def test_significance_level_is_the_papers():
+    # Table 2's and Table 7's "% significant (p < 0.05)", §5.2's "paired t-test (p < 0.05)"
+    assert b.ALPHA == 0.05
+    assert "the paper's paired t-test at p < 0.05" in b._PROCEDURE and "irnb's choices" in b._PROCEDURE
 
 
 def test_table6_claims_by_hand():
@@ -136,7 +147,7 @@ def test_direction_claim_reads_the_left_out_runs_only():
                          "score": [2, 1, 1, 2, 1]})
     qrels = pd.DataFrame({"qid": "1", "docno": ["w", "x", "y"], "grade": [1, 1, 0]})
     exp = Experiment(runs, qrels, groups={"a": "A", "a2": "A", "b": "B"}, contributors=["a", "b"])
-    rep = irnb.reproduce("buttcher2007-table2", exp, depth=2)
+    rep = irnb.reproduce("buttcher2007-table2", exp, depth=2, ranked="all")  # a2 ranked, not left out
     ap, bpref = rep.headline.claims
     # AP: a 0.5, a2 0.5, b 0.25 rank 1, 2, 3. Without A, a loses x (AP 0.5 → 0) and drops to
     # 3rd; without B, b loses w (0.25 → 0) and stays 3rd. a2 is not a left-out run.

@@ -193,6 +193,11 @@ def test_table6_accuracy_recomputed(reps, collection):
     assert row["Precision"] == pytest.approx(precision)
     assert row["Recall"] == pytest.approx(recall)
     assert reps["buttcher2007-table6"].table["SVM classifier"].isna().all().all()  # not asked for
+    notes = reps["buttcher2007-table6"].notes
+    assert "the IDF and the vocabulary are the whole collection's" in notes
+    assert "regularises the intercept b with w where SVMlight does not" in notes
+    # the corpus the reproductions read carries the whole collection's statistics (§3.1-3.2)
+    assert _CORPORA[collection].collection.num_documents == len(collection.documents)
 
 
 def test_table7_completion_reduces_error(reps, collection):
@@ -203,6 +208,18 @@ def test_table7_completion_reduces_error(reps, collection):
     assert t7.loc[("KLD", RMS), "P@20"] < t2.loc[RMS, "P@20"]  # the paper: 0.0243 → 0.0238 (KLD)
     assert t7.loc[("KLD", AVG), "P@20"] < t2.loc[AVG, "P@20"]
     assert list(reps["buttcher2007-table7"].paper.index.get_level_values("classifier").unique()) == ["KLD"]
+
+
+def test_paper_comparisons_only_when_the_pool_is_ranked(reps, collection):
+    # the paper ranks its pool's runs: its rank changes and τ are quoted beside irnb's only then
+    from irnb.papers.buttcher import AVG, PAPER_TABLE2
+
+    paper = f"(paper {PAPER_TABLE2.loc[AVG, 'P@20']:.3f})"
+    pool = reps["buttcher2007-table2"]
+    assert paper in pool.notes and "re-ranked among the 12 pool runs, as the paper's 42" in pool.notes
+    every = irnb.reproduce("buttcher2007-table2", collection, ranked="all")
+    assert paper not in every.notes and "ranked='all'; the paper ranks its 42 pool runs" in every.notes
+    assert "the paper's paired t-test at p < 0.05" in every.notes
 
 
 def test_table8_completion_raises_tau(reps):
@@ -219,15 +236,22 @@ def test_fig1_recomputed(collection):
     rep = irnb.reproduce("buttcher2007-fig1", collection, fractions=(0.1, 1.0), seed=3)
     assert rep.paper is None and list(rep.table.index) == [0.1, 1.0]
     exp = collection.experiment
-    # the same draw: subsampling_curves seeds one generator with `seed` and draws in order
+    # the same draw: subsampling_curves seeds one generator with `seed` and draws in order; the
+    # pool's runs only, as the paper's "all 42 runs in the original pool"
     pool = random_subsample(exp, fraction=0.1, seed=np.random.default_rng(3))
-    reduced = irnb.evaluate(exp, ["P@10"], judged=pool.judged).aggregate("P@10")
-    full = irnb.evaluate(exp, ["P@10"]).aggregate("P@10")
+    pooled = np.asarray(exp.contributors)
+    reduced = irnb.evaluate(exp, ["P@10"], judged=pool.judged).aggregate("P@10")[pooled]
+    full = irnb.evaluate(exp, ["P@10"]).aggregate("P@10")[pooled]
+    assert f"the {pooled.sum()} pool runs (as the paper's)" in rep.notes
     assert rep.table.loc[0.1, ("(a) mean score", "P@10")] == pytest.approx(reduced.mean())
     # irnb.bias rounds scores to 12 decimals first, so that values equal up to float noise tie
     tau = kendall_tau(np.round(full, 12), np.round(reduced, 12))
     assert rep.table.loc[0.1, ("(b) Kendall's τ", "P@10")] == pytest.approx(tau)
     assert rep.table.loc[1.0, "(b) Kendall's τ"].eq(1.0).all()
+    every = irnb.reproduce("buttcher2007-fig1", collection, fractions=(0.1, 1.0), seed=3, ranked="all")
+    every_mean = irnb.evaluate(exp, ["P@10"], judged=pool.judged).aggregate("P@10").mean()
+    assert every.table.loc[0.1, ("(a) mean score", "P@10")] == pytest.approx(every_mean)
+    assert f"all {len(exp.run_names)} runs (ranked='all'" in every.notes
     import matplotlib
 
     matplotlib.use("Agg")
@@ -286,5 +310,10 @@ def test_clef_runs_without_contributors(shared_dir):
         pytest.skip(f"needs {folder}")
     exp = clef_ehealth_2016_task2(folder)
     rep = irnb.reproduce("buttcher2007-table2", exp, label="CLEF eHealth 2016")
-    assert "every run is treated as one" in rep.notes
-    assert irnb.reproduce("buttcher2007-table1", exp).table.loc["Runs in pool", "value"] == 16
+    # no run marked: Büttcher et al.'s rule, the runs whose top d (3, inferred) is judged on every topic
+    from irnb.pooling import judged_depth
+
+    covered = int((judged_depth(exp) >= 3).sum())
+    assert 0 < covered < len(exp.run_names)
+    assert f"the {covered} runs whose top 3 the qrels judge on every topic they answer" in rep.notes
+    assert irnb.reproduce("buttcher2007-table1", exp).table.loc["Runs in pool", "value"] == covered

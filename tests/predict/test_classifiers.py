@@ -89,3 +89,27 @@ def test_threshold_between_adjacent_floats_passes_exactly_r():
     assert int((scores >= threshold).sum()) == 1
     # ordinary case: halfway, (0.7 + 0.4) / 2 = 0.55
     assert relevance_threshold(np.array([0.9, 0.7, 0.4, 0.1]), 2) == pytest.approx(0.55)
+
+
+def test_kld_with_the_collections_background_matches_the_dense_formula():
+    # documents read: r = "a a" (relevant), n = "b b", u = "a b", e = "" (empty); the collection's
+    # statistics, not the documents read, give M_C = (2, 4, 6)/12 over a, b, c, with c in no
+    # document read: it adds nothing to KLD except for the empty document, whose model is M_C
+    import pyarrow as pa
+    from irnb.predict import CollectionStatistics
+
+    stats = CollectionStatistics(pa.array(["a", "b", "c"]), np.array([2, 4, 6]), np.array([2, 2, 3]), num_documents=7)
+    tc = term_counts({"r": "a a", "n": "b b", "u": "a b", "e": ""}, ["r", "n", "u", "e"], collection=stats)
+    lam = 0.2
+    got = -neg_kld(tc.counts, tc.lengths, tc.background, np.array([0, 1]), np.array([True, False]),
+                   np.array([0, 1, 2, 3]), lam)
+    bg = np.array([2, 4, 6]) / 12
+    p_r = (1 - lam) * np.array([1, 0, 0]) + lam * bg
+    docs = np.array([[2, 0, 0], [0, 2, 0], [1, 1, 0], [0, 0, 0]], dtype=float)
+    for i, d in enumerate(docs):
+        p_d = (1 - lam) * d / d.sum() + lam * bg if d.sum() else bg
+        assert got[i] == pytest.approx(np.sum(p_d * np.log(p_d / p_r)), abs=1e-12)
+    # the documents-read background differs: the collection's statistics are what changed the scores
+    alone = term_counts({"r": "a a", "n": "b b", "u": "a b", "e": ""}, ["r", "n", "u", "e"])
+    assert not np.allclose(got, -neg_kld(alone.counts, alone.lengths, alone.background, np.array([0, 1]),
+                                         np.array([True, False]), np.array([0, 1, 2, 3]), lam))

@@ -65,3 +65,24 @@ def test_tfidf_by_hand():
     np.testing.assert_allclose(tc.tfidf().toarray(), [[0, 1, 0], [0, 0, 1]])
     # max_features=1 keeps x (the most frequent term), whose idf is 0: empty vectors stay zero
     assert tc.tfidf(1).nnz == 0
+
+
+def test_tfidf_and_vocabulary_from_the_collections_statistics():
+    # documents read: a = "x x y", b = "x z"; the collection: 10 documents, x in 5 (frequency 9),
+    # y in 1 (frequency 1), z in 2 (frequency 4), w in 3 (frequency 6, in no document read).
+    # idf: x log 2, y log 10, z log 5; a = (2 log 2, log 10, 0) / (2 log 2 + log 10)
+    import pyarrow as pa
+    from irnb.predict import CollectionStatistics
+
+    stats = CollectionStatistics(pa.array(["w", "x", "y", "z"]), np.array([6, 9, 1, 4]), np.array([3, 5, 1, 2]),
+                                 num_documents=10)
+    tc = term_counts({"a": "x x y", "b": "x z"}, ["a", "b"], collection=stats)
+    assert tc.vocabulary.to_pylist() == ["x", "y", "z"]
+    a = np.array([2 * np.log(2), np.log(10), 0.0])
+    b_ = np.array([np.log(2), 0.0, np.log(5)])
+    np.testing.assert_allclose(tc.tfidf().toarray(), [a / a.sum(), b_ / b_.sum()])
+    # the 2 most frequent terms of the collection are x and w: y and z leave the vocabulary
+    # (in the documents read alone, x and y would be the first two)
+    np.testing.assert_allclose(tc.tfidf(max_features=2).toarray(), [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    with pytest.raises(ValueError, match=r"collection: its statistics lack 1 terms of the documents read: \['q'\]"):
+        term_counts({"a": "x q"}, ["a"], collection=stats)
