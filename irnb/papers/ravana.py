@@ -451,7 +451,8 @@ def fig1(source: Source, *, depths=FIG1_DEPTHS, degree: int = DEGREE.default, po
               f"both the fit at zero runs and the overall fraction relevant are at least E = {PAPER_E:g}, at "
               f"d = {main}",
               _not_an_overestimate(min(f.intercept, f.overall))),
-        Claim("E = 0.01 is not an overestimate of the rate of relevance among unjudged documents",
+        Claim("E = 0.01 is not an overestimate, checked against the true rate of relevance among unjudged "
+              "documents (a check the paper, without complete judgments, could not make)",
               "unknown" if true is None else f"{true:.3f} over the runs' top {2 * main}",
               f"irnb's operationalisation: the true rate of relevance among the unjudged documents in the runs' top "
               f"2d (complete truth) is at least E = {PAPER_E:g}, at d = {main}",
