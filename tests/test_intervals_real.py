@@ -5,11 +5,16 @@ its [B, T] on every topic."""
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from irnb import evaluate, read_qrels
 from irnb.datasets.real import trec_covid_round1
-from irnb.intervals import score_intervals
+from irnb.intervals import estimate_background_rate, point_estimates, score_intervals
 
 pytestmark = pytest.mark.shared
 
@@ -61,18 +66,10 @@ def test_runs_outside_the_pool_have_wider_intervals(covid, measure):
     assert others > 1.5 * pooled
 
 
-def test_usage_page_quotes_what_the_code_computes(covid_dir):
+def test_usage_page_quotes_what_the_code_computes(covid):
     """docs/usage.md's TREC-COVID paragraph (benchmarks/intervals_real.py computes it): the mean
     residuals, the RMSE table (bold: the estimator closest for pooled and non-pooled runs alike),
     E read from the data, and which estimator is closest with each E."""
-    import importlib
-    import sys
-    from pathlib import Path
-
-    import numpy as np
-
-    from irnb.intervals import estimate_background_rate, point_estimates
-
     root = Path(__file__).resolve().parents[1]
     sys.path.insert(0, str(root / "benchmarks"))
     try:
@@ -81,7 +78,7 @@ def test_usage_page_quotes_what_the_code_computes(covid_dir):
         sys.path.remove(str(root / "benchmarks"))
     page = (root / "docs" / "usage.md").read_text(encoding="utf-8")
     prose = " ".join(page.split())
-    exp = trec_covid_round1(covid_dir, with_truth=True)
+    exp, _ = covid
     fit = estimate_background_rate(exp, depth=10)
     widths, rmse = bench.report(exp, background_rates={"0.01": 0.01, "fit": fit.rate})
     width = widths.set_index(["measure", "runs"])

@@ -69,6 +69,14 @@ CLASSIFIERS = ("kld", "svm")
 #: irnb adds infAP to Tables 2 and 3 (an estimator made for incomplete judgments); the paper has no column for it.
 EXTRA = ("infAP",)
 
+
+def _setting(source: Source, depth, id: str):
+    """Every reproduction's pool depth and contributors (:func:`irnb.papers._common.setting`),
+    with the paper's rule where the data marks no contributor: the runs whose top d the qrels
+    cover on every topic (§4: its 42 runs)."""
+    return setting(source, depth, id, covered=True)
+
+
 AVG, UP, DOWN, RMS, SIG = ("Avg. absolute rank difference", "Max. rank difference ↑", "Max. rank difference ↓",
                            "RMS Error", "Runs with significant diff. (%)")
 TAU_ALL, TAU_MANUAL = "Kendall's τ (all runs)", "Kendall's τ (manual runs only)"
@@ -1057,7 +1065,7 @@ def _table8_notes(source: Source, st, manual: list[str], plain, done: dict) -> s
           f"{PAPER}, Table 1")
 def table1(source: Source, *, depth: int | None = None):
     id = "buttcher2007-table1"
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     table, judged, relevant = _qrels_summary(source, st)
     return make(id=id, title="Summary of the qrels", source=f"{PAPER}, Table 1", table=table,
                 paper=PAPER_TABLE1, notes=_table1_notes(source, st, judged, relevant), data=source.label,
@@ -1073,7 +1081,7 @@ def fig1(source: Source, *, seed: int = SEED.default, repeats: int = REPEATS.def
     ``ranked``: the runs evaluated and ranked (the pool's, as the paper's "all 42 runs in the
     original pool", §5.1; or all)."""
     id = "buttcher2007-fig1"
-    st = setting(source, None, id, covered=True)
+    st = _setting(source, None, id)
     runs = _ranked(source, st, ranked, id)
     table = _subsampling(source, seed=seed, repeats=repeats, fractions=fractions, runs=runs)
     score, tau, low, high = _fig1_readings(table)
@@ -1091,7 +1099,7 @@ def fig1(source: Source, *, seed: int = SEED.default, repeats: int = REPEATS.def
           f"{PAPER}, Table 2", needs=("groups",))
 def table2(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table2"
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     measures = MEASURES + EXTRA
     result = leave_one_group_out_bias(_experiment(source), depth=st.depth, measures=measures,
                                       contributors=st.contributors, ranked=_ranked(source, st, ranked, id))
@@ -1106,7 +1114,7 @@ def table2(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUN
           f"{PAPER}, Table 3", needs=("manual",))
 def table3(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table3"
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     measures = MEASURES + EXTRA
     auto, manual, result = _automatic_only(source, st, measures, id, ranked)
     return make(id=id, title="Automatic-only pool", source=f"{PAPER}, Table 3",
@@ -1120,7 +1128,7 @@ def table3(source: Source, *, depth: int | None = None, ranked: str = RANKED_RUN
           f"{PAPER}, Table 4", needs=("manual",))
 def table4(source: Source, *, depth: int | None = None):
     id = "buttcher2007-table4"
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     auto, manual = manual_split(source, st, id)
     table = _pool_shares(source, st, auto, manual)
     return make(id=id, title="Original and biased qrels", source=f"{PAPER}, Table 4",
@@ -1136,7 +1144,7 @@ def table5(source: Source, *, depth: int | None = None, max_groups: int = MAX_GR
            seed: int = SEED.default):
     id = "buttcher2007-table5"
     max_groups = MAX_GROUPS.validate(max_groups, id)
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     # Table 5 reads scores, not ranks: every run is scored, as its automatic run may be one outside the pool
     auto_only = _automatic_only(source, st, _T5_MEASURES, id, ranked="all")
     table = _qrels_scores(source, st, _table5_runs(source, st, max_groups, id), auto_only, seed=seed, id=id)
@@ -1154,7 +1162,7 @@ def table6(source: Source, *, depth: int | None = None, seed: int = SEED.default
     """``methods`` ("kld", "svm") and ``fractions`` select rows/columns (fewer = faster)."""
     id = "buttcher2007-table6"
     methods = _check_methods(methods, id)
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     fractions = (fractions,) if isinstance(fractions, (int, float)) else tuple(fractions)  # -o fractions=0.2
     table, per_topic = _prediction_accuracy(source, st, methods=methods, fractions=fractions, seed=seed, id=id)
     claims = _table6_claims(table.xs("F1", axis=1, level="statistic"), per_topic,
@@ -1173,7 +1181,7 @@ def table7(source: Source, *, depth: int | None = None, seed: int = SEED.default
            ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table7"
     methods = _check_methods(methods, id)
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     plain, results = _completed_left_out(source, st, methods=methods, seed=seed, ranked=ranked, id=id)
     base, done = plain.summary(), {m: r.summary() for m, r in results.items()}
     return make(id=id, title="Leave-one-group-out with predicted relevance", source=f"{PAPER}, Table 7",
@@ -1191,7 +1199,7 @@ def table8(source: Source, *, depth: int | None = None, seed: int = SEED.default
            ranked: str = RANKED_RUNS.default):
     id = "buttcher2007-table8"
     methods = _check_methods(methods, id)
-    st = setting(source, depth, id, covered=True)
+    st = _setting(source, depth, id)
     manual, plain, results = _completed_automatic_only(source, st, methods=methods, seed=seed, ranked=ranked, id=id)
     done = {m: r.summary() for m, r in results.items()}
     return make(id=id, title="Automatic-only pool with predicted relevance", source=f"{PAPER}, Table 8",

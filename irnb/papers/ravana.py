@@ -599,7 +599,7 @@ def _table1_claims(table: pd.DataFrame, per_run: dict, sets: dict) -> list:
     def claim(paper, part, levels, test, words):
         name = part.split()[1]
         ok, r = judged(part, levels, test, final)
-        own_ok, own_r = judged(part, levels, test, lvl(table.loc[part], "deep").to_numpy())
+        own_ok, _ = judged(part, levels, test, lvl(table.loc[part], "deep").to_numpy())
         skipped = sum(int((~open_[lv]).sum()) for lv in levels)
         if not ok.size:
             return Claim(paper, "nothing unjudged", words, None,
@@ -684,13 +684,10 @@ def fig2(source: Source, *, budgets=None, seed: int = SEED.default, background_r
         table.index.name = "judgments"
         return sub, table, _mean_separability(sub, shallow)
 
-    sub, table, mean = at(ALPHA)
-
-    def claims_at(alpha):
-        _, table_, mean_ = at(alpha)
-        return _fig2_claims(table_.loc[shallow], mean_, shallow)
-
-    claims, one_sided = _under_both_sides(claims_at)
+    by_side = {alpha: at(alpha) for alpha in SIDE_READINGS.values()}
+    sub, table, mean = by_side[ALPHA]
+    claims, one_sided = _under_both_sides(
+        lambda alpha: _fig2_claims(by_side[alpha][1].loc[shallow], by_side[alpha][2], shallow))
     notes = _fig2_notes(source, st, sets, background_rate, run_set=run_set, pairs=int(sub["pairs"].max()),
                         shallow=shallow, paper_shallow=paper_budgets[0], mean=mean) + _one_sided_text(one_sided)
     return make(id=id, title="Separability against judgments", source=f"{PAPER}, Figure 2", table=table,
@@ -793,12 +790,12 @@ def table2(source: Source, *, budgets=None, seed: int = SEED.default, background
     id = "ravana2010-table2"
     bud = _budgets(source, budgets, id)
     st, sets, tests = _separability(source, bud, seed=seed, background_rate=background_rate, id=id)
-    frame = tests.separability(alpha=ALPHA)
-    table = _separability_table(frame, bud, sets)
+    frames = {alpha: tests.separability(alpha=alpha) for alpha in SIDE_READINGS.values()}
+    tables = {alpha: _separability_table(frame, bud, sets) for alpha, frame in frames.items()}
+    frame, table = frames[ALPHA], tables[ALPHA]
     main = _main_set(sets)
     mean = _mean_separability(frame[frame["run_set"] == main], bud[0])
-    claims, one_sided = _under_both_sides(
-        lambda alpha: _table2_claims(_separability_table(tests.separability(alpha=alpha), bud, sets), main, bud))
+    claims, one_sided = _under_both_sides(lambda alpha: _table2_claims(tables[alpha], main, bud))
     return make(id=id, title="Separability by judgments", source=f"{PAPER}, Table 2", table=table,
                 paper=_paper_table2(table.index),
                 notes=_table2_notes(source, st, sets, bud, background_rate, table, mean, main)
@@ -822,9 +819,9 @@ def table3(source: Source, *, budgets=None, seed: int = SEED.default, background
     run_set = RUN_SET.among(sets).validate(run_set or _main_set(sets), id)
     tests = _tests(source, st, bud, seed=seed, background_rate=background_rate)
     pairs = len(sets[run_set]) * (len(sets[run_set]) - 1) // 2
-    table = _recanting_table(tests, bud, run_set, pairs)
-    claims, one_sided = _under_both_sides(
-        lambda alpha: _table3_claims(_recanting_table(tests, bud, run_set, pairs, alpha=alpha), _T3_RECANT, pairs))
+    tables = {alpha: _recanting_table(tests, bud, run_set, pairs, alpha=alpha) for alpha in SIDE_READINGS.values()}
+    table = tables[ALPHA]
+    claims, one_sided = _under_both_sides(lambda alpha: _table3_claims(tables[alpha], _T3_RECANT, pairs))
     return make(id=id, title="Recanting", source=f"{PAPER}, Table 3", table=table, paper=_paper_table3(table.index),
                 notes=_table3_notes(source, st, sets, bud, background_rate, table, run_set, pairs)
                 + _one_sided_text(one_sided), data=source.label,

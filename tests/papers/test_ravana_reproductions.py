@@ -270,6 +270,18 @@ def _shallow(exp) -> int:
     return round(exp.judgments.num_judgments * 1000 / 69100)
 
 
+def _shallow_p10(collection) -> tuple[Experiment, np.ndarray, np.ndarray]:
+    """(the Experiment, the non-contributing runs' indices, their P@10 per topic on the
+    contributors' budget pool at the shallow budget, seed 0): what Tables 2 and 3 test first."""
+    exp = collection.experiment
+    info = collection.run_info
+    con = info.loc[info["contributor"], "run"].tolist()
+    non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
+    m = parse_measure("P@10")
+    pool = budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0)
+    return exp, non, irnb.evaluate(exp, [m], judged=pool.judged).values[m][non]
+
+
 def _separable(values: np.ndarray) -> np.ndarray:
     i, j = np.triu_indices(values.shape[0], 1)
     return np.array([stats.ttest_rel(values[a], values[b]).pvalue < 0.01 for a, b in zip(i, j, strict=True)])
@@ -295,13 +307,7 @@ def test_one_sided_reading_with_scipy(reps, collection):
     """The one-sided reading: each pair tested one-tailed in the direction of its higher mean
     (the paper's §2 example), p < 0.01 — the share Table 2's notes give for P@10 with X_S at
     the shallow budget; Fig. 2's claims carry both readings."""
-    exp = collection.experiment
-    info = collection.run_info
-    con = info.loc[info["contributor"], "run"].tolist()
-    non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
-    m = parse_measure("P@10")
-    pool = budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0)
-    values = irnb.evaluate(exp, [m], judged=pool.judged).values[m][non]
+    _, non, values = _shallow_p10(collection)
     i, j = np.triu_indices(len(non), 1)
     one_sided = [stats.ttest_rel(values[a], values[b], alternative="greater" if values[a].mean() > values[b].mean()
                                  else "less").pvalue < 0.01 for a, b in zip(i, j, strict=True)]
@@ -313,14 +319,8 @@ def test_one_sided_reading_with_scipy(reps, collection):
 
 
 def test_table3_recanting_with_scipy(reps, collection):
-    exp = collection.experiment
-    info = collection.run_info
-    con = info.loc[info["contributor"], "run"].tolist()
-    non = exp.run_index(info.loc[~info["contributor"], "run"].tolist())
-    m = parse_measure("P@10")
-    pool = budget_pool(exp, judgments=_shallow(exp), runs=con, seed=0)
-    shallow = irnb.evaluate(exp, [m], judged=pool.judged).values[m][non]
-    deep = irnb.evaluate(exp, [m]).values[m][non]
+    exp, non, shallow = _shallow_p10(collection)
+    deep = irnb.evaluate(exp, ["P@10"]).values[parse_measure("P@10")][non]
     before, after = _separable(shallow), _separable(deep)
     i, j = np.triu_indices(len(non), 1)
     flipped = np.sign(shallow[i].mean(1) - shallow[j].mean(1)) != np.sign(deep[i].mean(1) - deep[j].mean(1))
